@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { type ChainLetter, isHexAddress, parseChainAddress, parseCb58Id, parseNodeId, parseUint64 } from '../codec/index.js';
+
+/**
+ * Input field schemas shared by the catalogue. Each checks what can be checked without
+ * the node (form, checksum, range) and says what it expects, so a refusal names the field.
+ */
+
+function refineWith<T>(schema: z.ZodType<T>, check: (value: T) => void) {
+  return schema.superRefine((value, ctx) => {
+    try {
+      check(value);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    }
+  });
+}
+
+/** An address on one of the given chains, e.g. `X-camino1...`; bech32 checksum checked. */
+export function chainAddress(chains: readonly ChainLetter[], description?: string) {
+  const example = chains.map((c) => `${c}-...`).join(' or ');
+  return refineWith(z.string().max(200), (v) => parseChainAddress(v, { chains })).describe(description ?? `Address (${example}).`);
+}
+
+export const xAddress = (description = 'X-Chain address (X-...).') => chainAddress(['X'], description);
+export const pAddress = (description = 'P-Chain address (P-...).') => chainAddress(['P'], description);
+
+export const addressList = (chains: readonly ChainLetter[], description: string, max = 256) =>
+  z.array(chainAddress(chains)).min(1).max(max).describe(description);
+
+/** A 32-byte cb58 ID (transaction, asset, block, chain, subnet). */
+export const cb58Id = (description: string) => refineWith(z.string().max(100), (v) => parseCb58Id(v)).describe(description);
+
+/** A chain ID (cb58) or an alias such as X, P or C. */
+export const chainIdOrAlias = (description: string) =>
+  refineWith(z.string().min(1).max(100), (v) => {
+    if (/^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(v) && v.length < 40) return;
+    parseCb58Id(v);
+  }).describe(description);
+
+/** An asset ID (cb58) or an alias such as the native asset's symbol. */
+export const assetIdOrAlias = (description = 'Asset ID (cb58) or alias, e.g. the native asset symbol.') =>
+  refineWith(z.string().min(1).max(100), (v) => {
+    if (/^[A-Za-z][A-Za-z0-9]{0,15}$/.test(v)) return;
+    parseCb58Id(v);
+  }).describe(description);
+
+export const nodeId = (description = 'Node ID (NodeID-...).') => refineWith(z.string().max(100), (v) => parseNodeId(v)).describe(description);
+
+/**
+ * A uint64 as a decimal string (preferred) or a safe integer; always a bigint inside.
+ * Large values must come as strings because JSON numbers lose precision above 2^53.
+ */
+export const uint64 = (description: string) =>
+  z
+    .union([z.string().max(40), z.number()])
+    .transform((v, ctx) => {
+      try {
+        return parseUint64(v);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    })
+    .describe(description);
+
+/** A positive uint64 amount in the smallest unit. */
+export const amount = (description = 'Amount in the smallest unit (1 native unit = 10^9), as a decimal string.') =>
+  uint64(description).refine((v) => v > 0n, 'expected a positive whole amount');
+
+/** EVM hex address: 0x + 40 hex characters. */
+export const hexAddress = (description = 'EVM address, 0x + 40 hex characters.') =>
+  z.string().refine(isHexAddress, 'expected 0x followed by 40 hex characters').describe(description);
+
+/** Optional `chain` selecting another instance of a VM (`/ext/bc/<chain>`). */
+export const chainSelector = (defaultAlias: 'X' | 'C') =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9]{1,64}$/, 'expected a chain alias or blockchain ID')
+    .optional()
+    .describe(`Chain alias or blockchain ID; default ${defaultAlias}.`);
+
+export const encoding = (values: readonly [string, ...string[]], description = 'Byte encoding of the answer; default: the node\'s.') =>
+  z.enum(values).optional().describe(description);
+
+/** Parameters every spend tool accepts besides its own: the confirmation id. */
+export const confirmField = z
+  .string()
+  .max(200)
+  .optional()
+  .describe('Omit to get a preview and a confirmationId; pass that id with the same arguments to execute once.');
+
+/** UTF-8 byte length, for the spec's byte limits (memo 256 bytes, NFT payload 1024 bytes). */
+export function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}
+
+/** Drops undefined values so optional parameters the caller did not give are not sent (DESIGN section 5). */
+export function compact<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

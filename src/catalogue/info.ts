@@ -1,0 +1,232 @@
+import { z } from 'zod';
+import { chainIdOrAlias, nodeId } from './fields.js';
+import { defineTool, type ToolDef } from './types.js';
+import { AmountOut, big, listLines, nativeAmount } from '../summarize/format.js';
+
+/** Information API, endpoint /ext/info (spec document 1). */
+
+const none = z.strictObject({});
+const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+const rpc = (method: string) => ({ kind: 'rpc' as const, endpoint: 'info' as const, method });
+
+const Peer = z.object({
+  nodeID: z.string(),
+  ip: z.string(),
+  publicIP: z.string(),
+  version: z.string(),
+  lastSent: z.string(),
+  lastReceived: z.string(),
+  benched: z.array(z.string()),
+  observedUptime: z.string().describe('Percent, as reported by the peer.'),
+});
+
+export const infoTools: ToolDef[] = [
+  defineTool({
+    name: 'info_getBlockchainID',
+    title: 'Blockchain ID of an alias',
+    description: 'Get the blockchain ID (cb58) behind a chain alias such as X, P or C.',
+    tier: 'read',
+    toolset: 'info',
+    input: z.strictObject({ alias: z.string().min(1).max(64).describe('Chain alias, e.g. X, P or C.') }),
+    output: z.object({ alias: z.string(), blockchainID: z.string() }),
+    request: rpc('info.getBlockchainID'),
+    decode: (raw, input) => ({ alias: input.alias, blockchainID: str((raw as { blockchainID?: unknown }).blockchainID) }),
+    summarize: (o) => `Chain ${o.alias} has blockchain ID ${o.blockchainID}.`,
+  }),
+  defineTool({
+    name: 'info_getNetworkID',
+    title: 'Network ID',
+    description: 'Get the ID of the network the node is on (1000 main, 1001 test, 1002 dev, 12345 local).',
+    tier: 'read',
+    toolset: 'info',
+    input: none,
+    output: z.object({ networkID: z.string(), network: z.string() }),
+    request: rpc('info.getNetworkID'),
+    decode: (raw) => {
+      const networkID = big((raw as { networkID?: unknown }).networkID).toString();
+      return { networkID, network: NETWORK_NAMES[networkID] ?? 'custom' };
+    },
+    summarize: (o) => `Network ID ${o.networkID} (${o.network} network).`,
+  }),
+  defineTool({
+    name: 'info_getNetworkName',
+    title: 'Network name',
+    description: 'Get the name of the network the node is on.',
+    tier: 'read',
+    toolset: 'info',
+    input: none,
+    output: z.object({ networkName: z.string() }),
+    request: rpc('info.getNetworkName'),
+    decode: (raw) => ({ networkName: str((raw as { networkName?: unknown }).networkName) }),
+    summarize: (o) => `The node is on the ${o.networkName} network.`,
+  }),
+  defineTool({
+    name: 'info_getNodeID',
+    title: 'Node ID',
+    description: "Get this node's ID (NodeID-...), the identity validators and peers know it by.",
+    tier: 'read',
+    toolset: 'info',
+    input: none,
+    output: z.object({ nodeID: z.string() }),
+    request: rpc('info.getNodeID'),
+    decode: (raw) => ({ nodeID: str((raw as { nodeID?: unknown }).nodeID) }),
+    summarize: (o) => `Node ID: ${o.nodeID}`,
+  }),
+  defineTool({
+    name: 'info_getNodeIP',
+    title: 'Node IP',
+    description: 'Get the public IP address and port this node advertises to peers.',
+    tier: 'read',
+    toolset: 'info',
+    input: none,
+    output: z.object({ ip: z.string() }),
+    request: rpc('info.getNodeIP'),
+    decode: (raw) => ({ ip: str((raw as { ip?: unknown }).ip) }),
+    summarize: (o) => `The node advertises ${o.ip}.`,
+  }),
+  defineTool({
+    name: 'info_getNodeVersion',
+    title: 'Node version',
+    description: "Get the node's software version, database version, git commit and the version of each VM.",
+    tier: 'read',
+    toolset: 'info',
+    input: none,
+    output: z.object({ version: z.string(), databaseVersion: z.string(), gitCommit: z.string(), vmVersions: z.record(z.string(), z.string()) }),
+    request: rpc('info.getNodeVersion'),
+    decode: (raw) => {
+      const r = raw as Record<string, unknown>;
+      const vms = (r.vmVersions && typeof r.vmVersions === 'object' ? r.vmVersions : {}) as Record<string, unknown>;
+      return {
+        version: str(r.version),
+        databaseVersion: str(r.databaseVersion),
+        gitCommit: str(r.gitCommit),
+        vmVersions: Object.fromEntries(Object.entries(vms).map(([k, v]) => [k, str(v)])),
+      };
+    },
+    summarize: (o) =>
+      [
+        `Node ${o.version} (database ${o.databaseVersion}, commit ${o.gitCommit.slice(0, 12) || 'unknown'}).`,
+        ...Object.entries(o.vmVersions).map(([vm, v]) => `- ${vm}: ${v}`),
+      ].join('\n'),
+  }),
+  defineTool({
+    name: 'info_getVMs',
+    title: 'Installed VMs',
+    description: 'List the virtual machines installed on the node, each VM ID with its aliases.',
+    tier: 'read',
+    toolset: 'info',
+    input: none,
+    output: z.object({ vms: z.record(z.string(), z.array(z.string())) }),
+    request: rpc('info.getVMs'),
+    decode: (raw) => {
+      const vms = ((raw as { vms?: unknown }).vms ?? {}) as Record<string, unknown>;
+      return { vms: Object.fromEntries(Object.entries(vms).map(([id, aliases]) => [id, Array.isArray(aliases) ? aliases.map(str) : []])) };
+    },
+    summarize: (o) =>
+      [`${Object.keys(o.vms).length} VMs installed:`, ...Object.entries(o.vms).map(([id, a]) => `- ${a.join(', ') || '(no alias)'}: ${id}`)].join('\n'),
+  }),
+  defineTool({
+    name: 'info_isBootstrapped',
+    title: 'Chain bootstrapped?',
+    description: 'Check whether the node has finished bootstrapping a chain (X, P, C or a chain ID); until then its answers about that chain may be stale.',
+    tier: 'read',
+    toolset: 'info',
+    input: z.strictObject({ chain: chainIdOrAlias('Chain ID or alias, e.g. X, P or C.') }),
+    output: z.object({ chain: z.string(), isBootstrapped: z.boolean() }),
+    // `chain` is this method's own parameter here, not the endpoint selector.
+    request: { kind: 'rpc', endpoint: 'info', method: 'info.isBootstrapped', params: (i) => ({ chain: i.chain }) },
+    decode: (raw, input) => ({ chain: input.chain, isBootstrapped: (raw as { isBootstrapped?: unknown }).isBootstrapped === true }),
+    summarize: (o) => (o.isBootstrapped ? `Chain ${o.chain} is bootstrapped.` : `Chain ${o.chain} is still bootstrapping; its data may be incomplete.`),
+  }),
+  defineTool({
+    name: 'info_peers',
+    title: 'Connected peers',
+    description: 'Describe the peers this node is connected to: count, versions, benched chains; optionally only the given node IDs.',
+    tier: 'read',
+    toolset: 'info',
+    input: z.strictObject({
+      nodeIDs: z.array(nodeId()).max(1000).optional().describe('Only these peers; IDs not connected are left out.'),
+      offset: z.number().int().min(0).default(0).describe('Skip this many peers in the returned list.'),
+      limit: z.number().int().min(1).max(200).default(20).describe('Peers to return in full (1-200, default 20); counts cover all.'),
+    }),
+    output: z.object({
+      numPeers: z.string(),
+      versions: z.record(z.string(), z.number()).describe('Peer count per version.'),
+      benchedPeers: z.number(),
+      peers: z.array(Peer),
+      offset: z.number(),
+      hasMore: z.boolean(),
+    }),
+    request: { kind: 'rpc', endpoint: 'info', method: 'info.peers', params: (i) => (i.nodeIDs ? { nodeIDs: i.nodeIDs } : {}) },
+    decode: (raw, input) => {
+      const r = raw as { numPeers?: unknown; peers?: unknown };
+      const all = (Array.isArray(r.peers) ? r.peers : []).map((p: Record<string, unknown>) => ({
+        nodeID: str(p.nodeID),
+        ip: str(p.ip),
+        publicIP: str(p.publicIP),
+        version: str(p.version),
+        lastSent: str(p.lastSent),
+        lastReceived: str(p.lastReceived),
+        benched: Array.isArray(p.benched) ? p.benched.map(str) : [],
+        observedUptime: str(p.observedUptime),
+      }));
+      const versions: Record<string, number> = {};
+      for (const p of all) versions[p.version || 'unknown'] = (versions[p.version || 'unknown'] ?? 0) + 1;
+      return {
+        numPeers: (r.numPeers === undefined ? BigInt(all.length) : big(r.numPeers)).toString(),
+        versions,
+        benchedPeers: all.filter((p) => p.benched.length > 0).length,
+        peers: all.slice(input.offset, input.offset + input.limit),
+        offset: input.offset,
+        hasMore: input.offset + input.limit < all.length,
+      };
+    },
+    summarize: (o) =>
+      [
+        `${o.numPeers} peers connected; ${o.benchedPeers} benched on some chain.`,
+        `Versions: ${Object.entries(o.versions).sort((a, b) => b[1] - a[1]).map(([v, n]) => `${v} (${n})`).join(', ') || 'none'}.`,
+        ...listLines(o.peers, 10, (p) => `${p.nodeID} ${p.version} at ${p.ip}${p.benched.length ? `, benched on ${p.benched.length} chain(s)` : ''}`),
+        ...(o.hasMore ? [`More peers: call again with offset ${o.offset + o.peers.length}.`] : []),
+      ].join('\n'),
+  }),
+  defineTool({
+    name: 'info_getTxFee',
+    title: 'Transaction fees',
+    description: 'Get the fee for a transaction and for creating an asset, in native units (9 decimals).',
+    tier: 'read',
+    toolset: 'info',
+    input: none,
+    output: z.object({ txFee: AmountOut, creationTxFee: AmountOut }),
+    request: rpc('info.getTxFee'),
+    decode: async (raw, _input, ctx) => {
+      const r = raw as { txFee?: unknown; creationTxFee?: unknown };
+      const network = await ctx.network().catch(() => ({ assetSymbol: '' }));
+      return { txFee: nativeAmount(big(r.txFee), network), creationTxFee: nativeAmount(big(r.creationTxFee), network) };
+    },
+    summarize: (o) => `Transaction fee: ${o.txFee.display}. Asset creation fee: ${o.creationTxFee.display}.`,
+  }),
+  defineTool({
+    name: 'info_uptime',
+    title: 'Uptime as seen by peers',
+    description: "Get how the network sees this node's uptime: percent of stake that counts it as up, and the stake-weighted average uptime.",
+    tier: 'read',
+    toolset: 'info',
+    input: none,
+    output: z.object({ rewardingStakePercentage: z.string(), weightedAveragePercentage: z.string() }),
+    request: rpc('info.uptime'),
+    decode: (raw) => {
+      const r = raw as Record<string, unknown>;
+      return { rewardingStakePercentage: percent(r.rewardingStakePercentage), weightedAveragePercentage: percent(r.weightedAveragePercentage) };
+    },
+    summarize: (o) =>
+      `${o.rewardingStakePercentage} % of stake sees this node above the uptime requirement; stake-weighted average uptime ${o.weightedAveragePercentage} %.`,
+  }),
+];
+
+const NETWORK_NAMES: Record<string, string> = { '1000': 'main', '1001': 'test', '1002': 'dev', '12345': 'local' };
+
+/** Node percentages are float64, sometimes sent as strings; keep them as short decimal text. */
+function percent(value: unknown): string {
+  const n = typeof value === 'number' ? value : Number(value);
+  return Number.isFinite(n) ? String(Math.round(n * 10_000) / 10_000) : '0';
+}

@@ -1,0 +1,129 @@
+import type { z } from 'zod';
+import type { Config } from '../config.js';
+import type { Logger } from '../log.js';
+import type { QueryPairs } from '../transport/rest.js';
+import type { RpcParams } from '../transport/jsonrpc.js';
+import type { Endpoint } from '../wire.js';
+import type { AssetInfo, NetworkInfo } from '../context/network.js';
+
+export const TOOLSETS = [
+  'info',
+  'platform',
+  'xvm',
+  'wallet',
+  'evm',
+  'cx',
+  'indexer',
+  'keystore',
+  'auth',
+  'admin',
+  'runner',
+  'assistant',
+] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+
+/** read: queries; wallet: needs keystore credentials, moves nothing; spend: changes the chain; admin: node operation and secrets. */
+export type Tier = 'read' | 'wallet' | 'spend' | 'admin';
+
+// biome-ignore lint/suspicious/noExplicitAny: the catalogue holds tools of every input and output shape
+export type AnyObject = z.ZodObject<any>;
+
+/** What one JSON-RPC operation sends. `params` defaults to the input minus `chain` and `confirm`, undefined fields dropped. */
+export interface RpcRequestSpec<I> {
+  kind: 'rpc';
+  endpoint: Endpoint;
+  /** Spec spelling, `xvm.getBalance`; the namespace goes through the wire table. */
+  method: string;
+  params?(input: I, ctx: ToolContext): RpcParams;
+  /** Inject the configured keystore `username` and `password` into the params object. */
+  credentials?: boolean;
+}
+
+export interface RestRequestSpec<I> {
+  kind: 'rest';
+  path(input: I): string;
+  query?(input: I): QueryPairs;
+}
+
+export interface RunnerRequestSpec<I> {
+  kind: 'runner';
+  path: string;
+  body?(input: I, ctx: ToolContext): unknown;
+}
+
+export type RequestSpec<I> = RpcRequestSpec<I> | RestRequestSpec<I> | RunnerRequestSpec<I>;
+
+/** What a spend shows before it runs and what hard limits check (DESIGN "Confirmation of spends"). */
+export interface SpendPlan {
+  /** One line per fact a human must see before saying yes. */
+  lines: string[];
+  /** Native amount leaving the user's control, smallest unit, checked against CHAIN_MCP_MAX_SPEND. */
+  amount?: bigint;
+  /** Recipient addresses, checked against CHAIN_MCP_ALLOWED_RECIPIENTS and the node's network prefix. */
+  recipients?: string[];
+  /** Structured facts for structuredContent. */
+  details?: Record<string, unknown>;
+}
+
+export interface ToolDef<I extends AnyObject = AnyObject, O extends AnyObject = AnyObject> {
+  name: string;
+  title: string;
+  /** For a model that has never seen this chain: what it answers, units, when to prefer a neighbour. */
+  description: string;
+  tier: Tier;
+  toolset: Toolset;
+  input: I;
+  output: O;
+  /** Simple operations: one request, then `decode`. */
+  request?: RequestSpec<z.output<I>>;
+  /** Tolerant parse of the node's answer into the output shape (DESIGN section 5). Defaults to the answer as is. */
+  decode?(raw: unknown, input: z.output<I>, ctx: ToolContext): z.input<O> | Promise<z.input<O>>;
+  /** Operations that need more than one request, or none. Takes precedence over `request`. */
+  run?(input: z.output<I>, ctx: ToolContext): Promise<z.input<O>>;
+  /** Short text a person reads in chat; kept inside the output budget by the server. */
+  summarize(output: z.output<O>, input: z.output<I>, ctx: ToolContext): string | Promise<string>;
+  /** Spend tier: checks and preview text shown before confirmation. */
+  plan?(input: z.output<I>, ctx: ToolContext): Promise<SpendPlan>;
+  /** Overrides of the annotation defaults derived from the tier. */
+  annotations?: { idempotentHint?: boolean; openWorldHint?: boolean; readOnlyHint?: boolean; destructiveHint?: boolean };
+}
+
+export interface CallOptions {
+  /** Retry transient failures; true for reads, never for anything that changes state. */
+  retry?: boolean;
+  /** `chain` argument selecting `/ext/bc/<chain>` for the X and C families. */
+  chain?: string;
+}
+
+export interface ToolContext {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly signal: AbortSignal;
+  /** One JSON-RPC call to the node. */
+  rpc(endpoint: Endpoint, method: string, params?: RpcParams, opts?: CallOptions): Promise<unknown>;
+  /** Several calls to one endpoint as JSON-RPC batches of at most 40. */
+  rpcBatch(
+    endpoint: Endpoint,
+    calls: Array<{ method: string; params?: RpcParams }>,
+    opts?: CallOptions,
+  ): Promise<Array<PromiseSettledResult<unknown>>>;
+  /** GET on the indexer; throws `not_configured` when CHAIN_MCP_INDEXER_URL is unset. */
+  indexer(path: string, query?: QueryPairs): Promise<unknown>;
+  /** POST on the local network runner's gateway; throws `not_configured` when CHAIN_MCP_RUNNER_URL is unset. */
+  runner(path: string, body?: unknown): Promise<unknown>;
+  /** The node's network (hrp, symbol, IDs), learned once and cached. */
+  network(): Promise<NetworkInfo>;
+  /** An asset's name, symbol and denomination, learned once per asset and cached. */
+  asset(assetID: string): Promise<AssetInfo>;
+  /** Runs another catalogue operation (for composite tools) and returns its structured output. */
+  call(toolName: string, args: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** MCP progress notification, when the client asked for progress. */
+  progress(done: number, total?: number, message?: string): Promise<void>;
+  /** Milliseconds since the epoch; tests fake it. */
+  now(): number;
+}
+
+/** Identity helper that keeps the input and output types of one entry tied together. */
+export function defineTool<I extends AnyObject, O extends AnyObject>(def: ToolDef<I, O>): ToolDef<I, O> {
+  return def;
+}

@@ -1,0 +1,30 @@
+import { pino } from 'pino';
+
+export type Logger = pino.Logger;
+
+/**
+ * Logs go to stderr only: stdout belongs to the MCP protocol. Known secret values are
+ * masked in every line, and fields that could carry one are redacted by path.
+ */
+export function createLogger(level: string, secrets: readonly string[]): Logger {
+  const mask = (value: string): string => secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), value);
+  return pino(
+    {
+      level,
+      base: { name: 'chain-mcp' },
+      redact: {
+        paths: ['password', 'authToken', 'authPassword', 'token', 'privateKey', '*.password', '*.token', '*.privateKey', 'params.password', 'headers.authorization'],
+        censor: '[redacted]',
+      },
+      hooks: {
+        streamWrite: secrets.length > 0 ? mask : undefined,
+      },
+    },
+    pino.destination({ fd: 2, sync: false }),
+  );
+}
+
+/** A logger that writes nothing, for tests and in-process use. */
+export function silentLogger(): Logger {
+  return pino({ level: 'silent' });
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+import { ConfigError, HELP, loadConfig, parseCli } from './config.js';
+import { createLogger } from './log.js';
+import { VERSION } from './version.js';
+
+/** CLI entry: parse flags and environment, then serve MCP on stdio or Streamable HTTP. */
+async function main(): Promise<void> {
+  const { cli, env } = parseCli(process.argv.slice(2), process.env);
+  if (cli.help) {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  if (cli.version) {
+    process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  let stopDevnet: (() => Promise<void>) | undefined;
+  if (cli.devnet) {
+    // The simulator is developer tooling; it is loaded only when asked for.
+    const { startDevnet } = await import('../tools/devnet/index.js');
+    const devnet = await startDevnet({ log: (line) => process.stderr.write(`${line}\n`) });
+    env.CHAIN_MCP_NODE_URL = devnet.nodeUrl;
+    env.CHAIN_MCP_INDEXER_URL = devnet.indexerUrl;
+    if (devnet.runnerUrl) env.CHAIN_MCP_RUNNER_URL = devnet.runnerUrl;
+    env.CHAIN_MCP_KEYSTORE_USER ??= devnet.keystore.username;
+    env.CHAIN_MCP_KEYSTORE_PASSWORD ??= devnet.keystore.password;
+    stopDevnet = devnet.close;
+  }
+  const config = loadConfig(env);
+  const log = createLogger(config.logLevel, config.secrets);
+  const { createServices } = await import('./server.js');
+  const services = createServices(config, log);
+  const shutdown = async () => {
+    await services.close().catch(() => undefined);
+    await stopDevnet?.().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+  if (cli.http) {
+    const { serveHttp } = await import('./http-server.js');
+    const { port } = await serveHttp({ config, log, services, port: cli.port });
+    log.info({ url: `http://127.0.0.1:${port}/mcp` }, 'serving Streamable HTTP');
+    return;
+  }
+  const [{ StdioServerTransport }, { buildServer }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+    import('./server.js'),
+  ]);
+  const { mcp } = buildServer({ config, log, services });
+  const transport = new StdioServerTransport();
+  transport.onclose = () => void shutdown();
+  process.stdin.once('end', () => void shutdown());
+  await mcp.connect(transport);
+  log.debug({ nodeUrl: config.nodeUrl }, 'serving MCP on stdio');
+}
+
+main().catch((err: unknown) => {
+  const message = err instanceof ConfigError ? err.message : `chain-mcp failed to start: ${(err as Error)?.message ?? String(err)}`;
+  process.stderr.write(`chain-mcp: ${message}\n`);
+  process.exit(2);
+});

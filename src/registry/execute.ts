@@ -1,0 +1,291 @@
+import type { z } from 'zod';
+import type { Config } from '../config.js';
+import { canonicalArgs, ConfirmationBook, enforceLimits } from '../confirm.js';
+import type { CallOptions, SpendPlan, ToolContext, ToolDef } from '../catalogue/types.js';
+import { NetworkCache } from '../context/network.js';
+import { ChainMcpError, InputError, renderError, toChainMcpError } from '../errors.js';
+import type { Logger } from '../log.js';
+import { redactSecrets, redactValue } from '../redact.js';
+import { clipText } from '../summarize/format.js';
+import { HttpClient } from '../transport/http.js';
+import { JsonRpcClient, type RpcParams } from '../transport/jsonrpc.js';
+import { RestClient } from '../transport/rest.js';
+import { endpointPath, wireMethod } from '../wire.js';
+import { effectiveSchemas } from './listing.js';
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+/** Per-call hooks from the protocol layer. */
+export interface CallHooks {
+  signal?: AbortSignal;
+  progress?: (done: number, total?: number, message?: string) => Promise<void>;
+  /** Asks the human; undefined when the client cannot be asked (no elicitation capability). */
+  elicit?: (message: string) => Promise<'accept' | 'decline' | 'cancel'>;
+}
+
+export interface ServicesOptions {
+  config: Config;
+  log: Logger;
+  catalogue: readonly ToolDef[];
+  now?: () => number;
+}
+
+/**
+ * Everything a tool call needs and that outlives one call: the HTTP agent, the clients,
+ * the network cache and the confirmation book. One per server process.
+ */
+export class Services {
+  readonly config: Config;
+  readonly log: Logger;
+  readonly http: HttpClient;
+  readonly node: JsonRpcClient;
+  readonly indexerClient?: RestClient;
+  readonly runnerClient?: RestClient;
+  readonly confirmations = new ConfirmationBook();
+  readonly now: () => number;
+  private readonly byName: Map<string, ToolDef>;
+  private readonly networkCache: NetworkCache;
+
+  constructor(opts: ServicesOptions) {
+    this.config = opts.config;
+    this.log = opts.log;
+    this.now = opts.now ?? Date.now;
+    this.http = new HttpClient({ timeoutMs: opts.config.timeoutMs });
+    this.node = new JsonRpcClient(this.http, opts.config.nodeUrl, opts.config.authToken);
+    if (opts.config.indexerUrl) this.indexerClient = new RestClient(this.http, opts.config.indexerUrl, 'indexer');
+    if (opts.config.runnerUrl) this.runnerClient = new RestClient(this.http, opts.config.runnerUrl, 'network runner');
+    this.byName = new Map(opts.catalogue.map((t) => [t.name, t]));
+    this.networkCache = new NetworkCache((endpoint, method, params) => this.rpc(endpoint, method, params, { retry: true }));
+  }
+
+  tool(name: string): ToolDef | undefined {
+    return this.byName.get(name);
+  }
+
+  rpc(endpoint: Parameters<typeof endpointPath>[0], method: string, params?: RpcParams, opts: CallOptions & { signal?: AbortSignal } = {}) {
+    const path = endpointPath(endpoint, this.config.wire, opts.chain);
+    return this.node.call({ path, method: wireMethod(method, this.config.wire), params }, { retry: opts.retry ?? true, signal: opts.signal });
+  }
+
+  network() {
+    return this.networkCache.get();
+  }
+
+  asset(assetID: string) {
+    return this.networkCache.asset(assetID);
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+}
+
+/** Builds the context one tool call sees. Reads retry; wallet, spend and admin calls never do. */
+export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks): ToolContext {
+  const signal = hooks.signal ?? new AbortController().signal;
+  const retryDefault = tool.tier === 'read';
+  const ctx: ToolContext = {
+    config: services.config,
+    log: services.log,
+    signal,
+    rpc: (endpoint, method, params, opts = {}) => services.rpc(endpoint, method, params, { retry: opts.retry ?? retryDefault, chain: opts.chain, signal }),
+    rpcBatch: (endpoint, calls, opts = {}) =>
+      services.node.batch(
+        endpointPath(endpoint, services.config.wire, opts.chain),
+        calls.map((c) => ({ method: wireMethod(c.method, services.config.wire), params: c.params })),
+        { retry: opts.retry ?? retryDefault, signal },
+      ),
+    indexer: (path, query = []) => {
+      if (!services.indexerClient) {
+        throw new ChainMcpError('not_configured', 'The indexer is not configured.', {
+          hint: 'Set CHAIN_MCP_INDEXER_URL to the indexer base URL (for example http://127.0.0.1:8080) and restart the server.',
+        });
+      }
+      return services.indexerClient.get(path, query, signal);
+    },
+    runner: (path, body) => {
+      if (!services.runnerClient) {
+        throw new ChainMcpError('not_configured', 'The local network runner is not configured.', {
+          hint: 'Set CHAIN_MCP_RUNNER_URL to the runner HTTP gateway (for example http://127.0.0.1:8081) and restart the server.',
+        });
+      }
+      return services.runnerClient.post(path, body, signal);
+    },
+    network: () => services.network(),
+    asset: (assetID) => services.asset(assetID),
+    call: async (name, args) => {
+      const other = services.tool(name);
+      if (other?.tier !== 'read') throw new ChainMcpError('internal', `Composite step ${name} is not a read operation.`);
+      const input = parseInput(other, other.input, args);
+      return (await runOperation(other, input, makeContext(services, other, hooks))) as Record<string, unknown>;
+    },
+    progress: hooks.progress ?? (async () => undefined),
+    now: services.now,
+  };
+  return ctx;
+}
+
+/** Validates arguments; a refusal names the field(s) and nothing is sent. */
+export function parseInput(tool: ToolDef, schema: z.ZodType, args: unknown): Record<string, unknown> {
+  const result = schema.safeParse(args ?? {});
+  if (result.success) return result.data as Record<string, unknown>;
+  const issues = result.error.issues.slice(0, 3);
+  const first = issues[0]!;
+  const field = fieldPath(first.path, first);
+  const rest = issues.slice(1).map((i) => `${fieldPath(i.path, i)}: ${issueMessage(i)}`);
+  throw new InputError(field, issueMessage(first) + (rest.length ? `; also ${rest.join('; ')}` : '') + ` (tool ${tool.name}).`);
+}
+
+function fieldPath(path: ReadonlyArray<PropertyKey>, issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') return issue.keys.map(String).join(', ');
+  if (path.length === 0) return 'arguments';
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return 'unknown argument; remove it';
+    case 'invalid_type':
+      return issue.input === undefined ? `required (${issue.expected})` : `expected ${issue.expected}`;
+    case 'invalid_value':
+      return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''}`;
+    case 'too_small':
+      return `must be at least ${String(issue.minimum)}${issue.origin === 'string' ? ' characters' : issue.origin === 'array' ? ' items' : ''}`;
+    default:
+      return issue.message;
+  }
+}
+
+/** Runs an operation to its structured output (no summary). */
+export async function runOperation(tool: ToolDef, input: Record<string, unknown>, ctx: ToolContext): Promise<unknown> {
+  let raw: unknown;
+  if (tool.run) {
+    raw = await tool.run(input, ctx);
+  } else if (tool.request) {
+    const answer = await sendRequest(tool, input, ctx);
+    raw = tool.decode ? await tool.decode(answer, input, ctx) : answer;
+  } else {
+    throw new ChainMcpError('internal', `Tool ${tool.name} has neither run nor request.`);
+  }
+  const parsed = tool.output.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ChainMcpError('malformed', `The answer for ${tool.name} does not have the expected shape (${issue.path.join('.') || 'result'}: ${issue.message}).`, {
+      hint: 'The node may run a different API version; report this with the node version (info_getNodeVersion).',
+    });
+  }
+  return parsed.data;
+}
+
+const LOCAL_FIELDS = new Set(['chain', 'confirm']);
+
+async function sendRequest(tool: ToolDef, input: Record<string, unknown>, ctx: ToolContext): Promise<unknown> {
+  const spec = tool.request!;
+  switch (spec.kind) {
+    case 'rpc': {
+      let params: RpcParams = spec.params
+        ? spec.params(input, ctx)
+        : Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== undefined && !LOCAL_FIELDS.has(k)));
+      if (spec.credentials) {
+        const keystore = ctx.config.keystore;
+        if (!keystore) {
+          throw new ChainMcpError('not_configured', 'No keystore user is configured.', {
+            hint: 'Set CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD in the server environment.',
+          });
+        }
+        params = { ...(params as Record<string, unknown>), username: keystore.username, password: keystore.password };
+      }
+      const chain = typeof input.chain === 'string' ? input.chain : undefined;
+      return ctx.rpc(spec.endpoint, spec.method, params, { chain });
+    }
+    case 'rest':
+      return ctx.indexer(spec.path(input), spec.query ? spec.query(input) : []);
+    case 'runner':
+      return ctx.runner(spec.path, spec.body ? spec.body(input, ctx) : {});
+  }
+}
+
+function textResult(text: string, structured: Record<string, unknown> | undefined, config: Config): ToolResult {
+  const safe = clipText(redactSecrets(text, config.secrets), config.maxOutputBytes);
+  const result: ToolResult = { content: [{ type: 'text', text: safe }] };
+  if (structured) result.structuredContent = redactValue(structured, config.secrets);
+  return result;
+}
+
+export function errorResult(err: unknown, config: Config): ToolResult {
+  const error = toChainMcpError(err);
+  const text = clipText(redactSecrets(renderError(error), config.secrets), config.maxOutputBytes);
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** One tools/call: validate, (preview | confirm | run), summarize, keep inside the budget, never throw. */
+export async function callTool(services: Services, tool: ToolDef, args: unknown, hooks: CallHooks = {}): Promise<ToolResult> {
+  const { config, log } = services;
+  try {
+    const { input: schema } = effectiveSchemas(tool);
+    const input = parseInput(tool, schema, args);
+    const ctx = makeContext(services, tool, hooks);
+    if (tool.tier === 'spend') return await callSpend(services, tool, input, ctx, hooks);
+    const output = (await runOperation(tool, input, ctx)) as Record<string, unknown>;
+    const text = await tool.summarize(output, input, ctx);
+    return textResult(text, output, config);
+  } catch (err) {
+    const error = toChainMcpError(err);
+    if (error.kind === 'internal') log.error({ tool: tool.name, err: redactSecrets(String((err as Error)?.stack ?? err), config.secrets) }, 'tool failed');
+    else log.debug({ tool: tool.name, kind: error.kind }, 'tool error');
+    return errorResult(error, config);
+  }
+}
+
+async function callSpend(services: Services, tool: ToolDef, input: Record<string, unknown>, ctx: ToolContext, hooks: CallHooks): Promise<ToolResult> {
+  const { config, log } = services;
+  const { confirm, ...args } = input;
+  const plan: SpendPlan = tool.plan ? await tool.plan(args, ctx) : { lines: [`${tool.title}: ${canonicalArgs(args)}`] };
+  await enforceLimits(plan, ctx);
+  const audit = { tool: tool.name, amount: plan.amount?.toString(), recipients: plan.recipients };
+  if (typeof confirm !== 'string') {
+    const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now());
+    log.info({ audit: 'preview', ...audit }, 'spend preview');
+    const preview = [...plan.lines];
+    const text = [
+      `PREVIEW, nothing sent: ${tool.title}`,
+      ...preview.map((l) => `- ${l}`),
+      `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`,
+    ].join('\n');
+    return textResult(text, { status: 'preview', preview, confirmationId: id, expiresAt: new Date(expiresAt).toISOString(), details: plan.details }, config);
+  }
+  services.confirmations.redeem(confirm, tool.name, args, services.now());
+  if (hooks.elicit) {
+    const answer = await hooks.elicit([`Approve ${tool.title}?`, ...plan.lines].join('\n'));
+    if (answer !== 'accept') {
+      log.info({ audit: 'declined', ...audit, answer }, 'spend declined');
+      return textResult(`Declined by the human (${answer}); nothing was sent.`, { status: 'declined', preview: plan.lines }, config);
+    }
+  }
+  log.info({ audit: 'confirmed', ...audit }, 'spend confirmed');
+  let output: Record<string, unknown>;
+  try {
+    output = (await runOperation(tool, args, ctx)) as Record<string, unknown>;
+  } catch (err) {
+    const error = toChainMcpError(err);
+    if (error.kind === 'timeout' || error.kind === 'connection' || error.kind === 'malformed' || error.kind === 'cancelled') {
+      log.warn({ audit: 'unknown_outcome', ...audit, kind: error.kind }, 'spend outcome unknown');
+      throw new ChainMcpError('unknown_outcome', `The outcome of ${tool.name} is unknown: ${error.message} It was sent once and will not be retried.`, {
+        hint: 'Do not send it again blindly. Check the balances (account_overview) and the user\'s recent transactions (xvm_getAddressTxs, or tx_status with a txID) first.',
+      });
+    }
+    log.info({ audit: 'failed', ...audit, kind: error.kind }, 'spend failed');
+    throw error;
+  }
+  log.info({ audit: 'issued', ...audit, txID: output.txID }, 'spend issued');
+  const text = await tool.summarize(output, args, ctx);
+  return textResult(text, { status: 'issued', preview: plan.lines, result: output }, config);
+}

@@ -1,0 +1,95 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CATALOGUE } from './catalogue/index.js';
+import type { ToolDef } from './catalogue/types.js';
+import type { Config } from './config.js';
+import type { Logger } from './log.js';
+import { type CallHooks, callTool, Services } from './registry/execute.js';
+import { type ToolListing, toolListing } from './registry/listing.js';
+import { selectTools } from './registry/select.js';
+import { registerAssistantExtras, SERVER_INSTRUCTIONS } from './assistant/extras.js';
+import { VERSION } from './version.js';
+
+export interface BuildOptions {
+  config: Config;
+  log: Logger;
+  /** Shared services (HTTP agent, caches, confirmation book); one per process, shared by HTTP sessions. */
+  services?: Services;
+  catalogue?: readonly ToolDef[];
+}
+
+export interface BuiltServer {
+  mcp: McpServer;
+  services: Services;
+  tools: readonly ToolDef[];
+}
+
+/** tools/list is computed once per process per configuration: schemas never change at run time. */
+const listingCache = new WeakMap<readonly ToolDef[], ToolListing[]>();
+
+export function createServices(config: Config, log: Logger, catalogue: readonly ToolDef[] = CATALOGUE): Services {
+  return new Services({ config, log, catalogue });
+}
+
+/** Builds one MCP server: catalogue -> filters (tier, toolset, tools, exclude) -> tool handlers. */
+export function buildServer(opts: BuildOptions): BuiltServer {
+  const catalogue = opts.catalogue ?? CATALOGUE;
+  const services = opts.services ?? createServices(opts.config, opts.log, catalogue);
+  const tools = selectTools(catalogue, opts.config);
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const mcp = new McpServer(
+    { name: 'chain-mcp', title: 'Blockchain node (chain-mcp)', version: VERSION },
+    { capabilities: { tools: { listChanged: false }, logging: {} }, instructions: SERVER_INSTRUCTIONS },
+  );
+  const server = mcp.server;
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    let listing = listingCache.get(tools);
+    if (!listing) {
+      listing = tools.map(toolListing);
+      listingCache.set(tools, listing);
+    }
+    return { tools: listing };
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the tools this server exposes.`);
+    }
+    const progressToken = request.params._meta?.progressToken;
+    const hooks: CallHooks = {
+      signal: extra.signal,
+      progress:
+        progressToken === undefined
+          ? undefined
+          : async (progress, total, message) => {
+              await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
+            },
+      elicit: server.getClientCapabilities()?.elicitation
+        ? async (message) => {
+            const answer = await server
+              .elicitInput(
+              {
+                message,
+                requestedSchema: {
+                  type: 'object',
+                  properties: { approve: { type: 'boolean', title: 'Approve', description: 'Send this transaction once.' } },
+                  required: ['approve'],
+                },
+              },
+                { signal: extra.signal },
+              )
+              // A client that claims elicitation but fails to ask counts as no approval.
+              .catch(() => ({ action: 'cancel' as const, content: undefined }));
+            if (answer.action !== 'accept') return answer.action;
+            return answer.content?.approve === true ? 'accept' : 'decline';
+          }
+        : undefined,
+    };
+    return callTool(services, tool, request.params.arguments ?? {}, hooks);
+  });
+
+  registerAssistantExtras(mcp, services, tools);
+  return { mcp, services, tools };
+}

@@ -1,0 +1,188 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, errors as undiciErrors, request } from 'undici';
+import { ChainMcpError, HttpStatusError } from '../errors.js';
+
+export interface HttpOptions {
+  timeoutMs: number;
+  /** Bodies larger than this are cut off: a node answer must not exhaust memory. */
+  maxBodyBytes?: number;
+}
+
+export interface HttpRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Reads may be retried on transient failures; anything else is sent exactly once. */
+  retry: boolean;
+  signal?: AbortSignal;
+  /** Names the service in messages: "node", "indexer", "network runner". */
+  service: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
+const RETRY_DELAYS_MS = [100, 300, 900];
+const TRANSIENT_STATUS = new Set([429, 502, 503, 504]);
+
+/** Strips user:password from a URL before it appears in any message. */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/**
+ * The one HTTP client of the server: one keep-alive Agent for node, indexer and runner,
+ * a deadline per call that covers retries, a body size cap, and typed errors.
+ */
+export class HttpClient {
+  private readonly agent: Agent;
+  private readonly maxBodyBytes: number;
+
+  constructor(private readonly opts: HttpOptions) {
+    this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    this.agent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
+  }
+
+  get timeoutMs(): number {
+    return this.opts.timeoutMs;
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    const deadline = Date.now() + this.opts.timeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(req, deadline);
+      } catch (err) {
+        const delay = RETRY_DELAYS_MS[attempt];
+        if (!req.retry || delay === undefined || !(err instanceof ChainMcpError) || !err.transient) throw err;
+        const wait = err instanceof HttpStatusError && err.retryAfterMs !== undefined ? err.retryAfterMs : delay;
+        if (Date.now() + wait >= deadline || req.signal?.aborted) throw err;
+        await sleep(wait, undefined, { signal: req.signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  private async once(req: HttpRequest, deadline: number): Promise<HttpResponse> {
+    const remaining = Math.max(1, deadline - Date.now());
+    const timeout = AbortSignal.timeout(remaining);
+    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    const where = `${req.service} at ${safeUrl(req.url)}`;
+    try {
+      const res = await request(req.url, {
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        dispatcher: this.agent,
+        signal,
+        headersTimeout: remaining,
+        bodyTimeout: remaining,
+      });
+      const text = await this.readCapped(res.body, where);
+      const contentType = String(res.headers['content-type'] ?? '');
+      if (res.statusCode >= 400) throw statusError(res.statusCode, text, contentType, where, res.headers['retry-after']);
+      return { status: res.statusCode, contentType, text };
+    } catch (err) {
+      if (err instanceof ChainMcpError) throw err;
+      if (req.signal?.aborted) throw new ChainMcpError('cancelled', `The call to the ${where} was cancelled.`);
+      if (timeout.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+        throw new ChainMcpError('timeout', `The ${where} did not answer within ${this.opts.timeoutMs} ms.`, {
+          hint: 'Check that the service is up and not overloaded, or raise CHAIN_MCP_TIMEOUT_MS.',
+          transient: false,
+        });
+      }
+      throw connectionError(err, where);
+    }
+  }
+
+  private async readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, where: string): Promise<string> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of body) {
+      size += chunk.length;
+      if (size > this.maxBodyBytes) {
+        body.destroy();
+        throw new ChainMcpError('too_large', `The ${where} sent more than ${this.maxBodyBytes >> 20} MB; the answer was cut off.`, {
+          hint: 'Ask for less: use paging arguments such as limit.',
+        });
+      }
+      chunks.push(chunk);
+    }
+    return Buffer.concat(chunks).toString('utf8');
+  }
+}
+
+function connectionError(err: unknown, where: string): ChainMcpError {
+  const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+  if (code === 'ECONNREFUSED') {
+    return new ChainMcpError('connection', `Could not connect to the ${where}: connection refused.`, {
+      hint: 'Check that the service is running and that the URL is right.',
+      transient: true,
+    });
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new ChainMcpError('connection', `Could not resolve the host of the ${where}.`, { hint: 'Check the URL.' });
+  }
+  const what = code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' ? 'the connection was reset' : (code ?? 'network error');
+  return new ChainMcpError('connection', `The request to the ${where} failed: ${what}.`, {
+    hint: 'Check that the service is running; try again.',
+    transient: true,
+  });
+}
+
+const STATUS_TEXT: Record<number, [string, string]> = {
+  401: ['unauthorized', 'Set CHAIN_MCP_AUTH_TOKEN to a valid token that grants this endpoint.'],
+  403: ['forbidden', 'The token does not grant this endpoint.'],
+  404: ['not found', 'Check the URL and that this API is enabled on the node.'],
+  405: ['method not allowed', 'The endpoint expects another HTTP method; check the URL.'],
+  415: ['unsupported media type', 'The endpoint expects application/json; check the URL.'],
+  429: ['too many requests', 'Wait a moment and try again.'],
+  503: ['service unavailable', 'The node may still be bootstrapping; try again shortly.'],
+};
+
+function statusError(status: number, body: string, contentType: string, where: string, retryAfter: unknown): HttpStatusError {
+  const [label, hint] = STATUS_TEXT[status] ?? [status >= 500 ? 'server error' : 'request refused', 'Try again later.'];
+  const detail = bodyDetail(body, contentType);
+  const retryAfterMs = typeof retryAfter === 'string' && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
+  return new HttpStatusError(status, `The ${where} answered HTTP ${status} (${label})${detail ? `: ${detail}` : ''}.`, {
+    hint,
+    transient: TRANSIENT_STATUS.has(status) || status >= 500,
+    retryAfterMs,
+  });
+}
+
+/** A short, printable excerpt of an error body: the JSON-RPC or indexer message, or plain text. */
+function bodyDetail(body: string, contentType: string): string {
+  const trimmed = body.trim();
+  if (!trimmed) return '';
+  if (contentType.includes('json') || trimmed.startsWith('{')) {
+    try {
+      const parsed = JSON.parse(trimmed) as { message?: unknown; error?: { message?: unknown } };
+      const message = parsed.error?.message ?? parsed.message;
+      if (typeof message === 'string') return clip(message);
+    } catch {
+      // not JSON after all: fall through to the text excerpt
+    }
+  }
+  if (contentType.includes('html')) return '';
+  return clip(trimmed.replace(/\s+/g, ' '));
+}
+
+function clip(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}

@@ -1,0 +1,34 @@
+import { RpcFault, type RpcRouter, needString } from '../rpc.js';
+import type { DevnetState } from '../state.js';
+
+/** Information API, /ext/info. Numbers come back as decimal strings, as real nodes send them. */
+export function registerInfo(router: RpcRouter, state: DevnetState): void {
+  const path = '/ext/info';
+  router
+    .on(path, 'info.getBlockchainID', (p) => {
+      const alias = needString(p, 'alias');
+      const id = state.chains[alias as 'X' | 'P' | 'C'];
+      if (!id) throw new RpcFault(`there is no chain with alias/ID '${alias}'`);
+      return { blockchainID: id };
+    })
+    .on(path, 'info.getNetworkID', () => ({ networkID: String(state.networkID) }))
+    .on(path, 'info.getNetworkName', () => ({ networkName: state.networkName }))
+    .on(path, 'info.getNodeID', () => ({ nodeID: state.nodeID }))
+    .on(path, 'info.getNodeIP', () => ({ ip: state.nodeIP }))
+    .on(path, 'info.getNodeVersion', () => ({ ...state.version }))
+    .on(path, 'info.getVMs', () => ({ vms: state.vms }))
+    .on(path, 'info.isBootstrapped', (p) => {
+      const chain = needString(p, 'chain');
+      if (!state.bootstrapped.has(chain) && !Object.values(state.chains).includes(chain)) {
+        throw new RpcFault(`there is no chain with alias/ID '${chain}'`);
+      }
+      return { isBootstrapped: state.bootstrapped.has(chain) };
+    })
+    .on(path, 'info.peers', (p) => {
+      const wanted = Array.isArray(p.nodeIDs) && p.nodeIDs.length > 0 ? new Set(p.nodeIDs as string[]) : undefined;
+      const peers = state.peers.filter((peer) => !wanted || wanted.has(peer.nodeID));
+      return { numPeers: String(peers.length), peers };
+    })
+    .on(path, 'info.getTxFee', () => ({ txFee: String(state.fees.txFee), creationTxFee: String(state.fees.creationTxFee) }))
+    .on(path, 'info.uptime', () => ({ ...state.uptime }));
+}

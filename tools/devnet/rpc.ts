@@ -1,0 +1,147 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A JSON-RPC failure with the real node's shape: HTTP 200, code -32000 unless said otherwise. */
+export class RpcFault extends Error {
+  constructor(
+    message: string,
+    readonly code = -32000,
+  ) {
+    super(message);
+  }
+}
+
+/** An HTTP-level refusal (401 for auth, 503 while bootstrapping). */
+export class HttpFault extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly jsonRpcCode?: number,
+  ) {
+    super(message);
+  }
+}
+
+export type Params = Record<string, unknown>;
+export interface HandlerContext {
+  path: string;
+  /** The `<chain>` of `/ext/bc/<chain>/...`, when the path has one. */
+  chain?: string;
+}
+export type Handler = (params: Params & unknown[], ctx: HandlerContext) => unknown;
+
+/** Recorded for tests: what the server sent, exactly. */
+export interface RecordedRequest {
+  path: string;
+  method: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+/**
+ * Routes JSON-RPC calls by endpoint path and method, with the node's HTTP conventions
+ * (DESIGN section 5): 405 for non-POST, 415 for other content types, 404 for unknown
+ * paths, -32700 for bad JSON, -32600 for a wrong jsonrpc version, batches.
+ */
+export class RpcRouter {
+  private readonly routes = new Map<string, Map<string, Handler>>();
+  /** Called before dispatch with the bearer token (or undefined); throw HttpFault(401) to refuse. */
+  authorize?: (path: string, token: string | undefined) => void;
+  readonly requests: RecordedRequest[] = [];
+  record = false;
+
+  on(path: string, method: string, handler: Handler): this {
+    let byMethod = this.routes.get(path);
+    if (!byMethod) {
+      byMethod = new Map();
+      this.routes.set(path, byMethod);
+    }
+    byMethod.set(method, handler);
+    return this;
+  }
+
+  /** Paths like /ext/bc/<id>/rpc resolve to the route registered for the alias. */
+  private resolve(path: string): { byMethod?: Map<string, Handler>; chain?: string } {
+    const exact = this.routes.get(path);
+    const match = /^\/ext\/bc\/([^/]+)(\/.*)?$/.exec(path);
+    if (exact) return { byMethod: exact, chain: match?.[1] };
+    return {};
+  }
+
+  async handle(req: IncomingMessage, res: ServerResponse, bodyText: string): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://x').pathname.replace(/\/+$/, '') || '/';
+    const { byMethod, chain } = this.resolve(path);
+    if (!byMethod) return send(res, 404, 'text/plain', '404 page not found\n');
+    if (req.method !== 'POST') return send(res, 405, 'text/plain', 'Method Not Allowed\n');
+    const contentType = String(req.headers['content-type'] ?? '');
+    if (!contentType.toLowerCase().startsWith('application/json')) {
+      return send(res, 415, 'text/plain', 'Unsupported Media Type: expected application/json\n');
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(bodyText);
+    } catch {
+      return json(res, 200, { jsonrpc: '2.0', error: { code: -32700, message: 'parse error', data: null }, id: null });
+    }
+    if (this.record) this.requests.push({ path, method: req.method, headers: { ...req.headers }, body });
+    const auth = String(req.headers.authorization ?? '');
+    try {
+      this.authorize?.(path, auth.startsWith('Bearer ') ? auth.slice(7) : undefined);
+    } catch (err) {
+      if (err instanceof HttpFault) {
+        return json(res, err.status, { jsonrpc: '2.0', error: { code: err.jsonRpcCode ?? -32600, message: err.message, data: null }, id: null });
+      }
+      throw err;
+    }
+    const ctx: HandlerContext = { path, chain };
+    if (Array.isArray(body)) {
+      const answers = await Promise.all(body.map((item) => this.dispatch(byMethod, item, ctx)));
+      return json(res, 200, answers);
+    }
+    return json(res, 200, await this.dispatch(byMethod, body, ctx));
+  }
+
+  private async dispatch(byMethod: Map<string, Handler>, item: unknown, ctx: HandlerContext): Promise<unknown> {
+    const call = (item ?? {}) as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+    const id = call.id ?? null;
+    if (call.jsonrpc !== '2.0') return { jsonrpc: '2.0', error: { code: -32600, message: 'invalid request', data: null }, id };
+    const handler = typeof call.method === 'string' ? byMethod.get(call.method) : undefined;
+    if (!handler) {
+      return { jsonrpc: '2.0', error: { code: -32000, message: `rpc: can't find method "${String(call.method)}"`, data: null }, id };
+    }
+    try {
+      const params = (call.params ?? (handlerWantsArray(ctx.path) ? [] : {})) as Params & unknown[];
+      const result = await handler(params, ctx);
+      return { jsonrpc: '2.0', result, id };
+    } catch (err) {
+      if (err instanceof RpcFault) return { jsonrpc: '2.0', error: { code: err.code, message: err.message, data: null }, id };
+      return { jsonrpc: '2.0', error: { code: -32000, message: (err as Error).message, data: null }, id };
+    }
+  }
+}
+
+function handlerWantsArray(path: string): boolean {
+  return path.endsWith('/rpc');
+}
+
+export function send(res: ServerResponse, status: number, contentType: string, body: string): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) }).end(body);
+}
+
+export function json(res: ServerResponse, status: number, value: unknown): void {
+  send(res, status, 'application/json', JSON.stringify(value));
+}
+
+/** Reads a param as a string, or fails the way a node does. */
+export function needString(params: Params, key: string): string {
+  const value = params[key];
+  if (typeof value !== 'string' || value === '') throw new RpcFault(`missing or invalid ${key}`);
+  return value;
+}
+
+/** Reads an integer param sent as a JSON number or a decimal string (DESIGN section 5). */
+export function needUint(params: Params, key: string): bigint {
+  const value = params[key];
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return BigInt(value);
+  if (typeof value === 'string' && /^\d+$/.test(value)) return BigInt(value);
+  throw new RpcFault(`invalid ${key}: expected an unsigned integer`);
+}
