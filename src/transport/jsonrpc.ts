@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ChainMcpError, RpcError, rpcHint } from '../errors.js';
 import type { HttpClient } from './http.js';
 
@@ -17,6 +18,19 @@ export interface RpcRequest {
 
 /** The spec caps batches at 40 items (public API node). */
 export const MAX_BATCH = 40;
+
+/**
+ * JSON with bigints written as bare integers: the spec sends integer params as JSON numbers,
+ * and uint64 amounts above 2^53 must keep every digit.
+ */
+export function stringifyJson(value: unknown): string {
+  const marked = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${BIG_MARK}${v.toString()}` : v));
+  return marked.replace(BIG_PATTERN, '$1');
+}
+
+/** A per-process marker, so no caller-supplied string can pass for a bigint. */
+const BIG_MARK = `bigint-${randomBytes(8).toString('hex')}:`;
+const BIG_PATTERN = new RegExp(`"${BIG_MARK}(\\d+)"`, 'g');
 
 interface RpcEnvelope {
   jsonrpc?: unknown;
@@ -53,7 +67,7 @@ export class JsonRpcClient {
       method: 'POST',
       url: this.baseUrl + req.path,
       headers: this.headersFor(req.path),
-      body: JSON.stringify(body),
+      body: stringifyJson(body),
       retry: opts.retry,
       signal: opts.signal,
       service: 'node',
@@ -76,7 +90,7 @@ export class JsonRpcClient {
         method: 'POST',
         url: this.baseUrl + path,
         headers: this.headersFor(path),
-        body: JSON.stringify(body),
+        body: stringifyJson(body),
         retry: opts.retry,
         signal: opts.signal,
         service: 'node',

@@ -1,0 +1,106 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/catalogue/index.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/log.js';
+import { buildServer } from '../../src/server.js';
+import { EXAMPLES } from './examples/index.js';
+import { type Recorded, startFakeNode } from './fake-node.js';
+import { AUTH_PASSWORD, AUTH_TOKEN, type Expectation, KEYSTORE } from './types.js';
+
+type Fake = Awaited<ReturnType<typeof startFakeNode>>;
+
+function matches(expected: Expectation, actual: Recorded): boolean {
+  if (expected.path !== actual.path) return false;
+  if ('method' in expected) {
+    const body = actual.body as { method?: unknown; params?: unknown };
+    if (actual.httpMethod !== 'POST' || body?.method !== expected.method) return false;
+    return JSON.stringify(body.params) === JSON.stringify(expected.params);
+  }
+  if ('query' in expected) return actual.httpMethod === 'GET' && JSON.stringify(actual.query) === JSON.stringify(expected.query);
+  return actual.httpMethod === 'POST' && JSON.stringify(actual.body) === JSON.stringify(expected.body);
+}
+
+function describeRecorded(r: Recorded): string {
+  if (r.httpMethod === 'GET') return `GET ${r.path} ${JSON.stringify(r.query)}`;
+  return `POST ${r.path} ${JSON.stringify(r.body)}`;
+}
+
+describe('every tool sends exactly the request the spec describes', () => {
+  let node: Fake;
+  let indexer: Fake;
+  let runner: Fake;
+  let client: Client;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    [node, indexer, runner] = await Promise.all([startFakeNode(), startFakeNode(), startFakeNode()]);
+    const config = loadConfig({
+      CHAIN_MCP_NODE_URL: node.url,
+      CHAIN_MCP_INDEXER_URL: indexer.url,
+      CHAIN_MCP_RUNNER_URL: runner.url,
+      CHAIN_MCP_AUTH_TOKEN: AUTH_TOKEN,
+      CHAIN_MCP_AUTH_PASSWORD: AUTH_PASSWORD,
+      CHAIN_MCP_KEYSTORE_USER: KEYSTORE.username,
+      CHAIN_MCP_KEYSTORE_PASSWORD: KEYSTORE.password,
+      CHAIN_MCP_ALLOW_SPEND: 'true',
+      CHAIN_MCP_ALLOW_ADMIN: 'true',
+    });
+    const { mcp, services } = buildServer({ config, log: silentLogger() });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    client = new Client({ name: 'contract', version: '0' });
+    await mcp.connect(b);
+    await client.connect(a);
+    close = async () => {
+      await client.close();
+      await services.close();
+      await Promise.all([node.close(), indexer.close(), runner.close()]);
+    };
+  });
+  afterAll(() => close());
+
+  it('has an example for every tool in the catalogue', () => {
+    const missing = CATALOGUE.map((t) => t.name).filter((name) => !(name in EXAMPLES));
+    expect(missing).toEqual([]);
+  });
+
+  it('lists every catalogue tool when every tier is enabled', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(CATALOGUE.map((t) => t.name).sort());
+  });
+
+  for (const tool of CATALOGUE) {
+    const example = EXAMPLES[tool.name];
+    if (!example) continue;
+    it(`${tool.name}`, async () => {
+      for (const fake of [node, indexer, runner]) {
+        fake.recorded.length = 0;
+        fake.setAnswers(example.answers ?? {});
+      }
+      let result = await client.callTool({ name: tool.name, arguments: example.args });
+      if (tool.tier === 'spend') {
+        expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+        const id = (result.structuredContent as { confirmationId?: string }).confirmationId;
+        expect(id).toBeTypeOf('string');
+        for (const fake of [node, indexer, runner]) fake.recorded.length = 0;
+        result = await client.callTool({ name: tool.name, arguments: { ...example.args, confirm: id } });
+      }
+      const recorded = [...node.recorded, ...indexer.recorded, ...runner.recorded];
+      const expected = Array.isArray(example.expect) ? example.expect : [example.expect];
+      let cursor = 0;
+      for (const want of expected) {
+        const at = recorded.findIndex((r, i) => i >= cursor && matches(want, r));
+        expect(at, `expected ${JSON.stringify(want)}\nrecorded:\n${recorded.map(describeRecorded).join('\n')}`).toBeGreaterThanOrEqual(0);
+        cursor = at + 1;
+      }
+      for (const r of node.recorded) {
+        expect(r.headers['content-type']).toBe('application/json');
+        expect((r.body as { jsonrpc?: unknown }).jsonrpc).toBe('2.0');
+        expect(typeof (r.body as { id?: unknown }).id).toBe('number');
+        expect(r.headers.authorization).toBe(r.path === '/ext/auth' ? undefined : `Bearer ${AUTH_TOKEN}`);
+      }
+      expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+    });
+  }
+});

@@ -1,0 +1,58 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Recorded {
+  httpMethod: string;
+  path: string;
+  query: Array<[string, string]>;
+  headers: IncomingHttpHeaders;
+  body: unknown;
+}
+
+/**
+ * A recording stand-in for the node, indexer or runner on loopback: it keeps every request
+ * exactly as received and answers from a table of canned raw answers.
+ */
+export async function startFakeNode() {
+  const recorded: Recorded[] = [];
+  let answers: Record<string, unknown> = {};
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const text = Buffer.concat(chunks).toString('utf8');
+      let body: unknown;
+      try {
+        body = text ? JSON.parse(text) : undefined;
+      } catch {
+        body = text;
+      }
+      recorded.push({ httpMethod: req.method ?? '', path: url.pathname, query: [...url.searchParams.entries()], headers: req.headers, body });
+      const answerFor = (item: { id?: unknown; method?: unknown }) => {
+        const method = String(item.method);
+        const result = method in answers ? answers[method] : url.pathname.endsWith('/rpc') ? '0x0' : {};
+        return { jsonrpc: '2.0', id: item.id, result };
+      };
+      let reply: unknown;
+      if (Array.isArray(body)) reply = body.map(answerFor);
+      else if (body && typeof body === 'object' && (body as { jsonrpc?: unknown }).jsonrpc === '2.0') reply = answerFor(body as { method?: unknown });
+      else reply = url.pathname in answers ? answers[url.pathname] : {};
+      const out = JSON.stringify(reply);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) }).end(out);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    recorded,
+    setAnswers(next: Record<string, unknown>) {
+      answers = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
