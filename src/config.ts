@@ -9,7 +9,7 @@ export class ConfigError extends Error {
 }
 
 const boolText = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''], { error: 'expected true or false' })
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const url = (what: string) =>
@@ -212,7 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
     const shown = name.includes('PASSWORD') || name.includes('TOKEN') ? '' : ` (got "${String(env[name] ?? '')}")`;
-    const message = issue.code === 'invalid_value' ? `expected one of ${issue.values.join(', ')}` : issue.message;
+    const message =
+      issue.code === 'invalid_value' && issue.message.startsWith('Invalid') ? `expected one of ${issue.values.join(', ')}` : issue.message;
     throw new ConfigError(`${name}: ${message}${shown}`);
   }
   const e = result.data;
