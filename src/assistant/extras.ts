@@ -1,12 +1,100 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { CATALOGUE } from '../catalogue/index.js';
 import type { ToolDef } from '../catalogue/types.js';
+import { isHexAddress, parseChainAddress, parseNodeId } from '../codec/index.js';
+import { redactSecrets } from '../redact.js';
 import type { Services } from '../registry/execute.js';
+import { guardedTransfer, type PromptText, portfolioReport, stakingOptions, validatorReport } from './prompts.js';
+import { limitsResource, networkResource, RESOURCE_URIS, toolsResource } from './resources.js';
 
 /** Sent once at initialize: how the tools are organized, the units, and the spend rule. */
 export const SERVER_INSTRUCTIONS = `Tools for a blockchain node with three chains: X (assets, addresses X-...), P (platform: validators, staking, deposit offers, addresses P-...) and C (EVM, addresses 0x...), plus an optional indexer for history.
-Names are <namespace>_<method>: info_*, platform_*, xvm_* (X chain), cx_* and eth_*/net_*/web3_* (C chain), indexer_*.
+Start with the one-call tools when exposed: account_overview, validator_lookup, network_overview, tx_status. Other names are <namespace>_<method>: info_*, platform_*, xvm_* (X), cx_* and eth_* (C), indexer_*.
 Amounts are integers in the smallest unit (native asset: 9 decimals on X and P; wei, 18 decimals, on C); results also give display units.
-Spending tools first return a preview and a confirmationId; show the preview to the human and call again with confirm only after they approve.`;
+Spending tools first return a preview and a confirmationId; show the preview to the human and call again with confirm only after they approve. Never repeat a spend on your own.`;
 
-/** Prompts and resources; the assistant toolset adds to this. */
-export function registerAssistantExtras(_mcp: McpServer, _services: Services, _tools: readonly ToolDef[]): void {}
+/** Prompt arguments are strings; each is checked so a bad one is refused with a message naming it. */
+function checked(check: (v: string) => void, description: string) {
+  return z
+    .string()
+    .max(200)
+    .superRefine((v, ctx) => {
+      try {
+        check(v.trim());
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      }
+    })
+    .describe(description);
+}
+
+const anyAddress = (v: string) => {
+  if (!isHexAddress(v)) parseChainAddress(v);
+};
+
+function promptResult(p: PromptText) {
+  return { description: p.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.text } }] };
+}
+
+/** Prompts and resources (the only SDK calls besides server.ts). */
+export function registerAssistantExtras(mcp: McpServer, services: Services, tools: readonly ToolDef[]): void {
+  const exposed = new Set(tools.map((t) => t.name));
+  const secrets = services.config.secrets;
+
+  mcp.registerPrompt(
+    'portfolio_report',
+    {
+      title: 'Portfolio report',
+      description: 'What an address holds on X, P and C, in display units.',
+      argsSchema: { address: checked(anyAddress, 'Address: X-..., P-... or 0x... (C chain).') },
+    },
+    ({ address }) => promptResult(portfolioReport(address.trim(), exposed)),
+  );
+  mcp.registerPrompt(
+    'validator_report',
+    {
+      title: 'Validator report',
+      description: "A validator's period, stake, uptime, delegators and reward owner.",
+      argsSchema: { nodeID: checked((v) => void parseNodeId(v), 'Node ID (NodeID-...).') },
+    },
+    ({ nodeID }) => promptResult(validatorReport(nodeID.trim(), exposed)),
+  );
+  mcp.registerPrompt(
+    'staking_options',
+    { title: 'Staking options', description: 'Minimum stakes, staking periods and the deposit offers active now.' },
+    () => promptResult(stakingOptions(exposed)),
+  );
+  mcp.registerPrompt(
+    'guarded_transfer',
+    {
+      title: 'Guarded transfer',
+      description: 'Send the native asset with a preview and the human’s explicit confirmation.',
+      argsSchema: {
+        to: checked(anyAddress, 'Recipient: X-..., P-... or 0x... (C chain).'),
+        amount: z.string().max(40).describe('Amount in display units of the native asset, e.g. 5 or 0.25.'),
+      },
+    },
+    ({ to, amount }) => promptResult(guardedTransfer(to.trim(), amount, exposed)),
+  );
+
+  const text = (uri: URL, mimeType: string, body: string) => ({ contents: [{ uri: uri.href, mimeType, text: redactSecrets(body, secrets) }] });
+  mcp.registerResource(
+    'network',
+    RESOURCE_URIS.network,
+    { title: 'Network configuration', description: 'Network ID and name, address prefix, native asset, node version, fees and the platform configuration.', mimeType: 'application/json' },
+    async (uri) => text(uri, 'application/json', await networkResource(services)),
+  );
+  mcp.registerResource(
+    'tools',
+    RESOURCE_URIS.tools,
+    { title: 'Tool reference', description: 'Every exposed tool by toolset with its tier and parameters.', mimeType: 'text/markdown' },
+    (uri) => text(uri, 'text/markdown', toolsResource(tools, CATALOGUE)),
+  );
+  mcp.registerResource(
+    'limits',
+    RESOURCE_URIS.limits,
+    { title: 'Limits', description: "The spec's limits (memo, page sizes, stake bounds) and this server's spend guards.", mimeType: 'application/json' },
+    (uri) => text(uri, 'application/json', limitsResource(services)),
+  );
+}

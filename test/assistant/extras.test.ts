@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SERVER_INSTRUCTIONS } from '../../src/assistant/extras.js';
+import { inMemoryStack, type Stack } from '../helpers/stack.js';
+
+const X_ADDR = 'X-local1qurswpc8qurswpc8qurswpc8qurswpc8lzh465';
+
+function promptText(result: { messages: Array<{ content: { type: string; text?: string } }> }): string {
+  return result.messages.map((m) => m.content.text ?? '').join('\n');
+}
+
+describe('prompts, resources and instructions over MCP', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await inMemoryStack();
+  });
+  afterAll(() => stack.close());
+
+  it('sends short instructions at initialize', () => {
+    const instructions = stack.client.getInstructions() ?? '';
+    expect(instructions).toBe(SERVER_INSTRUCTIONS);
+    expect(instructions.split('\n').length).toBeLessThanOrEqual(6);
+    expect(instructions).toMatch(/confirm/);
+    expect(instructions).toMatch(/smallest unit/);
+  });
+
+  it('lists the four prompts with their arguments', async () => {
+    const { prompts } = await stack.client.listPrompts();
+    const byName = new Map(prompts.map((p) => [p.name, p]));
+    expect([...byName.keys()].sort()).toEqual(['guarded_transfer', 'portfolio_report', 'staking_options', 'validator_report']);
+    expect(byName.get('portfolio_report')?.arguments).toEqual([expect.objectContaining({ name: 'address', required: true })]);
+    expect(byName.get('validator_report')?.arguments?.map((a) => a.name)).toEqual(['nodeID']);
+    expect(byName.get('staking_options')?.arguments ?? []).toEqual([]);
+    expect(byName.get('guarded_transfer')?.arguments?.map((a) => a.name)).toEqual(['to', 'amount']);
+  });
+
+  it('gets a portfolio prompt naming the address and only tools the server exposes', async () => {
+    const result = await stack.client.getPrompt({ name: 'portfolio_report', arguments: { address: X_ADDR } });
+    const text = promptText(result);
+    expect(text).toContain(X_ADDR);
+    const { tools } = await stack.client.listTools();
+    const names = new Set(tools.map((t) => t.name));
+    const mentioned = [...text.matchAll(/\b([a-z]+_[A-Za-z]+)\b/g)].map((m) => m[1]!).filter((n) => /^(account|xvm|platform|cx|eth|validator|network|tx)_/.test(n));
+    for (const name of mentioned) expect(names.has(name), `${name} is mentioned but not exposed`).toBe(true);
+  });
+
+  it('refuses a prompt argument that is not an address or node ID, naming it', async () => {
+    await expect(stack.client.getPrompt({ name: 'portfolio_report', arguments: { address: 'X-local1qqqq' } })).rejects.toThrow(/address/);
+    await expect(stack.client.getPrompt({ name: 'validator_report', arguments: { nodeID: 'NodeID-bad' } })).rejects.toThrow(/nodeID/);
+    const ok = await stack.client.getPrompt({ name: 'validator_report', arguments: { nodeID: 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg' } });
+    expect(promptText(ok)).toContain('NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg');
+  });
+
+  it('staking_options explains the deposit interest units', async () => {
+    const text = promptText(await stack.client.getPrompt({ name: 'staking_options' }));
+    expect(text).toContain('1,000,000');
+    expect(text).toMatch(/minimum validator and delegator stake/);
+  });
+
+  it('guarded_transfer says spending is off when the spend tier is not enabled, and converts the amount', async () => {
+    const off = promptText(await stack.client.getPrompt({ name: 'guarded_transfer', arguments: { to: X_ADDR, amount: '5' } }));
+    expect(off).toMatch(/not exposed/);
+    expect(off).toMatch(/send nothing/i);
+    const bad = promptText(await stack.client.getPrompt({ name: 'guarded_transfer', arguments: { to: X_ADDR, amount: '1.0000000001' } }));
+    expect(bad).toMatch(/not a positive amount/);
+  });
+
+  it('lists the three resources and reads each', async () => {
+    const { resources } = await stack.client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual(['chain://limits', 'chain://network', 'chain://tools']);
+
+    const network = await stack.client.readResource({ uri: 'chain://network' });
+    const net = JSON.parse((network.contents[0] as { text: string }).text) as Record<string, unknown>;
+    expect(net.nodeUrl).toBe(stack.devnet.nodeUrl);
+    expect((net.info_getNetworkID as { networkID: string }).networkID).toBe(String(stack.devnet.state.networkID));
+    expect((net.info_getNodeVersion as { version: string }).version).toBe(stack.devnet.state.version.version);
+
+    const toolsDoc = (await stack.client.readResource({ uri: 'chain://tools' })).contents[0] as { text: string; mimeType?: string };
+    expect(toolsDoc.mimeType).toBe('text/markdown');
+    const { tools } = await stack.client.listTools();
+    for (const tool of tools) expect(toolsDoc.text).toContain(`**${tool.name}**`);
+    expect(toolsDoc.text).toContain('`alias` (required)');
+
+    const limits = JSON.parse(((await stack.client.readResource({ uri: 'chain://limits' })).contents[0] as { text: string }).text);
+    expect(limits.spec.memoBytes.max).toBe(256);
+    expect(limits.spec.utxoPageSize.max).toBe(1024);
+    expect(limits.server.spendEnabled).toBe(false);
+    expect(limits.server.confirmationValidSeconds).toBe(300);
+  });
+});
+
+describe('resources reflect the configuration and never leak secrets', () => {
+  it('shows the spend guards and redacts the auth token', async () => {
+    const token = 'tok-SECRET-1234567890';
+    const stack = await inMemoryStack({
+      env: {
+        CHAIN_MCP_AUTH_TOKEN: token,
+        CHAIN_MCP_MAX_SPEND: '5000000000',
+        CHAIN_MCP_ALLOWED_RECIPIENTS: X_ADDR,
+        CHAIN_MCP_TOOLSETS: 'info',
+      },
+    });
+    try {
+      const limits = JSON.parse(((await stack.client.readResource({ uri: 'chain://limits' })).contents[0] as { text: string }).text);
+      expect(limits.server.maxSpend).toBe('5000000000');
+      expect(limits.server.allowedRecipients).toEqual([X_ADDR]);
+      const all = await Promise.all(['chain://network', 'chain://tools', 'chain://limits'].map((uri) => stack.client.readResource({ uri })));
+      for (const r of all) expect(JSON.stringify(r)).not.toContain(token);
+      const toolsDoc = (all[1]!.contents[0] as { text: string }).text;
+      expect(toolsDoc).not.toContain('## platform');
+      // With only the info toolset, the portfolio prompt has no tool to name and says so.
+      const text = promptText(await stack.client.getPrompt({ name: 'portfolio_report', arguments: { address: X_ADDR } }));
+      expect(text).toMatch(/No tool that can/);
+    } finally {
+      await stack.close();
+    }
+  });
+});
