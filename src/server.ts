@@ -24,8 +24,8 @@ export interface BuiltServer {
   tools: readonly ToolDef[];
 }
 
-/** tools/list is computed once per process per configuration: schemas never change at run time. */
-const listingCache = new WeakMap<readonly ToolDef[], ToolListing[]>();
+/** tools/list is computed once per configuration (HTTP sessions share it): schemas never change at run time. */
+const listingCache = new WeakMap<Config, ToolListing[]>();
 
 export function createServices(config: Config, log: Logger, catalogue: readonly ToolDef[] = CATALOGUE): Services {
   return new Services({ config, log, catalogue });
@@ -44,10 +44,10 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   const server = mcp.server;
 
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    let listing = listingCache.get(tools);
+    let listing = opts.catalogue ? undefined : listingCache.get(opts.config);
     if (!listing) {
       listing = tools.map(toolListing);
-      listingCache.set(tools, listing);
+      if (!opts.catalogue) listingCache.set(opts.config, listing);
     }
     return { tools: listing };
   });
