@@ -18,12 +18,19 @@ export interface HttpRequest {
   signal?: AbortSignal;
   /** Names the service in messages: "node", "indexer", "network runner". */
   service: string;
+  /**
+   * Parses a successful body; runs inside the retry loop, so a transient parse failure
+   * (a truncated or garbled body) is retried for reads like any other transient fault.
+   */
+  decode?: (text: string) => unknown;
 }
 
 export interface HttpResponse {
   status: number;
   contentType: string;
   text: string;
+  /** What `decode` returned, when the request had one. */
+  value?: unknown;
 }
 
 const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
@@ -67,7 +74,9 @@ export class HttpClient {
     const deadline = Date.now() + this.opts.timeoutMs;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once(req, deadline);
+        const res = await this.once(req, deadline);
+        if (req.decode) res.value = req.decode(res.text);
+        return res;
       } catch (err) {
         const delay = RETRY_DELAYS_MS[attempt];
         if (!req.retry || delay === undefined || !(err instanceof ChainMcpError) || !err.transient) throw err;

@@ -71,8 +71,9 @@ export class JsonRpcClient {
       retry: opts.retry,
       signal: opts.signal,
       service: 'node',
+      decode: (text) => parseJson(text, req.path),
     });
-    return unwrap(parseJson(res.text, req.path), id, req.method);
+    return unwrap(res.value, id, req.method);
   }
 
   /** Sends calls to one path in batches of at most 40; each item settles on its own. */
@@ -94,8 +95,9 @@ export class JsonRpcClient {
         retry: opts.retry,
         signal: opts.signal,
         service: 'node',
+        decode: (text) => parseJson(text, path),
       });
-      const parsed = parseJson(res.text, path);
+      const parsed = res.value;
       if (!Array.isArray(parsed)) {
         // Some nodes answer a whole batch with one error object.
         const err = toRpcFailure(parsed as RpcEnvelope, path);

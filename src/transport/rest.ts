@@ -28,16 +28,18 @@ export class RestClient {
       retry: true,
       signal,
       service: this.service,
+      decode: (text) => {
+        try {
+          return JSON.parse(text) as unknown;
+        } catch {
+          throw new ChainMcpError('malformed', `The ${this.service} answered ${path} with a body that is not JSON.`, {
+            hint: `Check that the ${this.service} URL is right.`,
+            transient: true,
+          });
+        }
+      },
     });
-    let body: unknown;
-    try {
-      body = JSON.parse(res.text);
-    } catch {
-      throw new ChainMcpError('malformed', `The ${this.service} answered ${path} with a body that is not JSON.`, {
-        hint: `Check that the ${this.service} URL is right.`,
-        transient: true,
-      });
-    }
+    const body = res.value;
     if (body && typeof body === 'object' && !Array.isArray(body)) {
       const { code, message } = body as { code?: unknown; message?: unknown };
       if (typeof code === 'number' && code >= 400 && typeof message === 'string' && Object.keys(body).length <= 3) {

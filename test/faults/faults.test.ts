@@ -1,0 +1,222 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_WIRE, wireMethod } from '../../src/wire.js';
+import type { Fault, FaultProxy } from '../../tools/fault-proxy.js';
+import { type ProxiedStack, proxiedStack, proxyFor, type Representative, representatives, SECRET_TOKEN } from './harness.js';
+
+/**
+ * Every fault the proxy can inject, against one representative read tool per toolset and
+ * request kind (picked from the catalogue), then the spend path. Each fault must give an
+ * isError result with a clear message, no stack trace, no secret, within the timeout, and
+ * the next call must succeed.
+ */
+
+const TIMEOUT_MS = 1_000;
+/** The deadline covers retries; allow scheduling slack on a loaded 2-core machine. */
+const BOUND_MS = TIMEOUT_MS + 1_500;
+
+interface Case {
+  name: string;
+  fault: Fault;
+  /** What the message must say. */
+  expect: RegExp;
+  /** Only for JSON-RPC (node) requests. */
+  rpcOnly?: boolean;
+}
+
+const CASES: Case[] = [
+  { name: 'connection refused', fault: { kind: 'refuse' }, expect: /connection refused/i },
+  { name: 'reset mid-response', fault: { kind: 'reset' }, expect: /reset|failed|not JSON/i },
+  { name: 'delay beyond the timeout', fault: { kind: 'delay', ms: TIMEOUT_MS * 3 }, expect: new RegExp(`did not answer within ${TIMEOUT_MS} ms`) },
+  { name: 'slow drip', fault: { kind: 'drip', bytes: 1, everyMs: 100 }, expect: new RegExp(`did not answer within ${TIMEOUT_MS} ms`) },
+  {
+    name: '401 JSON echoing the token',
+    fault: {
+      kind: 'status',
+      status: 401,
+      contentType: 'application/json',
+      body: JSON.stringify({ jsonrpc: '2.0', error: { code: -32600, message: `the provided auth token ${SECRET_TOKEN} was revoked`, data: null }, id: 1 }),
+    },
+    expect: /HTTP 401 \(unauthorized\).*revoked[\s\S]*CHAIN_MCP_AUTH_TOKEN/,
+  },
+  { name: '404 text', fault: { kind: 'status', status: 404, body: '404 page not found\n' }, expect: /HTTP 404 \(not found\)/ },
+  { name: '405 text', fault: { kind: 'status', status: 405, body: 'Method Not Allowed\n' }, expect: /HTTP 405 \(method not allowed\)/ },
+  { name: '415 text', fault: { kind: 'status', status: 415, body: 'Unsupported Media Type\n' }, expect: /HTTP 415 \(unsupported media type\)/ },
+  {
+    name: '429 JSON',
+    fault: { kind: 'status', status: 429, contentType: 'application/json', body: '{"code":429,"message":"rate limited"}' },
+    expect: /HTTP 429 \(too many requests\): rate limited/,
+  },
+  { name: '500 text', fault: { kind: 'status', status: 500, body: 'internal server error' }, expect: /HTTP 500 \(server error\)/ },
+  {
+    name: '503 JSON',
+    fault: { kind: 'status', status: 503, contentType: 'application/json', body: '{"code":503,"message":"chain is bootstrapping"}' },
+    expect: /HTTP 503 \(service unavailable\): chain is bootstrapping/,
+  },
+  { name: '503 text', fault: { kind: 'status', status: 503, body: 'node is bootstrapping' }, expect: /HTTP 503 .*node is bootstrapping/ },
+  { name: 'malformed JSON', fault: { kind: 'malformed' }, expect: /not JSON/ },
+  { name: 'truncated JSON', fault: { kind: 'truncated' }, expect: /not JSON/ },
+  {
+    name: 'JSON-RPC error object',
+    fault: { kind: 'rpcError', code: -32000, message: `boom: injected failure (token ${SECRET_TOKEN})` },
+    expect: /refused .*boom: injected failure/,
+    rpcOnly: true,
+  },
+  { name: 'wrong id', fault: { kind: 'wrongId' }, expect: /carries id .*not \d+/, rpcOnly: true },
+  { name: '50 MB body', fault: { kind: 'huge' }, expect: /more than \d+ MB; the answer was cut off/ },
+];
+
+/** Faults a read retries; applied once, the read must succeed on the next attempt. */
+const TRANSIENT: Case['name'][] = ['reset mid-response', '429 JSON', '500 text', '503 text', 'malformed JSON', 'truncated JSON'];
+
+function expectCleanError(result: { isError: boolean; text: string }, pattern: RegExp): void {
+  expect(result.isError, result.text).toBe(true);
+  expect(result.text).toMatch(pattern);
+  expect(result.text).not.toContain(SECRET_TOKEN);
+  expect(result.text).not.toMatch(/\n\s+at .+\(.*:\d+:\d+\)/);
+  expect(result.text).not.toMatch(/Internal error/);
+}
+
+describe('faults between the server and the node/indexer', () => {
+  let stack: ProxiedStack;
+  let reads: Representative[];
+  let casesRun = 0;
+
+  beforeAll(async () => {
+    stack = await proxiedStack({ env: { CHAIN_MCP_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    reads = await representatives(stack);
+  });
+  afterAll(async () => {
+    console.log(`[faults] ${casesRun} fault cases over ${reads.length} read tools: ${reads.map((r) => r.tool.name).join(', ')}`);
+    await stack.close();
+  });
+
+  it('has a representative read tool for every read toolset the devnet serves', () => {
+    expect(reads.length).toBeGreaterThan(0);
+    expect(reads.map((r) => r.tool.toolset)).toContain('info');
+  });
+
+  it('every fault gives a clear isError result within the timeout, and the next call succeeds', async () => {
+    for (const { tool, args } of reads) {
+      const proxy = proxyFor(stack, tool) as FaultProxy;
+      for (const c of CASES) {
+        if (c.rpcOnly && tool.request?.kind !== 'rpc') continue;
+        const rssBefore = process.memoryUsage().rss;
+        proxy.fail(c.fault);
+        const started = Date.now();
+        const result = await stack.call(tool.name, args);
+        const elapsed = Date.now() - started;
+        await proxy.clear();
+        expectCleanError(result, c.expect);
+        expect(elapsed, `${tool.name} under ${c.name}`).toBeLessThan(BOUND_MS);
+        if (c.fault.kind === 'huge') {
+          // The body is cut at the cap instead of being buffered whole.
+          expect(process.memoryUsage().rss - rssBefore).toBeLessThan(150 * 1024 * 1024);
+        }
+        const next = await stack.call(tool.name, args);
+        expect(next.isError, `${tool.name} after ${c.name}: ${next.text}`).toBe(false);
+        casesRun++;
+      }
+    }
+  });
+
+  it('reads retry a transient fault with backoff and then succeed', async () => {
+    for (const { tool, args, baseline } of reads) {
+      const proxy = proxyFor(stack, tool) as FaultProxy;
+      for (const name of TRANSIENT) {
+        const c = CASES.find((x) => x.name === name)!;
+        const before = proxy.requests.length;
+        proxy.fail(c.fault, 1);
+        const result = await stack.call(tool.name, args);
+        await proxy.clear();
+        expect(result.isError, `${tool.name} after one ${name}: ${result.text}`).toBe(false);
+        expect(result.structured).toEqual(baseline.structured);
+        const sent = proxy.requests.slice(before);
+        expect(sent[0]?.fault).toBe(c.fault.kind);
+        expect(sent.length).toBeGreaterThanOrEqual(2);
+        casesRun++;
+      }
+    }
+  });
+
+  it('a timeout is not retried: one request per call', async () => {
+    const { tool, args } = reads[0]!;
+    const proxy = proxyFor(stack, tool) as FaultProxy;
+    const before = proxy.requests.length;
+    proxy.fail({ kind: 'delay', ms: TIMEOUT_MS * 2 });
+    const result = await stack.call(tool.name, args);
+    await proxy.clear();
+    expectCleanError(result, /did not answer within/);
+    expect(proxy.requests.length - before).toBe(1);
+  });
+
+  it('cancelling a call aborts its HTTP request at the proxy', async () => {
+    const { tool, args } = reads[0]!;
+    const proxy = proxyFor(stack, tool) as FaultProxy;
+    proxy.fail({ kind: 'delay', ms: TIMEOUT_MS * 0.8 });
+    const abortedBefore = proxy.aborted();
+    const count = proxy.requests.length;
+    const controller = new AbortController();
+    const pending = stack.call(tool.name, args, { signal: controller.signal });
+    await proxy.waitForRequests(count + 1);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    // The server's request is dropped: the proxy sees its client hang up early.
+    const deadline = Date.now() + 2_000;
+    while (proxy.aborted() === abortedBefore && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await proxy.clear();
+    expect(proxy.aborted()).toBe(abortedBefore + 1);
+    expect((await stack.call(tool.name, args)).isError).toBe(false);
+  });
+});
+
+describe('faults on the spend path', () => {
+  let stack: ProxiedStack;
+  let spends: Representative[];
+  let casesRun = 0;
+
+  beforeAll(async () => {
+    stack = await proxiedStack({ full: true, env: { CHAIN_MCP_TIMEOUT_MS: String(TIMEOUT_MS) } });
+    // For spends, the representative's "baseline" is its preview (nothing is sent).
+    spends = (await representatives(stack, 'spend')).filter((r) => r.tool.request?.kind === 'rpc' && typeof r.baseline.structured?.confirmationId === 'string');
+  });
+  afterAll(async () => {
+    console.log(`[faults] spend path: ${casesRun} fault cases over ${spends.length} spend tools: ${spends.map((r) => r.tool.name).join(', ') || '(none in the catalogue yet)'}`);
+    await stack.close();
+  });
+
+  it('finds every spend tool the catalogue exposes with full configuration', () => {
+    const inCatalogue = stack.tools.filter((t) => t.tier === 'spend').length;
+    // Every toolset with spend tools must have a representative the devnet accepts.
+    if (inCatalogue > 0) expect(spends.length).toBeGreaterThan(0);
+    else expect(spends).toEqual([]);
+  });
+
+  it('a confirmed spend is sent at most once under every fault, and reports an unknown outcome or the failure', async () => {
+    for (const { tool, args } of spends) {
+      const spec = tool.request as { kind: 'rpc'; method: string };
+      const method = wireMethod(spec.method, DEFAULT_WIRE);
+      const isSpend = (r: { rpcMethod?: string }) => r.rpcMethod === method;
+      for (const c of CASES) {
+        if (c.fault.kind === 'refuse') continue; // refusal cannot target one method; covered by reads
+        const preview = await stack.call(tool.name, args);
+        expect(preview.isError, preview.text).toBe(false);
+        const id = preview.structured?.confirmationId as string;
+        const before = stack.node.requests.filter(isSpend).length;
+        stack.node.fail(c.fault, Number.POSITIVE_INFINITY, isSpend);
+        const started = Date.now();
+        const result = await stack.call(tool.name, { ...args, confirm: id });
+        const elapsed = Date.now() - started;
+        await stack.node.clear();
+        expect(result.isError, `${tool.name} under ${c.name}: ${result.text}`).toBe(true);
+        expect(result.text).not.toContain(SECRET_TOKEN);
+        expect(result.text).not.toMatch(/\n\s+at .+\(.*:\d+:\d+\)/);
+        expect(stack.node.requests.filter(isSpend).length - before, `${tool.name} under ${c.name}`).toBe(1);
+        expect(elapsed).toBeLessThan(BOUND_MS);
+        if (['timeout', 'reset mid-response', 'delay beyond the timeout', 'slow drip', 'malformed JSON', 'truncated JSON', 'wrong id'].includes(c.name)) {
+          expect(result.text).toMatch(/unknown|not be retried|sent once/i);
+        }
+        casesRun++;
+      }
+    }
+  });
+});

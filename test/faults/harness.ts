@@ -1,0 +1,132 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { CATALOGUE } from '../../src/catalogue/index.js';
+import type { ToolDef } from '../../src/catalogue/types.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/log.js';
+import { selectTools } from '../../src/registry/select.js';
+import { buildServer } from '../../src/server.js';
+import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { type FaultProxy, startFaultProxy } from '../../tools/fault-proxy.js';
+import { EXAMPLES } from '../contract/examples/index.js';
+import type { CallResult } from '../helpers/stack.js';
+
+/** A secret the node is configured with; it must never show in a result. */
+export const SECRET_TOKEN = 'fault-test-secret-token-7f3a';
+
+export interface ProxiedStack {
+  client: Client;
+  devnet: Devnet;
+  node: FaultProxy;
+  indexer?: FaultProxy;
+  runner?: FaultProxy;
+  proxies: FaultProxy[];
+  tools: readonly ToolDef[];
+  call(name: string, args?: Record<string, unknown>, opts?: { signal?: AbortSignal }): Promise<CallResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * Devnet + a fault proxy in front of each of its services + the server in this process,
+ * joined to a real MCP Client. `full` enables every tier (spend, admin, keystore).
+ */
+export async function proxiedStack(opts: { env?: Record<string, string>; full?: boolean } = {}): Promise<ProxiedStack> {
+  const devnet = await startDevnet();
+  const node = await startFaultProxy(devnet.nodeUrl);
+  const indexer = devnet.indexerUrl ? await startFaultProxy(devnet.indexerUrl) : undefined;
+  const runner = devnet.runnerUrl ? await startFaultProxy(devnet.runnerUrl) : undefined;
+  const env: Record<string, string> = {
+    CHAIN_MCP_NODE_URL: node.url,
+    ...(indexer ? { CHAIN_MCP_INDEXER_URL: indexer.url } : {}),
+    ...(runner ? { CHAIN_MCP_RUNNER_URL: runner.url } : {}),
+    CHAIN_MCP_AUTH_TOKEN: SECRET_TOKEN,
+    CHAIN_MCP_LOG_LEVEL: 'silent',
+    ...(opts.full
+      ? {
+          CHAIN_MCP_ALLOW_SPEND: 'true',
+          CHAIN_MCP_ALLOW_ADMIN: 'true',
+          CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
+          CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+        }
+      : {}),
+    ...opts.env,
+  };
+  const config = loadConfig(env);
+  const { mcp, services, tools } = buildServer({ config, log: silentLogger() });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'faults', version: '0' });
+  await mcp.connect(serverSide);
+  await client.connect(clientSide);
+  const proxies = [node, indexer, runner].filter((p): p is FaultProxy => p !== undefined);
+  return {
+    client,
+    devnet,
+    node,
+    indexer,
+    runner,
+    proxies,
+    tools,
+    call: async (name, args = {}, callOpts = {}) => {
+      const result = await client.callTool({ name, arguments: args }, undefined, { signal: callOpts.signal, timeout: 120_000 });
+      const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
+      return {
+        text: content.map((c) => c.text ?? '').join('\n'),
+        isError: result.isError === true,
+        structured: result.structuredContent as Record<string, unknown> | undefined,
+      };
+    },
+    close: async () => {
+      await client.close();
+      await mcp.close();
+      await services.close();
+      await Promise.all(proxies.map((p) => p.close()));
+      await devnet.close();
+    },
+  };
+}
+
+export function exampleArgs(tool: ToolDef): Record<string, unknown> | undefined {
+  const example = EXAMPLES[tool.name];
+  return example ? structuredClone(example.args) : undefined;
+}
+
+/** The proxy a tool's own request goes through, by its request kind. */
+export function proxyFor(stack: ProxiedStack, tool: ToolDef): FaultProxy | undefined {
+  const kind = tool.request?.kind;
+  if (kind === 'rest') return stack.indexer;
+  if (kind === 'runner') return stack.runner;
+  if (kind === 'rpc') return stack.node;
+  return undefined;
+}
+
+export interface Representative {
+  tool: ToolDef;
+  args: Record<string, unknown>;
+  baseline: CallResult;
+}
+
+/**
+ * For each toolset and request kind, the first catalogue tool of `tier` whose contract
+ * example answers without error against the devnet: what fault tests exercise. Driven by
+ * the catalogue, so new families are picked up as they land.
+ */
+export async function representatives(stack: ProxiedStack, tier: ToolDef['tier'] = 'read'): Promise<Representative[]> {
+  const seen = new Set<string>();
+  const chosen: Representative[] = [];
+  for (const tool of stack.tools) {
+    if (tool.tier !== tier || !tool.request) continue;
+    const key = `${tool.toolset}/${tool.request.kind}`;
+    const args = exampleArgs(tool);
+    if (seen.has(key) || !args || !proxyFor(stack, tool)) continue;
+    const baseline = await stack.call(tool.name, args);
+    if (baseline.isError) continue;
+    seen.add(key);
+    chosen.push({ tool, args, baseline });
+  }
+  return chosen;
+}
+
+/** Every catalogue tool the given configuration exposes (for reports). */
+export function exposed(env: Record<string, string>): ToolDef[] {
+  return selectTools(CATALOGUE, loadConfig(env));
+}
