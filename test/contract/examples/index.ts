@@ -1,5 +1,6 @@
 import type { ContractExample } from '../types.js';
+import { examples as indexer } from './indexer.js';
 import { examples as info } from './info.js';
 
 /** Every family's examples; a family file adds one line here. */
-export const EXAMPLES: Record<string, ContractExample> = { ...info };
+export const EXAMPLES: Record<string, ContractExample> = { ...info, ...indexer };

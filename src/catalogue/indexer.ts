@@ -1,0 +1,1057 @@
+import { z } from 'zod';
+import { isHexAddress, parseBareBech32, parseChainAddress, parseDateTime, parseUint64, tolerantBigInt } from '../codec/index.js';
+import { ChainMcpError, InputError } from '../errors.js';
+import { AmountOut, listLines, TimeOut } from '../summarize/format.js';
+import {
+  AssetAmount,
+  amountOf,
+  chainAlias,
+  helpers,
+  type IndexerAsset,
+  type IndexerStatus,
+  indexerAsset,
+  indexerAssets,
+  isNotFound,
+  isoShort,
+  memoText,
+  nativeAmountOf,
+  parseAssetRecord,
+  parseStatus,
+  resolveChainIds,
+  shortId,
+  statusOrEmpty,
+  timeOf,
+  totalsList,
+  weiOf,
+} from '../summarize/indexer.js';
+import type { QueryPairs } from '../transport/rest.js';
+import { assetIdOrAlias, cb58Id, chainIdOrAlias } from './fields.js';
+import { defineTool, type ToolContext, type ToolDef } from './types.js';
+
+/**
+ * Indexer API (spec document 3, "Indexer API"): read-only GET queries on CHAIN_MCP_INDEXER_URL.
+ *
+ * Choices where the spec leaves room (also in the README):
+ * - The tools stay listed when CHAIN_MCP_INDEXER_URL is unset; a call then answers with an
+ *   error saying which variable to set. A model that sees the tool can tell the user how to
+ *   enable it, which a hidden tool cannot.
+ * - Times (`startTime`, `endTime`) are accepted as Unix seconds or RFC 3339 and always sent
+ *   as Unix seconds (one of the two forms the spec's `datetime` allows).
+ * - Addresses may carry a chain prefix (X-, P-, C-) or not; the checksum is checked and the
+ *   prefix stripped before sending, since the indexer ignores it and answers without it.
+ * - `limit` defaults to 100 here (always sent), not the indexer's 5000, so one answer fits a chat.
+ * - Chain filters take the chain ID or an alias the indexer reports in GET /v2 (X, P, C).
+ * - `indexer_getCBlock` without `number` asks GET /v2/ctxdata (no number: the latest block).
+ * - `/v2/cblocks` gets the block limit and the transaction limit as two `limit` keys, in
+ *   that order, and the block range as `blockStart`/`blockEnd` (the parameter table's names).
+ */
+
+const { text, rec, arr } = helpers;
+const str = (v: unknown): string => text(v);
+const count = (v: unknown): string => (tolerantBigInt(v) ?? 0n).toString();
+
+// ---------------------------------------------------------------- input fields
+
+function transformed<T>(base: z.ZodType<string | number>, parse: (v: string | number) => T) {
+  return base.transform((v, ctx) => {
+    try {
+      return parse(v);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  });
+}
+
+/** X/P address with or without chain prefix; sent bare (checksum checked). */
+const address = (description = 'Address, bech32 with or without chain prefix (X-..., P-... or bare).') =>
+  transformed(z.string().max(200), (v) => {
+    const s = String(v);
+    return /^[A-Za-z]-/.test(s) ? parseChainAddress(s).bech32 : parseBareBech32(s).bech32;
+  }).describe(description);
+
+const addresses = (description: string) => z.array(address()).min(1).max(64).describe(description);
+
+const datetime = (description: string) =>
+  transformed(z.union([z.number().int().min(0), z.string().max(40)]), (v) => parseDateTime(v)).describe(
+    `${description} Unix seconds or RFC 3339 (e.g. "2026-01-31T00:00:00Z").`,
+  );
+
+const chainIDs = z
+  .array(chainIdOrAlias('Chain ID (cb58) or alias (X, P, C).'))
+  .min(1)
+  .max(16)
+  .optional()
+  .describe('Only these chains: IDs or aliases X, P, C.');
+
+const limit = z.number().int().min(1).max(5000).default(100).describe('Items to return, 1-5000; default 100.');
+const query = z.string().min(1).max(100).regex(/^[A-Za-z0-9-]+$/, 'expected an ID prefix (letters and digits)').optional().describe('Only items whose ID starts with this.');
+const startTime = datetime('Only items created at or after this time.').optional();
+const endTime = datetime('Only items created at or before this time.').optional();
+const listParams = { limit, query, startTime, endTime };
+
+const hexAddr = (d: string) => z.string().refine(isHexAddress, 'expected 0x followed by 40 hex characters').describe(d);
+const blockNumber = (d: string) => transformed(z.union([z.number().int().min(0), z.string().max(40)]), (v) => parseUint64(v, 'block number')).describe(d);
+
+// ---------------------------------------------------------------- output shapes
+
+const Next = z
+  .object({
+    arguments: z.record(z.string(), z.unknown()).describe('Call the same tool with these arguments for the next page.'),
+    source: z.enum(['indexer', 'time-window', 'block-range']),
+  })
+  .optional();
+
+const Chain = z.object({ chainID: z.string(), alias: z.string(), vm: z.string(), nativeAssetID: z.string() });
+
+const TxSummary = z.object({
+  id: z.string(),
+  chainID: z.string(),
+  chain: z.string().describe('Alias, when the indexer reports one.'),
+  type: z.string(),
+  timestamp: TimeOut.optional(),
+  memo: z.string().describe('Decoded from base64.'),
+  txFee: AmountOut,
+  inputTotals: z.array(AssetAmount),
+  outputTotals: z.array(AssetAmount),
+  from: z.array(z.string()).describe('Addresses of spent inputs (first 10).'),
+  to: z.array(z.string()).describe('Addresses of created outputs (first 10).'),
+  inputCount: z.number(),
+  outputCount: z.number(),
+  genesis: z.boolean(),
+});
+type TxSummary = z.infer<typeof TxSummary>;
+
+const Output = z.object({
+  id: z.string(),
+  transactionID: z.string(),
+  outputIndex: z.number(),
+  assetID: z.string(),
+  symbol: z.string(),
+  outputType: z.number(),
+  amount: AmountOut,
+  locktime: z.string(),
+  threshold: z.number(),
+  addresses: z.array(z.string()),
+  timestamp: TimeOut.optional(),
+  spent: z.boolean(),
+  redeemingTransactionID: z.string(),
+});
+type Output = z.infer<typeof Output>;
+
+const TxDetail = TxSummary.extend({
+  inputs: z.array(Output.extend({ signers: z.array(z.string()) })),
+  outputs: z.array(Output),
+});
+
+const AddressRecord = z.object({
+  address: z.string(),
+  publicKey: z.string().nullable(),
+  assets: z.array(
+    z.object({
+      assetID: z.string(),
+      symbol: z.string(),
+      balance: AmountOut,
+      totalReceived: AmountOut,
+      totalSent: AmountOut,
+      transactionCount: z.string(),
+      utxoCount: z.string(),
+    }),
+  ),
+});
+type AddressRecord = z.infer<typeof AddressRecord>;
+
+const Asset = z.object({
+  id: z.string(),
+  chainID: z.string(),
+  name: z.string(),
+  symbol: z.string(),
+  alias: z.string(),
+  denomination: z.number(),
+  currentSupply: AmountOut,
+  kind: z.enum(['fixed cap', 'variable cap', 'NFT']),
+  variableCap: z.boolean(),
+  nft: z.boolean(),
+  timestamp: TimeOut.optional(),
+});
+type Asset = z.infer<typeof Asset>;
+
+const CTx = z.object({
+  hash: z.string(),
+  block: z.string(),
+  type: z.string(),
+  createdAt: TimeOut.optional(),
+  from: z.string(),
+  to: z.string(),
+  value: AmountOut.describe('wei, displayed in the native asset (18 decimals).'),
+  nonce: z.string(),
+  gasLimit: z.string(),
+  gasUsed: z.string(),
+  gasPrice: AmountOut,
+  fee: AmountOut.describe('gasUsed x effective gas price.'),
+  status: z.string().describe('"success", "failed" or "" when no receipt.'),
+  contractAddress: z.string(),
+  logCount: z.number(),
+});
+type CTx = z.infer<typeof CTx>;
+
+const CBlockHead = z.object({
+  number: z.string(),
+  hash: z.string(),
+  parentHash: z.string(),
+  timestamp: TimeOut.optional(),
+  miner: z.string(),
+  gasUsed: z.string(),
+  gasLimit: z.string(),
+  baseFeePerGas: AmountOut,
+  transactionCount: z.number(),
+});
+
+// ---------------------------------------------------------------- decoding
+
+async function nativeAsset(ctx: ToolContext, status: IndexerStatus, chainID?: string): Promise<IndexerAsset | undefined> {
+  const chain = status.chains.find((c) => c.chainID === chainID) ?? status.chains.find((c) => c.alias === 'X') ?? status.chains[0];
+  return chain?.nativeAssetID ? indexerAsset(ctx, chain.nativeAssetID) : undefined;
+}
+
+async function evmSymbol(ctx: ToolContext): Promise<string> {
+  const status = await statusOrEmpty(ctx);
+  const chain = status.chains.find((c) => c.alias === 'C') ?? status.chains.find((c) => c.vm.toLowerCase().includes('evm'));
+  const native = chain?.nativeAssetID ? await indexerAsset(ctx, chain.nativeAssetID) : await nativeAsset(ctx, status);
+  return native?.symbol ?? '';
+}
+
+function decodeOutput(raw: unknown, assets: Map<string, IndexerAsset>): Output {
+  const o = rec(raw);
+  const assetID = str(o.assetID);
+  const asset = assets.get(assetID);
+  return {
+    id: str(o.id),
+    transactionID: str(o.transactionID),
+    outputIndex: Number(tolerantBigInt(o.outputIndex) ?? 0n),
+    assetID,
+    symbol: asset?.symbol ?? '',
+    outputType: Number(tolerantBigInt(o.outputType) ?? 0n),
+    amount: amountOf(o.amount, asset ?? { assetID, symbol: '', name: '', denomination: 0, known: false }),
+    locktime: count(o.locktime),
+    threshold: Number(tolerantBigInt(o.threshold) ?? 0n),
+    addresses: arr(o.addresses).map(str),
+    timestamp: timeOf(o.timestamp),
+    spent: str(o.redeemingTransactionID) !== '',
+    redeemingTransactionID: str(o.redeemingTransactionID),
+  };
+}
+
+function assetIdsOfTx(raw: unknown): string[] {
+  const t = rec(raw);
+  const ids = [...Object.keys(rec(t.inputTotals)), ...Object.keys(rec(t.outputTotals))];
+  for (const o of arr(t.outputs)) ids.push(str(rec(o).assetID));
+  for (const i of arr(t.inputs)) ids.push(str(rec(rec(i).output).assetID));
+  return ids;
+}
+
+function uniq(values: string[], max: number): string[] {
+  return [...new Set(values.filter(Boolean))].slice(0, max);
+}
+
+function decodeTxSummary(raw: unknown, assets: Map<string, IndexerAsset>, status: IndexerStatus, natives: Map<string, IndexerAsset | undefined>): TxSummary {
+  const t = rec(raw);
+  const chainID = str(t.chainID);
+  const inputs = arr(t.inputs).map((i) => rec(rec(i).output));
+  const outputs = arr(t.outputs).map(rec);
+  return {
+    id: str(t.id),
+    chainID,
+    chain: chainAlias(status, chainID),
+    type: str(t.type),
+    timestamp: timeOf(t.timestamp),
+    memo: memoText(t.memo),
+    txFee: nativeAmountOf(t.txFee, natives.get(chainID)),
+    inputTotals: totalsList(t.inputTotals, assets),
+    outputTotals: totalsList(t.outputTotals, assets),
+    from: uniq(inputs.flatMap((o) => arr(o.addresses).map(str)), 10),
+    to: uniq(outputs.flatMap((o) => arr(o.addresses).map(str)), 10),
+    inputCount: inputs.length,
+    outputCount: outputs.length,
+    genesis: t.genesis === true,
+  };
+}
+
+async function txContext(ctx: ToolContext, txs: unknown[]) {
+  const status = await statusOrEmpty(ctx);
+  const assets = await indexerAssets(ctx, txs.flatMap(assetIdsOfTx));
+  const chainIds = [...new Set(txs.map((t) => str(rec(t).chainID)))];
+  const natives = new Map(await Promise.all(chainIds.map(async (id) => [id, await nativeAsset(ctx, status, id)] as const)));
+  return { status, assets, natives };
+}
+
+function decodeAddress(raw: unknown, assets: Map<string, IndexerAsset>): AddressRecord {
+  const a = rec(raw);
+  return {
+    address: str(a.address),
+    publicKey: a.publicKey === null || a.publicKey === undefined || a.publicKey === '' ? null : str(a.publicKey),
+    assets: Object.entries(rec(a.assets)).map(([assetID, v]) => {
+      const entry = rec(v);
+      const asset = assets.get(assetID);
+      return {
+        assetID,
+        symbol: asset?.symbol ?? '',
+        balance: amountOf(entry.balance, asset),
+        totalReceived: amountOf(entry.totalReceived, asset),
+        totalSent: amountOf(entry.totalSent, asset),
+        transactionCount: count(entry.transactionCount),
+        utxoCount: count(entry.utxoCount),
+      };
+    }),
+  };
+}
+
+function decodeAsset(raw: unknown): Asset {
+  const a = rec(raw);
+  const info = parseAssetRecord(raw, str(a.id));
+  const nft = Number(tolerantBigInt(a.nft) ?? 0n) !== 0 || a.nft === true;
+  const variableCap = Number(tolerantBigInt(a.variableCap) ?? 0n) !== 0 || a.variableCap === true;
+  return {
+    id: str(a.id),
+    chainID: str(a.chainID),
+    name: str(a.name),
+    symbol: str(a.symbol),
+    alias: str(a.alias),
+    denomination: info.denomination,
+    currentSupply: amountOf(a.currentSupply, { ...info, known: true }),
+    kind: nft ? 'NFT' : variableCap ? 'variable cap' : 'fixed cap',
+    variableCap,
+    nft,
+    timestamp: timeOf(a.timestamp),
+  };
+}
+
+function decodeCTx(raw: unknown, symbol: string): CTx {
+  const t = rec(raw);
+  const receipt = rec(t.receipt);
+  const gasUsed = tolerantBigInt(receipt.gasUsed) ?? 0n;
+  const price = tolerantBigInt(receipt.effectiveGasPrice) ?? tolerantBigInt(t.gasPrice) ?? 0n;
+  const statusCode = tolerantBigInt(receipt.status);
+  return {
+    hash: str(t.hash),
+    block: count(t.block ?? receipt.blockNumber),
+    type: str(t.type),
+    createdAt: timeOf(t.createdAt),
+    from: str(t.fromAddr),
+    to: str(t.toAddr),
+    value: weiOf(t.value, symbol),
+    nonce: count(t.nonce),
+    gasLimit: count(t.gasLimit),
+    gasUsed: gasUsed.toString(),
+    gasPrice: weiOf(price, symbol),
+    fee: weiOf(gasUsed * price, symbol),
+    status: statusCode === undefined ? '' : statusCode === 1n ? 'success' : 'failed',
+    contractAddress: str(receipt.contractAddress),
+    logCount: arr(receipt.logs).length,
+  };
+}
+
+// ---------------------------------------------------------------- paging
+
+const REPEATED = new Set(['chainID', 'address']);
+
+/** The indexer's `next` (a ready query string) as arguments of the same tool. */
+function nextFromIndexer(next: unknown, fields: ReadonlySet<string>): Record<string, unknown> | undefined {
+  if (typeof next !== 'string' || next.trim() === '') return undefined;
+  const q = next.includes('?') ? next.slice(next.indexOf('?') + 1) : next;
+  const args: Record<string, unknown> = {};
+  for (const [key, value] of new URLSearchParams(q)) {
+    if (!fields.has(key)) continue;
+    if (REPEATED.has(key)) args[key] = [...((args[key] as string[] | undefined) ?? []), value];
+    else if (key === 'limit') args[key] = Number(value);
+    else if (key === 'spent') args[key] = value === 'true';
+    else args[key] = value;
+  }
+  return Object.keys(args).length ? args : undefined;
+}
+
+/** Plain echo of the caller's arguments, times as Unix seconds. */
+function echoArgs(input: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(input)
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => [k, typeof v === 'bigint' ? v.toString() : v]),
+  );
+}
+
+/**
+ * Next page: the indexer's `next` when it sent one; otherwise, when the page is full, a
+ * time window starting (or, newest first, ending) at the last item's second. Items of that
+ * same second may then appear again.
+ */
+function nextPage(
+  raw: Record<string, unknown>,
+  tool: { input: z.ZodObject },
+  input: Record<string, unknown>,
+  items: Array<{ timestamp?: TimeOut; createdAt?: TimeOut }>,
+): z.infer<typeof Next> {
+  const fields = new Set(Object.keys(tool.input.shape));
+  const fromIndexer = nextFromIndexer(raw.next, fields);
+  if (fromIndexer) return { arguments: fromIndexer, source: 'indexer' };
+  const limitValue = typeof input.limit === 'number' ? input.limit : 0;
+  const last = items.at(-1);
+  const t = last?.timestamp ?? last?.createdAt;
+  if (!limitValue || items.length < limitValue || !t) return undefined;
+  const desc = input.sort === 'timestamp-desc';
+  return { arguments: { ...echoArgs(input), [desc ? 'endTime' : 'startTime']: t.unix }, source: 'time-window' };
+}
+
+function nextLine(name: string, next: z.infer<typeof Next>): string[] {
+  if (!next) return [];
+  const how = next.source === 'indexer' ? 'the indexer says there is more' : 'the page is full; the boundary second may repeat';
+  return [`More (${how}): call ${name} with ${JSON.stringify(next.arguments)}.`];
+}
+
+// ---------------------------------------------------------------- requests
+
+function timePairs(i: { startTime?: bigint; endTime?: bigint }): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  if (i.startTime !== undefined) pairs.push(['startTime', i.startTime.toString()]);
+  if (i.endTime !== undefined) pairs.push(['endTime', i.endTime.toString()]);
+  return pairs;
+}
+
+function listPairs(i: { limit?: number; query?: string; startTime?: bigint; endTime?: bigint }): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  if (i.limit !== undefined) pairs.push(['limit', String(i.limit)]);
+  if (i.query !== undefined) pairs.push(['query', i.query]);
+  return [...pairs, ...timePairs(i)];
+}
+
+const repeated = (key: string, values: readonly string[] | undefined): Array<[string, string]> => (values ?? []).map((v) => [key, v]);
+const single = (key: string, value: string | bigint | number | boolean | undefined): Array<[string, string]> =>
+  value === undefined ? [] : [[key, String(value)]];
+
+/** The spec caps times at "now"; refuse a future time or an empty window before sending. */
+function checkWindow(input: { startTime?: bigint; endTime?: bigint }, ctx: ToolContext): void {
+  const now = BigInt(Math.floor(ctx.now() / 1000)) + 60n;
+  if (input.startTime !== undefined && input.startTime > now) throw new InputError('startTime', 'must not be in the future (the indexer only knows the past).');
+  if (input.endTime !== undefined && input.endTime > now) throw new InputError('endTime', 'must not be in the future; omit it to mean now.');
+  if (input.startTime !== undefined && input.endTime !== undefined && input.startTime > input.endTime) {
+    throw new InputError('startTime', 'must not be after endTime.');
+  }
+}
+
+interface IndexerSpec<I> {
+  path(input: I): string;
+  query?(input: I): QueryPairs;
+  /** By-ID requests: what a 404 or a `null` answer means. */
+  notFound?(input: I): string;
+}
+
+/**
+ * Wraps an entry's path and query into `request` (data, read by docs and tests) and a `run`
+ * that resolves chain aliases, checks the time window, sends one GET and maps "not found".
+ */
+function indexerRequest<I extends Record<string, unknown>>(spec: IndexerSpec<I>) {
+  return {
+    request: { kind: 'rest' as const, path: spec.path, query: spec.query },
+    fetch: async (input: I, ctx: ToolContext): Promise<{ raw: unknown; input: I }> => {
+      checkWindow(input as { startTime?: bigint; endTime?: bigint }, ctx);
+      const resolved = Array.isArray(input.chainID) ? ({ ...input, chainID: await resolveChainIds(ctx, input.chainID as string[]) } as I) : input;
+      let raw: unknown;
+      try {
+        raw = await ctx.indexer(spec.path(resolved), spec.query ? spec.query(resolved) : []);
+      } catch (err) {
+        if (spec.notFound && isNotFound(err)) throw new ChainMcpError('not_found', spec.notFound(resolved), { hint: 'Check the ID; indexer_search finds IDs by prefix.' });
+        throw err;
+      }
+      if (raw === null && spec.notFound) throw new ChainMcpError('not_found', spec.notFound(resolved), { hint: 'Check the ID; indexer_search finds IDs by prefix.' });
+      return { raw, input: resolved };
+    },
+  };
+}
+
+const seg = (v: string) => encodeURIComponent(v);
+
+// ---------------------------------------------------------------- summaries
+
+function txLine(t: TxSummary): string {
+  const out = t.outputTotals.map((a) => a.amount.display).join(', ') || 'nothing';
+  const memo = t.memo ? `, memo "${t.memo.slice(0, 60)}"` : '';
+  return `${isoShort(t.timestamp)} ${t.chain || shortId(t.chainID)} ${t.type || 'tx'} ${t.id}: out ${out}; fee ${t.txFee.display}${memo}`;
+}
+
+function outputLine(o: Output): string {
+  return `${o.amount.display} to ${o.addresses.join(', ') || '(no address)'} (${o.spent ? `spent in ${shortId(o.redeemingTransactionID)}` : 'unspent'}) ${o.id}`;
+}
+
+function addressLines(a: AddressRecord): string[] {
+  return [
+    `Address ${a.address}${a.publicKey ? ' (public key known)' : ''}: ${a.assets.length} asset(s).`,
+    ...listLines(a.assets, 20, (x) => `${x.balance.display} balance; received ${x.totalReceived.display}, sent ${x.totalSent.display}; ${x.transactionCount} txs, ${x.utxoCount} UTXOs`),
+  ];
+}
+
+function assetLine(a: Asset): string {
+  return `${a.name || '(no name)'} (${a.symbol || 'no symbol'}) ${a.id}: ${a.kind}, supply ${a.currentSupply.display}, ${a.denomination} decimals`;
+}
+
+function cTxLine(t: CTx): string {
+  return `block ${t.block} ${t.hash}: ${t.from} -> ${t.to || '(contract creation)'} ${t.value.display}, fee ${t.fee.display}${t.status ? `, ${t.status}` : ''}`;
+}
+
+const windowText = (s?: TimeOut, e?: TimeOut) => (s || e ? ` between ${isoShort(s)} and ${isoShort(e)}` : '');
+
+// ---------------------------------------------------------------- the tools
+
+const none = z.strictObject({});
+const common = { tier: 'read' as const, toolset: 'indexer' as const };
+
+const statusReq = indexerRequest<Record<string, never>>({ path: () => '/v2' });
+const searchInput = z.strictObject({ query: z.string().min(1).max(100).describe('ID prefix, address, block number or hash.') });
+const searchReq = indexerRequest<z.output<typeof searchInput>>({ path: () => '/v2/search', query: (i) => [['query', i.query]] });
+
+const aggInput = z.strictObject({
+  chainID: chainIDs,
+  assetID: cb58Id('Asset ID: volume counts this asset only, in its display units.').optional(),
+  intervalSize: z.enum(['minute', 'hour', 'day', 'week', 'month', 'year']).optional().describe('Also split the window into intervals of this size.'),
+  startTime,
+  endTime,
+});
+type AggInput = z.output<typeof aggInput>;
+const aggReq = indexerRequest<AggInput>({
+  path: () => '/v2/aggregates',
+  query: (i) => [...repeated('chainID', i.chainID), ...single('assetID', i.assetID), ...single('intervalSize', i.intervalSize), ...timePairs(i)],
+});
+const Aggregate = z.object({
+  startTime: TimeOut.optional(),
+  endTime: TimeOut.optional(),
+  transactionVolume: AmountOut,
+  transactionCount: z.string(),
+  addressCount: z.string(),
+  outputCount: z.string(),
+  assetCount: z.string(),
+});
+
+const feeAggInput = z.strictObject({ startTime, endTime });
+const feeAggReq = indexerRequest<z.output<typeof feeAggInput>>({ path: () => '/v2/txfeeAggregates', query: timePairs });
+
+const addressChainsInput = z.strictObject({ address: addresses('Addresses to look up; sent as repeated address.') });
+const addressChainsReq = indexerRequest<z.output<typeof addressChainsInput>>({
+  path: () => '/v2/addressChains',
+  query: (i) => repeated('address', i.address),
+});
+
+const listTxInput = z.strictObject({
+  chainID: chainIDs,
+  assetID: cb58Id('Only transactions moving this asset.').optional(),
+  address: addresses('Only transactions touching these addresses.').optional(),
+  sort: z.enum(['timestamp-asc', 'timestamp-desc']).optional().describe('Order; the indexer default is oldest first (timestamp-asc).'),
+  ...listParams,
+});
+type ListTxInput = z.output<typeof listTxInput>;
+const listTxReq = indexerRequest<ListTxInput>({
+  path: () => '/v2/transactions',
+  query: (i) => [...repeated('chainID', i.chainID), ...single('assetID', i.assetID), ...repeated('address', i.address), ...single('sort', i.sort), ...listPairs(i)],
+});
+
+const getTxInput = z.strictObject({ id: cb58Id('Transaction ID (cb58).') });
+const getTxReq = indexerRequest<z.output<typeof getTxInput>>({
+  path: (i) => `/v2/transactions/${seg(i.id)}`,
+  notFound: (i) => `The indexer knows no transaction ${i.id}.`,
+});
+
+const listAddrInput = z.strictObject({ chainID: chainIDs, address: addresses('Only these addresses.').optional(), ...listParams });
+const listAddrReq = indexerRequest<z.output<typeof listAddrInput>>({
+  path: () => '/v2/addresses',
+  query: (i) => [...repeated('chainID', i.chainID), ...repeated('address', i.address), ...listPairs(i)],
+});
+
+const getAddrInput = z.strictObject({ address: address() });
+const getAddrReq = indexerRequest<z.output<typeof getAddrInput>>({
+  path: (i) => `/v2/addresses/${seg(i.address)}`,
+  notFound: (i) => `The indexer has no record of address ${i.address} (it never received anything).`,
+});
+
+const listAssetsInput = z.strictObject({ ...listParams });
+const listAssetsReq = indexerRequest<z.output<typeof listAssetsInput>>({ path: () => '/v2/assets', query: listPairs });
+
+const getAssetInput = z.strictObject({ id: assetIdOrAlias('Asset ID (cb58) or alias.') });
+const getAssetReq = indexerRequest<z.output<typeof getAssetInput>>({
+  path: (i) => `/v2/assets/${seg(i.id)}`,
+  notFound: (i) => `The indexer knows no asset ${i.id}.`,
+});
+
+const listOutputsInput = z.strictObject({
+  chainID: chainIDs,
+  address: addresses('Only outputs owned by these addresses.').optional(),
+  spent: z.boolean().optional().describe('true: spent only; false: unspent only (the UTXO set); omit for both.'),
+  ...listParams,
+});
+const listOutputsReq = indexerRequest<z.output<typeof listOutputsInput>>({
+  path: () => '/v2/outputs',
+  query: (i) => [...repeated('chainID', i.chainID), ...repeated('address', i.address), ...single('spent', i.spent), ...listPairs(i)],
+});
+
+const getOutputInput = z.strictObject({ id: cb58Id('Output ID (cb58).') });
+const getOutputReq = indexerRequest<z.output<typeof getOutputInput>>({
+  path: (i) => `/v2/outputs/${seg(i.id)}`,
+  notFound: (i) => `The indexer knows no output ${i.id}.`,
+});
+
+const getCBlockInput = z.strictObject({ number: blockNumber('C-Chain block number; omit for the latest block.').optional() });
+const getCBlockReq = indexerRequest<z.output<typeof getCBlockInput>>({
+  path: (i) => (i.number === undefined ? '/v2/ctxdata' : `/v2/ctxdata/${i.number}`),
+  notFound: (i) => (i.number === undefined ? 'The indexer has no C-Chain block yet.' : `The indexer knows no C-Chain block ${i.number}.`),
+});
+
+const cLimit = (what: string) => z.number().int().min(0).max(10000).default(10).describe(`${what} to return, 0-10000; default 10.`);
+const listCBlocksInput = z.strictObject({
+  limit: cLimit('Blocks'),
+  transactionLimit: cLimit('Transactions'),
+  blockStart: blockNumber('Older blocks than this number (exclusive).').optional(),
+  blockEnd: blockNumber('Newer blocks than this number (exclusive).').optional(),
+  transactionId: z.number().int().min(0).optional().describe('Start or end transaction index inside a block.'),
+  address: z.array(hexAddr('C-Chain address, 0x + 40 hex.')).min(1).max(64).optional().describe('Only transactions of these addresses (blocks unaffected).'),
+});
+const listCBlocksReq = indexerRequest<z.output<typeof listCBlocksInput>>({
+  path: () => '/v2/cblocks',
+  query: (i) => [
+    ['limit', String(i.limit)],
+    ['limit', String(i.transactionLimit)],
+    ...single('blockStart', i.blockStart),
+    ...single('blockEnd', i.blockEnd),
+    ...single('transactionId', i.transactionId),
+    ...repeated('address', i.address),
+  ],
+});
+
+const listCTxInput = z.strictObject({
+  toAddress: hexAddr('Only transactions to this C-Chain address.').optional(),
+  fromAddress: hexAddr('Only transactions from this C-Chain address.').optional(),
+  address: hexAddr('Only transactions to or from this C-Chain address.').optional(),
+  hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected 0x followed by 64 hex characters').optional().describe('Transaction hash.'),
+  blockStart: blockNumber('First block (inclusive).').optional(),
+  blockEnd: blockNumber('Block to stop before (exclusive).').optional(),
+  limit,
+  startTime,
+  endTime,
+});
+type ListCTxInput = z.output<typeof listCTxInput>;
+const listCTxReq = indexerRequest<ListCTxInput>({
+  path: () => '/v2/ctransactions',
+  query: (i) => [
+    ...single('toAddress', i.toAddress),
+    ...single('fromAddress', i.fromAddress),
+    ...single('address', i.address),
+    ...single('hash', i.hash),
+    ...single('blockStart', i.blockStart),
+    ...single('blockEnd', i.blockEnd),
+    ...listPairs(i),
+  ],
+});
+
+const legacyReq = indexerRequest<Record<string, never>>({ path: () => '/x' });
+
+/** /v2/ctransactions: blockStart inclusive, blockEnd exclusive, so an empty range is a mistake. */
+function checkBlockRange(i: { blockStart?: bigint; blockEnd?: bigint }): void {
+  if (i.blockStart !== undefined && i.blockEnd !== undefined && i.blockStart >= i.blockEnd) {
+    throw new InputError('blockStart', 'must be below blockEnd (blockEnd is exclusive).');
+  }
+}
+
+export const indexerTools: ToolDef[] = [
+  defineTool({
+    ...common,
+    name: 'indexer_getStatus',
+    title: 'Indexer status',
+    description: 'Get the network ID and the chains the indexer follows (IDs, aliases, VMs, native asset). Needs CHAIN_MCP_INDEXER_URL.',
+    input: none,
+    output: z.object({ networkID: z.string(), chains: z.array(Chain) }),
+    request: statusReq.request,
+    run: async (i, ctx) => {
+      const s = parseStatus((await statusReq.fetch(i as Record<string, never>, ctx)).raw);
+      return { networkID: s.networkID, chains: s.chains };
+    },
+    summarize: (o) =>
+      [`Indexer on network ${o.networkID || '(unknown)'}, ${o.chains.length} chain(s):`, ...listLines(o.chains, 20, (c) => `${c.alias || '(no alias)'} ${c.vm}: ${c.chainID}`)].join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_search',
+    title: 'Search the indexer',
+    description: 'Find transactions, assets, addresses, outputs and C-Chain blocks or transactions by ID prefix, address or hash.',
+    input: searchInput,
+    output: z.object({
+      count: z.string(),
+      results: z.array(z.object({ type: z.string(), id: z.string(), score: z.string(), detail: z.string() })).describe('First 100 results.'),
+    }),
+    request: searchReq.request,
+    run: async (input, ctx) => {
+      const r = rec((await searchReq.fetch(input, ctx)).raw);
+      const results = arr(r.results).slice(0, 100).map((x) => {
+        const item = rec(x);
+        const d = rec(item.data);
+        const type = str(item.type);
+        const id = str(d.id ?? d.address ?? d.hash ?? d.number);
+        const detail =
+          type === 'asset' ? `${str(d.name)} (${str(d.symbol)})` : type === 'transaction' ? str(d.type) : type === 'cBlock' ? `block ${str(d.number)}` : '';
+        return { type, id, score: str(item.score), detail };
+      });
+      return { count: count(r.count ?? results.length), results };
+    },
+    summarize: (o, i) =>
+      o.results.length === 0
+        ? `Nothing matches "${i.query}".`
+        : [`${o.count} match(es) for "${i.query}":`, ...listLines(o.results, 25, (x) => `${x.type} ${x.id}${x.detail ? ` ${x.detail}` : ''}`)].join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_getAggregates',
+    title: 'Activity totals',
+    description: 'Get transaction volume and counts of transactions, addresses, outputs and assets over a time window, optionally per interval.',
+    input: aggInput,
+    output: Aggregate.extend({ assetID: z.string(), intervals: z.array(Aggregate).describe('First 100 intervals.') }),
+    request: aggReq.request,
+    run: async (input, ctx) => {
+      const r = rec((await aggReq.fetch(input, ctx)).raw);
+      const asset = input.assetID ? await indexerAsset(ctx, input.assetID) : undefined;
+      const volume = (v: unknown): AmountOut =>
+        asset ? amountOf(v, asset) : { value: count(v), display: `${count(v)} (smallest units, all assets mixed; pass assetID for display units)` };
+      const one = (x: unknown, outer?: Record<string, unknown>) => {
+        const a = rec(x);
+        return {
+          startTime: timeOf(a.startTime ?? outer?.startTime),
+          endTime: timeOf(a.endTime ?? outer?.endTime),
+          transactionVolume: volume(a.transactionVolume),
+          transactionCount: count(a.transactionCount),
+          addressCount: count(a.addressCount),
+          outputCount: count(a.outputCount),
+          assetCount: count(a.assetCount),
+        };
+      };
+      return { ...one(r.aggregates, r), assetID: input.assetID ?? '', intervals: arr(r.intervals).slice(0, 100).map((x) => one(x)) };
+    },
+    summarize: (o) =>
+      [
+        `Activity${windowText(o.startTime, o.endTime)}: ${o.transactionCount} transactions, volume ${o.transactionVolume.display}, ${o.addressCount} addresses, ${o.outputCount} outputs, ${o.assetCount} assets.`,
+        ...listLines(o.intervals, 24, (x) => `${isoShort(x.startTime)}: ${x.transactionCount} txs, volume ${x.transactionVolume.display}`),
+      ].join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_getTxfeeAggregates',
+    title: 'Fees paid',
+    description: 'Get the total transaction fees paid over a time window, in the native asset.',
+    input: feeAggInput,
+    output: z.object({ startTime: TimeOut.optional(), endTime: TimeOut.optional(), txfee: AmountOut }),
+    request: feeAggReq.request,
+    run: async (input, ctx) => {
+      const r = rec((await feeAggReq.fetch(input, ctx)).raw);
+      const a = rec(r.aggregates);
+      const native = await nativeAsset(ctx, await statusOrEmpty(ctx));
+      return { startTime: timeOf(a.startTime ?? r.startTime), endTime: timeOf(a.endTime ?? r.endTime), txfee: nativeAmountOf(a.txfee, native) };
+    },
+    summarize: (o) => `Fees paid${windowText(o.startTime, o.endTime)}: ${o.txfee.display}.`,
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_getAddressChains',
+    title: 'Chains an address used',
+    description: 'List, for each address, the chains (X, P, ...) on which it has activity.',
+    input: addressChainsInput,
+    output: z.object({ addressChains: z.array(z.object({ address: z.string(), chains: z.array(z.object({ chainID: z.string(), alias: z.string() })) })) }),
+    request: addressChainsReq.request,
+    run: async (input, ctx) => {
+      const r = rec((await addressChainsReq.fetch(input, ctx)).raw);
+      const status = await statusOrEmpty(ctx);
+      const map = rec(r.addressChains);
+      return {
+        addressChains: input.address.map((a) => ({ address: a, chains: arr(map[a]).map((id) => ({ chainID: str(id), alias: chainAlias(status, str(id)) })) })),
+      };
+    },
+    summarize: (o) =>
+      o.addressChains
+        .map((a) => `${a.address}: ${a.chains.length ? a.chains.map((c) => c.alias || c.chainID).join(', ') : 'no activity known to the indexer'}`)
+        .join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_listTransactions',
+    title: 'Transaction history',
+    description: "List X/P-Chain transactions, filtered by chain, address, asset or time: an address's history with amounts, fees and memos.",
+    input: listTxInput,
+    output: z.object({ startTime: TimeOut.optional(), endTime: TimeOut.optional(), count: z.number(), transactions: z.array(TxSummary), next: Next }),
+    request: listTxReq.request,
+    run: async (input, ctx) => {
+      const r = rec((await listTxReq.fetch(input, ctx)).raw);
+      const raws = arr(r.transactions);
+      const { status, assets, natives } = await txContext(ctx, raws);
+      const transactions = raws.map((t) => decodeTxSummary(t, assets, status, natives));
+      return {
+        startTime: timeOf(r.startTime),
+        endTime: timeOf(r.endTime),
+        count: transactions.length,
+        transactions,
+        next: nextPage(r, { input: listTxInput }, input, transactions),
+      };
+    },
+    summarize: (o) =>
+      [
+        `${o.count} transaction(s)${windowText(o.startTime, o.endTime)}.`,
+        ...listLines(o.transactions, 30, txLine),
+        ...nextLine('indexer_listTransactions', o.next),
+      ].join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_getTransaction',
+    title: 'Transaction details',
+    description: 'Get one X/P-Chain transaction by ID: type, time, inputs and outputs with addresses and amounts, fee, memo.',
+    input: getTxInput,
+    output: TxDetail,
+    request: getTxReq.request,
+    run: async (input, ctx) => {
+      const raw = (await getTxReq.fetch(input, ctx)).raw;
+      const { status, assets, natives } = await txContext(ctx, [raw]);
+      const t = rec(raw);
+      return {
+        ...decodeTxSummary(raw, assets, status, natives),
+        inputs: arr(t.inputs)
+          .slice(0, 200)
+          .map((i) => ({
+            ...decodeOutput(rec(i).output, assets),
+            signers: arr(rec(i).credentials).map((c) => str(rec(c).address)),
+          })),
+        outputs: arr(t.outputs).slice(0, 200).map((o) => decodeOutput(o, assets)),
+      };
+    },
+    summarize: (o) =>
+      [
+        `${o.type || 'Transaction'} ${o.id} on ${o.chain || o.chainID} at ${isoShort(o.timestamp)}${o.genesis ? ' (genesis)' : ''}.`,
+        `Fee ${o.txFee.display}.${o.memo ? ` Memo: "${o.memo.slice(0, 200)}".` : ''}`,
+        `In: ${o.inputTotals.map((a) => a.amount.display).join(', ') || 'nothing'}; out: ${o.outputTotals.map((a) => a.amount.display).join(', ') || 'nothing'}.`,
+        `${o.inputCount} input(s):`,
+        ...listLines(o.inputs, 10, (i) => `${i.amount.display} from ${i.addresses.join(', ') || '(no address)'}`),
+        `${o.outputCount} output(s):`,
+        ...listLines(o.outputs, 10, outputLine),
+      ].join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_listAddresses',
+    title: 'Address records',
+    description: 'List address records (balance, received, sent and counts per asset), filtered by chain or addresses.',
+    input: listAddrInput,
+    output: z.object({ count: z.number(), addresses: z.array(AddressRecord), next: Next }),
+    request: listAddrReq.request,
+    run: async (input, ctx) => {
+      const r = rec((await listAddrReq.fetch(input, ctx)).raw);
+      const raws = arr(r.addresses);
+      const assets = await indexerAssets(ctx, raws.flatMap((a) => Object.keys(rec(rec(a).assets))));
+      const list = raws.map((a) => decodeAddress(a, assets));
+      return { count: list.length, addresses: list, next: nextPage(r, { input: listAddrInput }, input, []) };
+    },
+    summarize: (o) =>
+      [
+        `${o.count} address record(s).`,
+        ...listLines(o.addresses, 20, (a) => `${a.address}: ${a.assets.map((x) => x.balance.display).join(', ') || 'no assets'}`),
+        ...nextLine('indexer_listAddresses', o.next),
+      ].join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_getAddress',
+    title: 'Address record',
+    description: "Get an address's balance, total received and sent, transaction and UTXO counts per asset, in display units.",
+    input: getAddrInput,
+    output: AddressRecord,
+    request: getAddrReq.request,
+    run: async (input, ctx) => {
+      const raw = (await getAddrReq.fetch(input, ctx)).raw;
+      const assets = await indexerAssets(ctx, Object.keys(rec(rec(raw).assets)));
+      const decoded = decodeAddress(raw, assets);
+      return { ...decoded, address: decoded.address || input.address };
+    },
+    summarize: (o) => addressLines(o).join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_listAssets',
+    title: 'Assets',
+    description: 'List the assets created on the network: name, symbol, supply in display units, fixed or variable cap, NFT.',
+    input: listAssetsInput,
+    output: z.object({ count: z.number(), assets: z.array(Asset), next: Next }),
+    request: listAssetsReq.request,
+    run: async (input, ctx) => {
+      const r = rec((await listAssetsReq.fetch(input, ctx)).raw);
+      const assets = arr(r.assets).map(decodeAsset);
+      return { count: assets.length, assets, next: nextPage(r, { input: listAssetsInput }, input, assets) };
+    },
+    summarize: (o) => [`${o.count} asset(s).`, ...listLines(o.assets, 30, assetLine), ...nextLine('indexer_listAssets', o.next)].join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_getAsset',
+    title: 'Asset details',
+    description: "Get an asset's name, symbol, denomination, current supply in display units and kind (fixed cap, variable cap, NFT).",
+    input: getAssetInput,
+    output: Asset,
+    request: getAssetReq.request,
+    run: async (input, ctx) => decodeAsset((await getAssetReq.fetch(input, ctx)).raw),
+    summarize: (o) => `${assetLine(o)}; on chain ${o.chainID}${o.timestamp ? `, created ${isoShort(o.timestamp)}` : ''}.`,
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_listOutputs',
+    title: 'Outputs (UTXOs)',
+    description: 'List outputs (UTXOs) by chain and owner address, spent or unspent, with amounts in display units.',
+    input: listOutputsInput,
+    output: z.object({ count: z.number(), totals: z.array(AssetAmount).describe('Sum of the listed outputs per asset.'), outputs: z.array(Output), next: Next }),
+    request: listOutputsReq.request,
+    run: async (input, ctx) => {
+      const r = rec((await listOutputsReq.fetch(input, ctx)).raw);
+      const raws = arr(r.outputs);
+      const assets = await indexerAssets(ctx, raws.map((o) => str(rec(o).assetID)));
+      const outputs = raws.map((o) => decodeOutput(o, assets));
+      const sums: Record<string, string> = {};
+      for (const o of outputs) sums[o.assetID] = (BigInt(sums[o.assetID] ?? '0') + BigInt(o.amount.value)).toString();
+      return { count: outputs.length, totals: totalsList(sums, assets), outputs, next: nextPage(r, { input: listOutputsInput }, input, outputs) };
+    },
+    summarize: (o, i) =>
+      [
+        `${o.count} ${i.spent === true ? 'spent ' : i.spent === false ? 'unspent ' : ''}output(s) totalling ${o.totals.map((t) => t.amount.display).join(', ') || 'nothing'}.`,
+        ...listLines(o.outputs, 30, outputLine),
+        ...nextLine('indexer_listOutputs', o.next),
+      ].join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_getOutput',
+    title: 'Output details',
+    description: 'Get one output (UTXO) by ID: owner addresses, amount, lock time, threshold, and whether and where it was spent.',
+    input: getOutputInput,
+    output: Output,
+    request: getOutputReq.request,
+    run: async (input, ctx) => {
+      const raw = (await getOutputReq.fetch(input, ctx)).raw;
+      return decodeOutput(raw, await indexerAssets(ctx, [str(rec(raw).assetID)]));
+    },
+    summarize: (o) =>
+      `Output ${o.id} (#${o.outputIndex} of tx ${o.transactionID}): ${o.amount.display} to ${o.addresses.join(', ') || '(no address)'}, threshold ${o.threshold}${o.locktime !== '0' ? `, locked until ${o.locktime}` : ''}; ${o.spent ? `spent in ${o.redeemingTransactionID}` : 'unspent'}.`,
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_getCBlock',
+    title: 'C-Chain block',
+    description: 'Get a C-Chain (EVM) block by number, or the latest, with its transactions; values in the native asset (from wei).',
+    input: getCBlockInput,
+    output: CBlockHead.extend({ transactions: z.array(CTx).describe('First 200 transactions.') }),
+    request: getCBlockReq.request,
+    run: async (input, ctx) => {
+      const b = rec((await getCBlockReq.fetch(input, ctx)).raw);
+      const h = rec(b.header);
+      const symbol = await evmSymbol(ctx);
+      const txs = arr(b.transactions);
+      return {
+        number: count(h.number ?? b.number),
+        hash: str(b.hash ?? h.hash),
+        parentHash: str(h.parentHash),
+        timestamp: timeOf(tolerantBigInt(h.timestamp)?.toString()),
+        miner: str(h.miner),
+        gasUsed: count(h.gasUsed),
+        gasLimit: count(h.gasLimit),
+        baseFeePerGas: weiOf(h.baseFeePerGas, symbol),
+        transactionCount: txs.length,
+        transactions: txs.slice(0, 200).map((t) => decodeCTx(t, symbol)),
+      };
+    },
+    summarize: (o) =>
+      [
+        `C-Chain block ${o.number} (${o.hash}) at ${isoShort(o.timestamp)}: ${o.transactionCount} transaction(s), gas ${o.gasUsed}/${o.gasLimit}, base fee ${o.baseFeePerGas.display}/gas.`,
+        ...listLines(o.transactions, 20, cTxLine),
+      ].join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_listCBlocks',
+    title: 'C-Chain blocks',
+    description: 'List recent C-Chain blocks (newest first) and their transactions, optionally only transactions of some addresses.',
+    input: listCBlocksInput,
+    output: z.object({
+      blockCount: z.string(),
+      transactionCount: z.string(),
+      blocks: z.array(CBlockHead),
+      transactions: z.array(CTx),
+      next: Next,
+    }),
+    request: listCBlocksReq.request,
+    run: async (input, ctx) => {
+      const r = rec((await listCBlocksReq.fetch(input, ctx)).raw);
+      const symbol = await evmSymbol(ctx);
+      const blocks = arr(r.blocks).map((x) => {
+        const b = rec(x);
+        const h = Object.keys(rec(b.header)).length ? rec(b.header) : b;
+        return {
+          number: count(h.number),
+          hash: str(b.hash ?? h.hash),
+          parentHash: str(h.parentHash),
+          timestamp: timeOf(tolerantBigInt(h.timestamp)?.toString() ?? h.timestamp),
+          miner: str(h.miner),
+          gasUsed: count(h.gasUsed),
+          gasLimit: count(h.gasLimit),
+          baseFeePerGas: weiOf(h.baseFeePerGas ?? h.baseFee, symbol),
+          transactionCount: Number(tolerantBigInt(b.evmTx ?? b.transactionCount) ?? BigInt(arr(b.transactions).length)),
+        };
+      });
+      const transactions = arr(r.transactions).map((t) => decodeCTx(t, symbol));
+      const oldest = blocks.at(-1);
+      const next =
+        oldest && blocks.length === input.limit && oldest.number !== '0'
+          ? { arguments: { ...echoArgs(input), blockStart: oldest.number }, source: 'block-range' as const }
+          : undefined;
+      return { blockCount: count(r.blockCount ?? blocks.length), transactionCount: count(r.transactionCount ?? transactions.length), blocks, transactions, next };
+    },
+    summarize: (o) =>
+      [
+        `${o.blocks.length} block(s), ${o.transactions.length} transaction(s) listed.`,
+        ...listLines(o.blocks, 20, (b) => `block ${b.number} ${b.hash} at ${isoShort(b.timestamp)}: ${b.transactionCount} tx(s), gas ${b.gasUsed}`),
+        ...(o.transactions.length ? ['Transactions:', ...listLines(o.transactions, 20, cTxLine)] : []),
+        ...(o.next ? [`Older blocks: call indexer_listCBlocks with ${JSON.stringify(o.next.arguments)}.`] : []),
+      ].join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_listCTransactions',
+    title: 'C-Chain transactions',
+    description: 'List C-Chain (EVM) transactions by sender, recipient, either, hash or block range; values in the native asset (from wei).',
+    input: listCTxInput,
+    output: z.object({ startTime: TimeOut.optional(), endTime: TimeOut.optional(), count: z.number(), transactions: z.array(CTx), next: Next }),
+    request: listCTxReq.request,
+    run: async (input, ctx) => {
+      checkBlockRange(input);
+      const r = rec((await listCTxReq.fetch(input, ctx)).raw);
+      const symbol = await evmSymbol(ctx);
+      const transactions = arr(r.Transactions ?? r.transactions).map((t) => decodeCTx(t, symbol));
+      return {
+        startTime: timeOf(r.startTime),
+        endTime: timeOf(r.endTime),
+        count: transactions.length,
+        transactions,
+        next: nextPage(r, { input: listCTxInput }, input, transactions),
+      };
+    },
+    summarize: (o) =>
+      [`${o.count} C-Chain transaction(s).`, ...listLines(o.transactions, 30, cTxLine), ...nextLine('indexer_listCTransactions', o.next)].join('\n'),
+  }),
+  defineTool({
+    ...common,
+    name: 'indexer_getLegacyX',
+    title: 'Legacy X-Chain indexer info',
+    description: 'Get the asset chain facts from the legacy v1 indexer endpoint (GET /x): network, chain ID, alias, VM, native asset.',
+    input: none,
+    output: z.object({ networkID: z.string(), vm: z.string(), chainAlias: z.string(), chainID: z.string(), nativeAssetID: z.string() }),
+    request: legacyReq.request,
+    run: async (i, ctx) => {
+      const r = rec((await legacyReq.fetch(i as Record<string, never>, ctx)).raw);
+      return { networkID: count(r.networkID ?? r.network_id), vm: str(r.vm), chainAlias: str(r.chainAlias), chainID: str(r.chainID), nativeAssetID: str(r.nativeAssetID) };
+    },
+    summarize: (o) => `Asset chain ${o.chainAlias || '(no alias)'} ${o.chainID} (${o.vm}) on network ${o.networkID}; native asset ${o.nativeAssetID}.`,
+  }),
+];
