@@ -1,0 +1,76 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { packBundle, stageBundle } from '../../tools/bundle.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const MCPB_CLI = join(ROOT, 'node_modules', '@anthropic-ai', 'mcpb', 'dist', 'cli', 'cli.js');
+
+describe('the .mcpb bundle', () => {
+  let work: string;
+  let unpacked: string;
+  let devnet: Devnet;
+
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'chain-mcp-bundle-'));
+    const stageDir = join(work, 'stage');
+    const mcpbFile = join(work, 'chain-mcp.mcpb');
+    await stageBundle({ root: ROOT, stageDir });
+    packBundle({ root: ROOT, stageDir, mcpbFile });
+    unpacked = join(work, 'unpacked');
+    execFileSync(process.execPath, [MCPB_CLI, 'unpack', mcpbFile, unpacked], { stdio: 'pipe' });
+    devnet = await startDevnet();
+  }, 120_000);
+
+  afterAll(async () => {
+    await devnet?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  it('holds only the manifest and one server file', () => {
+    expect(readdirSync(unpacked).sort()).toEqual(['manifest.json', 'server']);
+    expect(readdirSync(join(unpacked, 'server'))).toEqual(['index.mjs']);
+    expect(existsSync(join(unpacked, 'node_modules'))).toBe(false);
+    expect(statSync(join(unpacked, 'server', 'index.mjs')).size).toBeGreaterThan(100_000);
+  });
+
+  it('answers initialize over stdio from the unpacked bundle, with the env a host would pass, and serves tools', async () => {
+    // A host that substituted the manifest defaults: empty strings for everything optional.
+    const env = {
+      PATH: process.env.PATH ?? '',
+      CHAIN_MCP_NODE_URL: devnet.nodeUrl,
+      CHAIN_MCP_INDEXER_URL: '',
+      CHAIN_MCP_AUTH_TOKEN: '',
+      CHAIN_MCP_KEYSTORE_USER: '',
+      CHAIN_MCP_KEYSTORE_PASSWORD: '',
+      CHAIN_MCP_ALLOW_SPEND: 'false',
+      CHAIN_MCP_TOOLSETS: '',
+      CHAIN_MCP_LOG_LEVEL: 'silent',
+    };
+    const transport = new StdioClientTransport({ command: process.execPath, args: [join(unpacked, 'server', 'index.mjs')], env, cwd: tmpdir(), stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8');
+    });
+    const client = new Client({ name: 'bundle-test', version: '0' });
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()?.name).toBe('chain-mcp');
+      expect(client.getInstructions()).toMatch(/confirm/);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain('info_getNodeID');
+      const result = await client.callTool({ name: 'info_getNodeID', arguments: {} });
+      expect(JSON.stringify(result.content)).toContain(devnet.state.nodeID);
+      const { prompts } = await client.listPrompts();
+      expect(prompts.length).toBe(4);
+    } finally {
+      await client.close();
+    }
+    expect(stderr).not.toMatch(/error/i);
+  }, 60_000);
+});
