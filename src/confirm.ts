@@ -8,6 +8,7 @@ import { nativeAmount } from './summarize/format.js';
 
 /** How long a preview's confirmationId stays valid. */
 export const CONFIRMATION_TTL_MS = 5 * 60 * 1000;
+const MAX_OPEN = 10_000;
 
 export function spendInput(tool: ToolDef): AnyObject {
   return tool.input.extend({ confirm: confirmField });
@@ -46,6 +47,8 @@ export class ConfirmationBook {
 
   issue(toolName: string, args: unknown, nowMs: number): { id: string; expiresAt: number } {
     this.sweep(nowMs);
+    // Bound memory: a model looping on previews drops its oldest ids, never anyone's newest.
+    while (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value as string);
     const nonce = randomBytes(12).toString('base64url');
     const expiresAt = nowMs + CONFIRMATION_TTL_MS;
     this.open.set(nonce, expiresAt);
@@ -82,6 +85,11 @@ export class ConfirmationBook {
   }
 }
 
+/** EVM addresses compare case-insensitively (EIP-55 mixed case); bech32 ones are lowercase already. */
+function normalizeRecipient(address: string): string {
+  return /^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address;
+}
+
 /**
  * Hard limits (DESIGN "Confirmation of spends", 5): refused before any request that changes
  * anything, both at preview and at execution.
@@ -96,13 +104,14 @@ export async function enforceLimits(plan: SpendPlan, ctx: ToolContext): Promise<
       { hint: 'Send a smaller amount, or ask the operator to raise the limit.' },
     );
   }
+  const allowed = config.allowedRecipients?.map(normalizeRecipient);
   for (const recipient of plan.recipients ?? []) {
-    if (config.allowedRecipients && !config.allowedRecipients.includes(recipient)) {
+    if (allowed && !allowed.includes(normalizeRecipient(recipient))) {
       throw new ChainMcpError('policy', `Refused: ${recipient} is not in CHAIN_MCP_ALLOWED_RECIPIENTS.`, {
         hint: 'Only the operator can add recipients to the allow-list.',
       });
     }
-    if (/^[XPC]-/.test(recipient) && network.source === 'configuration') {
+    if (/^[XPC]-/.test(recipient) && (network.source === 'configuration' || network.hrp !== 'custom')) {
       const { hrp } = parseChainAddress(recipient);
       if (hrp !== network.hrp) {
         throw new ChainMcpError('policy', `Refused: ${recipient} belongs to network prefix "${hrp}", but the node is on "${network.hrp}".`, {

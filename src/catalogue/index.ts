@@ -1,3 +1,12 @@
+import { adminTools } from './admin.js';
+import { authTools } from './auth.js';
+import { cxSpendTools } from './cx.spend.js';
+import { evmSpendTools } from './evm.spend.js';
+import { keystoreAdminTools } from './keystore.admin.js';
+import { platformSpendTools } from './platform.spend.js';
+import { runnerTools } from './runner.js';
+import { walletTools } from './wallet.js';
+import { xvmSpendTools } from './xvm.spend.js';
 import { indexerTools } from './indexer.js';
 import { infoTools } from './info.js';
 import type { ToolDef } from './types.js';
@@ -6,4 +15,16 @@ import type { ToolDef } from './types.js';
  * Every operation, one entry each, in the order tools/list shows them. Registration,
  * the manifest, the README table and the contract tests all iterate this list.
  */
-export const CATALOGUE: readonly ToolDef[] = [...infoTools, ...indexerTools];
+export const CATALOGUE: readonly ToolDef[] = [
+  ...infoTools,
+  ...indexerTools,
+  ...xvmSpendTools,
+  ...walletTools,
+  ...platformSpendTools,
+  ...cxSpendTools,
+  ...evmSpendTools,
+  ...authTools,
+  ...keystoreAdminTools,
+  ...adminTools,
+  ...runnerTools,
+];

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import { canonicalArgs, ConfirmationBook, enforceLimits } from '../confirm.js';
+import { ConfirmationBook, enforceLimits } from '../confirm.js';
 import type { CallOptions, SpendPlan, ToolContext, ToolDef } from '../catalogue/types.js';
 import { NetworkCache } from '../context/network.js';
-import { ChainMcpError, InputError, renderError, toChainMcpError } from '../errors.js';
+import { ChainMcpError, HttpStatusError, InputError, renderError, toChainMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
 import { redactSecrets, redactValue } from '../redact.js';
 import { clipText } from '../summarize/format.js';
@@ -245,10 +245,31 @@ export async function callTool(services: Services, tool: ToolDef, args: unknown,
   }
 }
 
+/** Where to look when a spend's outcome is unknown, by toolset. */
+const OUTCOME_CHECK: Record<string, string> = {
+  xvm: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
+  wallet: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
+  platform: 'platform_getPendingValidators, platform_getSubnets or platform_getBalance, whichever the spend changes',
+  cx: 'cx_getUTXOs on the destination and cx_getAtomicTxStatus with a txID if you have one',
+  evm: 'eth_getTransactionCount of the sender (a higher nonce means it was accepted) and eth_getTransactionReceipt',
+};
+
+/** JSON-safe copy (bigints as decimal strings) for structuredContent. */
+function jsonSafe(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Record<string, unknown>;
+}
+
+/**
+ * The confirmation protocol (DESIGN "Confirmation of spends"): without `confirm` a preview and
+ * a bound id; with it, the same checks again, the id consumed, the human asked when the client
+ * can be asked, then exactly one request. Never retried; a lost answer is an unknown outcome.
+ */
 async function callSpend(services: Services, tool: ToolDef, input: Record<string, unknown>, ctx: ToolContext, hooks: CallHooks): Promise<ToolResult> {
   const { config, log } = services;
   const { confirm, ...args } = input;
-  const plan: SpendPlan = tool.plan ? await tool.plan(args, ctx) : { lines: [`${tool.title}: ${canonicalArgs(args)}`] };
+  if (!tool.plan) throw new ChainMcpError('internal', `Spend tool ${tool.name} has no preview; refusing to run it.`);
+  const plan: SpendPlan = await tool.plan(args, ctx);
   await enforceLimits(plan, ctx);
   const audit = { tool: tool.name, amount: plan.amount?.toString(), recipients: plan.recipients };
   if (typeof confirm !== 'string') {
@@ -260,9 +281,18 @@ async function callSpend(services: Services, tool: ToolDef, input: Record<string
       ...preview.map((l) => `- ${l}`),
       `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`,
     ].join('\n');
-    return textResult(text, { status: 'preview', preview, confirmationId: id, expiresAt: new Date(expiresAt).toISOString(), details: plan.details }, config);
+    return textResult(
+      text,
+      { status: 'preview', preview, confirmationId: id, expiresAt: new Date(expiresAt).toISOString(), details: jsonSafe(plan.details) },
+      config,
+    );
   }
-  services.confirmations.redeem(confirm, tool.name, args, services.now());
+  try {
+    services.confirmations.redeem(confirm, tool.name, args, services.now());
+  } catch (err) {
+    log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
+    throw err;
+  }
   if (hooks.elicit) {
     const answer = await hooks.elicit([`Approve ${tool.title}?`, ...plan.lines].join('\n'));
     if (answer !== 'accept') {
@@ -276,16 +306,22 @@ async function callSpend(services: Services, tool: ToolDef, input: Record<string
     output = (await runOperation(tool, args, ctx)) as Record<string, unknown>;
   } catch (err) {
     const error = toChainMcpError(err);
-    if (error.kind === 'timeout' || error.kind === 'connection' || error.kind === 'malformed' || error.kind === 'cancelled') {
+    const lost =
+      error.kind === 'timeout' ||
+      error.kind === 'connection' ||
+      error.kind === 'malformed' ||
+      error.kind === 'cancelled' ||
+      (error instanceof HttpStatusError && error.status >= 500);
+    if (lost) {
       log.warn({ audit: 'unknown_outcome', ...audit, kind: error.kind }, 'spend outcome unknown');
       throw new ChainMcpError('unknown_outcome', `The outcome of ${tool.name} is unknown: ${error.message} It was sent once and will not be retried.`, {
-        hint: 'Do not send it again blindly. Check the balances (account_overview) and the user\'s recent transactions (xvm_getAddressTxs, or tx_status with a txID) first.',
+        hint: `Do not send it again blindly. First check ${OUTCOME_CHECK[tool.toolset] ?? 'the balances (account_overview)'}; only then decide with the human whether to preview it again.`,
       });
     }
     log.info({ audit: 'failed', ...audit, kind: error.kind }, 'spend failed');
     throw error;
   }
-  log.info({ audit: 'issued', ...audit, txID: output.txID }, 'spend issued');
+  log.info({ audit: 'issued', ...audit, txID: output.txID ?? output.txHash }, 'spend issued');
   const text = await tool.summarize(output, args, ctx);
   return textResult(text, { status: 'issued', preview: plan.lines, result: output }, config);
 }

@@ -1,0 +1,182 @@
+import { z } from 'zod';
+import { parsePrivateKey } from '../codec/index.js';
+import { ChainMcpError } from '../errors.js';
+import { chainSelector, hexAddress, pAddress, xAddress } from './fields.js';
+import { defineTool, type ToolContext, type ToolDef } from './types.js';
+
+/**
+ * Keystore administration (/ext/keystore, spec document 1) and key export/import on X, P
+ * and C (document 2 and 3). Every tool acts on the configured keystore user, so no
+ * keystore password passes through the chat. Only the exportKey tools show a secret.
+ */
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+const success = z.object({ success: z.boolean() });
+const ok = (raw: unknown) => ({ success: (raw as { success?: unknown })?.success === true || (raw as { success?: unknown })?.success === 'true' });
+const encoding = z.enum(['cb58', 'hex']).optional().describe('Encoding of the user data; default cb58.');
+
+/**
+ * The spec rejects weak keystore passwords and recommends at least 8 characters with upper
+ * and lower case letters, numbers and symbols; this server refuses anything weaker.
+ */
+export function passwordProblem(password: string): string | undefined {
+  if (password.length > 1024) return 'is longer than 1024 characters';
+  if (password.length < 8) return 'is shorter than 8 characters';
+  const missing = [
+    [/[a-z]/, 'a lower-case letter'],
+    [/[A-Z]/, 'an upper-case letter'],
+    [/[0-9]/, 'a number'],
+    [/[^A-Za-z0-9]/, 'a symbol'],
+  ]
+    .filter(([re]) => !(re as RegExp).test(password))
+    .map(([, what]) => what);
+  return missing.length ? `lacks ${missing.join(', ')}` : undefined;
+}
+
+function keystore(ctx: ToolContext): { username: string; password: string } {
+  const k = ctx.config.keystore;
+  if (!k) {
+    throw new ChainMcpError('not_configured', 'No keystore user is configured.', {
+      hint: 'Set CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD in the server environment.',
+    });
+  }
+  return k;
+}
+
+const privateKey = z
+  .string()
+  .max(200)
+  .refine((v) => {
+    try {
+      parsePrivateKey(v);
+      return true;
+    } catch {
+      return false;
+    }
+  }, 'expected PrivateKey-<cb58>')
+  .describe('Private key, PrivateKey-<cb58>. It is not shown back.');
+
+const keyOut = z.object({ privateKey: z.string().describe('Secret: whoever has it controls the address.') });
+
+export const keystoreAdminTools: ToolDef[] = [
+  defineTool({
+    name: 'keystore_createUser',
+    title: 'Create the configured keystore user',
+    description: 'Create the keystore user named by CHAIN_MCP_KEYSTORE_USER with the configured password on this node; the password must be strong.',
+    tier: 'admin',
+    toolset: 'keystore',
+    input: z.strictObject({}),
+    output: success.extend({ username: z.string() }),
+    run: async (_i, ctx) => {
+      const { username, password } = keystore(ctx);
+      const problem = passwordProblem(password);
+      if (problem) {
+        throw new ChainMcpError('input', `Invalid configuration: CHAIN_MCP_KEYSTORE_PASSWORD ${problem}; the node rejects weak passwords.`, {
+          hint: 'Use at least 8 characters with upper and lower case letters, numbers and symbols (at most 1024), then restart.',
+        });
+      }
+      return { ...ok(await ctx.rpc('keystore', 'keystore.createUser', { username, password })), username };
+    },
+    summarize: (o) => (o.success ? `Keystore user ${o.username} created on this node.` : 'The node did not confirm the creation.'),
+  }),
+  defineTool({
+    name: 'keystore_deleteUser',
+    title: 'Delete the configured keystore user',
+    description: 'Delete the configured keystore user and its keys from this node. Export it first (keystore_exportUser) if the keys hold funds.',
+    tier: 'admin',
+    toolset: 'keystore',
+    input: z.strictObject({}),
+    output: success.extend({ username: z.string() }),
+    run: async (_i, ctx) => ({ ...ok(await ctx.rpc('keystore', 'keystore.deleteUser', { ...keystore(ctx) })), username: keystore(ctx).username }),
+    summarize: (o) => (o.success ? `Keystore user ${o.username} deleted from this node.` : 'The node did not confirm the deletion.'),
+  }),
+  defineTool({
+    name: 'keystore_exportUser',
+    title: 'Export the configured keystore user',
+    description: 'Export the configured keystore user as encrypted data (still protected by its password) to import on another node.',
+    tier: 'admin',
+    toolset: 'keystore',
+    input: z.strictObject({ encoding }),
+    output: z.object({ user: z.string(), encoding: z.string() }),
+    run: async (i, ctx) => {
+      const raw = (await ctx.rpc('keystore', 'keystore.exportUser', { ...keystore(ctx), ...(i.encoding ? { encoding: i.encoding } : {}) })) as Record<string, unknown>;
+      return { user: str(raw?.user), encoding: str(raw?.encoding) || (i.encoding ?? 'cb58') };
+    },
+    summarize: (o) => `Exported the keystore user (${o.user.length} characters of ${o.encoding}, encrypted with its password); the data is in structuredContent.user.`,
+  }),
+  defineTool({
+    name: 'keystore_importUser',
+    title: 'Import a keystore user',
+    description: 'Import exported user data as the configured keystore user; the configured password must match the exported user\'s.',
+    tier: 'admin',
+    toolset: 'keystore',
+    input: z.strictObject({ user: z.string().min(1).max(10_000_000).describe('Data from keystore_exportUser.'), encoding }),
+    output: success.extend({ username: z.string() }),
+    run: async (i, ctx) => {
+      const { username, password } = keystore(ctx);
+      const raw = await ctx.rpc('keystore', 'keystore.importUser', { username, password, user: i.user, ...(i.encoding ? { encoding: i.encoding } : {}) });
+      return { ...ok(raw), username };
+    },
+    summarize: (o) => (o.success ? `Imported as keystore user ${o.username}.` : 'The node did not confirm the import.'),
+  }),
+  defineTool({
+    name: 'xvm_exportKey',
+    title: 'Export an X address private key',
+    description: "Return the private key of one of the keystore user's X addresses. The result is a secret.",
+    tier: 'admin',
+    toolset: 'xvm',
+    input: z.strictObject({ address: xAddress('X address the keystore user controls.'), chain: chainSelector('X') }),
+    output: keyOut,
+    request: { kind: 'rpc', endpoint: 'xvm', method: 'xvm.exportKey', credentials: true, params: (i) => ({ address: i.address }) },
+    decode: (raw) => ({ privateKey: str((raw as { privateKey?: unknown })?.privateKey) }),
+    summarize: (_o, i) => `Private key of ${i.address} is in structuredContent.privateKey. Keep it secret.`,
+  }),
+  defineTool({
+    name: 'xvm_importKey',
+    title: 'Import a private key on X',
+    description: 'Add a private key to the keystore user and return its X address.',
+    tier: 'admin',
+    toolset: 'xvm',
+    input: z.strictObject({ privateKey, chain: chainSelector('X') }),
+    output: z.object({ address: z.string() }),
+    request: { kind: 'rpc', endpoint: 'xvm', method: 'xvm.importKey', credentials: true, params: (i) => ({ privateKey: i.privateKey }) },
+    decode: (raw) => ({ address: str((raw as { address?: unknown })?.address) }),
+    summarize: (o) => `The keystore user now controls ${o.address}.`,
+  }),
+  defineTool({
+    name: 'cx_exportKey',
+    title: 'Export a C address private key',
+    description: "Return the private key (cb58 and hex) of one of the keystore user's C-Chain hex addresses. The result is a secret.",
+    tier: 'admin',
+    toolset: 'cx',
+    input: z.strictObject({ address: hexAddress('C-Chain address (0x...) the keystore user controls.'), chain: chainSelector('C') }),
+    output: keyOut.extend({ privateKeyHex: z.string() }),
+    request: { kind: 'rpc', endpoint: 'cx', method: 'cx.exportKey', credentials: true, params: (i) => ({ address: i.address }) },
+    decode: (raw) => ({ privateKey: str((raw as { privateKey?: unknown })?.privateKey), privateKeyHex: str((raw as { privateKeyHex?: unknown })?.privateKeyHex) }),
+    summarize: (_o, i) => `Private key of ${i.address} is in structuredContent.privateKey (and privateKeyHex). Keep it secret.`,
+  }),
+  defineTool({
+    name: 'cx_importKey',
+    title: 'Import a private key on C',
+    description: 'Add a private key to the keystore user and return its C-Chain hex address.',
+    tier: 'admin',
+    toolset: 'cx',
+    input: z.strictObject({ privateKey, chain: chainSelector('C') }),
+    output: z.object({ address: z.string() }),
+    request: { kind: 'rpc', endpoint: 'cx', method: 'cx.importKey', credentials: true, params: (i) => ({ privateKey: i.privateKey }) },
+    decode: (raw) => ({ address: str((raw as { address?: unknown })?.address) }),
+    summarize: (o) => `The keystore user now controls ${o.address}.`,
+  }),
+  defineTool({
+    name: 'platform_exportKey',
+    title: 'Export a P address private key',
+    description: "Return the private key of one of the keystore user's P addresses. The result is a secret.",
+    tier: 'admin',
+    toolset: 'platform',
+    input: z.strictObject({ address: pAddress('P address the keystore user controls.') }),
+    output: keyOut,
+    request: { kind: 'rpc', endpoint: 'platform', method: 'platform.exportKey', credentials: true, params: (i) => ({ address: i.address }) },
+    decode: (raw) => ({ privateKey: str((raw as { privateKey?: unknown })?.privateKey) }),
+    summarize: (_o, i) => `Private key of ${i.address} is in structuredContent.privateKey. Keep it secret.`,
+  }),
+];

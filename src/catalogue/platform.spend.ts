@@ -1,0 +1,314 @@
+import { z } from 'zod';
+import { InputError } from '../errors.js';
+import { amount, cb58Id, compact, nodeId, pAddress, xAddress } from './fields.js';
+import { defineTool, type ToolContext, type ToolDef } from './types.js';
+import { addressStateField, changeAddrField, fromField, stateName } from '../spend/fields.js';
+import {
+  checkDelegation,
+  checkPeriod,
+  endsWithLine,
+  feeLine,
+  findValidator,
+  headLines,
+  MIN_DELEGATION_FEE,
+  onChain,
+  PRIMARY_NETWORK,
+  pUnlocked,
+  requiredValidatorStake,
+  txFees,
+  unixSeconds,
+  userXAddresses,
+  wireInt,
+} from '../spend/plan.js';
+import { decodeTx, issuedText, TxOut } from '../spend/result.js';
+import { nativeAmount } from '../summarize/format.js';
+import type { NetworkInfo } from '../context/network.js';
+
+/** Platform chain transactions, endpoint /ext/P (spec document 3). Spend tier: preview, then confirm. */
+
+const from = fromField(['P']);
+const changeAddr = changeAddrField(['P']);
+const p = <I>(method: string, params: (i: I) => Record<string, unknown>) => ({ kind: 'rpc' as const, endpoint: 'platform' as const, method, credentials: true, params });
+const startTime = unixSeconds('Start, Unix seconds; must be in the future.');
+const endTime = unixSeconds('End, Unix seconds.');
+const show = (v: bigint, n: NetworkInfo) => nativeAmount(v, n).display;
+
+const feeRate = z
+  .number()
+  .min(0)
+  .max(100)
+  .refine((v) => /^\d+(\.\d{1,4})?$/.test(String(v)), 'at most 4 decimal places')
+  .refine((v) => v >= MIN_DELEGATION_FEE, `the minimum delegation fee is ${MIN_DELEGATION_FEE} percent`)
+  .describe('Percent of delegators\' rewards the validator keeps: 2 to 100, at most 4 decimals.');
+
+/** The user's unlocked P balance: `from`, else the P form of the keystore user's addresses. */
+async function pBefore(ctx: ToolContext, network: NetworkInfo, fromP?: string[]): Promise<bigint | undefined> {
+  const addresses = fromP ?? (await userXAddresses(ctx)).map((a) => onChain(a, 'P'));
+  return pUnlocked(ctx, addresses, network.assetID);
+}
+
+const stakerFollow = (nodeID: string) => `Follow it with platform_getPendingValidators {"nodeIDs": ["${nodeID}"]}: it is pending until its start time.`;
+
+export const platformSpendTools: ToolDef[] = [
+  defineTool({
+    name: 'platform_addValidator',
+    title: 'Add a Primary Network validator',
+    description: "Stake the network's fixed validator stake to make a node a validator for 2 weeks to 1 year. The stake is locked until the end; no fee.",
+    tier: 'spend',
+    toolset: 'platform',
+    input: z.strictObject({
+      nodeID: nodeId('Node to validate (NodeID-...); it must be registered with the wallet address.'),
+      startTime,
+      endTime: unixSeconds('End, Unix seconds; 2 weeks to 1 year after startTime.'),
+      stakeAmount: amount("Stake, smallest unit; must equal the network's validator stake."),
+      rewardAddress: pAddress('P address that receives the reward.'),
+      delegationFeeRate: feeRate,
+      from,
+      changeAddr,
+    }),
+    output: TxOut,
+    request: p('platform.addValidator', (i: { nodeID: string; startTime: number; endTime: number; stakeAmount: bigint; rewardAddress: string; delegationFeeRate: number; from?: string[]; changeAddr?: string }) =>
+      compact({
+        nodeID: i.nodeID,
+        startTime: i.startTime,
+        endTime: i.endTime,
+        stakeAmount: wireInt(i.stakeAmount),
+        rewardAddress: i.rewardAddress,
+        delegationFeeRate: i.delegationFeeRate,
+        from: i.from,
+        changeAddr: i.changeAddr,
+      }),
+    ),
+    decode: decodeTx,
+    plan: async (i, ctx) => {
+      checkPeriod(i.startTime, i.endTime, ctx.now());
+      const network = await ctx.network();
+      const required = await requiredValidatorStake(ctx, network);
+      if (required !== undefined && i.stakeAmount !== required) {
+        throw new InputError('stakeAmount', `must equal the network's validator stake ${show(required, network)} (${required}); got ${i.stakeAmount}`);
+      }
+      const before = await pBefore(ctx, network, i.from);
+      return {
+        lines: [
+          ...headLines(network, i.from, 'P'),
+          `Validator: ${i.nodeID} from ${new Date(i.startTime * 1000).toISOString()} to ${new Date(i.endTime * 1000).toISOString()}`,
+          `Stake locked: ${show(i.stakeAmount, network)}${required === undefined ? ' (the node did not say the required stake; it will check)' : ''}`,
+          `Reward to: ${i.rewardAddress}; delegation fee ${i.delegationFeeRate} %`,
+          'Fee: none (staking transactions have no fee)',
+          endsWithLine(before, i.stakeAmount, (v) => show(v, network)),
+        ],
+        amount: i.stakeAmount,
+        recipients: [i.rewardAddress],
+        details: { nodeID: i.nodeID, stakeAmount: i.stakeAmount.toString() },
+      };
+    },
+    summarize: (o, i) => issuedText(`Added validator ${i.nodeID}`, o.txID, stakerFollow(i.nodeID)),
+  }),
+  defineTool({
+    name: 'platform_addDelegator',
+    title: 'Delegate stake to a validator',
+    description: "Lock stake on a validator for a period inside its validation period; earns a reward minus the validator's fee. No fee; cannot be undone.",
+    tier: 'spend',
+    toolset: 'platform',
+    input: z.strictObject({
+      nodeID: nodeId('Validator to delegate to (NodeID-...).'),
+      startTime,
+      endTime: unixSeconds("End, Unix seconds; inside the validator's period."),
+      stakeAmount: amount('Stake, smallest unit; at least the minimum delegator stake.'),
+      rewardAddress: pAddress('P address that receives the reward.'),
+      from,
+      changeAddr,
+    }),
+    output: TxOut,
+    request: p('platform.addDelegator', (i: { nodeID: string; startTime: number; endTime: number; stakeAmount: bigint; rewardAddress: string; from?: string[]; changeAddr?: string }) =>
+      compact({
+        nodeID: i.nodeID,
+        startTime: i.startTime,
+        endTime: i.endTime,
+        stakeAmount: wireInt(i.stakeAmount),
+        rewardAddress: i.rewardAddress,
+        from: i.from,
+        changeAddr: i.changeAddr,
+      }),
+    ),
+    decode: decodeTx,
+    plan: async (i, ctx) => {
+      checkPeriod(i.startTime, i.endTime, ctx.now(), false);
+      const network = await ctx.network();
+      const { validator, cap } = await checkDelegation(ctx, i, network);
+      const before = await pBefore(ctx, network, i.from);
+      return {
+        lines: [
+          ...headLines(network, i.from, 'P'),
+          `Delegates to: ${i.nodeID} (validating ${validator.startTime}-${validator.endTime}) from ${new Date(i.startTime * 1000).toISOString()} to ${new Date(i.endTime * 1000).toISOString()}`,
+          `Stake locked: ${show(i.stakeAmount, network)}; validator weight after: ${show(validator.stake + validator.delegated + i.stakeAmount, network)} of cap ${show(cap, network)}`,
+          `Reward to: ${i.rewardAddress}`,
+          'Fee: none (delegation has no fee)',
+          endsWithLine(before, i.stakeAmount, (v) => show(v, network)),
+        ],
+        amount: i.stakeAmount,
+        recipients: [i.rewardAddress],
+        details: { nodeID: i.nodeID, stakeAmount: i.stakeAmount.toString(), cap: cap.toString() },
+      };
+    },
+    summarize: (o, i) => issuedText(`Delegated to ${i.nodeID}`, o.txID, stakerFollow(i.nodeID)),
+  }),
+  defineTool({
+    name: 'platform_addSubnetValidator',
+    title: 'Add a subnet validator',
+    description: 'Make a Primary Network validator also validate a subnet, with a weight, for a period inside its Primary Network period.',
+    tier: 'spend',
+    toolset: 'platform',
+    input: z.strictObject({
+      nodeID: nodeId(),
+      subnetID: cb58Id('Subnet ID (cb58); not the Primary Network.').refine((v) => v !== PRIMARY_NETWORK, 'must be a subnet, not the Primary Network'),
+      startTime,
+      endTime,
+      weight: amount('Sampling weight on the subnet.'),
+      from,
+      changeAddr,
+    }),
+    output: TxOut,
+    request: p('platform.addSubnetValidator', (i: { nodeID: string; subnetID: string; startTime: number; endTime: number; weight: bigint; from?: string[]; changeAddr?: string }) =>
+      compact({ nodeID: i.nodeID, subnetID: i.subnetID, startTime: i.startTime, endTime: i.endTime, weight: wireInt(i.weight), from: i.from, changeAddr: i.changeAddr }),
+    ),
+    decode: decodeTx,
+    plan: async (i, ctx) => {
+      checkPeriod(i.startTime, i.endTime, ctx.now(), false);
+      const network = await ctx.network();
+      const primary = await findValidator(ctx, i.nodeID);
+      if (!primary) throw new InputError('nodeID', `${i.nodeID} does not validate the Primary Network; it must for the whole subnet period`);
+      if (i.startTime < primary.startTime || i.endTime > primary.endTime) {
+        throw new InputError('startTime', `the subnet period must lie inside the node's Primary Network period ${primary.startTime}-${primary.endTime}`);
+      }
+      const { txFee } = await txFees(ctx);
+      return {
+        lines: [...headLines(network, i.from, 'P'), `Subnet validator: ${i.nodeID} on ${i.subnetID}, weight ${i.weight}, ${i.startTime}-${i.endTime}`, feeLine(txFee, network)],
+        details: { nodeID: i.nodeID, subnetID: i.subnetID },
+      };
+    },
+    summarize: (o, i) => issuedText(`Added ${i.nodeID} to subnet ${i.subnetID}`, o.txID, `Follow it with platform_getPendingValidators {"subnetID": "${i.subnetID}"}.`),
+  }),
+  defineTool({
+    name: 'platform_createSubnet',
+    title: 'Create a subnet',
+    description: 'Create a subnet controlled by keys: adding validators needs `threshold` signatures of `controlKeys`. The subnet ID is the txID.',
+    tier: 'spend',
+    toolset: 'platform',
+    input: z.strictObject({
+      controlKeys: z.array(pAddress()).min(1).max(64).describe('P addresses that control the subnet.'),
+      threshold: z.number().int().min(1).describe('Signatures needed; 1 to the number of control keys.'),
+      from,
+      changeAddr,
+    }),
+    output: TxOut,
+    request: p('platform.createSubnet', (i: { controlKeys: string[]; threshold: number; from?: string[]; changeAddr?: string }) =>
+      compact({ controlKeys: i.controlKeys, threshold: i.threshold, from: i.from, changeAddr: i.changeAddr }),
+    ),
+    decode: decodeTx,
+    plan: async (i, ctx) => {
+      if (i.threshold > i.controlKeys.length) throw new InputError('threshold', `must be between 1 and the number of control keys (${i.controlKeys.length})`);
+      const network = await ctx.network();
+      const { txFee } = await txFees(ctx);
+      return {
+        lines: [...headLines(network, i.from, 'P'), `Subnet: ${i.threshold} of ${i.controlKeys.join(', ')}`, feeLine(txFee, network)],
+        details: { threshold: i.threshold, controlKeys: i.controlKeys.length },
+      };
+    },
+    summarize: (o) => issuedText('Created a subnet', o.txID, `The subnet ID is ${o.txID}; see it with platform_getSubnets {"ids": ["${o.txID}"]}.`),
+  }),
+  defineTool({
+    name: 'platform_createBlockchain',
+    title: 'Create a blockchain in a subnet',
+    description: 'Create a new chain of the asset VM or timestamp VM in a subnet (not the Primary Network); genesis from the VM\'s buildGenesis.',
+    tier: 'spend',
+    toolset: 'platform',
+    input: z.strictObject({
+      subnetID: cb58Id('Subnet that validates the chain (cb58); not the Primary Network.').refine((v) => v !== PRIMARY_NETWORK, 'must be a subnet, not the Primary Network'),
+      vmID: z.string().min(1).max(100).describe('VM ID or alias, e.g. xvm.'),
+      name: z.string().min(1).max(128).describe('Chain name.'),
+      genesisData: z.string().min(1).max(1_000_000).describe('Genesis bytes in `encoding`, e.g. from xvm_buildGenesis.'),
+      encoding: z.enum(['cb58', 'hex']).optional().describe('Encoding of genesisData; default cb58.'),
+      from,
+      changeAddr,
+    }),
+    output: TxOut,
+    request: p('platform.createBlockchain', (i: { subnetID: string; vmID: string; name: string; genesisData: string; encoding?: string; from?: string[]; changeAddr?: string }) =>
+      compact({ subnetID: i.subnetID, vmID: i.vmID, name: i.name, genesisData: i.genesisData, encoding: i.encoding, from: i.from, changeAddr: i.changeAddr }),
+    ),
+    decode: decodeTx,
+    plan: async (i, ctx) => {
+      const network = await ctx.network();
+      const { txFee } = await txFees(ctx);
+      return {
+        lines: [...headLines(network, i.from, 'P'), `Blockchain: "${i.name}" of VM ${i.vmID} in subnet ${i.subnetID}`, feeLine(txFee, network)],
+        details: { subnetID: i.subnetID, vmID: i.vmID, name: i.name },
+      };
+    },
+    summarize: (o, i) => issuedText(`Created blockchain ${i.name}`, o.txID, `Follow it with platform_getBlockchainStatus {"blockchainID": "${o.txID}"}.`),
+  }),
+  defineTool({
+    name: 'platform_exportNative',
+    title: 'Export native from P to X',
+    description: 'Step 1 of moving native units from P to X; complete it with xvm_import (sourceChain "P", same `to`).',
+    tier: 'spend',
+    toolset: 'platform',
+    input: z.strictObject({ amount: amount(), to: xAddress('X address that receives the funds after xvm_import.'), from, changeAddr }),
+    output: TxOut,
+    request: p('platform.exportNative', (i: { amount: bigint; to: string; from?: string[]; changeAddr?: string }) =>
+      compact({ amount: wireInt(i.amount), to: i.to, from: i.from, changeAddr: i.changeAddr }),
+    ),
+    decode: decodeTx,
+    plan: async (i, ctx) => {
+      const network = await ctx.network();
+      const { txFee } = await txFees(ctx);
+      const before = await pBefore(ctx, network, i.from);
+      return {
+        lines: [
+          ...headLines(network, i.from, 'P'),
+          `To: ${i.to} (completed by xvm_import with sourceChain "P")`,
+          `Amount: ${show(i.amount, network)}`,
+          feeLine(txFee, network),
+          endsWithLine(before, i.amount + txFee, (v) => show(v, network)),
+        ],
+        amount: i.amount,
+        recipients: [i.to],
+        details: { to: i.to, amount: i.amount.toString() },
+      };
+    },
+    summarize: (o, i) =>
+      issuedText(`Exported ${i.amount} native units from P to ${i.to}`, o.txID, `Check the atomic funds with xvm_getUTXOs {"addresses": ["${i.to}"], "sourceChain": "P"}.`, [
+        `Not done yet: complete the transfer with xvm_import {"to": "${i.to}", "sourceChain": "P"}.`,
+      ]),
+  }),
+  defineTool({
+    name: 'platform_setAddressState',
+    title: 'Set or clear an address state flag',
+    description: 'Set (remove=false) or clear (remove=true) a role or KYC flag of a P address. Needs the right role: admin for roles, KYC role for KYC flags.',
+    tier: 'spend',
+    toolset: 'platform',
+    input: z.strictObject({
+      address: pAddress('P address whose flag changes.'),
+      state: addressStateField,
+      remove: z.boolean().default(false).describe('false sets the flag (default), true clears it.'),
+      from,
+      changeAddr,
+    }),
+    output: TxOut,
+    request: p('platform.setAddressState', (i: { address: string; state: number; remove: boolean; from?: string[]; changeAddr?: string }) =>
+      compact({ address: i.address, state: i.state, remove: i.remove, from: i.from, changeAddr: i.changeAddr }),
+    ),
+    decode: decodeTx,
+    plan: async (i, ctx) => {
+      const network = await ctx.network();
+      const { txFee } = await txFees(ctx);
+      return {
+        lines: [...headLines(network, i.from, 'P'), `${i.remove ? 'Clears' : 'Sets'} ${stateName(i.state)} (${i.state}) on ${i.address}`, feeLine(txFee, network)],
+        recipients: [i.address],
+        details: { address: i.address, state: i.state, remove: i.remove },
+      };
+    },
+    summarize: (o, i) =>
+      issuedText(`${i.remove ? 'Cleared' : 'Set'} ${stateName(i.state)} on ${i.address}`, o.txID, `Check it with platform_getAddressStates {"address": "${i.address}"}.`),
+  }),
+];

@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { chainSelector, compact } from './fields.js';
+import { defineTool, type ToolDef } from './types.js';
+import { listLines } from '../summarize/format.js';
+import { decodeTx, issuedText, TxOut } from '../spend/result.js';
+import { opaquePlan, sendInput, sendParams, sendPlan } from './xvm.spend.js';
+
+/**
+ * Wallet API (/ext/bc/X/wallet, spec document 2) and the keystore user's addresses.
+ * The address tools are the wallet tier: they need the credentials but move nothing.
+ */
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+export const walletTools: ToolDef[] = [
+  defineTool({
+    name: 'wallet_send',
+    title: 'Send via the wallet API',
+    description: 'Send like xvm_send, but the node assumes acceptance at once so the next calls can spend the change. For independent sends prefer xvm_send.',
+    tier: 'spend',
+    toolset: 'wallet',
+    input: sendInput,
+    output: TxOut,
+    request: { kind: 'rpc', endpoint: 'wallet', method: 'wallet.send', credentials: true, params: sendParams },
+    decode: decodeTx,
+    plan: sendPlan,
+    summarize: (o, i) => issuedText(`Sent ${i.amount} units of ${i.assetID} to ${i.to} (wallet API)`, o.txID, 'xvm_getTxStatus'),
+  }),
+  defineTool({
+    name: 'wallet_issueTx',
+    title: 'Issue a signed tx via the wallet API',
+    description: 'Issue a signed X-Chain transaction through the wallet API, which assumes it will be accepted. Cannot show what the bytes do.',
+    tier: 'spend',
+    toolset: 'wallet',
+    input: z.strictObject({
+      tx: z.string().min(1).max(2_000_000).describe('Signed transaction bytes in `encoding`.'),
+      encoding: z.enum(['cb58', 'hex']).optional().describe('Encoding of tx; default cb58.'),
+      chain: chainSelector('X'),
+    }),
+    output: TxOut,
+    request: { kind: 'rpc', endpoint: 'wallet', method: 'wallet.issueTx', params: (i) => compact({ tx: i.tx, encoding: i.encoding }) },
+    decode: decodeTx,
+    plan: (i, ctx) => opaquePlan(ctx, i.tx, i.encoding, 'X'),
+    summarize: (o) => issuedText('Signed transaction (wallet API)', o.txID, 'xvm_getTxStatus'),
+  }),
+  defineTool({
+    name: 'xvm_createAddress',
+    title: 'New X address for the keystore user',
+    description: 'Create a new key in the configured keystore user and return its X-Chain address.',
+    tier: 'wallet',
+    toolset: 'xvm',
+    input: z.strictObject({ chain: chainSelector('X') }),
+    output: z.object({ address: z.string() }),
+    request: { kind: 'rpc', endpoint: 'xvm', method: 'xvm.createAddress', credentials: true, params: () => ({}) },
+    decode: (raw) => ({ address: str((raw as { address?: unknown })?.address) }),
+    summarize: (o) => `New address of the keystore user: ${o.address}`,
+    annotations: { readOnlyHint: false, idempotentHint: false },
+  }),
+  defineTool({
+    name: 'xvm_listAddresses',
+    title: "Keystore user's X addresses",
+    description: 'List the X-Chain addresses whose keys the configured keystore user holds.',
+    tier: 'wallet',
+    toolset: 'xvm',
+    input: z.strictObject({
+      chain: chainSelector('X'),
+      offset: z.number().int().min(0).default(0).describe('Skip this many addresses.'),
+      limit: z.number().int().min(1).max(1000).default(100).describe('Addresses to return (1-1000, default 100).'),
+    }),
+    output: z.object({ total: z.number(), addresses: z.array(z.string()), offset: z.number(), hasMore: z.boolean() }),
+    request: { kind: 'rpc', endpoint: 'xvm', method: 'xvm.listAddresses', credentials: true, params: () => ({}) },
+    decode: (raw, i) => {
+      const all = Array.isArray((raw as { addresses?: unknown })?.addresses) ? ((raw as { addresses: unknown[] }).addresses.map(str)) : [];
+      return { total: all.length, addresses: all.slice(i.offset, i.offset + i.limit), offset: i.offset, hasMore: i.offset + i.limit < all.length };
+    },
+    summarize: (o) =>
+      [
+        `The keystore user controls ${o.total} X addresses.`,
+        ...listLines(o.addresses, 20, (a) => a),
+        ...(o.hasMore ? [`More: call again with offset ${o.offset + o.addresses.length}.`] : []),
+      ].join('\n'),
+  }),
+  defineTool({
+    name: 'platform_createAddress',
+    title: 'New P address for the keystore user',
+    description: 'Create a new key in the configured keystore user and return its P-Chain address.',
+    tier: 'wallet',
+    toolset: 'platform',
+    input: z.strictObject({}),
+    output: z.object({ address: z.string() }),
+    request: { kind: 'rpc', endpoint: 'platform', method: 'platform.createAddress', credentials: true, params: () => ({}) },
+    decode: (raw) => ({ address: str((raw as { address?: unknown })?.address) }),
+    summarize: (o) => `New address of the keystore user: ${o.address}`,
+    annotations: { readOnlyHint: false, idempotentHint: false },
+  }),
+];

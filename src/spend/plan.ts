@@ -1,0 +1,247 @@
+import { z } from 'zod';
+import { cb58Decode, hexToBytes, parseChainAddress } from '../codec/index.js';
+import type { AssetInfo, NetworkInfo } from '../context/network.js';
+import { ChainMcpError, InputError } from '../errors.js';
+import type { ToolContext } from '../catalogue/types.js';
+import { assetAmount, big, nativeAmount } from '../summarize/format.js';
+
+/**
+ * Shared pieces of spend previews (DESIGN "Confirmation of spends", 2): the keystore
+ * credentials, fees, the user's addresses and balances, the asset behind an ID, and the
+ * spec's rules that need the clock or the node. Everything here only reads.
+ */
+
+/** The Primary Network's subnet ID (all ones). */
+export const PRIMARY_NETWORK = '11111111111111111111111111111111LpoYY';
+export const NATIVE_UNIT = 10n ** 9n;
+/** Spec document 3: no validator ever holds more than min(5 x own stake, 3 million native units). */
+export const WEIGHT_CAP_UNITS = 3_000_000n * NATIVE_UNIT;
+export const MIN_STAKE_SECONDS = 14 * 24 * 3600;
+export const MAX_STAKE_SECONDS = 365 * 24 * 3600;
+export const MIN_DELEGATION_FEE = 2;
+/** Spec document 3: the validator stake is fixed on the main and test networks. */
+export const FIXED_VALIDATOR_STAKE: Readonly<Record<string, bigint>> = { '1000': 100_000_000_000_000n, '1001': 2_000_000_000_000n };
+
+/** Address state values of the spec's table (document 3, section 2). */
+export const ADDRESS_STATES = {
+  AddressStateRoleAdmin: 0,
+  AddressStateRoleKyc: 1,
+  AddressStateKycVerified: 32,
+  AddressStateKycExpired: 33,
+  AddressStateConsortium: 38,
+  AddressStateNodeDeferred: 39,
+} as const;
+
+/** An integer for the wire: a JSON number when exact (the spec's `int`), else a decimal string. */
+export function wireInt(value: bigint): number | string {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+}
+
+/** Unix seconds as a tool input: a whole number or decimal digits. */
+export const unixSeconds = (description: string) =>
+  z
+    .union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/, 'expected Unix seconds as digits')])
+    .transform((v) => Number(v))
+    .describe(description);
+
+export function credentials(ctx: ToolContext): { username: string; password: string } {
+  const keystore = ctx.config.keystore;
+  if (!keystore) {
+    throw new ChainMcpError('not_configured', 'No keystore user is configured.', {
+      hint: 'Set CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD in the server environment.',
+    });
+  }
+  return { username: keystore.username, password: keystore.password };
+}
+
+export async function txFees(ctx: ToolContext): Promise<{ txFee: bigint; creationTxFee: bigint }> {
+  const raw = (await ctx.rpc('info', 'info.getTxFee', {}, { retry: true })) as Record<string, unknown>;
+  return { txFee: big(raw?.txFee), creationTxFee: big(raw?.creationTxFee) };
+}
+
+/** The addresses a spend draws on: `from` when given, else all of the keystore user's X addresses. */
+export async function userXAddresses(ctx: ToolContext, from?: readonly string[]): Promise<string[]> {
+  if (from && from.length > 0) return [...from];
+  const raw = (await ctx.rpc('xvm', 'xvm.listAddresses', { ...credentials(ctx) }, { retry: true })) as { addresses?: unknown };
+  return Array.isArray(raw?.addresses) ? raw.addresses.filter((a): a is string => typeof a === 'string') : [];
+}
+
+/** X address -> the same key's address on another chain (same bech32 payload). */
+export function onChain(address: string, chain: 'X' | 'P' | 'C'): string {
+  return `${chain}-${address.slice(address.indexOf('-') + 1)}`;
+}
+
+export interface ResolvedAsset {
+  native: boolean;
+  info: AssetInfo;
+  show(value: bigint): string;
+}
+
+/** Whether `assetID` (ID or alias) is the native asset, and how to display its amounts. */
+export async function resolveAsset(ctx: ToolContext, assetID: string, network: NetworkInfo): Promise<ResolvedAsset> {
+  const nativeByName = assetID === network.assetID || (network.assetSymbol !== '' && assetID === network.assetSymbol);
+  let info: AssetInfo | undefined;
+  try {
+    info = await ctx.asset(assetID);
+  } catch (err) {
+    if (!nativeByName) throw new InputError('assetID', `the node does not know asset ${assetID} (${(err as Error).message})`);
+  }
+  const native = nativeByName || (info !== undefined && network.assetID !== '' && info.assetID === network.assetID);
+  if (native) return { native, info: info ?? { assetID, name: '', symbol: network.assetSymbol, denomination: 9 }, show: (v) => nativeAmount(v, network).display };
+  const known = info!;
+  return { native, info: known, show: (v) => assetAmount(v, known).display };
+}
+
+/** Sum of an asset over X addresses, or undefined when the node would not say. */
+export async function xBalance(ctx: ToolContext, addresses: readonly string[], assetID: string): Promise<bigint | undefined> {
+  if (addresses.length === 0 || addresses.length > 40) return undefined;
+  const answers = await ctx.rpcBatch(
+    'xvm',
+    addresses.map((address) => ({ method: 'xvm.getBalance', params: { address, assetID } })),
+    { retry: true },
+  );
+  let total = 0n;
+  for (const a of answers) {
+    if (a.status !== 'fulfilled') return undefined;
+    total += big((a.value as { balance?: unknown })?.balance);
+  }
+  return total;
+}
+
+/** Unlocked native balance of P addresses, or undefined when unknown. */
+export async function pUnlocked(ctx: ToolContext, addresses: readonly string[], assetID: string): Promise<bigint | undefined> {
+  if (addresses.length === 0) return undefined;
+  try {
+    const raw = (await ctx.rpc('platform', 'platform.getBalance', { addresses }, { retry: true })) as Record<string, unknown>;
+    const pick = (map: unknown): bigint | undefined => {
+      if (!map || typeof map !== 'object') return undefined;
+      const entries = Object.entries(map as Record<string, unknown>);
+      const hit = entries.find(([k]) => k === assetID) ?? (entries.length === 1 ? entries[0] : undefined);
+      return hit ? big(hit[1]) : undefined;
+    };
+    return pick(raw.unlockedOutputs) ?? pick(raw.balances);
+  } catch {
+    return undefined;
+  }
+}
+
+/** "You end with ..." line, only where the balance is known. */
+export function endsWithLine(before: bigint | undefined, leaving: bigint, show: (v: bigint) => string): string {
+  if (before === undefined) return 'Balance after: unknown (the node did not report the balance).';
+  if (before < leaving) return `Balance after: not enough funds: you hold ${show(before)} but this needs ${show(leaving)}; the node will refuse it.`;
+  return `Balance after: ${show(before - leaving)} (now ${show(before)}).`;
+}
+
+/** Byte length of data in the spec's encodings (`cb58` default, or `hex`). */
+export function encodedLength(data: string, encoding: 'cb58' | 'hex' | undefined): number {
+  return encoding === 'hex' ? hexToBytes(data).length : cb58Decode(data).length;
+}
+
+/** Validation period rules of `platform.addValidator` (2 weeks to 1 year, starting in the future). */
+export function checkPeriod(startTime: number, endTime: number, nowMs: number, limits = true): void {
+  const now = Math.floor(nowMs / 1000);
+  if (startTime <= now) throw new InputError('startTime', `must be in the future (now is ${now} Unix seconds)`);
+  if (endTime <= startTime) throw new InputError('endTime', 'must be after startTime');
+  if (!limits) return;
+  const length = endTime - startTime;
+  if (length < MIN_STAKE_SECONDS) throw new InputError('endTime', `the period must be at least 2 weeks (${MIN_STAKE_SECONDS} s); it is ${length} s`);
+  if (length > MAX_STAKE_SECONDS) throw new InputError('endTime', `the period must be at most 1 year (${MAX_STAKE_SECONDS} s); it is ${length} s`);
+}
+
+/** The stake `platform.addValidator` must carry: the spec's fixed values, else the node's minimum. */
+export async function requiredValidatorStake(ctx: ToolContext, network: NetworkInfo): Promise<bigint | undefined> {
+  const fixed = FIXED_VALIDATOR_STAKE[network.networkID];
+  if (fixed !== undefined) return fixed;
+  const raw = (await ctx.rpc('platform', 'platform.getMinStake', {}, { retry: true }).catch(() => undefined)) as Record<string, unknown> | undefined;
+  const min = big(raw?.minValidatorStake);
+  return min > 0n ? min : undefined;
+}
+
+export async function minDelegatorStake(ctx: ToolContext): Promise<bigint> {
+  const raw = (await ctx.rpc('platform', 'platform.getMinStake', {}, { retry: true }).catch(() => undefined)) as Record<string, unknown> | undefined;
+  return big(raw?.minDelegatorStake);
+}
+
+interface Staker {
+  startTime: number;
+  endTime: number;
+  stake: bigint;
+  delegated: bigint;
+}
+
+/** The delegatee's period and weight: current validators first, then pending. */
+export async function findValidator(ctx: ToolContext, nodeID: string, subnetID?: string): Promise<Staker | undefined> {
+  const params = subnetID ? { subnetID, nodeIDs: [nodeID] } : { nodeIDs: [nodeID] };
+  for (const method of ['platform.getCurrentValidators', 'platform.getPendingValidators']) {
+    const raw = (await ctx.rpc('platform', method, params, { retry: true })) as { validators?: unknown; delegators?: unknown };
+    const list = Array.isArray(raw?.validators) ? (raw.validators as Array<Record<string, unknown>>) : [];
+    const v = list.find((x) => x.nodeID === nodeID);
+    if (!v) continue;
+    const own = Array.isArray(v.delegators) ? (v.delegators as Array<Record<string, unknown>>) : [];
+    const pending = Array.isArray(raw?.delegators) ? (raw.delegators as Array<Record<string, unknown>>).filter((d) => d.nodeID === nodeID) : [];
+    const delegated = [...own, ...pending].reduce((sum, d) => sum + big(d.stakeAmount), 0n);
+    return { startTime: Number(big(v.startTime)), endTime: Number(big(v.endTime)), stake: big(v.stakeAmount ?? v.weight), delegated };
+  }
+  return undefined;
+}
+
+/** Rules of `platform.addDelegator`: inside the delegatee's period, at least the minimum, under the cap. */
+export async function checkDelegation(
+  ctx: ToolContext,
+  input: { nodeID: string; startTime: number; endTime: number; stakeAmount: bigint },
+  network: NetworkInfo,
+): Promise<{ validator: Staker; cap: bigint }> {
+  const validator = await findValidator(ctx, input.nodeID);
+  if (!validator) throw new InputError('nodeID', `${input.nodeID} is not a current or pending validator of the Primary Network`);
+  if (input.startTime < validator.startTime || input.endTime > validator.endTime) {
+    throw new InputError(
+      'startTime',
+      `the delegation period ${input.startTime}-${input.endTime} must lie inside the validator's period ${validator.startTime}-${validator.endTime}`,
+    );
+  }
+  const min = await minDelegatorStake(ctx);
+  if (input.stakeAmount < min) throw new InputError('stakeAmount', `must be at least the minimum delegator stake ${nativeAmount(min, network).display}`);
+  const cap = validator.stake * 5n < WEIGHT_CAP_UNITS ? validator.stake * 5n : WEIGHT_CAP_UNITS;
+  const total = validator.stake + validator.delegated + input.stakeAmount;
+  if (total > cap) {
+    const room = cap - validator.stake - validator.delegated;
+    throw new InputError(
+      'stakeAmount',
+      `the validator's total weight would be ${nativeAmount(total, network).display}, over its cap ${nativeAmount(cap, network).display} (min(5 x own stake, 3,000,000)); at most ${nativeAmount(room > 0n ? room : 0n, network).display} can still be delegated`,
+    );
+  }
+  return { validator, cap };
+}
+
+/** The bech32 prefix of an address input, for messages. */
+export function hrpOf(address: string): string {
+  return parseChainAddress(address).hrp;
+}
+
+/** The first preview lines: which network and which addresses pay. */
+export function headLines(network: NetworkInfo, from: readonly string[] | undefined, chain = 'X'): string[] {
+  return [
+    `Network: ${network.networkID} (prefix ${network.hrp})${chain === 'X' ? '' : `, chain ${chain}`}`,
+    `From: ${from && from.length > 0 ? from.join(', ') : "any of the keystore user's addresses"}`,
+  ];
+}
+
+/** Spends whose content this server cannot decode (signed bytes) cannot be held to the hard limits. */
+export function refuseOpaqueUnderLimits(ctx: ToolContext, what: string): void {
+  const { config } = ctx;
+  if (config.maxSpend !== undefined || config.allowedRecipients !== undefined) {
+    throw new ChainMcpError(
+      'policy',
+      `Refused: ${what} is signed bytes whose recipients and amounts this server cannot check, and CHAIN_MCP_MAX_SPEND or CHAIN_MCP_ALLOWED_RECIPIENTS is set.`,
+      { hint: 'Use the tool that builds the transaction (for example xvm_send) so the limits can be checked.' },
+    );
+  }
+}
+
+export function feeLine(fee: bigint, network: NetworkInfo): string {
+  return `Fee: ${nativeAmount(fee, network).display}`;
+}
+
+export function uint64Wire(value: bigint | undefined): number | string | undefined {
+  return value === undefined ? undefined : wireInt(value);
+}

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** What a transaction-issuing call answers: the transaction ID and, usually, the change address. */
+export const TxOut = z.object({
+  txID: z.string().describe('ID of the issued transaction.'),
+  changeAddr: z.string().optional().describe('Where change went.'),
+});
+export type TxOut = z.infer<typeof TxOut>;
+
+export function decodeTx(raw: unknown): TxOut {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  const changeAddr = typeof r.changeAddr === 'string' && r.changeAddr !== '' ? r.changeAddr : undefined;
+  return { txID: String(r.txID ?? r.txId ?? ''), ...(changeAddr ? { changeAddr } : {}) };
+}
+
+/**
+ * The summary of an issued transaction names how to follow it: a status tool called with
+ * the txID (`xvm_getTxStatus`), or a sentence for chains without one (the P-Chain).
+ */
+export function issuedText(what: string, txID: string, follow: string, extra: string[] = []): string {
+  const how = /^[a-z]+_[A-Za-z]+$/.test(follow) ? `Follow it with ${follow} {"txID": "${txID}"}.` : follow;
+  return [`${what}: issued once, txID ${txID}.`, ...extra, how].join('\n');
+}
