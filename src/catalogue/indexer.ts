@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isHexAddress, parseBareBech32, parseChainAddress, parseDateTime, parseUint64, tolerantBigInt } from '../codec/index.js';
+import { isCb58Id, isHexAddress, parseBareBech32, parseChainAddress, parseDateTime, parseUint64, tolerantBigInt } from '../codec/index.js';
 import { ChainMcpError, InputError } from '../errors.js';
 import { AmountOut, listLines, TimeOut } from '../summarize/format.js';
 import {
@@ -8,6 +8,7 @@ import {
   chainAlias,
   helpers,
   type IndexerAsset,
+  type IndexerChain,
   type IndexerStatus,
   indexerAsset,
   indexerAssets,
@@ -25,7 +26,7 @@ import {
   weiOf,
 } from '../summarize/indexer.js';
 import type { QueryPairs } from '../transport/rest.js';
-import { assetIdOrAlias, cb58Id, chainIdOrAlias } from './fields.js';
+import { assetIdOrAlias, cb58Id } from './fields.js';
 import { defineTool, type ToolContext, type ToolDef } from './types.js';
 
 /**
@@ -64,21 +65,27 @@ function transformed<T>(base: z.ZodType<string | number>, parse: (v: string | nu
 }
 
 /** X/P address with or without chain prefix; sent bare (checksum checked). */
-const address = (description = 'Address, bech32 with or without chain prefix (X-..., P-... or bare).') =>
-  transformed(z.string().max(200), (v) => {
+const address = (description?: string) => {
+  const schema = transformed(z.string().max(200), (v) => {
     const s = String(v);
     return /^[A-Za-z]-/.test(s) ? parseChainAddress(s).bech32 : parseBareBech32(s).bech32;
-  }).describe(description);
+  });
+  return description ? schema.describe(description) : schema;
+};
 
-const addresses = (description: string) => z.array(address()).min(1).max(64).describe(description);
+const addresses = (description: string) => z.array(address()).min(1).max(64).describe(`${description} X-/P- prefix optional.`);
 
 const datetime = (description: string) =>
-  transformed(z.union([z.number().int().min(0), z.string().max(40)]), (v) => parseDateTime(v)).describe(
-    `${description} Unix seconds or RFC 3339 (e.g. "2026-01-31T00:00:00Z").`,
-  );
+  transformed(z.union([z.string().max(40), z.number()]), (v) => parseDateTime(v)).describe(`${description}; Unix seconds or RFC 3339.`);
 
 const chainIDs = z
-  .array(chainIdOrAlias('Chain ID (cb58) or alias (X, P, C).'))
+  .array(
+    z
+      .string()
+      .min(1)
+      .max(100)
+      .refine((v) => /^[A-Za-z][A-Za-z0-9-]{0,31}$/.test(v) || isCb58Id(v), 'expected a chain ID (cb58) or an alias such as X'),
+  )
   .min(1)
   .max(16)
   .optional()
@@ -86,8 +93,8 @@ const chainIDs = z
 
 const limit = z.number().int().min(1).max(5000).default(100).describe('Items to return, 1-5000; default 100.');
 const query = z.string().min(1).max(100).regex(/^[A-Za-z0-9-]+$/, 'expected an ID prefix (letters and digits)').optional().describe('Only items whose ID starts with this.');
-const startTime = datetime('Only items created at or after this time.').optional();
-const endTime = datetime('Only items created at or before this time.').optional();
+const startTime = datetime('From (inclusive)').optional();
+const endTime = datetime('Until (inclusive)').optional();
 const listParams = { limit, query, startTime, endTime };
 
 const hexAddr = (d: string) => z.string().refine(isHexAddress, 'expected 0x followed by 40 hex characters').describe(d);
@@ -95,14 +102,19 @@ const blockNumber = (d: string) => transformed(z.union([z.number().int().min(0),
 
 // ---------------------------------------------------------------- output shapes
 
-const Next = z
-  .object({
-    arguments: z.record(z.string(), z.unknown()).describe('Call the same tool with these arguments for the next page.'),
-    source: z.enum(['indexer', 'time-window', 'block-range']),
-  })
-  .optional();
+const Next = z.record(z.string(), z.unknown()).optional().describe('When there is more: arguments for the next page.');
+type Next = z.infer<typeof Next>;
 
-const Chain = z.object({ chainID: z.string(), alias: z.string(), vm: z.string(), nativeAssetID: z.string() });
+/**
+ * Output schemas stay shallow: tools/list is read into the model's context on every
+ * conversation, so list items are described in one line instead of a nested schema.
+ */
+const rows = (what: string) => z.array(z.unknown()).describe(what);
+const Amt = z.object({ value: z.string(), display: z.string() });
+const TX_ROW = 'Each: id, chainID, chain, type, timestamp{unix,iso}, memo (decoded), txFee, inputTotals/outputTotals [{assetID, symbol, amount}], from, to, inputCount, outputCount, genesis. Amounts are {value (smallest unit), display}.';
+const OUTPUT_ROW = 'Each: id, transactionID, outputIndex, assetID, symbol, outputType, amount{value,display}, locktime, threshold, addresses, timestamp, spent, redeemingTransactionID.';
+const CTX_ROW = 'Each: hash, block, type, createdAt, from, to, value/gasPrice/fee {value (wei), display}, nonce, gasLimit, gasUsed, status, contractAddress, logCount.';
+
 
 const TxSummary = z.object({
   id: z.string(),
@@ -139,9 +151,23 @@ const Output = z.object({
 });
 type Output = z.infer<typeof Output>;
 
-const TxDetail = TxSummary.extend({
-  inputs: z.array(Output.extend({ signers: z.array(z.string()) })),
-  outputs: z.array(Output),
+const TxShallow = z.object({
+  id: z.string(),
+  chainID: z.string(),
+  chain: z.string(),
+  type: z.string(),
+  timestamp: TimeOut.optional(),
+  memo: z.string(),
+  txFee: Amt,
+  genesis: z.boolean(),
+  inputTotals: rows('Each: assetID, symbol, amount{value,display}.'),
+  outputTotals: rows('Same shape as inputTotals.'),
+  inputCount: z.number(),
+  outputCount: z.number(),
+  from: z.array(z.string()),
+  to: z.array(z.string()),
+  inputs: rows(`First 200 spent outputs, plus signers. ${OUTPUT_ROW}`),
+  outputs: rows(`First 200. ${OUTPUT_ROW}`),
 });
 
 const AddressRecord = z.object({
@@ -175,6 +201,7 @@ const Asset = z.object({
   timestamp: TimeOut.optional(),
 });
 type Asset = z.infer<typeof Asset>;
+const AssetShallow = Asset.extend({ currentSupply: Amt });
 
 const CTx = z.object({
   hash: z.string(),
@@ -203,7 +230,7 @@ const CBlockHead = z.object({
   miner: z.string(),
   gasUsed: z.string(),
   gasLimit: z.string(),
-  baseFeePerGas: AmountOut,
+  baseFeePerGas: Amt,
   transactionCount: z.number(),
 });
 
@@ -389,22 +416,20 @@ function nextPage(
   tool: { input: z.ZodObject },
   input: Record<string, unknown>,
   items: Array<{ timestamp?: TimeOut; createdAt?: TimeOut }>,
-): z.infer<typeof Next> {
+): Next {
   const fields = new Set(Object.keys(tool.input.shape));
   const fromIndexer = nextFromIndexer(raw.next, fields);
-  if (fromIndexer) return { arguments: fromIndexer, source: 'indexer' };
+  if (fromIndexer) return fromIndexer;
   const limitValue = typeof input.limit === 'number' ? input.limit : 0;
   const last = items.at(-1);
   const t = last?.timestamp ?? last?.createdAt;
   if (!limitValue || items.length < limitValue || !t) return undefined;
   const desc = input.sort === 'timestamp-desc';
-  return { arguments: { ...echoArgs(input), [desc ? 'endTime' : 'startTime']: t.unix }, source: 'time-window' };
+  return { ...echoArgs(input), [desc ? 'endTime' : 'startTime']: t.unix };
 }
 
-function nextLine(name: string, next: z.infer<typeof Next>): string[] {
-  if (!next) return [];
-  const how = next.source === 'indexer' ? 'the indexer says there is more' : 'the page is full; the boundary second may repeat';
-  return [`More (${how}): call ${name} with ${JSON.stringify(next.arguments)}.`];
+function nextLine(name: string, next: Next): string[] {
+  return next ? [`More: call ${name} with ${JSON.stringify(next)}.`] : [];
 }
 
 // ---------------------------------------------------------------- requests
@@ -522,7 +547,7 @@ const aggReq = indexerRequest<AggInput>({
 const Aggregate = z.object({
   startTime: TimeOut.optional(),
   endTime: TimeOut.optional(),
-  transactionVolume: AmountOut,
+  transactionVolume: Amt,
   transactionCount: z.string(),
   addressCount: z.string(),
   outputCount: z.string(),
@@ -563,7 +588,7 @@ const listAddrReq = indexerRequest<z.output<typeof listAddrInput>>({
   query: (i) => [...repeated('chainID', i.chainID), ...repeated('address', i.address), ...listPairs(i)],
 });
 
-const getAddrInput = z.strictObject({ address: address() });
+const getAddrInput = z.strictObject({ address: address('Address, bech32; X-/P- prefix optional.') });
 const getAddrReq = indexerRequest<z.output<typeof getAddrInput>>({
   path: (i) => `/v2/addresses/${seg(i.address)}`,
   notFound: (i) => `The indexer has no record of address ${i.address} (it never received anything).`,
@@ -608,7 +633,7 @@ const listCBlocksInput = z.strictObject({
   blockStart: blockNumber('Older blocks than this number (exclusive).').optional(),
   blockEnd: blockNumber('Newer blocks than this number (exclusive).').optional(),
   transactionId: z.number().int().min(0).optional().describe('Start or end transaction index inside a block.'),
-  address: z.array(hexAddr('C-Chain address, 0x + 40 hex.')).min(1).max(64).optional().describe('Only transactions of these addresses (blocks unaffected).'),
+  address: z.array(hexAddr('')).min(1).max(64).optional().describe('Only transactions of these addresses (blocks unaffected).'),
 });
 const listCBlocksReq = indexerRequest<z.output<typeof listCBlocksInput>>({
   path: () => '/v2/cblocks',
@@ -663,14 +688,14 @@ export const indexerTools: ToolDef[] = [
     title: 'Indexer status',
     description: 'Get the network ID and the chains the indexer follows (IDs, aliases, VMs, native asset). Needs CHAIN_MCP_INDEXER_URL.',
     input: none,
-    output: z.object({ networkID: z.string(), chains: z.array(Chain) }),
+    output: z.object({ networkID: z.string(), chains: rows('Each: chainID, alias, vm, nativeAssetID.') }),
     request: statusReq.request,
     run: async (i, ctx) => {
       const s = parseStatus((await statusReq.fetch(i as Record<string, never>, ctx)).raw);
       return { networkID: s.networkID, chains: s.chains };
     },
     summarize: (o) =>
-      [`Indexer on network ${o.networkID || '(unknown)'}, ${o.chains.length} chain(s):`, ...listLines(o.chains, 20, (c) => `${c.alias || '(no alias)'} ${c.vm}: ${c.chainID}`)].join('\n'),
+      [`Indexer on network ${o.networkID || '(unknown)'}, ${o.chains.length} chain(s):`, ...listLines(o.chains as IndexerChain[], 20, (c) => `${c.alias || '(no alias)'} ${c.vm}: ${c.chainID}`)].join('\n'),
   }),
   defineTool({
     ...common,
@@ -680,7 +705,7 @@ export const indexerTools: ToolDef[] = [
     input: searchInput,
     output: z.object({
       count: z.string(),
-      results: z.array(z.object({ type: z.string(), id: z.string(), score: z.string(), detail: z.string() })).describe('First 100 results.'),
+      results: rows('First 100. Each: type (transaction, asset, address, output, cBlock, cTransaction), id, score, detail.'),
     }),
     request: searchReq.request,
     run: async (input, ctx) => {
@@ -699,7 +724,7 @@ export const indexerTools: ToolDef[] = [
     summarize: (o, i) =>
       o.results.length === 0
         ? `Nothing matches "${i.query}".`
-        : [`${o.count} match(es) for "${i.query}":`, ...listLines(o.results, 25, (x) => `${x.type} ${x.id}${x.detail ? ` ${x.detail}` : ''}`)].join('\n'),
+        : [`${o.count} match(es) for "${i.query}":`, ...listLines(o.results as Array<Record<string, string>>, 25, (x) => `${x.type} ${x.id}${x.detail ? ` ${x.detail}` : ''}`)].join('\n'),
   }),
   defineTool({
     ...common,
@@ -707,7 +732,7 @@ export const indexerTools: ToolDef[] = [
     title: 'Activity totals',
     description: 'Get transaction volume and counts of transactions, addresses, outputs and assets over a time window, optionally per interval.',
     input: aggInput,
-    output: Aggregate.extend({ assetID: z.string(), intervals: z.array(Aggregate).describe('First 100 intervals.') }),
+    output: Aggregate.extend({ assetID: z.string(), intervals: rows('First 100 intervals, same fields.') }),
     request: aggReq.request,
     run: async (input, ctx) => {
       const r = rec((await aggReq.fetch(input, ctx)).raw);
@@ -731,7 +756,7 @@ export const indexerTools: ToolDef[] = [
     summarize: (o) =>
       [
         `Activity${windowText(o.startTime, o.endTime)}: ${o.transactionCount} transactions, volume ${o.transactionVolume.display}, ${o.addressCount} addresses, ${o.outputCount} outputs, ${o.assetCount} assets.`,
-        ...listLines(o.intervals, 24, (x) => `${isoShort(x.startTime)}: ${x.transactionCount} txs, volume ${x.transactionVolume.display}`),
+        ...listLines(o.intervals as Array<z.infer<typeof Aggregate>>, 24, (x) => `${isoShort(x.startTime)}: ${x.transactionCount} txs, volume ${x.transactionVolume.display}`),
       ].join('\n'),
   }),
   defineTool({
@@ -740,7 +765,7 @@ export const indexerTools: ToolDef[] = [
     title: 'Fees paid',
     description: 'Get the total transaction fees paid over a time window, in the native asset.',
     input: feeAggInput,
-    output: z.object({ startTime: TimeOut.optional(), endTime: TimeOut.optional(), txfee: AmountOut }),
+    output: z.object({ startTime: TimeOut.optional(), endTime: TimeOut.optional(), txfee: Amt }),
     request: feeAggReq.request,
     run: async (input, ctx) => {
       const r = rec((await feeAggReq.fetch(input, ctx)).raw);
@@ -777,7 +802,7 @@ export const indexerTools: ToolDef[] = [
     title: 'Transaction history',
     description: "List X/P-Chain transactions, filtered by chain, address, asset or time: an address's history with amounts, fees and memos.",
     input: listTxInput,
-    output: z.object({ startTime: TimeOut.optional(), endTime: TimeOut.optional(), count: z.number(), transactions: z.array(TxSummary), next: Next }),
+    output: z.object({ count: z.number(), transactions: rows(TX_ROW), next: Next }),
     request: listTxReq.request,
     run: async (input, ctx) => {
       const r = rec((await listTxReq.fetch(input, ctx)).raw);
@@ -785,8 +810,6 @@ export const indexerTools: ToolDef[] = [
       const { status, assets, natives } = await txContext(ctx, raws);
       const transactions = raws.map((t) => decodeTxSummary(t, assets, status, natives));
       return {
-        startTime: timeOf(r.startTime),
-        endTime: timeOf(r.endTime),
         count: transactions.length,
         transactions,
         next: nextPage(r, { input: listTxInput }, input, transactions),
@@ -794,8 +817,8 @@ export const indexerTools: ToolDef[] = [
     },
     summarize: (o) =>
       [
-        `${o.count} transaction(s)${windowText(o.startTime, o.endTime)}.`,
-        ...listLines(o.transactions, 30, txLine),
+        `${o.count} transaction(s).`,
+        ...listLines(o.transactions as TxSummary[], 30, txLine),
         ...nextLine('indexer_listTransactions', o.next),
       ].join('\n'),
   }),
@@ -805,7 +828,7 @@ export const indexerTools: ToolDef[] = [
     title: 'Transaction details',
     description: 'Get one X/P-Chain transaction by ID: type, time, inputs and outputs with addresses and amounts, fee, memo.',
     input: getTxInput,
-    output: TxDetail,
+    output: TxShallow,
     request: getTxReq.request,
     run: async (input, ctx) => {
       const raw = (await getTxReq.fetch(input, ctx)).raw;
@@ -826,11 +849,11 @@ export const indexerTools: ToolDef[] = [
       [
         `${o.type || 'Transaction'} ${o.id} on ${o.chain || o.chainID} at ${isoShort(o.timestamp)}${o.genesis ? ' (genesis)' : ''}.`,
         `Fee ${o.txFee.display}.${o.memo ? ` Memo: "${o.memo.slice(0, 200)}".` : ''}`,
-        `In: ${o.inputTotals.map((a) => a.amount.display).join(', ') || 'nothing'}; out: ${o.outputTotals.map((a) => a.amount.display).join(', ') || 'nothing'}.`,
+        `In: ${(o.inputTotals as AssetAmount[]).map((a) => a.amount.display).join(', ') || 'nothing'}; out: ${(o.outputTotals as AssetAmount[]).map((a) => a.amount.display).join(', ') || 'nothing'}.`,
         `${o.inputCount} input(s):`,
-        ...listLines(o.inputs, 10, (i) => `${i.amount.display} from ${i.addresses.join(', ') || '(no address)'}`),
+        ...listLines(o.inputs as Output[], 10, (i) => `${i.amount.display} from ${i.addresses.join(', ') || '(no address)'}`),
         `${o.outputCount} output(s):`,
-        ...listLines(o.outputs, 10, outputLine),
+        ...listLines(o.outputs as Output[], 10, outputLine),
       ].join('\n'),
   }),
   defineTool({
@@ -839,7 +862,7 @@ export const indexerTools: ToolDef[] = [
     title: 'Address records',
     description: 'List address records (balance, received, sent and counts per asset), filtered by chain or addresses.',
     input: listAddrInput,
-    output: z.object({ count: z.number(), addresses: z.array(AddressRecord), next: Next }),
+    output: z.object({ count: z.number(), addresses: rows('Each: address, publicKey, assets (as in indexer_getAddress).'), next: Next }),
     request: listAddrReq.request,
     run: async (input, ctx) => {
       const r = rec((await listAddrReq.fetch(input, ctx)).raw);
@@ -851,7 +874,7 @@ export const indexerTools: ToolDef[] = [
     summarize: (o) =>
       [
         `${o.count} address record(s).`,
-        ...listLines(o.addresses, 20, (a) => `${a.address}: ${a.assets.map((x) => x.balance.display).join(', ') || 'no assets'}`),
+        ...listLines(o.addresses as AddressRecord[], 20, (a) => `${a.address}: ${a.assets.map((x) => x.balance.display).join(', ') || 'no assets'}`),
         ...nextLine('indexer_listAddresses', o.next),
       ].join('\n'),
   }),
@@ -861,7 +884,11 @@ export const indexerTools: ToolDef[] = [
     title: 'Address record',
     description: "Get an address's balance, total received and sent, transaction and UTXO counts per asset, in display units.",
     input: getAddrInput,
-    output: AddressRecord,
+    output: z.object({
+      address: z.string(),
+      publicKey: z.string().nullable(),
+      assets: rows('Each: assetID, symbol, balance, totalReceived, totalSent (each {value, display}), transactionCount, utxoCount.'),
+    }),
     request: getAddrReq.request,
     run: async (input, ctx) => {
       const raw = (await getAddrReq.fetch(input, ctx)).raw;
@@ -869,7 +896,7 @@ export const indexerTools: ToolDef[] = [
       const decoded = decodeAddress(raw, assets);
       return { ...decoded, address: decoded.address || input.address };
     },
-    summarize: (o) => addressLines(o).join('\n'),
+    summarize: (o) => addressLines(o as AddressRecord).join('\n'),
   }),
   defineTool({
     ...common,
@@ -877,14 +904,14 @@ export const indexerTools: ToolDef[] = [
     title: 'Assets',
     description: 'List the assets created on the network: name, symbol, supply in display units, fixed or variable cap, NFT.',
     input: listAssetsInput,
-    output: z.object({ count: z.number(), assets: z.array(Asset), next: Next }),
+    output: z.object({ count: z.number(), assets: rows('Each: as in indexer_getAsset.'), next: Next }),
     request: listAssetsReq.request,
     run: async (input, ctx) => {
       const r = rec((await listAssetsReq.fetch(input, ctx)).raw);
       const assets = arr(r.assets).map(decodeAsset);
       return { count: assets.length, assets, next: nextPage(r, { input: listAssetsInput }, input, assets) };
     },
-    summarize: (o) => [`${o.count} asset(s).`, ...listLines(o.assets, 30, assetLine), ...nextLine('indexer_listAssets', o.next)].join('\n'),
+    summarize: (o) => [`${o.count} asset(s).`, ...listLines(o.assets as Asset[], 30, assetLine), ...nextLine('indexer_listAssets', o.next)].join('\n'),
   }),
   defineTool({
     ...common,
@@ -892,7 +919,7 @@ export const indexerTools: ToolDef[] = [
     title: 'Asset details',
     description: "Get an asset's name, symbol, denomination, current supply in display units and kind (fixed cap, variable cap, NFT).",
     input: getAssetInput,
-    output: Asset,
+    output: AssetShallow,
     request: getAssetReq.request,
     run: async (input, ctx) => decodeAsset((await getAssetReq.fetch(input, ctx)).raw),
     summarize: (o) => `${assetLine(o)}; on chain ${o.chainID}${o.timestamp ? `, created ${isoShort(o.timestamp)}` : ''}.`,
@@ -903,7 +930,7 @@ export const indexerTools: ToolDef[] = [
     title: 'Outputs (UTXOs)',
     description: 'List outputs (UTXOs) by chain and owner address, spent or unspent, with amounts in display units.',
     input: listOutputsInput,
-    output: z.object({ count: z.number(), totals: z.array(AssetAmount).describe('Sum of the listed outputs per asset.'), outputs: z.array(Output), next: Next }),
+    output: z.object({ count: z.number(), totals: rows('Sum per asset: assetID, symbol, amount.'), outputs: rows(OUTPUT_ROW), next: Next }),
     request: listOutputsReq.request,
     run: async (input, ctx) => {
       const r = rec((await listOutputsReq.fetch(input, ctx)).raw);
@@ -916,8 +943,8 @@ export const indexerTools: ToolDef[] = [
     },
     summarize: (o, i) =>
       [
-        `${o.count} ${i.spent === true ? 'spent ' : i.spent === false ? 'unspent ' : ''}output(s) totalling ${o.totals.map((t) => t.amount.display).join(', ') || 'nothing'}.`,
-        ...listLines(o.outputs, 30, outputLine),
+        `${o.count} ${i.spent === true ? 'spent ' : i.spent === false ? 'unspent ' : ''}output(s) totalling ${(o.totals as AssetAmount[]).map((t) => t.amount.display).join(', ') || 'nothing'}.`,
+        ...listLines(o.outputs as Output[], 30, outputLine),
         ...nextLine('indexer_listOutputs', o.next),
       ].join('\n'),
   }),
@@ -927,7 +954,7 @@ export const indexerTools: ToolDef[] = [
     title: 'Output details',
     description: 'Get one output (UTXO) by ID: owner addresses, amount, lock time, threshold, and whether and where it was spent.',
     input: getOutputInput,
-    output: Output,
+    output: Output.extend({ amount: Amt }),
     request: getOutputReq.request,
     run: async (input, ctx) => {
       const raw = (await getOutputReq.fetch(input, ctx)).raw;
@@ -942,7 +969,7 @@ export const indexerTools: ToolDef[] = [
     title: 'C-Chain block',
     description: 'Get a C-Chain (EVM) block by number, or the latest, with its transactions; values in the native asset (from wei).',
     input: getCBlockInput,
-    output: CBlockHead.extend({ transactions: z.array(CTx).describe('First 200 transactions.') }),
+    output: CBlockHead.extend({ transactions: rows(`First 200. ${CTX_ROW}`) }),
     request: getCBlockReq.request,
     run: async (input, ctx) => {
       const b = rec((await getCBlockReq.fetch(input, ctx)).raw);
@@ -965,7 +992,7 @@ export const indexerTools: ToolDef[] = [
     summarize: (o) =>
       [
         `C-Chain block ${o.number} (${o.hash}) at ${isoShort(o.timestamp)}: ${o.transactionCount} transaction(s), gas ${o.gasUsed}/${o.gasLimit}, base fee ${o.baseFeePerGas.display}/gas.`,
-        ...listLines(o.transactions, 20, cTxLine),
+        ...listLines(o.transactions as CTx[], 20, cTxLine),
       ].join('\n'),
   }),
   defineTool({
@@ -977,8 +1004,8 @@ export const indexerTools: ToolDef[] = [
     output: z.object({
       blockCount: z.string(),
       transactionCount: z.string(),
-      blocks: z.array(CBlockHead),
-      transactions: z.array(CTx),
+      blocks: rows('Newest first. Each: number, hash, parentHash, timestamp, miner, gasUsed, gasLimit, baseFeePerGas, transactionCount.'),
+      transactions: rows(CTX_ROW),
       next: Next,
     }),
     request: listCBlocksReq.request,
@@ -1004,16 +1031,16 @@ export const indexerTools: ToolDef[] = [
       const oldest = blocks.at(-1);
       const next =
         oldest && blocks.length === input.limit && oldest.number !== '0'
-          ? { arguments: { ...echoArgs(input), blockStart: oldest.number }, source: 'block-range' as const }
+          ? { ...echoArgs(input), blockStart: oldest.number }
           : undefined;
       return { blockCount: count(r.blockCount ?? blocks.length), transactionCount: count(r.transactionCount ?? transactions.length), blocks, transactions, next };
     },
     summarize: (o) =>
       [
         `${o.blocks.length} block(s), ${o.transactions.length} transaction(s) listed.`,
-        ...listLines(o.blocks, 20, (b) => `block ${b.number} ${b.hash} at ${isoShort(b.timestamp)}: ${b.transactionCount} tx(s), gas ${b.gasUsed}`),
-        ...(o.transactions.length ? ['Transactions:', ...listLines(o.transactions, 20, cTxLine)] : []),
-        ...(o.next ? [`Older blocks: call indexer_listCBlocks with ${JSON.stringify(o.next.arguments)}.`] : []),
+        ...listLines(o.blocks as Array<z.infer<typeof CBlockHead>>, 20, (b) => `block ${b.number} ${b.hash} at ${isoShort(b.timestamp)}: ${b.transactionCount} tx(s), gas ${b.gasUsed}`),
+        ...(o.transactions.length ? ['Transactions:', ...listLines(o.transactions as CTx[], 20, cTxLine)] : []),
+        ...(o.next ? [`Older blocks: call indexer_listCBlocks with ${JSON.stringify(o.next)}.`] : []),
       ].join('\n'),
   }),
   defineTool({
@@ -1022,7 +1049,7 @@ export const indexerTools: ToolDef[] = [
     title: 'C-Chain transactions',
     description: 'List C-Chain (EVM) transactions by sender, recipient, either, hash or block range; values in the native asset (from wei).',
     input: listCTxInput,
-    output: z.object({ startTime: TimeOut.optional(), endTime: TimeOut.optional(), count: z.number(), transactions: z.array(CTx), next: Next }),
+    output: z.object({ count: z.number(), transactions: rows(CTX_ROW), next: Next }),
     request: listCTxReq.request,
     run: async (input, ctx) => {
       checkBlockRange(input);
@@ -1030,15 +1057,13 @@ export const indexerTools: ToolDef[] = [
       const symbol = await evmSymbol(ctx);
       const transactions = arr(r.Transactions ?? r.transactions).map((t) => decodeCTx(t, symbol));
       return {
-        startTime: timeOf(r.startTime),
-        endTime: timeOf(r.endTime),
         count: transactions.length,
         transactions,
         next: nextPage(r, { input: listCTxInput }, input, transactions),
       };
     },
     summarize: (o) =>
-      [`${o.count} C-Chain transaction(s).`, ...listLines(o.transactions, 30, cTxLine), ...nextLine('indexer_listCTransactions', o.next)].join('\n'),
+      [`${o.count} C-Chain transaction(s).`, ...listLines(o.transactions as CTx[], 30, cTxLine), ...nextLine('indexer_listCTransactions', o.next)].join('\n'),
   }),
   defineTool({
     ...common,
