@@ -9,6 +9,7 @@ import { walletTools } from './wallet.js';
 import { xvmSpendTools } from './xvm.spend.js';
 import { indexerTools } from './indexer.js';
 import { infoTools } from './info.js';
+import { platformTools } from './platform.js';
 import type { ToolDef } from './types.js';
 
 /**
@@ -17,6 +18,7 @@ import type { ToolDef } from './types.js';
  */
 export const CATALOGUE: readonly ToolDef[] = [
   ...infoTools,
+  ...platformTools,
   ...indexerTools,
   ...xvmSpendTools,
   ...walletTools,

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { registerInfo } from './node/info.js';
+import { registerPlatform } from './node/platform.js';
 import { HttpFault, RpcRouter } from './rpc.js';
 import { createState, type DevnetState } from './state.js';
 
@@ -24,7 +25,7 @@ export interface Devnet {
 }
 
 /** Families register their methods on the router; adding one is one line here. */
-const FAMILIES: Array<(router: RpcRouter, state: DevnetState) => void> = [registerInfo];
+const FAMILIES: Array<(router: RpcRouter, state: DevnetState) => void> = [registerInfo, registerPlatform];
 
 async function listen(server: Server, port: number): Promise<string> {
   await new Promise<void>((resolve, reject) => {

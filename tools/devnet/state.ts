@@ -1287,7 +1287,7 @@ function seed(state: DevnetState): void {
   // Supply: everything minted so far plus staked amounts (an upper bound).
   let staked = 0n;
   for (const v of state.validators) staked += v.stakeAmount + v.delegators.reduce((s, d) => s + d.stakeAmount, 0n);
-  state.supply = native.supply + staked + 1_000n * 1_000_000_000n * 1_000_000n;
+  state.supply = native.supply + staked + 300_000_000n * 1_000_000_000n;
 }
 
 export function createState(): DevnetState {

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { humanDuration } from '../codec/index.js';
+import type { ToolContext } from '../catalogue/types.js';
+import type { NetworkInfo } from '../context/network.js';
+import { type AmountOut, assetAmount, nativeAmount } from './format.js';
+
+/** Helpers shared by the platform, asset and contract chain toolsets. */
+
+export const DurationOut = z.object({ seconds: z.string(), human: z.string() });
+export type DurationOut = z.infer<typeof DurationOut>;
+
+export function durationOut(seconds: bigint): DurationOut {
+  return { seconds: seconds.toString(), human: humanDuration(seconds) };
+}
+
+/** The network, or a neutral stand-in when the node cannot tell (amounts then show no symbol). */
+export async function networkOrBlank(ctx: ToolContext): Promise<NetworkInfo> {
+  return ctx.network().catch(() => ({ networkID: '', hrp: '', assetSymbol: '', assetID: '', source: 'known-networks' as const }));
+}
+
+/**
+ * An amount of any asset in display units: the native asset with 9 decimals and the
+ * network's symbol, other assets with their own denomination and symbol (cached lookups).
+ * If the asset cannot be described, the raw value is shown without decimals.
+ */
+export async function amountOf(ctx: ToolContext, network: NetworkInfo, assetID: string, value: bigint): Promise<AmountOut & { symbol: string }> {
+  if (assetID === network.assetID || (network.assetSymbol !== '' && assetID === network.assetSymbol)) {
+    return { ...nativeAmount(value, network), symbol: network.assetSymbol };
+  }
+  try {
+    const asset = await ctx.asset(assetID);
+    return { ...assetAmount(value, asset), symbol: asset.symbol };
+  } catch {
+    return { value: value.toString(), display: `${value} (units of ${assetID.slice(0, 12)}…)`, symbol: '' };
+  }
+}
+
+/** Status words of the spec's tables, explained. */
+export const TX_STATUS_MEANING: Record<string, string> = {
+  Accepted: 'accepted, or will be accepted, by every node',
+  Processing: 'being voted on by this node; check again shortly',
+  Rejected: 'will never be accepted by any node; its inputs were not spent',
+  Unknown: 'not seen by this node (wrong chain, a typo, or not yet issued)',
+  Dropped: 'dropped by this node because it considered the transaction invalid',
+  Committed: 'committed in a block',
+  Aborted: 'aborted',
+};
+
+export const BLOCKCHAIN_STATUS_MEANING: Record<string, string> = {
+  Validating: 'validated by this node',
+  Created: 'exists but is not validated by this node',
+  Preferred: 'proposed and likely to be created; its transaction is not yet accepted',
+  Syncing: 'this node participates as a non-validating node',
+  Unknown: 'never proposed, or the proposal is not preferred; it may be resubmitted',
+};
+
+export function meaningOf(table: Record<string, string>, status: string): string {
+  return table[status] ?? 'a status this server does not know';
+}
+
+/** Hex memo ("0x...") to text when it is printable UTF-8, else the hex. */
+export function memoText(hexMemo: unknown): string {
+  if (typeof hexMemo !== 'string' || hexMemo === '' || hexMemo === '0x') return '';
+  const digits = hexMemo.startsWith('0x') ? hexMemo.slice(2) : hexMemo;
+  if (!/^(?:[0-9a-fA-F]{2})*$/.test(digits)) return hexMemo;
+  const bytes = Buffer.from(digits, 'hex');
+  try {
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    const binary = [...bytes].some((b) => (b < 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) || b === 0x7f);
+    return binary ? hexMemo : text;
+  } catch {
+    return hexMemo;
+  }
+}

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { cb58Decode, formatBareBech32, formatCb58Id, hexToBytes } from '../codec/index.js';
+
+/**
+ * Decodes the codec form of a UTXO (as getUTXOs / getRewardUTXOs return it) far enough
+ * to total amounts: codec version (u16), txID (32), output index (u32), asset ID (32),
+ * output type ID (u32); type 7 (secp256k1 transfer) continues with amount (u64), locktime
+ * (u64), threshold (u32), address count (u32) and 20-byte addresses; type 11 (NFT transfer)
+ * with group ID (u32), payload length (u32), payload, then the same owners. Other output
+ * types (e.g. locked outputs) keep their type ID and no amount.
+ */
+
+export const DecodedUtxo = z.object({
+  utxoID: z.string().describe('txID:outputIndex'),
+  txID: z.string(),
+  outputIndex: z.number(),
+  assetID: z.string(),
+  outputType: z.number(),
+  amount: z.string().optional().describe('Smallest unit of the asset (fungible outputs).'),
+  groupID: z.number().optional(),
+  locktime: z.string().optional(),
+  threshold: z.number().optional(),
+  addresses: z.array(z.string()).optional().describe('Bech32 addresses without chain prefix.'),
+});
+export type DecodedUtxo = z.infer<typeof DecodedUtxo>;
+
+/** Bytes of a `cb58` or `hex` (0x..., with 4-byte checksum) encoded string. */
+export function encodedBytes(text: string): Uint8Array {
+  if (text.startsWith('0x')) {
+    const bytes = hexToBytes(text);
+    return bytes.length > 4 ? bytes.subarray(0, bytes.length - 4) : bytes;
+  }
+  return cb58Decode(text);
+}
+
+export function decodeUtxo(text: string, hrp: string): DecodedUtxo | undefined {
+  let b: Uint8Array;
+  try {
+    b = encodedBytes(text);
+  } catch {
+    return undefined;
+  }
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  try {
+    let at = 2;
+    const txID = formatCb58Id(b.slice(at, at + 32));
+    at += 32;
+    const outputIndex = view.getUint32(at);
+    at += 4;
+    const assetID = formatCb58Id(b.slice(at, at + 32));
+    at += 32;
+    const outputType = view.getUint32(at);
+    at += 4;
+    const out: DecodedUtxo = { utxoID: `${txID}:${outputIndex}`, txID, outputIndex, assetID, outputType };
+    if (outputType === 7) {
+      out.amount = view.getBigUint64(at).toString();
+      at += 8;
+    } else if (outputType === 11) {
+      out.groupID = view.getUint32(at);
+      const len = view.getUint32(at + 4);
+      at += 8 + len;
+    } else {
+      return out;
+    }
+    out.locktime = view.getBigUint64(at).toString();
+    out.threshold = view.getUint32(at + 8);
+    const count = view.getUint32(at + 12);
+    at += 16;
+    if (count > 1000 || at + count * 20 > b.length) return out;
+    out.addresses = Array.from({ length: count }, (_, i) => formatBareBech32(hrp, b.slice(at + i * 20, at + (i + 1) * 20)));
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Totals per asset of fungible outputs (smallest units), in first-seen order. */
+export function totalsByAsset(utxos: readonly DecodedUtxo[]): Map<string, { amount: bigint; count: number }> {
+  const totals = new Map<string, { amount: bigint; count: number }>();
+  for (const u of utxos) {
+    const t = totals.get(u.assetID) ?? { amount: 0n, count: 0 };
+    t.amount += BigInt(u.amount ?? '0');
+    t.count += 1;
+    totals.set(u.assetID, t);
+  }
+  return totals;
+}

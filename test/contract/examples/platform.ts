@@ -1,0 +1,73 @@
+import type { ContractExample } from '../types.js';
+
+/** Spec document 3, "Platform chain, endpoint /ext/P, JSON-RPC". Written by hand from the spec. */
+
+const P = '/ext/P';
+const ADDR = 'P-local1nzae6mw98nl99wyjzq6ht4ljt20kqecjmcltwd';
+const NODE = 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg';
+const PRIMARY = '11111111111111111111111111111111LpoYY';
+const SUBNET = '2kqVEY6Khz2ShzBeEHaDQGtRmkbXT8suCZ8wwMqxEmusZDoXdy';
+const CHAIN = '2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed';
+const TX = '2RXG7x5q8zq3jxAvAJxrKPv9sp1YBuh8ZnqrickJL51RsYghay';
+
+export const examples: Record<string, ContractExample> = {
+  platform_getAddressStates: {
+    args: { address: ADDR },
+    expect: { path: P, method: 'platform.getAddressStates', params: { address: ADDR } },
+    answers: { 'platform.getAddressStates': '4294967297' },
+  },
+  platform_getAllDepositOffers: {
+    args: { timestamp: 1700000000 },
+    expect: { path: P, method: 'platform.getAllDepositOffers', params: { timestamp: 1700000000 } },
+    // Real nodes answer with lowercase keys and some numbers as strings (DESIGN section 5).
+    answers: {
+      'platform.getAllDepositOffers': {
+        depositOffers: [
+          { id: TX, interestRateNominator: '80000', start: '1690000000', end: 1710000000, minAmount: '1000000000', minDuration: 5184000, maxDuration: 31536000, unlockPeriodDuration: 2592000, noRewardsPeriodDuration: 0, memo: 'U3RhbmRhcmQ=', flags: 1 },
+        ],
+      },
+    },
+  },
+  platform_getBalance: {
+    args: { addresses: [ADDR] },
+    expect: { path: P, method: 'platform.getBalance', params: { addresses: [ADDR] } },
+  },
+  platform_getBlock: {
+    args: { blockID: TX, encoding: 'json' },
+    expect: { path: P, method: 'platform.getBlock', params: { blockID: TX, encoding: 'json' } },
+    answers: { 'platform.getBlock': { block: { parentID: TX, height: 7, txs: [] }, encoding: 'json' } },
+  },
+  platform_getBlockchains: { args: {}, expect: { path: P, method: 'platform.getBlockchains', params: {} } },
+  platform_getBlockchainStatus: {
+    args: { blockchainID: CHAIN },
+    expect: { path: P, method: 'platform.getBlockchainStatus', params: { blockchainID: CHAIN } },
+    answers: { 'platform.getBlockchainStatus': { status: 'Validating' } },
+  },
+  platform_getConfiguration: { args: {}, expect: { path: P, method: 'platform.getConfiguration', params: {} } },
+  platform_getCurrentSupply: { args: {}, expect: { path: P, method: 'platform.getCurrentSupply', params: {} } },
+  platform_getCurrentValidators: {
+    args: { subnetID: SUBNET, nodeIDs: [NODE], limit: 5 },
+    expect: { path: P, method: 'platform.getCurrentValidators', params: { subnetID: SUBNET, nodeIDs: [NODE] } },
+  },
+  platform_getHeight: { args: {}, expect: { path: P, method: 'platform.getHeight', params: {} } },
+  platform_getMaxStakeAmount: {
+    args: { nodeID: NODE, startTime: 1700000000, endTime: '2023-12-14T22:13:20Z' },
+    expect: { path: P, method: 'platform.getMaxStakeAmount', params: { subnetID: PRIMARY, nodeID: NODE, startTime: 1700000000, endTime: 1702592000 } },
+  },
+  platform_getMinStake: { args: {}, expect: { path: P, method: 'platform.getMinStake', params: {} } },
+  platform_getPendingValidators: { args: {}, expect: { path: P, method: 'platform.getPendingValidators', params: {} } },
+  platform_getRewardUTXOs: {
+    args: { txID: TX, encoding: 'hex' },
+    expect: { path: P, method: 'platform.getRewardUTXOs', params: { txID: TX, encoding: 'hex' } },
+  },
+  platform_getStakingAssetID: {
+    args: { subnetID: PRIMARY },
+    expect: { path: P, method: 'platform.getStakingAssetID', params: { subnetID: PRIMARY } },
+  },
+  platform_getSubnets: { args: { ids: [SUBNET] }, expect: { path: P, method: 'platform.getSubnets', params: { ids: [SUBNET] } } },
+  platform_validatedBy: {
+    args: { blockchainID: CHAIN },
+    expect: { path: P, method: 'platform.validatedBy', params: { blockchainID: CHAIN } },
+  },
+  platform_validates: { args: { subnetID: SUBNET }, expect: { path: P, method: 'platform.validates', params: { subnetID: SUBNET } } },
+};
