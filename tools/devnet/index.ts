@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type DevnetIndexer, startIndexer } from './indexer/server.js';
 import { registerInfo } from './node/info.js';
 import { registerPlatform } from './node/platform.js';
 import { HttpFault, RpcRouter } from './rpc.js';
@@ -16,6 +17,8 @@ export interface DevnetOptions {
 export interface Devnet {
   nodeUrl: string;
   indexerUrl?: string;
+  /** The indexer simulator (its request log lets tests count requests). */
+  indexer?: DevnetIndexer;
   runnerUrl?: string;
   /** The keystore user the demo and tests sign with. */
   keystore: { username: string; password: string };
@@ -58,15 +61,21 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   node.keepAliveTimeout = 5_000;
   const nodeUrl = await listen(node, opts.port ?? 0);
   opts.log?.(`devnet: node API at ${nodeUrl}`);
+  const indexer = await startIndexer(state);
+  opts.log?.(`devnet: indexer API at ${indexer.url}`);
   return {
     nodeUrl,
+    indexerUrl: indexer.url,
+    indexer,
     keystore: { username: 'devnet', password: 'Devnet-Passw0rd!' },
     state,
     router,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      await indexer.close();
+      await new Promise<void>((resolve) => {
         node.closeAllConnections();
         node.close(() => resolve());
-      }),
+      });
+    },
   };
 }
