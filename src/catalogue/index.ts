@@ -1,4 +1,5 @@
 import { adminTools } from './admin.js';
+import { assistantTools } from './assistant.js';
 import { authTools } from './auth.js';
 import { cxSpendTools } from './cx.spend.js';
 import { evmSpendTools } from './evm.spend.js';
@@ -17,6 +18,7 @@ import type { ToolDef } from './types.js';
  * the manifest, the README table and the contract tests all iterate this list.
  */
 export const CATALOGUE: readonly ToolDef[] = [
+  ...assistantTools,
   ...infoTools,
   ...platformTools,
   ...indexerTools,
