@@ -72,18 +72,21 @@ function bareOf(address: string): string {
   return address.slice(address.indexOf('-') + 1);
 }
 
-/** Native part of a list of decoded UTXOs (xvm_getUTXOs / cx_getUTXOs output). */
+/** Native part of a UTXO page (xvm_getUTXOs / cx_getUTXOs output: totals per asset). */
 function nativeUtxoTotal(out: Out | undefined, nativeID: string): { total: bigint; count: number } {
   let total = 0n;
   let count = 0;
-  for (const u of arr(out?.utxos)) {
-    const r = rec(u);
+  for (const t of arr(out?.totals)) {
+    const r = rec(t);
     if (nativeID && str(r.assetID) !== nativeID) continue;
     total += units(r.amount);
-    count++;
+    count += Number(r.count ?? 0);
   }
   return { total, count };
 }
+
+/** Every page (bounded by the UTXO tools' own page cap), totals only. */
+const ALL_UTXOS = { fetchAll: true, items: 0 };
 
 const accountOverview = defineTool({
   name: 'account_overview',
@@ -112,9 +115,9 @@ const accountOverview = defineTool({
         const [x, p, fromP, fromC, toC] = await Promise.all([
           step(ctx, problems, `X balances of ${bare}`, 'xvm_getAllBalances', { address: `X-${bare}` }),
           step(ctx, problems, `P balance of ${bare}`, 'platform_getBalance', { addresses: [`P-${bare}`] }),
-          step(ctx, problems, `P->X imports of ${bare}`, 'xvm_getUTXOs', { addresses: [`X-${bare}`], sourceChain: 'P' }),
-          step(ctx, problems, `C->X imports of ${bare}`, 'xvm_getUTXOs', { addresses: [`X-${bare}`], sourceChain: 'C' }),
-          step(ctx, problems, `X->C imports of ${bare}`, 'cx_getUTXOs', { addresses: [`C-${bare}`], sourceChain: 'X' }),
+          step(ctx, problems, `P->X imports of ${bare}`, 'xvm_getUTXOs', { addresses: [`X-${bare}`], sourceChain: 'P', ...ALL_UTXOS }),
+          step(ctx, problems, `C->X imports of ${bare}`, 'xvm_getUTXOs', { addresses: [`X-${bare}`], sourceChain: 'C', ...ALL_UTXOS }),
+          step(ctx, problems, `X->C imports of ${bare}`, 'cx_getUTXOs', { addresses: [`C-${bare}`], sourceChain: 'X', ...ALL_UTXOS }),
         ]);
         const xLines = arr(x?.balances).map((b) => {
           const r = rec(b);
@@ -583,12 +586,15 @@ function routeOf(i: TransferInput): Route {
   return { from: 'X', to: 'C', steps: [{ action: 'export', chain: 'X' }, { action: 'import', chain: 'C' }] };
 }
 
+/** The native asset's ID: from the network configuration, else xvm.getAssetDescription with no assetID (spec: returns the native asset). */
 async function nativeAlias(ctx: ToolContext): Promise<string> {
   const network = await ctx.network();
-  if (!network.assetID && !network.assetSymbol) {
-    throw new ChainMcpError('not_configured', 'The node did not say which asset is native (platform_getConfiguration).', { hint: 'Use xvm_send or xvm_export with an explicit assetID.' });
-  }
-  return network.assetID || network.assetSymbol;
+  if (network.assetID) return network.assetID;
+  const described = await ctx.call('xvm_getAssetDescription', {}).catch(() => undefined);
+  const id = str(described?.assetID);
+  if (id) return id;
+  if (network.assetSymbol) return network.assetSymbol;
+  throw new ChainMcpError('not_configured', 'The node did not say which asset is native.', { hint: 'Use xvm_send or xvm_export with an explicit assetID.' });
 }
 
 /** A cross-chain import must be signed by the destination key: it must be one of the keystore user's. */
@@ -677,7 +683,7 @@ async function awaitExport(ctx: ToolContext, route: Route, txID: string, i: Tran
     else {
       // The P-Chain has no status method in the spec: the export is visible once its UTXOs wait on X.
       const utxos = await ctx.call('xvm_getUTXOs', { addresses: [i.to], sourceChain: 'P' });
-      status = arr(utxos.utxos).length > 0 ? 'Accepted' : 'Processing';
+      status = Number(utxos.numFetched ?? 0) > 0 || arr(utxos.utxos).length > 0 ? 'Accepted' : 'Processing';
     }
     await ctx.progress(polls, undefined, `export ${txID}: ${status}`);
     if (FINAL.has(status) || ctx.now() >= deadline) return status;
