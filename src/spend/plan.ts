@@ -169,20 +169,19 @@ interface Staker {
   delegated: bigint;
 }
 
-/** The delegatee's period and weight: current validators first, then pending. */
+/** The delegatee's period and weight (own stake plus current and pending delegations), current or pending. */
 export async function findValidator(ctx: ToolContext, nodeID: string, subnetID?: string): Promise<Staker | undefined> {
   const params = subnetID ? { subnetID, nodeIDs: [nodeID] } : { nodeIDs: [nodeID] };
-  for (const method of ['platform.getCurrentValidators', 'platform.getPendingValidators']) {
-    const raw = (await ctx.rpc('platform', method, params, { retry: true })) as { validators?: unknown; delegators?: unknown };
-    const list = Array.isArray(raw?.validators) ? (raw.validators as Array<Record<string, unknown>>) : [];
-    const v = list.find((x) => x.nodeID === nodeID);
-    if (!v) continue;
-    const own = Array.isArray(v.delegators) ? (v.delegators as Array<Record<string, unknown>>) : [];
-    const pending = Array.isArray(raw?.delegators) ? (raw.delegators as Array<Record<string, unknown>>).filter((d) => d.nodeID === nodeID) : [];
-    const delegated = [...own, ...pending].reduce((sum, d) => sum + big(d.stakeAmount), 0n);
-    return { startTime: Number(big(v.startTime)), endTime: Number(big(v.endTime)), stake: big(v.stakeAmount ?? v.weight), delegated };
-  }
-  return undefined;
+  const [current, pending] = (await Promise.all(
+    ['platform.getCurrentValidators', 'platform.getPendingValidators'].map((m) => ctx.rpc('platform', m, params, { retry: true })),
+  )) as Array<{ validators?: unknown; delegators?: unknown }>;
+  const list = (raw: { validators?: unknown } | undefined) => (Array.isArray(raw?.validators) ? (raw.validators as Array<Record<string, unknown>>) : []);
+  const v = list(current).find((x) => x.nodeID === nodeID) ?? list(pending).find((x) => x.nodeID === nodeID);
+  if (!v) return undefined;
+  const own = Array.isArray(v.delegators) ? (v.delegators as Array<Record<string, unknown>>) : [];
+  const queued = Array.isArray(pending?.delegators) ? (pending.delegators as Array<Record<string, unknown>>).filter((d) => d.nodeID === nodeID) : [];
+  const delegated = [...own, ...queued].reduce((sum, d) => sum + big(d.stakeAmount), 0n);
+  return { startTime: Number(big(v.startTime)), endTime: Number(big(v.endTime)), stake: big(v.stakeAmount ?? v.weight), delegated };
 }
 
 /** Rules of `platform.addDelegator`: inside the delegatee's period, at least the minimum, under the cap. */

@@ -68,7 +68,7 @@ describe('chain-mcp over stdio', () => {
   });
 
   it('answers 401 without a token and succeeds with one', async () => {
-    const authNet = await startDevnet({ authRequired: true });
+    const authNet = await startDevnet({ authRequired: true, authTokens: ['secret-token-value'] });
     const without = await stdioStack({ devnet: authNet });
     const withToken = await stdioStack({ devnet: authNet, env: { CHAIN_MCP_AUTH_TOKEN: 'secret-token-value' } });
     try {

@@ -3,7 +3,15 @@ import type { AddressInfo } from 'node:net';
 import { type DevnetIndexer, startIndexer } from './indexer/server.js';
 import { registerInfo } from './node/info.js';
 import { registerPlatform } from './node/platform.js';
-import { HttpFault, RpcRouter } from './rpc.js';
+import { registerAdmin } from './node/admin.js';
+import { authorizer, registerAuth } from './node/auth.js';
+import { registerCxSpend } from './node/cx.spend.js';
+import { registerKeystoreAdmin } from './node/keystore.admin.js';
+import { registerPlatformSpend } from './node/platform.spend.js';
+import { registerWallet } from './node/wallet.js';
+import { registerXvmSpend } from './node/xvm.spend.js';
+import { type RunnerGateway, startRunnerGateway } from './runner.js';
+import { RpcRouter } from './rpc.js';
 import { createState, type DevnetState } from './state.js';
 
 export interface DevnetOptions {
@@ -11,6 +19,8 @@ export interface DevnetOptions {
   port?: number;
   /** Require `Authorization: Bearer` on every endpoint but /ext/auth (`--api-auth-required`). */
   authRequired?: boolean;
+  /** With authRequired: tokens that grant every endpoint from the start (tests that bring their own). */
+  authTokens?: string[];
   log?: (line: string) => void;
 }
 
@@ -24,11 +34,13 @@ export interface Devnet {
   keystore: { username: string; password: string };
   state: DevnetState;
   router: RpcRouter;
+  /** The local network runner's HTTP gateway (runnerUrl). */
+  runner: RunnerGateway;
   close(): Promise<void>;
 }
 
 /** Families register their methods on the router; adding one is one line here. */
-const FAMILIES: Array<(router: RpcRouter, state: DevnetState) => void> = [registerInfo, registerPlatform];
+const FAMILIES: Array<(router: RpcRouter, state: DevnetState) => void> = [registerInfo, registerPlatform, registerXvmSpend, registerWallet, registerPlatformSpend, registerCxSpend, registerKeystoreAdmin, registerAdmin];
 
 async function listen(server: Server, port: number): Promise<string> {
   await new Promise<void>((resolve, reject) => {
@@ -44,10 +56,8 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const router = new RpcRouter();
   for (const register of FAMILIES) register(router, state);
   if (opts.authRequired) {
-    router.authorize = (path, token) => {
-      if (path === '/ext/auth') return;
-      if (!token) throw new HttpFault(401, 'auth token not provided');
-    };
+    registerAuth(router, state);
+    router.authorize = authorizer(state, opts.authTokens);
   }
   const node = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -63,15 +73,19 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   opts.log?.(`devnet: node API at ${nodeUrl}`);
   const indexer = await startIndexer(state);
   opts.log?.(`devnet: indexer API at ${indexer.url}`);
+  const runner = await startRunnerGateway(nodeUrl);
   return {
     nodeUrl,
     indexerUrl: indexer.url,
+    runnerUrl: runner.url,
+    runner,
     indexer,
     keystore: { username: 'devnet', password: 'Devnet-Passw0rd!' },
     state,
     router,
     close: async () => {
       await indexer.close();
+      await runner.close();
       await new Promise<void>((resolve) => {
         node.closeAllConnections();
         node.close(() => resolve());

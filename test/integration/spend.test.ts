@@ -1,0 +1,170 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cb58Encode } from '../../src/codec/index.js';
+import { inMemoryStack, type Stack } from '../helpers/stack.js';
+import { balanceOf, type DevnetState, nodeIdFor, utxosOf } from '../../tools/devnet/state.js';
+
+/** End-to-end flows of the spend tier on the devnet, each through preview -> confirm. */
+
+const DAY = 86_400;
+
+async function confirmed(stack: Stack, name: string, args: Record<string, unknown>) {
+  const preview = await stack.call(name, args);
+  expect(preview.isError, preview.text).toBe(false);
+  expect(preview.structured?.status).toBe('preview');
+  const id = preview.structured?.confirmationId as string;
+  const done = await stack.call(name, { ...args, confirm: id });
+  expect(done.isError, done.text).toBe(false);
+  expect(done.structured?.status).toBe('issued');
+  return { preview, done, result: done.structured?.result as Record<string, string> };
+}
+
+function keys(state: DevnetState) {
+  const devnet = state.users.get('devnet')!;
+  const alice = state.users.get('alice')!;
+  return { d0: devnet.keys[0]!, d1: devnet.keys[1]!, a0: alice.keys[0]! };
+}
+
+describe('spend flows on the devnet', () => {
+  let stack: Stack;
+  let state: DevnetState;
+  beforeAll(async () => {
+    stack = await inMemoryStack({
+      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' },
+    });
+    state = stack.devnet.state;
+  });
+  afterAll(() => stack.close());
+
+  it('sends native units and both balances change by the amount and the fee', async () => {
+    const { d0, a0 } = keys(state);
+    const native = state.nativeAssetID;
+    const userBefore = state.users.get('devnet')!.keys.reduce((s, k) => s + balanceOf(state, 'X', k.x, native), 0n);
+    const aliceBefore = balanceOf(state, 'X', a0.x, native);
+    const { preview, done, result } = await confirmed(stack, 'xvm_send', { amount: '2500000000', assetID: 'CAM', to: a0.x, memo: 'lunch' });
+    expect(preview.text).toContain('2.5 CAM');
+    expect(preview.text).toContain('Fee: 0.001 CAM');
+    expect(preview.text).toMatch(/Balance after: [\d,.]+ CAM/);
+    expect(balanceOf(state, 'X', a0.x, native)).toBe(aliceBefore + 2_500_000_000n);
+    const userAfter = state.users.get('devnet')!.keys.reduce((s, k) => s + balanceOf(state, 'X', k.x, native), 0n);
+    expect(userAfter).toBe(userBefore - 2_500_000_000n - state.fees.txFee);
+    expect(state.txs.get(result.txID)?.memo).toBe(`0x${Buffer.from('lunch').toString('hex')}`);
+    expect(done.text).toContain(`xvm_getTxStatus {"txID": "${result.txID}"}`);
+    expect(d0.x).toMatch(/^X-local1/);
+  });
+
+  it('refuses a send beyond the balance with the node message', async () => {
+    const { a0 } = keys(state);
+    const preview = await stack.call('xvm_send', { amount: '999999999999999999', assetID: 'CAM', to: a0.x });
+    expect(preview.text).toContain('not enough funds');
+    const done = await stack.call('xvm_send', { amount: '999999999999999999', assetID: 'CAM', to: a0.x, confirm: preview.structured?.confirmationId });
+    expect(done.isError).toBe(true);
+    expect(done.text).toMatch(/want to spend 1000000000000999999 of asset \S+ but only have \d+/);
+  });
+
+  it('exports from X and imports on C; the export names the import that completes it', async () => {
+    const { d0 } = keys(state);
+    const to = `C-${d0.bech32}`;
+    const { done } = await confirmed(stack, 'xvm_export', { to, amount: '3000000000', assetID: 'CAM' });
+    expect(done.text).toContain('complete the transfer with cx_import');
+    expect(utxosOf(state, 'C', [to], { sourceChain: 'X' }).some((u) => u.amount === 3_000_000_000n)).toBe(true);
+    const before = state.cBalances.get(d0.c) ?? 0n;
+    await confirmed(stack, 'cx_import', { to: d0.c, sourceChain: 'X' });
+    expect((state.cBalances.get(d0.c) ?? 0n) > before).toBe(true);
+    expect(utxosOf(state, 'C', [to], { sourceChain: 'X' })).toHaveLength(0);
+  });
+
+  it('exports from X to P, leaving an atomic UTXO on P', async () => {
+    const { d0 } = keys(state);
+    const { done } = await confirmed(stack, 'xvm_export', { to: d0.p, amount: '1000000000', assetID: 'CAM' });
+    expect(done.text).toContain("platform chain's import");
+    expect(utxosOf(state, 'P', [d0.p], { sourceChain: 'X' }).some((u) => u.amount === 1_000_000_000n)).toBe(true);
+  });
+
+  it('moves native funds P -> X (platform_exportNative + xvm_import) and C -> X (cx_export + xvm_import)', async () => {
+    const { d0 } = keys(state);
+    const native = state.nativeAssetID;
+    const before = balanceOf(state, 'X', d0.x, native);
+    const exp = await confirmed(stack, 'platform_exportNative', { amount: '4000000000', to: d0.x });
+    expect(exp.done.text).toContain(`xvm_import {"to": "${d0.x}", "sourceChain": "P"}`);
+    await confirmed(stack, 'xvm_import', { to: d0.x, sourceChain: 'P' });
+    // The seed also left 30 CAM exported from P to this address; the import takes all of it.
+    expect(balanceOf(state, 'X', d0.x, native)).toBe(before + 4_000_000_000n + 30_000_000_000n - state.fees.txFee);
+    const cBefore = state.cBalances.get(d0.c)!;
+    await confirmed(stack, 'cx_export', { to: d0.x, amount: '2000000000', assetID: 'CAM' });
+    expect(state.cBalances.get(d0.c)).toBe(cBefore - (2_000_000_000n + state.fees.txFee) * 10n ** 9n);
+    const mid = balanceOf(state, 'X', d0.x, native);
+    await confirmed(stack, 'xvm_import', { to: d0.x, sourceChain: 'C' });
+    expect(balanceOf(state, 'X', d0.x, native)).toBe(mid + 2_000_000_000n - state.fees.txFee);
+  });
+
+  it('creates a variable-cap asset and mints it', async () => {
+    const { d0, a0 } = keys(state);
+    const created = await confirmed(stack, 'xvm_createVariableCapAsset', {
+      name: 'Test Token',
+      symbol: 'TST',
+      denomination: 2,
+      minterSets: [{ minters: [d0.x], threshold: 1 }],
+    });
+    expect(created.preview.text).toContain('asset creation fee');
+    const assetID = created.result.assetID!;
+    expect(state.assets.get(assetID)?.kind).toBe('variableCap');
+    const minted = await confirmed(stack, 'xvm_mint', { amount: '12345', assetID, to: a0.x });
+    expect(minted.preview.text).toContain('123.45 TST');
+    expect(balanceOf(state, 'X', a0.x, assetID)).toBe(12_345n);
+  });
+
+  it('adds a validator and a delegator, both pending', async () => {
+    const { d0 } = keys(state);
+    const nodeID = nodeIdFor('spend-test-node');
+    const start = Math.floor(Date.now() / 1000) + 3600;
+    const validator = await confirmed(stack, 'platform_addValidator', {
+      nodeID,
+      startTime: start,
+      endTime: start + 30 * DAY,
+      stakeAmount: '2000000000000',
+      rewardAddress: d0.p,
+      delegationFeeRate: 2.5,
+    });
+    expect(validator.preview.text).toContain('Stake locked: 2,000 CAM');
+    const pending = await stack.call('platform_getPendingValidators', { nodeIDs: [nodeID] });
+    expect(pending.isError, pending.text).toBe(false);
+    expect(JSON.stringify(pending.structured)).toContain(nodeID);
+    const delegator = await confirmed(stack, 'platform_addDelegator', {
+      nodeID,
+      startTime: start + DAY,
+      endTime: start + 20 * DAY,
+      stakeAmount: '25000000000',
+      rewardAddress: d0.p,
+    });
+    expect(delegator.preview.text).toContain('of cap 10,000 CAM');
+    expect(state.pendingDelegators.some((d) => d.nodeID === nodeID && d.txID === delegator.result.txID)).toBe(true);
+    expect(state.pendingValidators.some((v) => v.nodeID === nodeID && v.txID === validator.result.txID)).toBe(true);
+  });
+
+  it('creates a subnet and a blockchain in it', async () => {
+    const { d0 } = keys(state);
+    const subnet = await confirmed(stack, 'platform_createSubnet', { controlKeys: [d0.p], threshold: 1 });
+    const subnetID = subnet.result.txID!;
+    expect(state.subnets.some((s) => s.id === subnetID)).toBe(true);
+    const chain = await confirmed(stack, 'platform_createBlockchain', {
+      subnetID,
+      vmID: 'xvm',
+      name: 'my-chain',
+      genesisData: cb58Encode(new TextEncoder().encode('genesis')),
+    });
+    expect(state.blockchains.find((b) => b.id === chain.result.txID)).toMatchObject({ name: 'my-chain', subnetID });
+  });
+
+  it('sets an address state flag with the admin role and is refused without the role', async () => {
+    const { a0 } = keys(state);
+    await confirmed(stack, 'platform_setAddressState', { address: a0.p, state: 'AddressStateRoleKyc' });
+    expect((state.addressStates.get(a0.bech32)! >> 1n) & 1n).toBe(1n);
+    // devnet key 1 holds no role: signing only with it is refused by the node.
+    const { d1 } = keys(state);
+    const args = { address: a0.p, state: 38, remove: true, from: [d1.p] };
+    const preview = await stack.call('platform_setAddressState', args);
+    const refused = await stack.call('platform_setAddressState', { ...args, confirm: preview.structured?.confirmationId });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('lacks the role');
+  });
+});

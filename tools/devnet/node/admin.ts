@@ -1,0 +1,35 @@
+import { RpcFault, type RpcRouter, needString } from '../rpc.js';
+import type { DevnetState } from '../state.js';
+
+/** Contract chain admin API (/ext/bc/C/admin, spec document 2): log level and profilers. */
+
+const LEVELS = new Set(['trace', 'debug', 'info', 'warn', 'error', 'crit', 'fatal', 'off']);
+const profiling = new WeakMap<DevnetState, { cpu: boolean; level: string }>();
+
+export function registerAdmin(router: RpcRouter, state: DevnetState): void {
+  const path = '/ext/bc/C/admin';
+  const model = () => {
+    const m = profiling.get(state) ?? { cpu: false, level: 'info' };
+    profiling.set(state, m);
+    return m;
+  };
+  router
+    .on(path, 'admin.setLogLevel', (p) => {
+      const level = needString(p, 'level').toLowerCase();
+      if (!LEVELS.has(level)) throw new RpcFault(`failed to parse log level "${String(p.level)}"`);
+      model().level = level;
+      return { success: true };
+    })
+    .on(path, 'admin.startCPUProfiler', () => {
+      if (model().cpu) throw new RpcFault('CPU profiler is already running');
+      model().cpu = true;
+      return { success: true };
+    })
+    .on(path, 'admin.stopCPUProfiler', () => {
+      if (!model().cpu) throw new RpcFault('CPU profiler is not running');
+      model().cpu = false;
+      return { success: true };
+    })
+    .on(path, 'admin.memoryProfile', () => ({ success: true }))
+    .on(path, 'admin.lockProfile', () => ({ success: true }));
+}
