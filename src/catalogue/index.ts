@@ -11,6 +11,9 @@ import { xvmSpendTools } from './xvm.spend.js';
 import { indexerTools } from './indexer.js';
 import { infoTools } from './info.js';
 import { platformTools } from './platform.js';
+import { xvmTools } from './xvm.js';
+import { cxTools } from './cx.js';
+import { keystoreTools } from './keystore.js';
 import type { ToolDef } from './types.js';
 
 /**
@@ -21,6 +24,9 @@ export const CATALOGUE: readonly ToolDef[] = [
   ...assistantTools,
   ...infoTools,
   ...platformTools,
+  ...xvmTools,
+  ...cxTools,
+  ...keystoreTools,
   ...indexerTools,
   ...xvmSpendTools,
   ...walletTools,

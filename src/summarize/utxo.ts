@@ -17,6 +17,7 @@ export const DecodedUtxo = z.object({
   assetID: z.string(),
   outputType: z.number(),
   amount: z.string().optional().describe('Smallest unit of the asset (fungible outputs).'),
+  display: z.string().optional().describe('The amount in display units.'),
   groupID: z.number().optional(),
   locktime: z.string().optional(),
   threshold: z.number().optional(),

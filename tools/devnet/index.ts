@@ -3,6 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { type DevnetIndexer, startIndexer } from './indexer/server.js';
 import { registerInfo } from './node/info.js';
 import { registerPlatform } from './node/platform.js';
+import { registerXvm } from './node/xvm.js';
+import { registerCx } from './node/cx.js';
+import { registerKeystore } from './node/keystore.js';
 import { registerAdmin } from './node/admin.js';
 import { authorizer, registerAuth } from './node/auth.js';
 import { registerCxSpend } from './node/cx.spend.js';
@@ -40,7 +43,7 @@ export interface Devnet {
 }
 
 /** Families register their methods on the router; adding one is one line here. */
-const FAMILIES: Array<(router: RpcRouter, state: DevnetState) => void> = [registerInfo, registerPlatform, registerXvmSpend, registerWallet, registerPlatformSpend, registerCxSpend, registerKeystoreAdmin, registerAdmin];
+const FAMILIES: Array<(router: RpcRouter, state: DevnetState) => void> = [registerInfo, registerPlatform, registerXvm, registerCx, registerKeystore, registerXvmSpend, registerWallet, registerPlatformSpend, registerCxSpend, registerKeystoreAdmin, registerAdmin];
 
 async function listen(server: Server, port: number): Promise<string> {
   await new Promise<void>((resolve, reject) => {
