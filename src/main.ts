@@ -30,7 +30,15 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel, config.secrets);
   const { createServices } = await import('./server.js');
   const services = createServices(config, log);
+  let closeMcp: (() => Promise<void>) | undefined;
+  let closing = false;
   const shutdown = async () => {
+    // Runs once: closing the transport calls its onclose, which lands here again.
+    if (closing) return;
+    closing = true;
+    // Closing the MCP side first aborts in-flight calls, so their node requests are dropped
+    // instead of being waited for (a client that went away needs no answer).
+    await closeMcp?.().catch(() => undefined);
     await services.close().catch(() => undefined);
     await stopDevnet?.().catch(() => undefined);
     process.exit(0);
@@ -43,12 +51,17 @@ async function main(): Promise<void> {
     log.info({ url: `http://127.0.0.1:${port}/mcp` }, 'serving Streamable HTTP');
     return;
   }
-  const [{ StdioServerTransport }, { buildServer }] = await Promise.all([
+  const [{ StdioServerTransport }, { buildServer }, { StdioGuard }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/stdio.js'),
     import('./server.js'),
+    import('./stdio-guard.js'),
   ]);
   const { mcp } = buildServer({ config, log, services });
-  const transport = new StdioServerTransport();
+  // Lines that are not JSON-RPC get an error answer instead of silence (see stdio-guard.ts).
+  const guard = new StdioGuard((line) => process.stdout.write(line));
+  process.stdin.pipe(guard);
+  const transport = new StdioServerTransport(guard, process.stdout);
+  closeMcp = () => mcp.close();
   transport.onclose = () => void shutdown();
   process.stdin.once('end', () => void shutdown());
   await mcp.connect(transport);

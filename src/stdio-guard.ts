@@ -1,0 +1,65 @@
+import { Transform, type TransformCallback } from 'node:stream';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * Sits between stdin and the SDK's stdio transport. The SDK silently drops a line that is
+ * not JSON or not a JSON-RPC message, which leaves a client waiting forever on a request
+ * with an id; JSON-RPC 2.0 says such input gets an error answer. This passes valid lines
+ * through unchanged and answers the others itself: -32700 for bad JSON, -32600 for an
+ * invalid request (wrong `jsonrpc`, missing `method`, non-object `params`, a batch).
+ */
+export class StdioGuard extends Transform {
+  private pending = '';
+
+  constructor(private readonly answer: (line: string) => void) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    this.pending += chunk.toString('utf8');
+    let newline = this.pending.indexOf('\n');
+    while (newline !== -1) {
+      const line = this.pending.slice(0, newline);
+      this.pending = this.pending.slice(newline + 1);
+      this.check(line);
+      newline = this.pending.indexOf('\n');
+    }
+    done();
+  }
+
+  override _flush(done: TransformCallback): void {
+    if (this.pending.trim()) this.check(this.pending);
+    this.pending = '';
+    done();
+  }
+
+  private check(raw: string): void {
+    const line = raw.replace(/\r$/, '');
+    if (!line.trim()) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      this.refuse(null, -32700, 'Parse error: the line is not JSON.');
+      return;
+    }
+    if (JSONRPCMessageSchema.safeParse(parsed).success) {
+      this.push(`${line}\n`);
+    } else if (Array.isArray(parsed)) {
+      this.refuse(null, -32600, 'Invalid Request: batches are not supported; send one message per line.');
+    } else if (parsed && typeof parsed === 'object' && !('id' in parsed)) {
+      // A malformed notification (no id) gets no answer, as JSON-RPC requires.
+    } else {
+      this.refuse(idOf(parsed), -32600, 'Invalid Request: expected a JSON-RPC 2.0 message (jsonrpc "2.0", a string method, object params).');
+    }
+  }
+
+  private refuse(id: string | number | null, code: number, message: string): void {
+    this.answer(`${JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } })}\n`);
+  }
+}
+
+function idOf(value: unknown): string | number | null {
+  const id = value && typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
