@@ -1,0 +1,241 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/catalogue/index.js';
+import { formatChainAddress } from '../../src/codec/index.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/log.js';
+import { Services } from '../../src/registry/execute.js';
+import { buildServer } from '../../src/server.js';
+import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { balanceOf } from '../../tools/devnet/state.js';
+import { devnetEnv } from '../helpers/stack.js';
+
+/** The confirmation protocol (DESIGN "Confirmation of spends") over a real MCP client. */
+
+type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+
+interface Harness {
+  call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; structured?: Record<string, unknown> }>;
+  clock: { now: number };
+  close(): Promise<void>;
+}
+
+async function harness(devnet: Devnet, opts: { env?: Record<string, string>; elicit?: () => Answer } = {}): Promise<Harness> {
+  const config = loadConfig(
+    devnetEnv(devnet, {
+      CHAIN_MCP_ALLOW_SPEND: 'true',
+      CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
+      CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+      ...opts.env,
+    }),
+  );
+  const clock = { now: Date.now() };
+  const log = silentLogger();
+  const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now });
+  const { mcp } = buildServer({ config, log, services });
+  const client = new Client({ name: 'test', version: '0' }, { capabilities: opts.elicit ? { elicitation: {} } : {} });
+  if (opts.elicit) {
+    const answer = opts.elicit;
+    client.setRequestHandler(ElicitRequestSchema, async () => answer());
+  }
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await mcp.connect(b);
+  await client.connect(a);
+  return {
+    clock,
+    call: async (name, args) => {
+      const r = await client.callTool({ name, arguments: args });
+      const text = ((r.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+      return { text, isError: r.isError === true, structured: r.structuredContent as Record<string, unknown> | undefined };
+    },
+    close: async () => {
+      await client.close();
+      await mcp.close();
+      await services.close();
+    },
+  };
+}
+
+describe('confirmation protocol', () => {
+  let devnet: Devnet;
+  let h: Harness;
+  let to: string;
+  const sends = () =>
+    devnet.router.requests.filter((r) => {
+      const body = r.body as { method?: string } | Array<{ method?: string }>;
+      return (Array.isArray(body) ? body : [body]).some((b) => b.method === 'xvm.send');
+    }).length;
+  const args = () => ({ amount: '1000000000', assetID: 'CAM', to });
+
+  beforeAll(async () => {
+    devnet = await startDevnet();
+    to = devnet.state.users.get('alice')!.keys[1]!.x;
+    h = await harness(devnet);
+  });
+  afterAll(async () => {
+    await h.close();
+    await devnet.close();
+  });
+  beforeEach(() => {
+    devnet.router.record = true;
+    devnet.router.requests.length = 0;
+    h.clock.now = Date.now();
+  });
+
+  async function preview(harn = h, a: Record<string, unknown> = args()): Promise<string> {
+    const r = await harn.call('xvm_send', a);
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain('PREVIEW, nothing sent');
+    return r.structured?.confirmationId as string;
+  }
+
+  it('sends nothing that changes the chain without confirm, then exactly once with the id', async () => {
+    const before = balanceOf(devnet.state, 'X', to, devnet.state.nativeAssetID);
+    const id = await preview();
+    expect(sends()).toBe(0);
+    const done = await h.call('xvm_send', { ...args(), confirm: id });
+    expect(done.structured?.status).toBe('issued');
+    expect(sends()).toBe(1);
+    expect(balanceOf(devnet.state, 'X', to, devnet.state.nativeAssetID)).toBe(before + 1_000_000_000n);
+  });
+
+  it('refuses a reused id', async () => {
+    const id = await preview();
+    expect((await h.call('xvm_send', { ...args(), confirm: id })).isError).toBe(false);
+    const again = await h.call('xvm_send', { ...args(), confirm: id });
+    expect(again.isError).toBe(true);
+    expect(again.text).toContain('already used');
+    expect(sends()).toBe(1);
+  });
+
+  it('refuses an expired id (5 minutes on the server clock)', async () => {
+    const id = await preview();
+    h.clock.now += 5 * 60 * 1000 + 1;
+    const late = await h.call('xvm_send', { ...args(), confirm: id });
+    expect(late.isError).toBe(true);
+    expect(late.text).toContain('expired');
+    expect(sends()).toBe(0);
+  });
+
+  it('accepts an id just inside its 5 minutes', async () => {
+    const id = await preview();
+    h.clock.now += 5 * 60 * 1000 - 1;
+    expect((await h.call('xvm_send', { ...args(), confirm: id })).isError).toBe(false);
+    expect(sends()).toBe(1);
+  });
+
+  it('refuses forged ids', async () => {
+    const id = await preview();
+    const [nonce, expiry, mac] = id.split('.') as [string, string, string];
+    const forged = [
+      `${nonce}.${expiry}.${mac.slice(0, -2)}${mac.endsWith('AA') ? 'BB' : 'AA'}`,
+      `${nonce}.${Number(expiry) + 60_000}.${mac}`,
+      'not-an-id',
+      `${nonce}.${expiry}.`,
+    ];
+    for (const bad of forged) {
+      const r = await h.call('xvm_send', { ...args(), confirm: bad });
+      expect(r.isError, bad).toBe(true);
+      expect(r.text).toMatch(/Confirmation refused/);
+    }
+    expect(sends()).toBe(0);
+    // The real id still works once: the forgeries did not consume it.
+    expect((await h.call('xvm_send', { ...args(), confirm: id })).isError).toBe(false);
+  });
+
+  it('refuses the id with other arguments or on another tool', async () => {
+    const id = await preview();
+    const other = await h.call('xvm_send', { ...args(), amount: '1000000001', confirm: id });
+    expect(other.isError).toBe(true);
+    expect(other.text).toContain('does not match');
+    const otherTool = await h.call('wallet_send', { ...args(), confirm: id });
+    expect(otherTool.isError).toBe(true);
+    expect(sends()).toBe(0);
+  });
+
+  it('lets only one of two concurrent calls with one id issue', async () => {
+    const id = await preview();
+    const [a, b] = await Promise.all([h.call('xvm_send', { ...args(), confirm: id }), h.call('xvm_send', { ...args(), confirm: id })]);
+    expect([a.isError, b.isError].sort()).toEqual([false, true]);
+    expect(sends()).toBe(1);
+  });
+
+  it('refuses spends over the hard limits at preview, issuing no id', async () => {
+    const foreign = formatChainAddress('X', 'camino', new Uint8Array(20).fill(7));
+    const cases: Array<[Record<string, string>, Record<string, unknown>, RegExp]> = [
+      [{ CHAIN_MCP_MAX_SPEND: '999999999' }, args(), /exceeds CHAIN_MCP_MAX_SPEND/],
+      [{ CHAIN_MCP_ALLOWED_RECIPIENTS: devnet.state.users.get('alice')!.keys[0]!.x }, args(), /not in CHAIN_MCP_ALLOWED_RECIPIENTS/],
+      [{ CHAIN_MCP_EXPECT_NETWORK_ID: '1000' }, args(), /not CHAIN_MCP_EXPECT_NETWORK_ID=1000/],
+      [{}, { ...args(), to: foreign }, /network prefix "camino"/],
+    ];
+    for (const [env, a, message] of cases) {
+      const limited = await harness(devnet, { env });
+      try {
+        const r = await limited.call('xvm_send', a);
+        expect(r.isError, r.text).toBe(true);
+        expect(r.text).toMatch(message);
+        expect(r.structured?.confirmationId).toBeUndefined();
+      } finally {
+        await limited.close();
+      }
+    }
+    expect(sends()).toBe(0);
+  });
+
+  it('asks the human when the client can elicit: accept issues once, decline and cancel issue nothing', async () => {
+    const asked: string[] = [];
+    let answer: Answer = { action: 'accept', content: { approve: true } };
+    const elicit = await harness(devnet, {
+      elicit: () => {
+        asked.push('asked');
+        return answer;
+      },
+    });
+    try {
+      const id1 = await preview(elicit);
+      expect((await elicit.call('xvm_send', { ...args(), confirm: id1 })).structured?.status).toBe('issued');
+      expect(sends()).toBe(1);
+      for (const a of [{ action: 'decline' }, { action: 'cancel' }, { action: 'accept', content: { approve: false } }] as Answer[]) {
+        answer = a;
+        const id = await preview(elicit);
+        const r = await elicit.call('xvm_send', { ...args(), confirm: id });
+        expect(r.structured?.status).toBe('declined');
+        expect(r.text).toContain('nothing was sent');
+        // A declined id is spent: the model cannot retry past the human.
+        expect((await elicit.call('xvm_send', { ...args(), confirm: id })).isError).toBe(true);
+      }
+      expect(sends()).toBe(1);
+      expect(asked).toHaveLength(4);
+    } finally {
+      await elicit.close();
+    }
+  });
+
+  it('reports an unknown outcome after one request when the node times out, and never retries', async () => {
+    const slow = await startDevnet();
+    const original = slow.router;
+    let hits = 0;
+    original.on('/ext/bc/X', 'xvm.send', async () => {
+      hits += 1;
+      await sleep(1500);
+      return { txID: 'late', changeAddr: '' };
+    });
+    const timed = await harness(slow, { env: { CHAIN_MCP_TIMEOUT_MS: '400' } });
+    try {
+      const r0 = await timed.call('xvm_send', args());
+      const r = await timed.call('xvm_send', { ...args(), confirm: r0.structured?.confirmationId });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain('is unknown');
+      expect(r.text).toContain('will not be retried');
+      expect(r.text).toContain('xvm_getAddressTxs');
+      await sleep(1600);
+      expect(hits).toBe(1);
+    } finally {
+      await timed.close();
+      await slow.close();
+    }
+  });
+});
