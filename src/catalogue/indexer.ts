@@ -95,7 +95,13 @@ const limit = z.number().int().min(1).max(5000).default(100).describe('Items to 
 const query = z.string().min(1).max(100).regex(/^[A-Za-z0-9-]+$/, 'expected an ID prefix (letters and digits)').optional().describe('Only items whose ID starts with this.');
 const startTime = datetime('From (inclusive)').optional();
 const endTime = datetime('Until (inclusive)').optional();
-const listParams = { limit, query, startTime, endTime };
+const next = z
+  .string()
+  .min(1)
+  .max(2000)
+  .optional()
+  .describe('The `next` cursor of a previous answer: fetches the following page (other filters then ignored).');
+const listParams = { limit, query, startTime, endTime, next };
 
 const hexAddr = (d: string) => z.string().refine(isHexAddress, 'expected 0x followed by 40 hex characters').describe(d);
 const blockNumber = (d: string) => transformed(z.union([z.number().int().min(0), z.string().max(40)]), (v) => parseUint64(v, 'block number')).describe(d);
@@ -380,21 +386,15 @@ function decodeCTx(raw: unknown, symbol: string): CTx {
 
 // ---------------------------------------------------------------- paging
 
-const REPEATED = new Set(['chainID', 'address']);
-
-/** The indexer's `next` (a ready query string) as arguments of the same tool. */
-function nextFromIndexer(next: unknown, fields: ReadonlySet<string>): Record<string, unknown> | undefined {
+/** The indexer's `next` as the query string to send, or undefined. */
+function cursorOf(next: unknown): string | undefined {
   if (typeof next !== 'string' || next.trim() === '') return undefined;
-  const q = next.includes('?') ? next.slice(next.indexOf('?') + 1) : next;
-  const args: Record<string, unknown> = {};
-  for (const [key, value] of new URLSearchParams(q)) {
-    if (!fields.has(key)) continue;
-    if (REPEATED.has(key)) args[key] = [...((args[key] as string[] | undefined) ?? []), value];
-    else if (key === 'limit') args[key] = Number(value);
-    else if (key === 'spent') args[key] = value === 'true';
-    else args[key] = value;
-  }
-  return Object.keys(args).length ? args : undefined;
+  return next.includes('?') ? next.slice(next.indexOf('?') + 1) : next;
+}
+
+/** A `next` cursor given back by the caller, sent as is (the indexer wrote it). */
+function cursorPairs(next: string): QueryPairs {
+  return [...new URLSearchParams(cursorOf(next) ?? '')];
 }
 
 /** Plain echo of the caller's arguments, times as Unix seconds. */
@@ -407,19 +407,14 @@ function echoArgs(input: Record<string, unknown>): Record<string, unknown> {
 }
 
 /**
- * Next page: the indexer's `next` when it sent one; otherwise, when the page is full, a
- * time window starting (or, newest first, ending) at the last item's second. Items of that
- * same second may then appear again.
+ * Next page: `{next}` when the indexer sent a `next` cursor; otherwise, when the page is
+ * full, a time window starting (or, newest first, ending) at the last item's second, where
+ * items of that same second may appear again.
  */
-function nextPage(
-  raw: Record<string, unknown>,
-  tool: { input: z.ZodObject },
-  input: Record<string, unknown>,
-  items: Array<{ timestamp?: TimeOut; createdAt?: TimeOut }>,
-): Next {
-  const fields = new Set(Object.keys(tool.input.shape));
-  const fromIndexer = nextFromIndexer(raw.next, fields);
-  if (fromIndexer) return fromIndexer;
+function nextPage(raw: Record<string, unknown>, input: Record<string, unknown>, items: Array<{ timestamp?: TimeOut; createdAt?: TimeOut }>): Next {
+  const cursor = cursorOf(raw.next);
+  if (cursor) return { next: cursor };
+  if (typeof input.next === 'string') return undefined;
   const limitValue = typeof input.limit === 'number' ? input.limit : 0;
   const last = items.at(-1);
   const t = last?.timestamp ?? last?.createdAt;
@@ -481,7 +476,8 @@ function indexerRequest<I extends Record<string, unknown>>(spec: IndexerSpec<I>)
       const resolved = Array.isArray(input.chainID) ? ({ ...input, chainID: await resolveChainIds(ctx, input.chainID as string[]) } as I) : input;
       let raw: unknown;
       try {
-        raw = await ctx.indexer(spec.path(resolved), spec.query ? spec.query(resolved) : []);
+        const cursor = typeof input.next === 'string' ? input.next : undefined;
+        raw = await ctx.indexer(spec.path(resolved), cursor ? cursorPairs(cursor) : spec.query ? spec.query(resolved) : []);
       } catch (err) {
         if (spec.notFound && isNotFound(err)) throw new ChainMcpError('not_found', spec.notFound(resolved), { hint: 'Check the ID; indexer_search finds IDs by prefix.' });
         throw err;
@@ -657,6 +653,7 @@ const listCTxInput = z.strictObject({
   limit,
   startTime,
   endTime,
+  next,
 });
 type ListCTxInput = z.output<typeof listCTxInput>;
 const listCTxReq = indexerRequest<ListCTxInput>({
@@ -812,7 +809,7 @@ export const indexerTools: ToolDef[] = [
       return {
         count: transactions.length,
         transactions,
-        next: nextPage(r, { input: listTxInput }, input, transactions),
+        next: nextPage(r, input, transactions),
       };
     },
     summarize: (o) =>
@@ -869,7 +866,7 @@ export const indexerTools: ToolDef[] = [
       const raws = arr(r.addresses);
       const assets = await indexerAssets(ctx, raws.flatMap((a) => Object.keys(rec(rec(a).assets))));
       const list = raws.map((a) => decodeAddress(a, assets));
-      return { count: list.length, addresses: list, next: nextPage(r, { input: listAddrInput }, input, []) };
+      return { count: list.length, addresses: list, next: nextPage(r, input, []) };
     },
     summarize: (o) =>
       [
@@ -909,7 +906,7 @@ export const indexerTools: ToolDef[] = [
     run: async (input, ctx) => {
       const r = rec((await listAssetsReq.fetch(input, ctx)).raw);
       const assets = arr(r.assets).map(decodeAsset);
-      return { count: assets.length, assets, next: nextPage(r, { input: listAssetsInput }, input, assets) };
+      return { count: assets.length, assets, next: nextPage(r, input, assets) };
     },
     summarize: (o) => [`${o.count} asset(s).`, ...listLines(o.assets as Asset[], 30, assetLine), ...nextLine('indexer_listAssets', o.next)].join('\n'),
   }),
@@ -939,7 +936,7 @@ export const indexerTools: ToolDef[] = [
       const outputs = raws.map((o) => decodeOutput(o, assets));
       const sums: Record<string, string> = {};
       for (const o of outputs) sums[o.assetID] = (BigInt(sums[o.assetID] ?? '0') + BigInt(o.amount.value)).toString();
-      return { count: outputs.length, totals: totalsList(sums, assets), outputs, next: nextPage(r, { input: listOutputsInput }, input, outputs) };
+      return { count: outputs.length, totals: totalsList(sums, assets), outputs, next: nextPage(r, input, outputs) };
     },
     summarize: (o, i) =>
       [
@@ -1059,7 +1056,7 @@ export const indexerTools: ToolDef[] = [
       return {
         count: transactions.length,
         transactions,
-        next: nextPage(r, { input: listCTxInput }, input, transactions),
+        next: nextPage(r, input, transactions),
       };
     },
     summarize: (o) =>

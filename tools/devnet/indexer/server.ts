@@ -76,6 +76,8 @@ function timeParam(q: Params, key: string): number | undefined {
 
 interface ListParams {
   limit: number;
+  /** Items to skip: not a spec parameter, but what this simulator's `next` cursors carry (as Magellan's do). */
+  offset: number;
   query?: string;
   startTime: number;
   endTime: number;
@@ -85,6 +87,7 @@ function listParams(q: Params, state: DevnetState): ListParams {
   const now = state.now();
   return {
     limit: intParam(q, 'limit', MAX_LIMIT) ?? MAX_LIMIT,
+    offset: intParam(q, 'offset') ?? 0,
     query: q.get('query') || undefined,
     startTime: Math.min(timeParam(q, 'startTime') ?? 0, now),
     endTime: Math.min(timeParam(q, 'endTime') ?? now, now),
@@ -110,15 +113,16 @@ function addressFilter(q: Params, key = 'address'): Set<string> | undefined {
 }
 
 /**
- * One page of `items` (already filtered and ordered) plus `next`: the same query with the
- * time bound moved to the first item not returned, when there is one.
+ * One page of `items` (already filtered and ordered) plus `next` when more remain: the same
+ * query with the time window pinned (so new items do not shift pages) and the offset moved.
  */
-function page<T>(items: T[], p: ListParams, q: Params, time: (t: T) => number, desc: boolean): { items: T[]; next?: string } {
-  if (items.length <= p.limit) return { items };
-  const nextItem = items[p.limit]!;
+function page<T>(items: T[], p: ListParams, q: Params): { items: T[]; next?: string } {
+  const rest = items.slice(p.offset);
+  if (rest.length <= p.limit) return { items: rest };
   const next = new URLSearchParams(q);
-  next.set(desc ? 'endTime' : 'startTime', String(time(nextItem)));
-  return { items: items.slice(0, p.limit), next: next.toString() };
+  next.set('endTime', String(p.endTime));
+  next.set('offset', String(p.offset + p.limit));
+  return { items: rest.slice(0, p.limit), next: next.toString() };
 }
 
 function inWindow(t: number, p: ListParams): boolean {
@@ -176,7 +180,8 @@ function route(state: DevnetState, path: string, q: Params): { status: number; b
         .filter((a) => !p.query || a.startsWith(p.query))
         .map((a) => addressRecord(state, a, chains))
         .filter((r): r is Json => r !== undefined);
-      return ok({ addresses: records.slice(0, p.limit) });
+      const { items, next } = page(records, p, q);
+      return ok({ addresses: items, ...(next ? { next } : {}) });
     }
     case 'assets': {
       if (id !== undefined) {
@@ -187,7 +192,7 @@ function route(state: DevnetState, path: string, q: Params): { status: number; b
       const assets = [...state.assets.values()]
         .filter((a) => inWindow(a.timestamp, p) && (!p.query || a.id.startsWith(p.query)))
         .sort((a, b) => a.timestamp - b.timestamp || a.id.localeCompare(b.id));
-      const { items, next } = page(assets, p, q, (a) => a.timestamp, false);
+      const { items, next } = page(assets, p, q);
       return ok({ assets: items.map((a) => assetRecord(state, a)), ...(next ? { next } : {}) });
     }
     case 'outputs': {
@@ -234,7 +239,7 @@ function listTransactions(state: DevnetState, q: Params): Json {
       return [...wanted].some((a) => touched.has(a));
     })
     .sort((a, b) => (desc ? b.timestamp - a.timestamp : a.timestamp - b.timestamp) || a.id.localeCompare(b.id));
-  const { items, next } = page(txs, p, q, (t) => t.timestamp, desc);
+  const { items, next } = page(txs, p, q);
   return { startTime: rfc(p.startTime), endTime: rfc(p.endTime), transactions: items.map((t) => transactionRecord(state, t)), ...(next ? { next } : {}) };
 }
 
@@ -250,7 +255,7 @@ function listOutputs(state: DevnetState, q: Params): Json {
     .filter(({ u }) => spentText === null || (spentText === 'true') === Boolean(u.spentBy))
     .filter(({ u }) => !wanted || u.addresses.some((a) => wanted.has(bareAddress(a))))
     .sort((a, b) => a.t - b.t || a.u.id.localeCompare(b.u.id));
-  const { items, next } = page(outputs, p, q, (o) => o.t, false);
+  const { items, next } = page(outputs, p, q);
   return { outputs: items.map(({ u }) => outputRecord(state, u)), ...(next ? { next } : {}) };
 }
 
@@ -377,7 +382,7 @@ function listCTransactions(state: DevnetState, q: Params): Json {
     .filter(({ block }) => (blockStart === undefined || block.number >= blockStart) && (blockEnd === undefined || block.number < blockEnd))
     .filter(({ tx }) => (!to || tx.to === to) && (!from || tx.from === from) && (!either || tx.to === either || tx.from === either) && (!hash || tx.hash === hash))
     .sort((a, b) => b.block.number - a.block.number || b.tx.index - a.tx.index);
-  const { items, next } = page(txs, p, q, ({ block }) => block.timestamp, true);
+  const { items, next } = page(txs, p, q);
   return {
     Transactions: items.map(({ block, tx }) => cTransactionRecord(block, tx)),
     startTime: rfc(p.startTime),
