@@ -4,7 +4,6 @@ import { ChainMcpError, InputError, toChainMcpError } from '../errors.js';
 import { credentials, txFees, userXAddresses, wireInt, xBalance, pUnlocked } from '../spend/plan.js';
 import { DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut } from '../summarize/format.js';
-import { ValidatorOut } from '../summarize/validators.js';
 import { amount, cb58Id, hexAddress, nodeId } from './fields.js';
 import { defineTool, type SpendPlan, type ToolContext, type ToolDef } from './types.js';
 
@@ -195,17 +194,27 @@ const validatorLookup = defineTool({
     nodeID: z.string(),
     subnetID: z.string(),
     status: z.enum(['current', 'pending', 'not_found']),
-    validator: ValidatorOut.optional(),
-    timeLeft: DurationOut.optional().describe('Current: until endTime.'),
-    startsIn: DurationOut.optional().describe('Pending: until startTime.'),
+    txID: z.string().optional(),
+    startTime: TimeOut.optional(),
+    endTime: TimeOut.optional(),
     period: DurationOut.optional(),
+    timeLeft: DurationOut.optional(),
+    startsIn: DurationOut.optional(),
+    stakeAmount: AmountOut.optional(),
+    weight: z.string().optional(),
+    potentialReward: AmountOut.optional(),
+    delegationFee: z.string().optional().describe('Percent.'),
+    uptime: z.string().optional().describe('Percent.'),
+    connected: z.boolean().optional(),
+    rewardOwner: z.array(z.string()).optional(),
+    delegators: z.object({ count: z.number(), stake: AmountOut }),
     pendingDelegators: z.object({ count: z.number(), stake: AmountOut }),
     problems: problemsField,
   }),
   run: async (input, ctx) => {
     const problems: Problem[] = [];
     const network = await networkOrBlank(ctx);
-    const args = { nodeIDs: [input.nodeID], ...(input.subnetID ? { subnetID: input.subnetID } : {}), delegatorLimit: 20, limit: 1 };
+    const args = { nodeIDs: [input.nodeID], ...(input.subnetID ? { subnetID: input.subnetID } : {}), delegatorLimit: 0, limit: 1 };
     const [current, pending] = await Promise.all([
       step(ctx, problems, 'current validators', 'platform_getCurrentValidators', args),
       step(ctx, problems, 'pending validators', 'platform_getPendingValidators', args),
@@ -214,45 +223,57 @@ const validatorLookup = defineTool({
     const now = nowUnix(ctx);
     const pendingDelegators = arr(pending?.delegators).map(rec).filter((d) => d.nodeID === input.nodeID);
     const delegatedPending = pendingDelegators.reduce((s, d) => s + units(d.stakeAmount), 0n);
+    const zero = nativeAmount(0n, network);
     const base = {
       nodeID: input.nodeID,
       subnetID: input.subnetID ?? PRIMARY_NETWORK_ID,
+      delegators: { count: 0, stake: zero },
       pendingDelegators: { count: pendingDelegators.length, stake: nativeAmount(delegatedPending, network) },
       problems,
     };
     const cur = arr(current?.validators).map(rec).find((v) => v.nodeID === input.nodeID);
     const pen = arr(pending?.validators).map(rec).find((v) => v.nodeID === input.nodeID);
-    const found = cur ?? pen;
-    if (!found) return { ...base, status: 'not_found' as const };
-    const start = big(rec(found.startTime).unix);
-    const end = big(rec(found.endTime).unix);
+    const v = cur ?? pen;
+    if (!v) return { ...base, status: 'not_found' as const };
+    const start = big(rec(v.startTime).unix);
+    const end = big(rec(v.endTime).unix);
+    const optional = (key: string) => (v[key] === undefined ? {} : { [key]: v[key] });
     return {
       ...base,
       status: cur ? ('current' as const) : ('pending' as const),
-      validator: found as z.input<typeof ValidatorOut>,
+      txID: str(v.txID),
+      startTime: v.startTime as TimeOut,
+      endTime: v.endTime as TimeOut,
       period: durationOut(end > start ? end - start : 0n),
       ...(cur ? { timeLeft: durationOut(end > now ? end - now : 0n) } : { startsIn: durationOut(start > now ? start - now : 0n) }),
+      ...optional('stakeAmount'),
+      ...optional('weight'),
+      ...optional('potentialReward'),
+      ...optional('delegationFee'),
+      ...optional('uptime'),
+      ...optional('connected'),
+      ...(v.rewardOwner ? { rewardOwner: arr(rec(v.rewardOwner).addresses).map(str) } : {}),
+      delegators: { count: Number(v.delegatorCount ?? 0), stake: (v.delegatedStake as AmountOut) ?? zero },
     };
   },
   summarize: (o) => {
     if (o.status === 'not_found') {
       return [`${o.nodeID} is neither a current nor a pending validator${o.subnetID === PRIMARY_NETWORK_ID ? '' : ` of subnet ${o.subnetID}`}.`, ...problemLines(o.problems)].join('\n');
     }
-    const v = o.validator!;
-    const stake = v.stakeAmount ? `stake ${v.stakeAmount.display}` : `weight ${v.weight ?? '?'}`;
+    const stake = o.stakeAmount ? `stake ${o.stakeAmount.display}` : `weight ${o.weight ?? '?'}`;
     return [
-      `${o.nodeID} is a ${o.status} validator: ${stake}, from ${v.startTime.iso} to ${v.endTime.iso} (${o.period?.human ?? '?'})` +
+      `${o.nodeID} is a ${o.status} validator: ${stake}, from ${o.startTime?.iso} to ${o.endTime?.iso} (${o.period?.human ?? '?'})` +
         (o.timeLeft ? `, ${o.timeLeft.human} left.` : o.startsIn ? `, starts in ${o.startsIn.human}.` : '.'),
       [
-        v.uptime !== undefined ? `uptime ${v.uptime} %` : '',
-        v.connected !== undefined ? (v.connected ? 'connected' : 'NOT connected') : '',
-        v.delegationFee !== undefined ? `delegation fee ${v.delegationFee} %` : '',
-        v.potentialReward ? `potential reward ${v.potentialReward.display}` : '',
+        o.uptime !== undefined ? `uptime ${o.uptime} %` : '',
+        o.connected !== undefined ? (o.connected ? 'connected' : 'NOT connected') : '',
+        o.delegationFee !== undefined ? `delegation fee ${o.delegationFee} %` : '',
+        o.potentialReward ? `potential reward ${o.potentialReward.display}` : '',
       ]
         .filter(Boolean)
         .join(', ') || 'No uptime or fee reported.',
-      `${v.delegatorCount} delegator(s) with ${v.delegatedStake.display}${o.pendingDelegators.count ? `; ${o.pendingDelegators.count} pending with ${o.pendingDelegators.stake.display}` : ''}.`,
-      ...(v.rewardOwner ? [`Reward owner: ${v.rewardOwner.addresses.join(', ') || '?'} (threshold ${v.rewardOwner.threshold}).`] : []),
+      `${o.delegators.count} delegator(s) with ${o.delegators.stake.display}${o.pendingDelegators.count ? `; ${o.pendingDelegators.count} pending with ${o.pendingDelegators.stake.display}` : ''}.`,
+      ...(o.rewardOwner ? [`Reward owner: ${o.rewardOwner.join(', ') || '?'}.`] : []),
       ...problemLines(o.problems),
     ].join('\n');
   },
