@@ -168,3 +168,90 @@ describe('spend flows on the devnet', () => {
     expect(refused.text).toContain('lacks the role');
   });
 });
+
+describe('spec rules refused before any chain-changing request', () => {
+  let stack: Stack;
+  let state: DevnetState;
+  beforeAll(async () => {
+    stack = await inMemoryStack({
+      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' },
+    });
+    state = stack.devnet.state;
+  });
+  afterAll(() => stack.close());
+
+  /** Methods that only read, which a preview may send to check a rule against the node. */
+  const READS = /^(info\.|platform\.get|xvm\.(get|listAddresses))/;
+
+  async function refused(tool: string, args: Record<string, unknown>, field: RegExp, opts: { readsAllowed?: boolean } = {}) {
+    stack.devnet.router.record = true;
+    stack.devnet.router.requests.length = 0;
+    const r = await stack.call(tool, args);
+    stack.devnet.router.record = false;
+    expect(r.isError, `${tool} ${JSON.stringify(args)}: ${r.text}`).toBe(true);
+    expect(r.text).toMatch(field);
+    const methods = stack.devnet.router.requests.flatMap((q) => (Array.isArray(q.body) ? q.body : [q.body]).map((b) => String((b as { method?: string }).method)));
+    if (opts.readsAllowed) expect(methods.filter((m) => !READS.test(m)), tool).toEqual([]);
+    else expect(methods, tool).toEqual([]);
+  }
+
+  it('refuses each input rule naming the field, sending nothing at all', async () => {
+    const d0 = state.users.get('devnet')!.keys[0]!;
+    const to = d0.x;
+    const now = Math.floor(Date.now() / 1000);
+    const ok = { amount: '1', assetID: 'CAM', to };
+    await refused('xvm_send', { ...ok, memo: 'x'.repeat(257) }, /memo: must be at most 256 bytes/);
+    await refused('xvm_send', { ...ok, memo: 'é'.repeat(129) }, /memo: must be at most 256 bytes/);
+    await refused('xvm_sendMultiple', { outputs: [ok], memo: 'y'.repeat(300) }, /memo/);
+    await refused('xvm_mintNFT', { assetID: 'CAM', to, payload: `0x${'ab'.repeat(1025)}`, encoding: 'hex' }, /payload: must be at most 1024 bytes/);
+    await refused('xvm_createFixedCapAsset', { name: 'A', symbol: 'TOOLONG', initialHolders: [{ address: to, amount: '1' }] }, /symbol: must be at most 4 characters/);
+    for (const amount of ['0', '-1', '1.5', '18446744073709551616', 2 ** 60]) await refused('xvm_send', { ...ok, amount }, /amount/);
+    const sets = [
+      [{ minters: [to], threshold: 0 }],
+      [{ minters: [to], threshold: 2 }],
+      [{ minters: ['X-local1notanaddress'], threshold: 1 }],
+      [],
+    ];
+    for (const minterSets of sets) await refused('xvm_createVariableCapAsset', { name: 'V', symbol: 'V', minterSets }, /minterSets/);
+    await refused('xvm_export', { to: d0.x, amount: '1', assetID: 'CAM' }, /to: expected an address on the P or C chain/);
+    await refused('xvm_import', { to, sourceChain: 'not a chain!' }, /sourceChain/);
+    await refused('cx_import', { to: d0.x, sourceChain: 'X' }, /to: expected 0x/);
+    await refused('cx_import', { to: d0.c, sourceChain: '' }, /sourceChain/);
+    await refused('cx_export', { to: d0.c, amount: '1', assetID: 'CAM' }, /to: /);
+    await refused('platform_setAddressState', { address: d0.p, state: 5 }, /state: expected a state of the spec's table/);
+    await refused('platform_createBlockchain', { subnetID: state.primaryNetworkID, vmID: 'xvm', name: 'n', genesisData: 'abc' }, /subnetID: must be a subnet, not the Primary Network/);
+    await refused('platform_createSubnet', { controlKeys: [d0.p], threshold: 2 }, /threshold: must be between 1 and the number of control keys/);
+    const v = { nodeID: nodeIdFor('rules'), stakeAmount: '2000000000000', rewardAddress: d0.p, delegationFeeRate: 2 };
+    await refused('platform_addValidator', { ...v, startTime: now - 10, endTime: now + 30 * DAY }, /startTime: must be in the future/);
+    await refused('platform_addValidator', { ...v, startTime: now + 600, endTime: now + 600 + 13 * DAY }, /endTime: the period must be at least 2 weeks/);
+    await refused('platform_addValidator', { ...v, startTime: now + 600, endTime: now + 600 + 366 * DAY }, /endTime: the period must be at most 1 year/);
+    await refused('platform_addValidator', { ...v, startTime: now + 600, endTime: now + 600 + 30 * DAY, delegationFeeRate: 1.5 }, /delegationFeeRate: the minimum delegation fee is 2 percent/);
+    await refused('platform_addValidator', { ...v, startTime: now + 600, endTime: now + 600 + 30 * DAY, delegationFeeRate: 2.12345 }, /delegationFeeRate: at most 4 decimal places/);
+    await refused('platform_addValidator', { ...v, startTime: now + 600, endTime: now + 600 + 30 * DAY, delegationFeeRate: 101 }, /delegationFeeRate/);
+  });
+
+  it('refuses rules that need the node after read-only look-ups, before any transaction', async () => {
+    const d0 = state.users.get('devnet')!.keys[0]!;
+    const now = Math.floor(Date.now() / 1000);
+    const v = state.validators[0]!;
+    const base = { nodeID: v.nodeID, rewardAddress: d0.p };
+    await refused(
+      'platform_addValidator',
+      { ...base, nodeID: nodeIdFor('rules-2'), startTime: now + 600, endTime: now + 600 + 30 * DAY, stakeAmount: '1000000000000', delegationFeeRate: 2 },
+      /stakeAmount: must equal the network's validator stake 2,000 CAM/,
+      { readsAllowed: true },
+    );
+    await refused('platform_addDelegator', { ...base, startTime: now + 60, endTime: v.endTime + DAY, stakeAmount: '25000000000' }, /startTime: the delegation period .* must lie inside the validator's period/, {
+      readsAllowed: true,
+    });
+    await refused('platform_addDelegator', { ...base, startTime: now + 60, endTime: now + 2 * DAY, stakeAmount: '1000' }, /stakeAmount: must be at least the minimum delegator stake 25 CAM/, {
+      readsAllowed: true,
+    });
+    await refused('platform_addDelegator', { ...base, startTime: now + 60, endTime: now + 2 * DAY, stakeAmount: '9000000000000' }, /stakeAmount: the validator's total weight would be .* over its cap 10,000 CAM/, {
+      readsAllowed: true,
+    });
+    await refused('platform_addDelegator', { ...base, nodeID: nodeIdFor('nobody'), startTime: now + 60, endTime: now + 2 * DAY, stakeAmount: '25000000000' }, /nodeID: .* is not a current or pending validator/, {
+      readsAllowed: true,
+    });
+  });
+});
