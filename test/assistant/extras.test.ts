@@ -115,3 +115,20 @@ describe('resources reflect the configuration and never leak secrets', () => {
     }
   });
 });
+
+describe('guarded_transfer with spending enabled', () => {
+  it('walks through preview, human approval and confirm with the amount in the smallest unit', async () => {
+    const stack = await inMemoryStack({ env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' } });
+    try {
+      const text = promptText(await stack.client.getPrompt({ name: 'guarded_transfer', arguments: { to: X_ADDR, amount: '5.25' } }));
+      expect(text).toContain('amount "5250000000"');
+      expect(text).toMatch(/without confirm/);
+      expect(text).toMatch(/Only after a clear yes/);
+      expect(text).toMatch(/Never repeat a transfer/);
+      const { tools } = await stack.client.listTools();
+      expect(tools.map((t) => t.name)).toContain('transfer');
+    } finally {
+      await stack.close();
+    }
+  });
+});
