@@ -295,7 +295,7 @@ const Offer = z.object({
 const networkOverview = defineTool({
   name: 'network_overview',
   title: 'Network overview',
-  description: 'Get the network at a glance: name and ID, node version, bootstrapped chains, P height, supply, fees, staking limits and the deposit offers active now.',
+  description: 'Get the network at a glance: name and ID, node version, bootstrapped chains, P and C heights, supply, fees, staking limits and the deposit offers active now.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({}),
@@ -308,6 +308,7 @@ const networkOverview = defineTool({
     nodeVersion: z.string(),
     bootstrapped: z.record(z.string(), z.boolean()),
     pHeight: z.string().optional(),
+    cHeight: z.string().optional().describe('Latest C-Chain block.'),
     supply: AmountOut.optional(),
     supplyCap: AmountOut.optional(),
     txFee: AmountOut.optional(),
@@ -328,12 +329,13 @@ const networkOverview = defineTool({
   run: async (_input, ctx) => {
     const problems: Problem[] = [];
     const s = (label: string, tool: string, args: Out = {}) => step(ctx, problems, label, tool, args);
-    const [id, name, version, fees, height, supply, conf, offers, ...boot] = await Promise.all([
+    const [id, name, version, fees, height, cBlock, supply, conf, offers, ...boot] = await Promise.all([
       s('network ID', 'info_getNetworkID'),
       s('network name', 'info_getNetworkName'),
       s('node version', 'info_getNodeVersion'),
       s('fees', 'info_getTxFee'),
       s('P height', 'platform_getHeight'),
+      s('C height', 'eth_blockNumber'),
       s('supply', 'platform_getCurrentSupply'),
       s('configuration', 'platform_getConfiguration'),
       s('deposit offers', 'platform_getAllDepositOffers'),
@@ -366,6 +368,7 @@ const networkOverview = defineTool({
       nodeVersion: str(version?.version),
       bootstrapped,
       ...(height ? { pHeight: str(height.height) } : {}),
+      ...(cBlock ? { cHeight: str(cBlock.blockNumber) } : {}),
       ...(supply ? { supply: supply.supply as AmountOut } : {}),
       ...(conf ? { supplyCap: conf.supplyCap as AmountOut } : {}),
       ...(fees ? { txFee: fees.txFee as AmountOut, creationTxFee: fees.creationTxFee as AmountOut } : {}),
@@ -390,7 +393,7 @@ const networkOverview = defineTool({
     return [
       `Network ${o.networkName || '?'} (ID ${o.networkID || '?'}, address prefix "${o.hrp || '?'}", native asset ${o.assetSymbol || '?'}); node ${o.nodeVersion || 'version unknown'}.`,
       boot.length ? `Bootstrapped: ${boot.map(([c, b]) => `${c} ${b ? 'yes' : 'NO'}`).join(', ')}.` : '',
-      [o.pHeight ? `P height ${o.pHeight}` : '', o.supply ? `supply at most ${o.supply.display}` : '', o.supplyCap ? `cap ${o.supplyCap.display}` : ''].filter(Boolean).join('; '),
+      [o.pHeight ? `P height ${o.pHeight}` : '', o.cHeight ? `C height ${o.cHeight}` : '', o.supply ? `supply at most ${o.supply.display}` : '', o.supplyCap ? `cap ${o.supplyCap.display}` : ''].filter(Boolean).join('; '),
       o.txFee ? `Fees: ${o.txFee.display} per transaction, ${o.creationTxFee?.display} to create an asset.` : '',
       o.staking
         ? `Staking: validators ${o.staking.minValidatorStake.display} to ${o.staking.maxValidatorStake.display}, delegators from ${o.staking.minDelegatorStake.display}, fee at least ${o.staking.minDelegationFee} %, ${o.staking.minStakeDuration.human} to ${o.staking.maxStakeDuration.human}.`

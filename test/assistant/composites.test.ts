@@ -86,6 +86,7 @@ describe('composite read tools against the devnet, cross-checked with single ope
     expect(s.nodeVersion).toBe(version!.version);
     expect(s.txFee).toEqual(fee!.txFee);
     expect(s.pHeight).toBe(height!.height);
+    expect(s.cHeight).toBe(((await stack.call('eth_blockNumber')).structured as Rec).blockNumber);
     expect(s.supply).toEqual(supply!.supply);
     expect(s.hrp).toBe(conf!.hrp);
     expect(s.staking.minValidatorStake).toEqual(conf!.minValidatorStake);

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inMemoryStack, type Stack } from '../helpers/stack.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: structured results are checked field by field
+type Rec = Record<string, any>;
+
+describe('account_overview against the devnet', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await inMemoryStack();
+  });
+  afterAll(() => stack.close());
+
+  it('gathers X, P, C and waiting imports in one call, each equal to the single-operation tool', async () => {
+    const [d0, d1] = stack.devnet.state.users.get(stack.devnet.state.devnetUser)!.keys;
+    const overview = await stack.call('account_overview', { addresses: [d0!.x, d1!.p, d0!.c] });
+    expect(overview.isError, overview.text).toBe(false);
+    const o = overview.structured as Rec;
+    expect(o.accounts.map((a: Rec) => a.address)).toEqual([d0!.bech32, d1!.bech32]);
+    const native = stack.devnet.state.nativeAssetID;
+    let expectedTotal = 0n;
+    for (const [i, key] of [d0!, d1!].entries()) {
+      const account = o.accounts[i] as Rec;
+      const x = (await stack.call('xvm_getAllBalances', { address: key.x })).structured as Rec;
+      expect(account.x).toEqual(x.balances.map((b: Rec) => ({ assetID: b.asset, amount: b.balance })));
+      expectedTotal += BigInt(x.balances.find((b: Rec) => b.asset === native)?.balance.value ?? 0);
+      const p = (await stack.call('platform_getBalance', { addresses: [key.p] })).structured as Rec;
+      const pn = p.assets.find((a: Rec) => a.assetID === native);
+      if (pn) {
+        expect(account.p).toEqual({ total: pn.total, unlocked: pn.unlocked, bonded: pn.bonded, deposited: pn.deposited, bondedDeposited: pn.bondedDeposited });
+        expectedTotal += BigInt(pn.total.value);
+      }
+      for (const [tool, addr, on, from] of [
+        ['xvm_getUTXOs', key.x, 'X', 'P'],
+        ['xvm_getUTXOs', key.x, 'X', 'C'],
+        ['cx_getUTXOs', `C-${key.bech32}`, 'C', 'X'],
+      ] as const) {
+        const u = (await stack.call(tool, { addresses: [addr], sourceChain: from, fetchAll: true })).structured as Rec;
+        const t = (u.totals as Rec[]).find((r) => r.assetID === native);
+        const w = (account.waiting as Rec[]).find((r) => r.on === on && r.from === from);
+        if (t) {
+          expect(w?.amount).toEqual(t.amount);
+          expectedTotal += BigInt(t.amount.value);
+        } else expect(w).toBeUndefined();
+      }
+    }
+    // The seed has funds waiting: P -> X and X -> C for key 0, C -> X for key 1.
+    expect((o.accounts[0].waiting as Rec[]).map((w) => `${w.from}->${w.on}`).sort()).toEqual(['P->X', 'X->C']);
+    expect((o.accounts[1].waiting as Rec[]).map((w) => `${w.from}->${w.on}`)).toEqual(['C->X']);
+    expect(o.accounts[0].p.bonded.value).not.toBe('0');
+    const evm = (await stack.call('eth_getBalance', { address: d0!.c })).structured as Rec;
+    expect(o.evm).toEqual([{ address: d0!.c.toLowerCase(), balance: evm.balance }]);
+    expectedTotal += BigInt(evm.balance.value) / 10n ** 9n;
+    expect(o.nativeTotal.value).toBe(expectedTotal.toString());
+    expect(o.problems).toEqual([]);
+    expect(overview.text).toContain(`${d0!.bech32}:`);
+    expect(overview.text).toMatch(/waiting for import on C \(exported from X\)/);
+  });
+
+  it('refuses an address with a bad checksum, naming it, and sends nothing', async () => {
+    stack.devnet.router.record = true;
+    stack.devnet.router.requests.length = 0;
+    const bad = await stack.call('account_overview', { addresses: ['X-local1qurswpc8qurswpc8qurswpc8qurswpc8lzh466'] });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toMatch(/addresses\[0\]/);
+    expect(stack.devnet.router.requests).toHaveLength(0);
+    stack.devnet.router.record = false;
+  });
+});
