@@ -95,11 +95,7 @@ export async function resolveAsset(ctx: ToolContext, assetID: string, network: N
 /** Sum of an asset over X addresses, or undefined when the node would not say. */
 export async function xBalance(ctx: ToolContext, addresses: readonly string[], assetID: string): Promise<bigint | undefined> {
   if (addresses.length === 0 || addresses.length > 40) return undefined;
-  const answers = await ctx.rpcBatch(
-    'xvm',
-    addresses.map((address) => ({ method: 'xvm.getBalance', params: { address, assetID } })),
-    { retry: true },
-  );
+  const answers = await Promise.allSettled(addresses.map((address) => ctx.rpc('xvm', 'xvm.getBalance', { address, assetID }, { retry: true })));
   let total = 0n;
   for (const a of answers) {
     if (a.status !== 'fulfilled') return undefined;

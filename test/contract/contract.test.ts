@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';
 import { EXAMPLES } from './examples/index.js';
+import { RUNNER_EXEC_PATH } from './examples/runner.js';
 import { type Recorded, startFakeNode } from './fake-node.js';
 import { AUTH_PASSWORD, AUTH_TOKEN, type Expectation, KEYSTORE } from './types.js';
 
@@ -40,6 +41,7 @@ describe('every tool sends exactly the request the spec describes', () => {
       CHAIN_MCP_NODE_URL: node.url,
       CHAIN_MCP_INDEXER_URL: indexer.url,
       CHAIN_MCP_RUNNER_URL: runner.url,
+      CHAIN_MCP_RUNNER_EXEC_PATH: RUNNER_EXEC_PATH,
       CHAIN_MCP_AUTH_TOKEN: AUTH_TOKEN,
       CHAIN_MCP_AUTH_PASSWORD: AUTH_PASSWORD,
       CHAIN_MCP_KEYSTORE_USER: KEYSTORE.username,
