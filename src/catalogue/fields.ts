@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ChainLetter, isHexAddress, parseChainAddress, parseCb58Id, parseNodeId, parseUint64 } from '../codec/index.js';
+import { type ChainLetter, isCb58Id, isHexAddress, parseChainAddress, parseCb58Id, parseNodeId, parseUint64 } from '../codec/index.js';
 
 /**
  * Input field schemas shared by the catalogue. Each checks what can be checked without
@@ -77,6 +77,8 @@ export const chainSelector = (defaultAlias: 'X' | 'C') =>
   z
     .string()
     .regex(/^[A-Za-z0-9]{1,64}$/, 'expected a chain alias or blockchain ID')
+    // Long values are blockchain IDs: check the cb58 checksum too (aliases are short words).
+    .refine((v) => v.length <= 32 || isCb58Id(v), 'expected a blockchain ID (cb58) with a valid checksum, or a chain alias')
     .optional()
     .describe(`Chain alias or blockchain ID; default ${defaultAlias}.`);
 

@@ -1,6 +1,8 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addTx, bareAddress, fund, utxosOf } from '../../tools/devnet/state.js';
-import { inMemoryStack, type Stack } from '../helpers/stack.js';
+import { inMemoryStack, MAIN, type Stack } from '../helpers/stack.js';
 
 /** The indexer toolset through a real MCP client against the devnet's node and indexer. */
 
@@ -341,6 +343,26 @@ describe('indexer toolset without a reachable indexer', () => {
     } finally {
       await stack.close();
       await devnet.close();
+    }
+  });
+});
+
+describe('chain-mcp --devnet', () => {
+  it('configures the indexer too: the built server answers indexer tools over stdio', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [MAIN, '--devnet'],
+      env: { PATH: process.env.PATH ?? '', CHAIN_MCP_LOG_LEVEL: 'silent' },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'test', version: '0' });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: 'indexer_getStatus', arguments: {} });
+      expect(result.isError).not.toBe(true);
+      expect((result.structuredContent as Rec).networkID).toBe('12345');
+    } finally {
+      await client.close();
     }
   });
 });
