@@ -14,6 +14,7 @@ import { platformTools } from './platform.js';
 import { xvmTools } from './xvm.js';
 import { cxTools } from './cx.js';
 import { keystoreTools } from './keystore.js';
+import { evmTools } from './evm.js';
 import type { ToolDef } from './types.js';
 
 /**
@@ -27,6 +28,7 @@ export const CATALOGUE: readonly ToolDef[] = [
   ...xvmTools,
   ...cxTools,
   ...keystoreTools,
+  ...evmTools,
   ...indexerTools,
   ...xvmSpendTools,
   ...walletTools,

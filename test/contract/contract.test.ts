@@ -16,7 +16,8 @@ function matches(expected: Expectation, actual: Recorded): boolean {
   if (expected.path !== actual.path) return false;
   if ('method' in expected) {
     const body = actual.body as { method?: unknown; params?: unknown };
-    if (actual.httpMethod !== 'POST' || body?.method !== expected.method) return false;
+    // JSON-RPC over HTTP POST, or one message over the WebSocket endpoint (evm_watch).
+    if ((actual.httpMethod !== 'POST' && actual.httpMethod !== 'WS') || body?.method !== expected.method) return false;
     return JSON.stringify(body.params) === JSON.stringify(expected.params);
   }
   if ('query' in expected) return actual.httpMethod === 'GET' && JSON.stringify(actual.query) === JSON.stringify(expected.query);
@@ -97,7 +98,7 @@ describe('every tool sends exactly the request the spec describes', () => {
         cursor = at + 1;
       }
       for (const r of node.recorded) {
-        expect(r.headers['content-type']).toBe('application/json');
+        if (r.httpMethod !== 'WS') expect(r.headers['content-type']).toBe('application/json');
         expect((r.body as { jsonrpc?: unknown }).jsonrpc).toBe('2.0');
         expect(typeof (r.body as { id?: unknown }).id).toBe('number');
         expect(r.headers.authorization).toBe(r.path === '/ext/auth' ? undefined : `Bearer ${AUTH_TOKEN}`);

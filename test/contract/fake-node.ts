@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
 
 export interface Recorded {
   httpMethod: string;
@@ -42,6 +43,24 @@ export async function startFakeNode() {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(out) }).end(out);
     });
   });
+  // WebSocket endpoints (eth_subscribe): each message is recorded with httpMethod 'WS' and
+  // answered like HTTP; eth_subscribe gets a subscription ID and eth_unsubscribe true.
+  const wss = new WebSocketServer({ server });
+  wss.on('connection', (ws, req) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    ws.on('message', (data: Buffer) => {
+      let body: { id?: unknown; method?: unknown } = {};
+      try {
+        body = JSON.parse(data.toString('utf8'));
+      } catch {
+        // recorded as sent
+      }
+      recorded.push({ httpMethod: 'WS', path: url.pathname, query: [...url.searchParams.entries()], headers: req.headers, body });
+      const method = String(body.method);
+      const result = method in answers ? answers[method] : method === 'eth_subscribe' ? '0x1' : method === 'eth_unsubscribe' ? true : null;
+      ws.send(JSON.stringify({ jsonrpc: '2.0', id: body.id, result }));
+    });
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -51,6 +70,8 @@ export async function startFakeNode() {
     },
     close: () =>
       new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

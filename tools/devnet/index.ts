@@ -6,6 +6,8 @@ import { registerPlatform } from './node/platform.js';
 import { registerXvm } from './node/xvm.js';
 import { registerCx } from './node/cx.js';
 import { registerKeystore } from './node/keystore.js';
+import { attachEvmSocket, registerEvm } from './node/evm.js';
+import { startAnvil } from './anvil.js';
 import { registerAdmin } from './node/admin.js';
 import { authorizer, registerAuth } from './node/auth.js';
 import { registerCxSpend } from './node/cx.spend.js';
@@ -25,6 +27,8 @@ export interface DevnetOptions {
   /** With authRequired: tokens that grant every endpoint from the start (tests that bring their own). */
   authTokens?: string[];
   log?: (line: string) => void;
+  /** Forward /ext/bc/C/rpc and /ext/bc/C/ws to a real anvil started here (stopped on close). */
+  anvil?: boolean;
 }
 
 export interface Devnet {
@@ -43,7 +47,7 @@ export interface Devnet {
 }
 
 /** Families register their methods on the router; adding one is one line here. */
-const FAMILIES: Array<(router: RpcRouter, state: DevnetState) => void> = [registerInfo, registerPlatform, registerXvm, registerCx, registerKeystore, registerXvmSpend, registerWallet, registerPlatformSpend, registerCxSpend, registerKeystoreAdmin, registerAdmin];
+const FAMILIES: Array<(router: RpcRouter, state: DevnetState) => void> = [registerInfo, registerPlatform, registerXvm, registerCx, registerKeystore, registerEvm, registerXvmSpend, registerWallet, registerPlatformSpend, registerCxSpend, registerKeystoreAdmin, registerAdmin];
 
 async function listen(server: Server, port: number): Promise<string> {
   await new Promise<void>((resolve, reject) => {
@@ -72,6 +76,9 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     });
   });
   node.keepAliveTimeout = 5_000;
+  const anvil = opts.anvil ? await startAnvil({ chainId: state.evmChainId }) : undefined;
+  if (anvil) state.evmUpstream = { url: anvil.url, wsUrl: anvil.wsUrl };
+  const detachEvmSocket = attachEvmSocket(node, router, state);
   const nodeUrl = await listen(node, opts.port ?? 0);
   opts.log?.(`devnet: node API at ${nodeUrl}`);
   const indexer = await startIndexer(state);
@@ -87,6 +94,8 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     state,
     router,
     close: async () => {
+      detachEvmSocket();
+      await anvil?.stop();
       await indexer.close();
       await runner.close();
       await new Promise<void>((resolve) => {

@@ -326,6 +326,10 @@ export interface DevnetState {
   evmChainId: number;
   cBaseFee: bigint;
   cPriorityFee: bigint;
+  /** When set, /ext/bc/C/rpc and /ext/bc/C/ws are forwarded to this real EVM node (anvil). */
+  evmUpstream?: { url: string; wsUrl: string };
+  /** Called with every new C-chain block (the devnet's own eth_subscribe feeds on it). */
+  cBlockListeners: Set<(block: CBlock) => void>;
   validators: Validator[];
   pendingValidators: Validator[];
   pendingDelegators: Delegator[];
@@ -793,6 +797,7 @@ export function addCBlock(state: DevnetState, txs: NewCTx[], timestamp = state.n
     transactions,
   };
   state.cBlocks.push(block);
+  for (const listener of state.cBlockListeners) listener(block);
   return block;
 }
 
@@ -1368,6 +1373,7 @@ export function createState(): DevnetState {
     evmChainId: 500,
     cBaseFee: 25_000_000_000n,
     cPriorityFee: 1_000_000_000n,
+    cBlockListeners: new Set(),
     validators: [],
     pendingValidators: [],
     pendingDelegators: [],
