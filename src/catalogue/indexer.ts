@@ -254,6 +254,10 @@ async function evmSymbol(ctx: ToolContext): Promise<string> {
   return native?.symbol ?? '';
 }
 
+/** NFT transfer outputs (type 11) carry no amount, only a group and a payload. */
+const NFT_TRANSFER_OUTPUT = 11;
+const nftOutput = (o: Record<string, unknown>): boolean => Number(tolerantBigInt(o.outputType) ?? 0n) === NFT_TRANSFER_OUTPUT;
+
 function decodeOutput(raw: unknown, assets: Map<string, IndexerAsset>): Output {
   const o = rec(raw);
   const assetID = str(o.assetID);
@@ -265,7 +269,9 @@ function decodeOutput(raw: unknown, assets: Map<string, IndexerAsset>): Output {
     assetID,
     symbol: asset?.symbol ?? '',
     outputType: Number(tolerantBigInt(o.outputType) ?? 0n),
-    amount: amountOf(o.amount, asset ?? { assetID, symbol: '', name: '', denomination: 0, known: false }),
+    amount: nftOutput(o)
+      ? { value: count(o.amount), display: `NFT (${asset?.symbol || shortId(assetID)})` }
+      : amountOf(o.amount, asset ?? { assetID, symbol: '', name: '', denomination: 0, known: false }),
     locktime: count(o.locktime),
     threshold: Number(tolerantBigInt(o.threshold) ?? 0n),
     addresses: arr(o.addresses).map(str),

@@ -196,6 +196,12 @@ describe('indexer toolset against the devnet', () => {
     expect(one.text).toContain('Gold Bar (GLD)');
     expect(one.text).toContain(`supply ${(Number(gld.supply) / 100).toLocaleString('en-US')} GLD`);
     expect(one.text).toContain('fixed cap');
+
+    // NFT outputs have no amount: they read as an NFT of the asset.
+    const art = [...state().assets.values()].find((a) => a.kind === 'nft')!;
+    const nftUtxo = [...state().utxos.values()].find((u) => u.assetID === art.id && u.groupID !== undefined)!;
+    const nft = await stack.call('indexer_getOutput', { id: nftUtxo.id });
+    expect(nft.text).toContain(`NFT (${art.symbol}) to ${bareAddress(nftUtxo.addresses[0]!)}`);
   });
 
   it('searches by ID prefix and C-Chain hash', async () => {
