@@ -459,7 +459,7 @@ async function lookupTx(ctx: ToolContext, txID: string): Promise<TxStatusOut> {
     const alias = str(idx.chain).toUpperCase();
     const chain = alias === 'X' || alias === 'P' || alias === 'C' ? alias : str(idx.chainID) === PRIMARY_NETWORK_ID ? 'P' : 'unknown';
     // The indexer records accepted transactions only.
-    return { ...result(chain === 'unknown' ? 'P' : chain, 'Accepted'), meaning: `${meaningOf(TX_STATUS_MEANING, 'Accepted')} (known to the indexer)` };
+    return { ...result(chain, 'Accepted'), found: true, meaning: `${meaningOf(TX_STATUS_MEANING, 'Accepted')} (known to the indexer, chain ${str(idx.chainID)})` };
   }
   if (block) return { ...result('P', 'Accepted', { blockHeight: str(block.height) }), meaning: 'this ID is an accepted P-Chain block, not a transaction' };
   const unknown = result('unknown', 'Unknown');
@@ -480,7 +480,9 @@ const txStatus = defineTool({
   run: (input, ctx) => lookupTx(ctx, input.txID),
   summarize: (o) =>
     [
-      o.found ? `${o.txID} is on the ${o.chain}-Chain: ${o.status}, ${o.meaning}${o.blockHeight ? ` (block ${o.blockHeight})` : ''}.` : `${o.txID} was not found: ${o.meaning}.`,
+      o.found
+        ? `${o.txID} is on ${o.chain === 'unknown' ? 'another chain' : `the ${o.chain}-Chain`}: ${o.status}, ${o.meaning}${o.blockHeight ? ` (block ${o.blockHeight})` : ''}.`
+        : `${o.txID} was not found: ${o.meaning}.`,
       `Checked: ${o.checks.map((c) => `${c.source}: ${c.answer}`).join('; ')}.`,
     ].join('\n'),
 });
