@@ -147,6 +147,30 @@ describe('transfer: guarded same-chain and cross-chain moves of the native asset
     expect(spendCalls()).toEqual([]);
   });
 
+  it('applies the hard limits (max spend, allowed recipients) to the whole transfer before any request', async () => {
+    const limited = await inMemoryStack({
+      devnet,
+      env: {
+        CHAIN_MCP_ALLOW_SPEND: 'true',
+        CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
+        CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+        CHAIN_MCP_MAX_SPEND: String(ONE),
+        CHAIN_MCP_ALLOWED_RECIPIENTS: d0.x,
+      },
+    });
+    try {
+      const tooMuch = await limited.call('transfer', { to: d0.x, amount: String(2n * ONE), sourceChain: 'P' });
+      expect(tooMuch.isError).toBe(true);
+      expect(tooMuch.text).toMatch(/CHAIN_MCP_MAX_SPEND/);
+      const stranger = await limited.call('transfer', { to: alice.x, amount: '1000' });
+      expect(stranger.isError).toBe(true);
+      expect(stranger.text).toMatch(/CHAIN_MCP_ALLOWED_RECIPIENTS/);
+      expect(spendCalls()).toEqual([]);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('is not listed without CHAIN_MCP_ALLOW_SPEND', async () => {
     const readOnly = await inMemoryStack({ devnet });
     try {
