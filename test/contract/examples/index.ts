@@ -7,9 +7,6 @@ import { examples as xvm } from './xvm.js';
 import { examples as cx } from './cx.js';
 import { examples as keystore } from './keystore.js';
 import { examples as evm } from './evm.js';
-import { examples as xvm } from './xvm.js';
-import { examples as cx } from './cx.js';
-import { examples as keystore } from './keystore.js';
 import { examples as spend } from './spend.js';
 import { examples as wallet } from './wallet.js';
 import { examples as auth } from './auth.js';
@@ -17,4 +14,4 @@ import { examples as admin } from './admin.js';
 import { examples as runner } from './runner.js';
 
 /** Every family's examples; a family file adds one line here. */
-export const EXAMPLES: Record<string, ContractExample> = { ...assistant, ...info, ...platform, ...xvm, ...cx, ...keystore, ...evm, ...xvm, ...cx, ...keystore, ...indexer, ...spend, ...wallet, ...auth, ...admin, ...runner };
+export const EXAMPLES: Record<string, ContractExample> = { ...assistant, ...info, ...platform, ...xvm, ...cx, ...keystore, ...evm, ...indexer, ...spend, ...wallet, ...auth, ...admin, ...runner };
