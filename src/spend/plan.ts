@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { cb58Decode, hexToBytes, parseChainAddress } from '../codec/index.js';
-import type { AssetInfo, NetworkInfo } from '../context/network.js';
+import { type AssetInfo, KNOWN_NETWORKS, type NetworkInfo } from '../context/network.js';
 import { ChainMcpError, InputError } from '../errors.js';
 import type { ToolContext } from '../catalogue/types.js';
 import { assetAmount, big, nativeAmount } from '../summarize/format.js';
@@ -216,7 +216,7 @@ export function hrpOf(address: string): string {
 /** The first preview lines: which network and which addresses pay. */
 export function headLines(network: NetworkInfo, from: readonly string[] | undefined, chain = 'X'): string[] {
   return [
-    `Network: ${network.networkID} (prefix ${network.hrp})${chain === 'X' ? '' : `, chain ${chain}`}`,
+    `Network: ${KNOWN_NETWORKS[network.networkID]?.name ?? 'network'} ${network.networkID} (prefix ${network.hrp}), chain ${chain}`,
     `From: ${from && from.length > 0 ? from.join(', ') : "any of the keystore user's addresses"}`,
   ];
 }

@@ -239,3 +239,50 @@ describe('confirmation protocol', () => {
     }
   });
 });
+
+describe('spends the server cannot read are held to the limits', () => {
+  let devnet: Devnet;
+  beforeAll(async () => {
+    devnet = await startDevnet();
+  });
+  afterAll(() => devnet.close());
+
+  /** EIP-155 example: to 0x3535...35, value 1 ether (= 1 native unit at 10^18 wei), chain 1. */
+  const RAW =
+    '0xf86c098504a817c800825208943535353535353535353535353535353535353535880de0b6b3a76400008025a028ef61340bd939bc2195fe537567866003e1a15d3c71ff63e1590620aa636276a067cbe9d8997f761aecb703304b3800ccf555c9f3dc64214b297fb1966a3b6d83';
+
+  it('decodes a raw EVM transaction for the preview and applies max spend and the allow-list to it', async () => {
+    const open = await harness(devnet);
+    const capped = await harness(devnet, { env: { CHAIN_MCP_MAX_SPEND: '999999999' } });
+    const allowed = await harness(devnet, { env: { CHAIN_MCP_ALLOWED_RECIPIENTS: '0x3535353535353535353535353535353535353535'.toUpperCase().replace('0X', '0x') } });
+    const other = await harness(devnet, { env: { CHAIN_MCP_ALLOWED_RECIPIENTS: '0x1111111111111111111111111111111111111111' } });
+    try {
+      const preview = await open.call('eth_sendRawTransaction', { signedTx: RAW });
+      expect(preview.text).toContain('To: 0x3535353535353535353535353535353535353535');
+      expect(preview.text).toContain('Value: 1 CAM');
+      expect(preview.text).toContain('EVM chain ID in the tx: 1');
+      expect((await capped.call('eth_sendRawTransaction', { signedTx: RAW })).text).toContain('exceeds CHAIN_MCP_MAX_SPEND');
+      expect((await allowed.call('eth_sendRawTransaction', { signedTx: RAW })).structured?.status).toBe('preview');
+      expect((await other.call('eth_sendRawTransaction', { signedTx: RAW })).text).toContain('not in CHAIN_MCP_ALLOWED_RECIPIENTS');
+    } finally {
+      await Promise.all([open.close(), capped.close(), allowed.close(), other.close()]);
+    }
+  });
+
+  it('refuses signed X, wallet and C transactions while a spend limit is set, and previews them otherwise', async () => {
+    const open = await harness(devnet);
+    const capped = await harness(devnet, { env: { CHAIN_MCP_MAX_SPEND: '1000' } });
+    try {
+      for (const tool of ['xvm_issueTx', 'wallet_issueTx', 'cx_issueTx']) {
+        const args = { tx: '0xdeadbeef00000000', encoding: 'hex' };
+        const preview = await open.call(tool, args);
+        expect(preview.text, tool).toContain('cannot be shown here');
+        const refused = await capped.call(tool, args);
+        expect(refused.isError, tool).toBe(true);
+        expect(refused.text).toContain('cannot check');
+      }
+    } finally {
+      await Promise.all([open.close(), capped.close()]);
+    }
+  });
+});

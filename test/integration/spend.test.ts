@@ -52,6 +52,13 @@ describe('spend flows on the devnet', () => {
     expect(d0.x).toMatch(/^X-local1/);
   });
 
+  it('sends through the wallet API too', async () => {
+    const { a0 } = keys(state);
+    const before = balanceOf(state, 'X', a0.x, state.nativeAssetID);
+    await confirmed(stack, 'wallet_send', { amount: '1000', assetID: 'CAM', to: a0.x });
+    expect(balanceOf(state, 'X', a0.x, state.nativeAssetID)).toBe(before + 1000n);
+  });
+
   it('refuses a send beyond the balance with the node message', async () => {
     const { a0 } = keys(state);
     const preview = await stack.call('xvm_send', { amount: '999999999999999999', assetID: 'CAM', to: a0.x });
