@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { toolListSize } from '../../src/assistant/budget.js';
+import { TOOLSETS } from '../../src/catalogue/types.js';
+import { loadConfig } from '../../src/config.js';
+import { inMemoryStack } from '../helpers/stack.js';
+
+const EVERYTHING = { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_ALLOW_ADMIN: 'true', CHAIN_MCP_KEYSTORE_USER: 'u', CHAIN_MCP_KEYSTORE_PASSWORD: 'Passw0rd!x' };
+
+describe('tools/list size (what the tool list costs an assistant)', () => {
+  it('is measured on the exact bytes a client receives', async () => {
+    const stack = await inMemoryStack();
+    try {
+      const { tools } = await stack.client.listTools();
+      const measured = toolListSize(loadConfig({}));
+      expect(measured.tools).toBe(tools.length);
+      expect(measured.bytes).toBe(Buffer.byteLength(JSON.stringify(tools), 'utf8'));
+      expect(measured.modelBytes).toBeLessThan(measured.bytes);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('shrinks with toolsets and CHAIN_MCP_TOOLS; the numbers for the README', () => {
+    const def = toolListSize(loadConfig({}));
+    const all = toolListSize(loadConfig(EVERYTHING));
+    const lines = [`default: ${def.tools} tools, ${def.bytes} bytes (~${def.approxTokens} tokens; ${def.modelBytes} bytes without outputSchema)`];
+    lines.push(`everything: ${all.tools} tools, ${all.bytes} bytes (~${all.approxTokens} tokens; ${all.modelBytes} bytes without outputSchema)`);
+    expect(all.bytes).toBeGreaterThan(def.bytes);
+    for (const set of TOOLSETS) {
+      const one = toolListSize(loadConfig({ ...EVERYTHING, CHAIN_MCP_TOOLSETS: set }));
+      lines.push(`toolset ${set}: ${one.tools} tools, ${one.bytes} bytes`);
+      expect(one.bytes).toBeLessThan(all.bytes);
+    }
+    const few = toolListSize(loadConfig({ CHAIN_MCP_TOOLS: 'account_overview,validator_lookup,network_overview,tx_status' }));
+    lines.push(`CHAIN_MCP_TOOLS=account_overview,validator_lookup,network_overview,tx_status: ${few.tools} tools, ${few.bytes} bytes`);
+    expect(few.tools).toBe(4);
+    expect(few.bytes).toBeLessThan(def.bytes / 5);
+    process.stderr.write(`${lines.join('\n')}\n`);
+  });
+
+  it('keeps the assistant toolset small: the one-call tools cost at most 20 KB together', () => {
+    const assistant = toolListSize(loadConfig({ ...EVERYTHING, CHAIN_MCP_TOOLSETS: 'assistant' }));
+    expect(assistant.tools).toBe(6);
+    expect(assistant.bytes).toBeLessThanOrEqual(20 * 1024);
+  });
+});
