@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amount, assetIdOrAlias, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from './fields.js';
 import { defineTool, type ToolDef } from './types.js';
-import { feeLine, resolveAsset, txFees, uint64Wire, wireInt } from '../spend/plan.js';
+import { atomicWaiting, feeLine, headLines, importLine, onChain, resolveAsset, txFees, uint64Wire, userXAddresses, wireInt } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 import { uint64 } from './fields.js';
 import { opaquePlan } from './xvm.spend.js';
@@ -80,11 +80,15 @@ export const cxSpendTools: ToolDef[] = [
     decode: decodeTx,
     plan: async (i, ctx) => {
       const network = await ctx.network();
+      const { txFee } = await txFees(ctx);
+      const own = (await userXAddresses(ctx)).map((a) => onChain(a, 'C'));
+      const waiting = await atomicWaiting(ctx, 'cx', own, i.sourceChain, network, i.chain);
       return {
         lines: [
-          `Network: ${network.networkID} (prefix ${network.hrp}), chain C`,
-          `Imports: everything exported from chain ${i.sourceChain} to this key, credited to ${i.to}`,
-          `Fee: the atomic base fee (${i.baseFee === undefined ? 'suggested by the node' : `${i.baseFee} wei`}), taken from the imported amount`,
+          ...headLines(network, undefined, 'C').slice(0, 1),
+          `To: ${i.to}`,
+          importLine(waiting, txFee, network, i.sourceChain),
+          `Fee: taken from the imported amount (atomic base fee ${i.baseFee === undefined ? 'suggested by the node' : `${i.baseFee} wei`})`,
         ],
         recipients: [i.to],
         details: { to: i.to, sourceChain: i.sourceChain },

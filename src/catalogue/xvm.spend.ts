@@ -7,7 +7,9 @@ import { defineTool, type SpendPlan, type ToolContext, type ToolDef } from './ty
 import { assetName, changeAddrField, denominationField, fromField, memoField, minterSets, symbolField } from '../spend/fields.js';
 import {
   encodedLength,
+  atomicWaiting,
   feeLine,
+  importLine,
   endsWithLine,
   headLines,
   refuseOpaqueUnderLimits,
@@ -384,7 +386,7 @@ export const xvmSpendTools: ToolDef[] = [
       const network = await ctx.network();
       const { txFee } = await txFees(ctx);
       return {
-        lines: [`Network: ${network.networkID} (prefix ${network.hrp})`, `Imports: everything exported from chain ${i.sourceChain} to ${i.to}`, feeLine(txFee, network)],
+        lines: [...headLines(network, undefined).slice(0, 1), `To: ${i.to}`, importLine(await atomicWaiting(ctx, 'xvm', [i.to], i.sourceChain, network, i.chain), txFee, network, i.sourceChain), feeLine(txFee, network)],
         recipients: [i.to],
         details: { to: i.to, sourceChain: i.sourceChain },
       };

@@ -4,6 +4,7 @@ import { type AssetInfo, KNOWN_NETWORKS, type NetworkInfo } from '../context/net
 import { ChainMcpError, InputError } from '../errors.js';
 import type { ToolContext } from '../catalogue/types.js';
 import { assetAmount, big, nativeAmount } from '../summarize/format.js';
+import { decodeUtxo } from '../summarize/utxo.js';
 
 /**
  * Shared pieces of spend previews (DESIGN "Confirmation of spends", 2): the keystore
@@ -239,4 +240,33 @@ export function feeLine(fee: bigint, network: NetworkInfo): string {
 
 export function uint64Wire(value: bigint | undefined): number | string | undefined {
   return value === undefined ? undefined : wireInt(value);
+}
+
+/** What waits in shared memory for an import: UTXO count and native total, or undefined when unknown. */
+export async function atomicWaiting(
+  ctx: ToolContext,
+  endpoint: 'xvm' | 'cx',
+  addresses: readonly string[],
+  sourceChain: string,
+  network: NetworkInfo,
+  chain?: string,
+): Promise<{ count: number; native: bigint } | undefined> {
+  if (addresses.length === 0) return undefined;
+  try {
+    const method = endpoint === 'xvm' ? 'xvm.getUTXOs' : 'cx.getUTXOs';
+    const raw = (await ctx.rpc(endpoint, method, { addresses, limit: 1024, sourceChain }, { retry: true, chain })) as { utxos?: unknown };
+    const utxos = (Array.isArray(raw?.utxos) ? raw.utxos : []).map((u) => decodeUtxo(String(u), network.hrp)).filter((u) => u !== undefined);
+    const native = utxos.filter((u) => u.assetID === network.assetID).reduce((sum, u) => sum + BigInt(u.amount ?? '0'), 0n);
+    return { count: utxos.length, native };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The preview line of an import. */
+export function importLine(waiting: { count: number; native: bigint } | undefined, fee: bigint, network: NetworkInfo, from: string): string {
+  if (!waiting) return `Imports: everything exported from chain ${from} (the node did not list it here).`;
+  if (waiting.count === 0) return `Imports: nothing is waiting from chain ${from}; the node will refuse until the export is accepted.`;
+  const after = waiting.native > fee ? waiting.native - fee : 0n;
+  return `Imports: ${waiting.count} output(s) from chain ${from}, ${nativeAmount(waiting.native, network).display}; you receive about ${nativeAmount(after, network).display} after the fee.`;
 }

@@ -75,7 +75,9 @@ describe('spend flows on the devnet', () => {
     expect(done.text).toContain('complete the transfer with cx_import');
     expect(utxosOf(state, 'C', [to], { sourceChain: 'X' }).some((u) => u.amount === 3_000_000_000n)).toBe(true);
     const before = state.cBalances.get(d0.c) ?? 0n;
-    await confirmed(stack, 'cx_import', { to: d0.c, sourceChain: 'X' });
+    // The seed left 20 CAM exported X -> C for this key; the import takes both.
+    const imported = await confirmed(stack, 'cx_import', { to: d0.c, sourceChain: 'X' });
+    expect(imported.preview.text).toContain('Imports: 2 output(s) from chain X, 23 CAM; you receive about 22.999 CAM after the fee.');
     expect((state.cBalances.get(d0.c) ?? 0n) > before).toBe(true);
     expect(utxosOf(state, 'C', [to], { sourceChain: 'X' })).toHaveLength(0);
   });
@@ -93,7 +95,8 @@ describe('spend flows on the devnet', () => {
     const before = balanceOf(state, 'X', d0.x, native);
     const exp = await confirmed(stack, 'platform_exportNative', { amount: '4000000000', to: d0.x });
     expect(exp.done.text).toContain(`xvm_import {"to": "${d0.x}", "sourceChain": "P"}`);
-    await confirmed(stack, 'xvm_import', { to: d0.x, sourceChain: 'P' });
+    const imp = await confirmed(stack, 'xvm_import', { to: d0.x, sourceChain: 'P' });
+    expect(imp.preview.text).toContain('Imports: 2 output(s) from chain P, 34 CAM');
     // The seed also left 30 CAM exported from P to this address; the import takes all of it.
     expect(balanceOf(state, 'X', d0.x, native)).toBe(before + 4_000_000_000n + 30_000_000_000n - state.fees.txFee);
     const cBefore = state.cBalances.get(d0.c)!;
