@@ -634,13 +634,12 @@ async function requireOwnDestination(ctx: ToolContext, i: TransferInput): Promis
   }
 }
 
-function stepLine(route: Route, n: number, i: TransferInput, fee: string, atomicFee: string): string {
+function stepLine(route: Route, n: number, i: TransferInput, fee: string, atomicFee: string, amountText: string): string {
   const s = route.steps[n]!;
-  const amountText = `${i.amount} units`;
   if (s.action === 'send') return `Step 1: xvm.send ${amountText} to ${i.to} on X (fee ${fee})`;
   if (s.action === 'export') {
     const method = s.chain === 'X' ? 'xvm.export' : s.chain === 'P' ? 'platform.exportNative' : 'cx.export';
-    return `Step 1: ${method} from ${s.chain} to ${i.to} (fee ${s.chain === 'C' ? atomicFee : fee})`;
+    return `Step 1: ${method} ${amountText} from ${s.chain} to ${i.to} (fee ${s.chain === 'C' ? atomicFee : fee})`;
   }
   const method = s.chain === 'X' ? 'xvm.import' : 'cx.import';
   return `Step 2: ${method} on ${s.chain} from ${route.from} to ${s.chain === 'C' ? i.evmAddress : i.to} (fee ${s.chain === 'C' ? atomicFee : fee}, taken from the imported funds)`;
@@ -662,7 +661,7 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
     `Network: ${network.networkID} (prefix ${network.hrp})`,
     `Route: ${route.from} -> ${route.to}, ${route.steps.length === 1 ? 'one transaction' : 'two transactions (export, then import), run in order after one confirmation'}`,
     `Amount: ${show(i.amount)} to ${i.to}${route.to === 'C' ? ` (credited to ${i.evmAddress})` : ''}`,
-    ...route.steps.map((_, n) => stepLine(route, n, i, show(txFee), atomicFee)),
+    ...route.steps.map((_, n) => stepLine(route, n, i, show(txFee), atomicFee, show(i.amount))),
     ...(arrives !== undefined ? [`Arrives: about ${show(arrives > 0n ? arrives : 0n)} after the import fee`] : []),
     route.from === 'C' ? 'Balance after on C: check eth_getBalance' : before === undefined ? 'Balance after: unknown' : before < leaving ? `Balance: NOT ENOUGH, you hold ${show(before)} unlocked on ${route.from} and this needs ${show(leaving)}` : `Balance after on ${route.from}: ${show(before - leaving)} (now ${show(before)})`,
     ...(route.steps.length > 1 ? ['If the import fails, the exported funds wait on the destination chain and can be imported later; nothing is retried automatically.'] : []),

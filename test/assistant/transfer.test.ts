@@ -46,7 +46,7 @@ describe('transfer: guarded same-chain and cross-chain moves of the native asset
     const p = preview.structured as Rec;
     expect(p.status).toBe('preview');
     expect(preview.text).toMatch(/Route: X -> X, one transaction/);
-    expect(preview.text).toMatch(/Step 1: xvm\.send .*fee 0\.001 CAM/);
+    expect(preview.text).toMatch(/Step 1: xvm\.send 3 CAM to .* on X \(fee 0\.001 CAM\)/);
     expect(spendCalls()).toEqual([]);
 
     const done = await stack.call('transfer', { ...args, confirm: p.confirmationId });
@@ -72,7 +72,7 @@ describe('transfer: guarded same-chain and cross-chain moves of the native asset
     const preview = await stack.call('transfer', args);
     expect(preview.isError, preview.text).toBe(false);
     expect(preview.text).toMatch(/two transactions \(export, then import\)/);
-    expect(preview.text).toMatch(/Step 1: platform\.exportNative from P to .*\(fee 0\.001 CAM\)/);
+    expect(preview.text).toMatch(/Step 1: platform\.exportNative 2 CAM from P to .*\(fee 0\.001 CAM\)/);
     expect(preview.text).toMatch(/Step 2: xvm\.import on X from P .*\(fee 0\.001 CAM, taken from the imported funds\)/);
     expect((preview.structured as Rec).details.steps).toHaveLength(2);
     expect(spendCalls()).toEqual([]);
@@ -113,7 +113,7 @@ describe('transfer: guarded same-chain and cross-chain moves of the native asset
     const args = { to: cAtomic, amount: String(4n * ONE), evmAddress: d0.c };
     const preview = await stack.call('transfer', args);
     expect(preview.isError, preview.text).toBe(false);
-    expect(preview.text).toMatch(/Step 1: xvm\.export from X/);
+    expect(preview.text).toMatch(/Step 1: xvm\.export 4 CAM from X/);
     expect(preview.text).toMatch(new RegExp(`Step 2: cx\\.import on C from X to ${d0.c}`));
 
     const done = await stack.call('transfer', { ...args, confirm: (preview.structured as Rec).confirmationId });
