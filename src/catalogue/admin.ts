@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { chainSelector } from './fields.js';
 import { defineTool, type ToolDef } from './types.js';
+import { decodeSuccess, SuccessOut } from '../spend/result.js';
 
 /** Contract chain admin API, /ext/bc/C/admin (spec document 2); off unless the node enables it. */
 
-const done = z.object({ success: z.boolean() });
-const decode = (raw: unknown) => ({ success: (raw as { success?: unknown })?.success === true || (raw as { success?: unknown })?.success === 'true' });
+const done = SuccessOut;
+const decode = decodeSuccess;
 const input = z.strictObject({ chain: chainSelector('C') });
 
 function simple(name: string, method: string, title: string, description: string, did: string): ToolDef {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChainMcpError } from '../errors.js';
 import { defineTool, type ToolContext, type ToolDef } from './types.js';
+import { decodeSuccess, SuccessOut } from '../spend/result.js';
 
 /**
  * Token API, endpoint /ext/auth (spec document 1). The authorization password comes from
@@ -51,11 +52,10 @@ export const authTools: ToolDef[] = [
     tier: 'admin',
     toolset: 'auth',
     input: z.strictObject({ token: z.string().min(1).max(4096).describe('The token to revoke.') }),
-    output: z.object({ success: z.boolean() }),
+    output: SuccessOut,
     run: async (i, ctx) => {
       try {
-        const raw = (await ctx.rpc('auth', 'auth.revokeToken', { password: authPassword(ctx), token: i.token })) as { success?: unknown };
-        return { success: raw?.success === true || raw?.success === 'true' };
+        return decodeSuccess(await ctx.rpc('auth', 'auth.revokeToken', { password: authPassword(ctx), token: i.token }));
       } catch (err) {
         throw scrub(err, i.token);
       }
@@ -70,11 +70,10 @@ export const authTools: ToolDef[] = [
     tier: 'admin',
     toolset: 'auth',
     input: z.strictObject({ newPassword: z.string().min(1).max(1024).describe('New authorization password, 1 to 1024 characters; never shown back.') }),
-    output: z.object({ success: z.boolean() }),
+    output: SuccessOut,
     run: async (i, ctx) => {
       try {
-        const raw = (await ctx.rpc('auth', 'auth.changePassword', { oldPassword: authPassword(ctx), newPassword: i.newPassword })) as { success?: unknown };
-        return { success: raw?.success === true || raw?.success === 'true' };
+        return decodeSuccess(await ctx.rpc('auth', 'auth.changePassword', { oldPassword: authPassword(ctx), newPassword: i.newPassword }));
       } catch (err) {
         throw scrub(err, i.newPassword);
       }

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { parsePrivateKey } from '../codec/index.js';
 import { ChainMcpError } from '../errors.js';
+import { credentials } from '../spend/plan.js';
+import { decodeSuccess, SuccessOut } from '../spend/result.js';
 import { chainSelector, hexAddress, pAddress, xAddress } from './fields.js';
-import { defineTool, type ToolContext, type ToolDef } from './types.js';
+import { defineTool, type ToolDef } from './types.js';
 
 /**
  * Keystore administration (/ext/keystore, spec document 1) and key export/import on X, P
@@ -11,8 +13,8 @@ import { defineTool, type ToolContext, type ToolDef } from './types.js';
  */
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-const success = z.object({ success: z.boolean() });
-const ok = (raw: unknown) => ({ success: (raw as { success?: unknown })?.success === true || (raw as { success?: unknown })?.success === 'true' });
+const success = SuccessOut;
+const ok = decodeSuccess;
 const encoding = z.enum(['cb58', 'hex']).optional().describe('Encoding of the user data; default cb58.');
 
 /**
@@ -33,15 +35,7 @@ export function passwordProblem(password: string): string | undefined {
   return missing.length ? `lacks ${missing.join(', ')}` : undefined;
 }
 
-function keystore(ctx: ToolContext): { username: string; password: string } {
-  const k = ctx.config.keystore;
-  if (!k) {
-    throw new ChainMcpError('not_configured', 'No keystore user is configured.', {
-      hint: 'Set CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD in the server environment.',
-    });
-  }
-  return k;
-}
+const keystore = credentials;
 
 const privateKey = z
   .string()

@@ -26,13 +26,7 @@ import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 const AssetOut = z.object({ assetID: z.string().describe('ID of the new asset.'), changeAddr: z.string().optional() });
 const from = fromField(['X']);
 const changeAddr = changeAddrField(['X']);
-const xvm = (method: string, params: (i: never) => Record<string, unknown>) => ({
-  kind: 'rpc' as const,
-  endpoint: 'xvm' as const,
-  method,
-  credentials: true,
-  params: params as (i: unknown) => Record<string, unknown>,
-});
+const xvm = <I>(method: string, params: (i: I) => Record<string, unknown>) => ({ kind: 'rpc' as const, endpoint: 'xvm' as const, method, credentials: true, params });
 const STATUS = 'xvm_getTxStatus';
 
 /** Shared by the plain and wallet sends. */
@@ -241,7 +235,7 @@ export const xvmSpendTools: ToolDef[] = [
     toolset: 'xvm',
     input: sendInput,
     output: TxOut,
-    request: xvm('xvm.send', sendParams as (i: never) => Record<string, unknown>),
+    request: xvm('xvm.send', sendParams),
     decode: decodeTx,
     plan: sendPlan,
     summarize: (o, i) => issuedText(`Sent ${i.amount} units of ${i.assetID} to ${i.to}`, o.txID, STATUS),

@@ -21,3 +21,10 @@ export function issuedText(what: string, txID: string, follow: string, extra: st
   const how = /^[a-z]+_[A-Za-z]+$/.test(follow) ? `Follow it with ${follow} {"txID": "${txID}"}.` : follow;
   return [`${what}: issued once, txID ${txID}.`, ...extra, how].join('\n');
 }
+
+/** `{success: true}` answers, tolerant of `"true"`. */
+export const SuccessOut = z.object({ success: z.boolean() });
+export function decodeSuccess(raw: unknown): { success: boolean } {
+  const value = (raw as { success?: unknown } | null)?.success;
+  return { success: value === true || value === 'true' };
+}
