@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { indexerTools } from '../../src/catalogue/indexer.js';
 import type { ToolContext, ToolDef } from '../../src/catalogue/types.js';
-import { ChainMcpError } from '../../src/errors.js';
+import { ChainMcpError, HttpStatusError } from '../../src/errors.js';
 import { amountOf, indexerAsset, memoText, parseStatus, timeOf } from '../../src/summarize/indexer.js';
 import type { QueryPairs } from '../../src/transport/rest.js';
 
@@ -130,5 +130,41 @@ describe('indexer paging', () => {
     const { ctx, calls } = fakeCtx(page([]));
     await expect(run('indexer_listOutputs', { chainID: [X, 'Q'] }, ctx)).rejects.toThrow(/chainID\[1\]: unknown chain alias "Q"; the indexer knows X/);
     expect(calls.map((c) => c.path)).toEqual(['/v2']);
+  });
+});
+
+describe('indexer not-found answers', () => {
+  const ID = '2fWBQuSyshAbCCsxViz8MkqaX95iGvokmXRBMw2aWNvWGBzHA4';
+  const answers: Array<[string, () => unknown]> = [
+    ['null with HTTP 200', () => null],
+    [
+      'HTTP 404',
+      () => {
+        throw new HttpStatusError(404, 'The indexer at http://x/v2/assets answered HTTP 404 (not found).');
+      },
+    ],
+    [
+      'a {code: 404} body with HTTP 200',
+      () => {
+        throw new ChainMcpError('not_found', 'The indexer refused /v2/assets: not found');
+      },
+    ],
+  ];
+  for (const [how, answer] of answers) {
+    it(`maps ${how} to a clear not-found for a by-ID tool`, async () => {
+      const { ctx } = fakeCtx(answer);
+      const err = await run('indexer_getAsset', { id: ID }, ctx).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ChainMcpError);
+      expect((err as ChainMcpError).kind).toBe('not_found');
+      expect((err as ChainMcpError).message).toBe(`The indexer knows no asset ${ID}.`);
+    });
+  }
+
+  it('keeps other failures as they are', async () => {
+    const { ctx } = fakeCtx(() => {
+      throw new HttpStatusError(500, 'The indexer answered HTTP 500 (server error).');
+    });
+    const err = (await run('indexer_getAsset', { id: ID }, ctx).catch((e: unknown) => e)) as ChainMcpError;
+    expect(err.kind).toBe('http_status');
   });
 });
