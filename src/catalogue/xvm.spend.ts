@@ -197,7 +197,7 @@ export const xvmSpendTools: ToolDef[] = [
     toolset: 'xvm',
     input: z.strictObject({
       assetID: assetIdOrAlias('Asset ID of the NFT asset.'),
-      payload: z.string().min(1).max(4096).describe('Token data, at most 1024 bytes once decoded from `encoding`.'),
+      payload: z.string().min(1).max(4096).describe('Token data, at most 1024 bytes: cb58, or hex as 0x + data + 4-byte checksum.'),
       to: xAddress('X address that receives the token.'),
       encoding: z.enum(['cb58', 'hex']).optional().describe('Encoding of payload; default cb58.'),
       from,

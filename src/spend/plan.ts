@@ -129,9 +129,11 @@ export function endsWithLine(before: bigint | undefined, leaving: bigint, show: 
   return `Balance after: ${show(before - leaving)} (now ${show(before)}).`;
 }
 
-/** Byte length of data in the spec's encodings (`cb58` default, or `hex`). */
+/** Byte length of data in the node's encodings: `cb58` (default) or `hex` (0x + data + 4-byte checksum). */
 export function encodedLength(data: string, encoding: 'cb58' | 'hex' | undefined): number {
-  return encoding === 'hex' ? hexToBytes(data).length : cb58Decode(data).length;
+  if (encoding !== 'hex') return cb58Decode(data).length;
+  if (!data.startsWith('0x')) throw new Error('expected 0x-prefixed hex');
+  return Math.max(0, hexToBytes(data).length - 4);
 }
 
 /** Validation period rules of `platform.addValidator` (2 weeks to 1 year, starting in the future). */

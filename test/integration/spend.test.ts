@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../src/codec/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
-import { balanceOf, type DevnetState, nodeIdFor, utxosOf } from '../../tools/devnet/state.js';
+import { balanceOf, type DevnetState, hexWithChecksum, nodeIdFor, utxosOf } from '../../tools/devnet/state.js';
 
 /** End-to-end flows of the spend tier on the devnet, each through preview -> confirm. */
 
@@ -123,6 +123,57 @@ describe('spend flows on the devnet', () => {
     expect(balanceOf(state, 'X', a0.x, assetID)).toBe(12_345n);
   });
 
+  it('creates a fixed-cap asset for its holders and pays several recipients in one transaction', async () => {
+    const { d0, a0 } = keys(state);
+    const created = await confirmed(stack, 'xvm_createFixedCapAsset', {
+      name: 'Bond',
+      symbol: 'BND',
+      denomination: 1,
+      initialHolders: [
+        { address: d0.x, amount: '1000' },
+        { address: a0.x, amount: '250' },
+      ],
+    });
+    expect(created.preview.text).toContain('gets 25 BND');
+    const assetID = created.result.assetID!;
+    expect(balanceOf(state, 'X', a0.x, assetID)).toBe(250n);
+    const alice = state.users.get('alice')!.keys[1]!;
+    const multi = await confirmed(stack, 'xvm_sendMultiple', {
+      outputs: [
+        { assetID, amount: '100', to: a0.x },
+        { assetID: 'CAM', amount: '5000000', to: alice.x },
+      ],
+      memo: 'split',
+    });
+    expect(multi.preview.text).toContain('Pays: 10 BND to');
+    expect(balanceOf(state, 'X', a0.x, assetID)).toBe(350n);
+    expect(balanceOf(state, 'X', d0.x, assetID)).toBe(900n);
+  });
+
+  it('creates an NFT family, mints a token and sends it on', async () => {
+    const { d0, a0 } = keys(state);
+    const created = await confirmed(stack, 'xvm_createNFTAsset', { name: 'Badges', symbol: 'BDG', minterSets: [{ minters: [d0.x], threshold: 1 }] });
+    const assetID = created.result.assetID!;
+    await confirmed(stack, 'xvm_mintNFT', { assetID, payload: hexWithChecksum(new TextEncoder().encode('hello')), encoding: 'hex', to: d0.x });
+    const mine = utxosOf(state, 'X', [d0.x]).filter((u) => u.assetID === assetID);
+    expect(mine.map((u) => u.payload)).toEqual(['0x68656c6c6f']);
+    await confirmed(stack, 'xvm_sendNFT', { assetID, groupID: 0, to: a0.x });
+    expect(utxosOf(state, 'X', [d0.x]).filter((u) => u.assetID === assetID)).toHaveLength(0);
+    expect(utxosOf(state, 'X', [a0.x]).filter((u) => u.assetID === assetID && u.groupID === 0)).toHaveLength(1);
+  });
+
+  it('adds a subnet validator inside its Primary Network period', async () => {
+    const { d0 } = keys(state);
+    const subnetID = (await confirmed(stack, 'platform_createSubnet', { controlKeys: [d0.p], threshold: 1 })).result.txID!;
+    const v = state.validators.find((x) => x.subnetID === state.primaryNetworkID && x.endTime > Date.now() / 1000 + 5 * DAY)!;
+    const start = Math.floor(Date.now() / 1000) + 600;
+    const added = await confirmed(stack, 'platform_addSubnetValidator', { nodeID: v.nodeID, subnetID, startTime: start, endTime: start + 2 * DAY, weight: '20' });
+    expect(state.pendingValidators.find((p) => p.txID === added.result.txID)).toMatchObject({ nodeID: v.nodeID, subnetID, stakeAmount: 20n });
+    const late = await stack.call('platform_addSubnetValidator', { nodeID: v.nodeID, subnetID, startTime: start, endTime: v.endTime + DAY, weight: '20' });
+    expect(late.isError).toBe(true);
+    expect(late.text).toContain("inside the node's Primary Network period");
+  });
+
   it('adds a validator and a delegator, both pending', async () => {
     const { d0 } = keys(state);
     const nodeID = nodeIdFor('spend-test-node');
@@ -213,7 +264,7 @@ describe('spec rules refused before any chain-changing request', () => {
     await refused('xvm_send', { ...ok, memo: 'x'.repeat(257) }, /memo: must be at most 256 bytes/);
     await refused('xvm_send', { ...ok, memo: 'é'.repeat(129) }, /memo: must be at most 256 bytes/);
     await refused('xvm_sendMultiple', { outputs: [ok], memo: 'y'.repeat(300) }, /memo/);
-    await refused('xvm_mintNFT', { assetID: 'CAM', to, payload: `0x${'ab'.repeat(1025)}`, encoding: 'hex' }, /payload: must be at most 1024 bytes/);
+    await refused('xvm_mintNFT', { assetID: 'CAM', to, payload: `0x${'ab'.repeat(1029)}`, encoding: 'hex' }, /payload: must be at most 1024 bytes; it is 1025 bytes/);
     await refused('xvm_createFixedCapAsset', { name: 'A', symbol: 'TOOLONG', initialHolders: [{ address: to, amount: '1' }] }, /symbol: must be at most 4 characters/);
     for (const amount of ['0', '-1', '1.5', '18446744073709551616', 2 ** 60]) await refused('xvm_send', { ...ok, amount }, /amount/);
     const sets = [

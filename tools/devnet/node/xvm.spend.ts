@@ -12,6 +12,7 @@ import {
   type MinterSet,
   type NewUtxo,
   resolveAsset,
+  sha256,
   type Tx,
   utxosOf,
 } from '../state.js';
@@ -98,7 +99,9 @@ function decodeBytes(text: string, encoding: unknown, what: string): Uint8Array 
   try {
     if (encoding === 'hex') {
       const all = hexToBytes(text);
-      return all.length >= 4 ? all.subarray(0, all.length - 4) : all;
+      const body = all.subarray(0, Math.max(0, all.length - 4));
+      if (all.length < 4 || !Buffer.from(sha256(body).slice(-4)).equals(Buffer.from(all.subarray(-4)))) throw new Error('invalid hex checksum');
+      return body;
     }
     if (encoding !== undefined && encoding !== '' && encoding !== 'cb58') throw new Error(`invalid encoding "${String(encoding)}"`);
     return cb58Decode(text);
