@@ -100,7 +100,7 @@ const next = z
   .min(1)
   .max(2000)
   .optional()
-  .describe('The `next` cursor of a previous answer: fetches the following page (other filters then ignored).');
+  .describe('`next` of a previous answer: gets the following page.');
 const listParams = { limit, query, startTime, endTime, next };
 
 const hexAddr = (d: string) => z.string().refine(isHexAddress, 'expected 0x followed by 40 hex characters').describe(d);
@@ -118,7 +118,6 @@ type Next = z.infer<typeof Next>;
 const rows = (what: string) => z.array(z.unknown()).describe(what);
 const Amt = z.object({ value: z.string(), display: z.string() });
 const TX_ROW = 'Each: id, chainID, chain, type, timestamp{unix,iso}, memo (decoded), txFee, inputTotals/outputTotals [{assetID, symbol, amount}], from, to, inputCount, outputCount, genesis. Amounts are {value (smallest unit), display}.';
-const OUTPUT_ROW = 'Each: id, transactionID, outputIndex, assetID, symbol, outputType, amount{value,display}, locktime, threshold, addresses, timestamp, spent, redeemingTransactionID.';
 const CTX_ROW = 'Each: hash, block, type, createdAt, from, to, value/gasPrice/fee {value (wei), display}, nonce, gasLimit, gasUsed, status, contractAddress, logCount.';
 
 
@@ -172,8 +171,8 @@ const TxShallow = z.object({
   outputCount: z.number(),
   from: z.array(z.string()),
   to: z.array(z.string()),
-  inputs: rows(`First 200 spent outputs, plus signers. ${OUTPUT_ROW}`),
-  outputs: rows(`First 200. ${OUTPUT_ROW}`),
+  inputs: rows('Spent outputs (first 200) as in indexer_getOutput, plus signers.'),
+  outputs: rows('First 200, as in indexer_getOutput.'),
 });
 
 const AddressRecord = z.object({
@@ -933,7 +932,7 @@ export const indexerTools: ToolDef[] = [
     title: 'Outputs (UTXOs)',
     description: 'List outputs (UTXOs) by chain and owner address, spent or unspent, with amounts in display units.',
     input: listOutputsInput,
-    output: z.object({ count: z.number(), totals: rows('Sum per asset: assetID, symbol, amount.'), outputs: rows(OUTPUT_ROW), next: Next }),
+    output: z.object({ count: z.number(), totals: rows('Sum per asset: assetID, symbol, amount.'), outputs: rows('As in indexer_getOutput.'), next: Next }),
     request: listOutputsReq.request,
     run: async (input, ctx) => {
       const r = rec((await listOutputsReq.fetch(input, ctx)).raw);
@@ -972,7 +971,7 @@ export const indexerTools: ToolDef[] = [
     title: 'C-Chain block',
     description: 'Get a C-Chain (EVM) block by number, or the latest, with its transactions; values in the native asset (from wei).',
     input: getCBlockInput,
-    output: CBlockHead.extend({ transactions: rows(`First 200. ${CTX_ROW}`) }),
+    output: CBlockHead.extend({ transactions: rows('First 200, as in indexer_listCTransactions.') }),
     request: getCBlockReq.request,
     run: async (input, ctx) => {
       const b = rec((await getCBlockReq.fetch(input, ctx)).raw);
@@ -1008,7 +1007,7 @@ export const indexerTools: ToolDef[] = [
       blockCount: z.string(),
       transactionCount: z.string(),
       blocks: rows('Newest first. Each: number, hash, parentHash, timestamp, miner, gasUsed, gasLimit, baseFeePerGas, transactionCount.'),
-      transactions: rows(CTX_ROW),
+      transactions: rows('As in indexer_listCTransactions.'),
       next: Next,
     }),
     request: listCBlocksReq.request,
