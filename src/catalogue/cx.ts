@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withShallowOutputs } from '../summarize/schema.js';
 import { meaningOf, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { big } from '../summarize/format.js';
 import { cb58Id, chainSelector, encoding } from './fields.js';
@@ -10,7 +11,7 @@ import { fetchUtxos, summarizeUtxos, UtxoPageOut, utxoInput } from './xvm.js';
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
 const obj = (raw: unknown): Record<string, unknown> => (raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {});
 
-export const cxTools: ToolDef[] = [
+export const cxTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'cx_getAtomicTx',
     title: 'C-Chain atomic transaction',
@@ -58,4 +59,4 @@ export const cxTools: ToolDef[] = [
     run: (input, ctx) => fetchUtxos(ctx, 'cx', 'cx.getUTXOs', input),
     summarize: (o, input) => summarizeUtxos(o, input),
   }),
-];
+]);

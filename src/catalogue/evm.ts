@@ -1,4 +1,5 @@
 import { WebSocket } from 'ws';
+import { withShallowOutputs } from '../summarize/schema.js';
 import { z } from 'zod';
 import { formatAmount, tolerantBigInt } from '../codec/index.js';
 import { ChainMcpError } from '../errors.js';
@@ -64,14 +65,14 @@ const quantity = (description: string) =>
 
 const CallObject = z
   .strictObject({
-    from: hexAddress('Sender (0x...).').optional(),
-    to: hexAddress('Contract or recipient (0x...).').optional(),
-    gas: quantity('Gas limit.').optional(),
-    gasPrice: quantity('Gas price in wei.').optional(),
-    value: quantity('Value in wei.').optional(),
-    data: hexData('Call data (0x...).').optional(),
+    from: hexAddress('').optional(),
+    to: hexAddress('').optional(),
+    gas: quantity('').optional(),
+    gasPrice: quantity('Wei.').optional(),
+    value: quantity('Wei.').optional(),
+    data: hexData('').optional(),
   })
-  .describe('The call: {from?, to, gas?, gasPrice?, value? (wei), data?}.');
+  .describe('The call: {from?, to, gas?, gasPrice?, value?, data?}; addresses 0x + 40 hex, numbers decimal or 0x hex.');
 
 const chain = chainSelector('C');
 const balanceSymbol = async (ctx: ToolContext) => (await networkOrBlank(ctx)).assetSymbol;
@@ -258,7 +259,7 @@ export const EVM_READ_METHODS = [
 
 const RESULT_TEXT_MAX = 3000;
 
-export const evmTools: ToolDef[] = [
+export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'web3_clientVersion',
     title: 'EVM client version',
@@ -530,9 +531,9 @@ export const evmTools: ToolDef[] = [
       fromBlock: blockTag('First block (tag or number); default latest.').optional(),
       toBlock: blockTag('Last block (tag or number); default latest.').optional(),
       blockHash: hash32('Only this block (instead of a range).').optional(),
-      address: z.union([hexAddress('Contract address.'), z.array(hexAddress('Contract address.')).min(1).max(100)]).optional().describe('Contract address or list of them.'),
+      address: z.union([hexAddress(''), z.array(hexAddress('')).min(1).max(100)]).optional().describe('Contract address or list of them.'),
       topics: z
-        .array(z.union([hash32('Topic.'), z.null(), z.array(hash32('Topic.')).max(20)]))
+        .array(z.union([hash32(''), z.null(), z.array(hash32('')).max(20)]))
         .max(4)
         .optional()
         .describe('Up to 4 topic filters by position: a topic, null for any, or a list meaning any of them.'),
@@ -663,9 +664,9 @@ export const evmTools: ToolDef[] = [
     toolset: 'evm',
     input: z.strictObject({
       subscription: z.enum(['newHeads', 'logs']).describe('newHeads: each new block header; logs: logs matching the filter.'),
-      address: z.union([hexAddress('Contract address.'), z.array(hexAddress('Contract address.')).min(1).max(100)]).optional().describe('logs only: contract address(es).'),
+      address: z.union([hexAddress(''), z.array(hexAddress('')).min(1).max(100)]).optional().describe('logs only: contract address(es).'),
       topics: z
-        .array(z.union([hash32('Topic.'), z.null(), z.array(hash32('Topic.')).max(20)]))
+        .array(z.union([hash32(''), z.null(), z.array(hash32('')).max(20)]))
         .max(4)
         .optional()
         .describe('logs only: topic filters by position (null for any).'),
@@ -692,7 +693,7 @@ export const evmTools: ToolDef[] = [
       return lines.join('\n');
     },
   }),
-];
+]);
 
 /** ws:// for loopback and plain http, wss:// otherwise (the spec: encryption on a remote host). */
 export function wsUrlFor(nodeUrl: string, path: string): string {

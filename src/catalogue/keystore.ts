@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { withShallowOutputs } from '../summarize/schema.js';
 import { listLines } from '../summarize/format.js';
 import { defineTool, type ToolDef } from './types.js';
 
 /** Keystore API, endpoint /ext/keystore (spec document 1): the one read operation. */
 
-export const keystoreTools: ToolDef[] = [
+export const keystoreTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'keystore_listUsers',
     title: 'Keystore users',
@@ -21,4 +22,4 @@ export const keystoreTools: ToolDef[] = [
     },
     summarize: (o) => (o.count === 0 ? 'The node has no keystore users.' : [`${o.count} keystore user(s):`, ...listLines(o.users, 50, (u) => u)].join('\n')),
   }),
-];
+]);

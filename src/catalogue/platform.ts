@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withShallowOutputs } from '../summarize/schema.js';
 import { nanosToSeconds, parseDateTime, tolerantBigInt } from '../codec/index.js';
 import { amountOf, BLOCKCHAIN_STATUS_MEANING, DurationOut, durationOut, meaningOf, networkOrBlank } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut, timeOut } from '../summarize/format.js';
@@ -93,7 +94,7 @@ const AssetBalance = z.object({
   bondedDeposited: AmountOut.describe('Both deposited and staked.'),
 });
 
-export const platformTools: ToolDef[] = [
+export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getAddressStates',
     title: 'Address state flags',
@@ -576,7 +577,7 @@ export const platformTools: ToolDef[] = [
     decode: (raw, input) => ({ subnetID: input.subnetID, blockchainIDs: (Array.isArray(obj(raw).blockchainIDs) ? (obj(raw).blockchainIDs as unknown[]) : []).map(str) }),
     summarize: (o) => [`Subnet ${o.subnetID} validates ${o.blockchainIDs.length} blockchain(s).`, ...listLines(o.blockchainIDs, 50, (id) => id)].join('\n'),
   }),
-];
+]);
 
 /** minDelegationFee arrives in units of 1/10,000 percent (20000 = 2 %); decimals are kept as sent. */
 function feePercent(value: unknown): string {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withShallowOutputs } from '../summarize/schema.js';
 import { type ChainLetter, parseBareBech32 } from '../codec/index.js';
 import { InputError } from '../errors.js';
 import { amountOf, memoText, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
@@ -203,7 +204,7 @@ const GenesisAsset = z.strictObject({
     .describe('One key naming the asset kind: fixedCap or variableCap.'),
 });
 
-export const xvmTools: ToolDef[] = [
+export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_getBalance',
     title: 'Balance of one asset (X-Chain)',
@@ -394,7 +395,7 @@ export const xvmTools: ToolDef[] = [
     },
     summarize: (o) => `Genesis for ${o.assetCount} asset(s): ${o.bytes.length} characters of ${o.encoding}. Pass bytes as genesisData (with this encoding) to create the blockchain.`,
   }),
-];
+]);
 
 function bare(field: string, address: string): void {
   try {
