@@ -311,6 +311,8 @@ async function callSpend(services: Services, tool: ToolDef, input: Record<string
       error.kind === 'connection' ||
       error.kind === 'malformed' ||
       error.kind === 'cancelled' ||
+      // An answer cut off at the size cap was an answer: the spend may have gone through.
+      error.kind === 'too_large' ||
       (error instanceof HttpStatusError && error.status >= 500);
     if (lost) {
       log.warn({ audit: 'unknown_outcome', ...audit, kind: error.kind }, 'spend outcome unknown');

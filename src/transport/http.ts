@@ -89,8 +89,19 @@ export class HttpClient {
 
   private async once(req: HttpRequest, deadline: number): Promise<HttpResponse> {
     const remaining = Math.max(1, deadline - Date.now());
-    const timeout = AbortSignal.timeout(remaining);
-    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    // One controller per attempt, its timer cleared when the attempt ends: AbortSignal.timeout
+    // and AbortSignal.any would keep every finished request's signals alive for the whole
+    // timeout (memory grows with calls per second times CHAIN_MCP_TIMEOUT_MS).
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, remaining);
+    const onCancel = () => controller.abort();
+    if (req.signal?.aborted) controller.abort();
+    else req.signal?.addEventListener('abort', onCancel, { once: true });
+    const signal = controller.signal;
     const where = `${req.service} at ${safeUrl(req.url)}`;
     try {
       const res = await request(req.url, {
@@ -109,13 +120,16 @@ export class HttpClient {
     } catch (err) {
       if (err instanceof ChainMcpError) throw err;
       if (req.signal?.aborted) throw new ChainMcpError('cancelled', `The call to the ${where} was cancelled.`);
-      if (timeout.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
+      if (timedOut || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
         throw new ChainMcpError('timeout', `The ${where} did not answer within ${this.opts.timeoutMs} ms.`, {
           hint: 'Check that the service is up and not overloaded, or raise CHAIN_MCP_TIMEOUT_MS.',
           transient: false,
         });
       }
       throw connectionError(err, where);
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onCancel);
     }
   }
 

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/catalogue/index.js';
+import { TOOLSETS } from '../../src/catalogue/types.js';
 import { DEFAULT_WIRE, wireMethod } from '../../src/wire.js';
 import type { Fault, FaultProxy } from '../../tools/fault-proxy.js';
 import { type ProxiedStack, proxiedStack, proxyFor, type Representative, representatives, SECRET_TOKEN } from './harness.js';
@@ -10,7 +12,7 @@ import { type ProxiedStack, proxiedStack, proxyFor, type Representative, represe
  * the next call must succeed.
  */
 
-const TIMEOUT_MS = 1_000;
+const TIMEOUT_MS = 800;
 /** The deadline covers retries; allow scheduling slack on a loaded 2-core machine. */
 const BOUND_MS = TIMEOUT_MS + 1_500;
 
@@ -95,29 +97,40 @@ describe('faults between the server and the node/indexer', () => {
     expect(reads.map((r) => r.tool.toolset)).toContain('info');
   });
 
-  it('every fault gives a clear isError result within the timeout, and the next call succeeds', async () => {
-    for (const { tool, args } of reads) {
-      const proxy = proxyFor(stack, tool) as FaultProxy;
-      for (const c of CASES) {
-        if (c.rpcOnly && tool.request?.kind !== 'rpc') continue;
-        const rssBefore = process.memoryUsage().rss;
-        proxy.fail(c.fault);
-        const started = Date.now();
-        const result = await stack.call(tool.name, args);
-        const elapsed = Date.now() - started;
-        await proxy.clear();
-        expectCleanError(result, c.expect);
-        expect(elapsed, `${tool.name} under ${c.name}`).toBeLessThan(BOUND_MS);
-        if (c.fault.kind === 'huge') {
-          // The body is cut at the cap instead of being buffered whole.
-          expect(process.memoryUsage().rss - rssBefore).toBeLessThan(150 * 1024 * 1024);
+  // One test per toolset representative (chosen at collection time from the catalogue order).
+  const readToolsets = TOOLSETS.filter((ts) => CATALOGUE.some((t) => t.toolset === ts && t.tier === 'read' && t.request));
+  for (const toolset of readToolsets) {
+    it(`every fault gives a clear isError result within the timeout, and the next call succeeds (${toolset})`, async () => {
+      const mine = reads.filter((r) => r.tool.toolset === toolset);
+      // A family whose examples the devnet cannot serve at all is a finding, not a skip.
+      expect(mine.length, `no ${toolset} read tool answers its contract example against the devnet`).toBeGreaterThan(0);
+      for (const { tool, args } of mine) {
+        const proxy = proxyFor(stack, tool) as FaultProxy;
+        for (const c of CASES) {
+          if (c.rpcOnly && tool.request?.kind !== 'rpc') continue;
+          const rssBefore = process.memoryUsage().rss;
+          proxy.fail(c.fault);
+          const started = Date.now();
+          let result: Awaited<ReturnType<typeof stack.call>>;
+          try {
+            result = await stack.call(tool.name, args);
+          } finally {
+            await proxy.clear();
+          }
+          const elapsed = Date.now() - started;
+          expectCleanError(result, c.expect);
+          expect(elapsed, `${tool.name} under ${c.name}`).toBeLessThan(BOUND_MS);
+          if (c.fault.kind === 'huge') {
+            // The body is cut at the cap instead of being buffered whole.
+            expect(process.memoryUsage().rss - rssBefore).toBeLessThan(150 * 1024 * 1024);
+          }
+          const next = await stack.call(tool.name, args);
+          expect(next.isError, `${tool.name} after ${c.name}: ${next.text}`).toBe(false);
+          casesRun++;
         }
-        const next = await stack.call(tool.name, args);
-        expect(next.isError, `${tool.name} after ${c.name}: ${next.text}`).toBe(false);
-        casesRun++;
       }
-    }
-  });
+    }, 60_000);
+  }
 
   it('reads retry a transient fault with backoff and then succeed', async () => {
     for (const { tool, args, baseline } of reads) {
@@ -126,8 +139,7 @@ describe('faults between the server and the node/indexer', () => {
         const c = CASES.find((x) => x.name === name)!;
         const before = proxy.requests.length;
         proxy.fail(c.fault, 1);
-        const result = await stack.call(tool.name, args);
-        await proxy.clear();
+        const result = await stack.call(tool.name, args).finally(() => proxy.clear());
         expect(result.isError, `${tool.name} after one ${name}: ${result.text}`).toBe(false);
         expect(result.structured).toEqual(baseline.structured);
         const sent = proxy.requests.slice(before);
@@ -143,8 +155,7 @@ describe('faults between the server and the node/indexer', () => {
     const proxy = proxyFor(stack, tool) as FaultProxy;
     const before = proxy.requests.length;
     proxy.fail({ kind: 'delay', ms: TIMEOUT_MS * 2 });
-    const result = await stack.call(tool.name, args);
-    await proxy.clear();
+    const result = await stack.call(tool.name, args).finally(() => proxy.clear());
     expectCleanError(result, /did not answer within/);
     expect(proxy.requests.length - before).toBe(1);
   });
@@ -204,16 +215,16 @@ describe('faults on the spend path', () => {
         const before = stack.node.requests.filter(isSpend).length;
         stack.node.fail(c.fault, Number.POSITIVE_INFINITY, isSpend);
         const started = Date.now();
-        const result = await stack.call(tool.name, { ...args, confirm: id });
+        const result = await stack.call(tool.name, { ...args, confirm: id }).finally(() => stack.node.clear());
         const elapsed = Date.now() - started;
-        await stack.node.clear();
         expect(result.isError, `${tool.name} under ${c.name}: ${result.text}`).toBe(true);
         expect(result.text).not.toContain(SECRET_TOKEN);
         expect(result.text).not.toMatch(/\n\s+at .+\(.*:\d+:\d+\)/);
         expect(stack.node.requests.filter(isSpend).length - before, `${tool.name} under ${c.name}`).toBe(1);
         expect(elapsed).toBeLessThan(BOUND_MS);
-        if (['timeout', 'reset mid-response', 'delay beyond the timeout', 'slow drip', 'malformed JSON', 'truncated JSON', 'wrong id'].includes(c.name)) {
-          expect(result.text).toMatch(/unknown|not be retried|sent once/i);
+        // Faults that lose the node's answer: the spend may have happened, so it says so.
+        if (['reset mid-response', 'delay beyond the timeout', 'slow drip', 'malformed JSON', 'truncated JSON', '50 MB body', '500 text', '503 text', '503 JSON'].includes(c.name)) {
+          expect(result.text, `${tool.name} under ${c.name}`).toMatch(/unknown|not be retried|sent once/i);
         }
         casesRun++;
       }

@@ -120,6 +120,11 @@ export async function representatives(stack: ProxiedStack, tier: ToolDef['tier']
     if (seen.has(key) || !args || !proxyFor(stack, tool)) continue;
     const baseline = await stack.call(tool.name, args);
     if (baseline.isError) continue;
+    if (tier === 'spend') {
+      // A spend representative must also go through when confirmed, without faults.
+      const id = baseline.structured?.confirmationId;
+      if (typeof id !== 'string' || (await stack.call(tool.name, { ...args, confirm: id })).isError) continue;
+    }
     seen.add(key);
     chosen.push({ tool, args, baseline });
   }
