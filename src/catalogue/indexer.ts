@@ -497,10 +497,13 @@ const seg = (v: string) => encodeURIComponent(v);
 
 // ---------------------------------------------------------------- summaries
 
+const shortAddress = (a: string): string => (a.length > 24 ? `${a.slice(0, 14)}…${a.slice(-4)}` : a);
+
 function txLine(t: TxSummary): string {
   const out = t.outputTotals.map((a) => a.amount.display).join(', ') || 'nothing';
   const memo = t.memo ? `, memo "${t.memo.slice(0, 60)}"` : '';
-  return `${isoShort(t.timestamp)} ${t.chain || shortId(t.chainID)} ${t.type || 'tx'} ${t.id}: out ${out}; fee ${t.txFee.display}${memo}`;
+  const to = t.to.length ? ` to ${t.to.slice(0, 2).map(shortAddress).join(', ')}${t.to.length > 2 ? ', …' : ''}` : '';
+  return `${isoShort(t.timestamp)} ${t.chain || shortId(t.chainID)} ${t.type || 'tx'} ${t.id}: out ${out}${to}; fee ${t.txFee.display}${memo}`;
 }
 
 function outputLine(o: Output): string {

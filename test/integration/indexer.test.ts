@@ -81,6 +81,7 @@ describe('indexer toolset against the devnet', () => {
     expect(newest.map((t) => t.id)).toContain(txID);
     expect(newest[0]?.timestamp.unix).toBe(String(state().txs.get(txID)!.timestamp));
     expect(history.text).toContain('memo "thanks for lunch"');
+    expect(history.text).toMatch(new RegExp(`${txID}: out [\\d,.]+ CAM to [^;]*${bareAddress(to).slice(0, 14)}…`));
     expect(lastRequest().query).toContainEqual(['address', bareAddress(to)]);
 
     const out = await stack.call('indexer_getOutput', { id: state().txs.get(txID)!.outputs[0] });
