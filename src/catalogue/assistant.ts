@@ -4,6 +4,7 @@ import { ChainMcpError, InputError, toChainMcpError } from '../errors.js';
 import { credentials, txFees, userXAddresses, wireInt, xBalance, pUnlocked } from '../spend/plan.js';
 import { DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut } from '../summarize/format.js';
+import { withShallowOutputs } from '../summarize/schema.js';
 import { amount, cb58Id, hexAddress, nodeId } from './fields.js';
 import { defineTool, type SpendPlan, type ToolContext, type ToolDef } from './types.js';
 
@@ -773,4 +774,5 @@ const transfer = defineTool({
     ].join('\n'),
 });
 
-export const assistantTools: ToolDef[] = [accountOverview, validatorLookup, networkOverview, txStatus, waitForTx, transfer];
+/** Output schemas listed shallow like the other families (src/summarize/schema.ts); the types and the data stay deep. */
+export const assistantTools: ToolDef[] = withShallowOutputs([accountOverview, validatorLookup, networkOverview, txStatus, waitForTx, transfer]);

@@ -38,9 +38,9 @@ describe('tools/list size (what the tool list costs an assistant)', () => {
     process.stderr.write(`${lines.join('\n')}\n`);
   });
 
-  it('keeps the assistant toolset small: the one-call tools cost at most 20 KB together', () => {
+  it('keeps the assistant toolset small: the one-call tools cost at most 12 KB together', () => {
     const assistant = toolListSize(loadConfig({ ...EVERYTHING, CHAIN_MCP_TOOLSETS: 'assistant' }));
     expect(assistant.tools).toBe(6);
-    expect(assistant.bytes).toBeLessThanOrEqual(20 * 1024);
+    expect(assistant.bytes).toBeLessThanOrEqual(12 * 1024);
   });
 });
