@@ -2,16 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { toolListSize } from '../../src/assistant/budget.js';
 import { TOOLSETS } from '../../src/catalogue/types.js';
 import { loadConfig } from '../../src/config.js';
-import { inMemoryStack } from '../helpers/stack.js';
+import { devnetEnv, inMemoryStack } from '../helpers/stack.js';
 
-const EVERYTHING = { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_ALLOW_ADMIN: 'true', CHAIN_MCP_KEYSTORE_USER: 'u', CHAIN_MCP_KEYSTORE_PASSWORD: 'Passw0rd!x' };
+const EVERYTHING = {
+  CHAIN_MCP_ALLOW_SPEND: 'true',
+  CHAIN_MCP_ALLOW_ADMIN: 'true',
+  CHAIN_MCP_KEYSTORE_USER: 'u',
+  CHAIN_MCP_KEYSTORE_PASSWORD: 'Passw0rd!x',
+  CHAIN_MCP_INDEXER_URL: 'http://127.0.0.1:8080',
+  CHAIN_MCP_RUNNER_URL: 'http://127.0.0.1:8081',
+};
 
 describe('tools/list size (what the tool list costs an assistant)', () => {
   it('is measured on the exact bytes a client receives', async () => {
     const stack = await inMemoryStack();
     try {
       const { tools } = await stack.client.listTools();
-      const measured = toolListSize(loadConfig({}));
+      const measured = toolListSize(loadConfig(devnetEnv(stack.devnet)));
       expect(measured.tools).toBe(tools.length);
       expect(measured.bytes).toBe(Buffer.byteLength(JSON.stringify(tools), 'utf8'));
       expect(measured.modelBytes).toBeLessThan(measured.bytes);
