@@ -85,6 +85,7 @@ export async function resolveAsset(ctx: ToolContext, assetID: string, network: N
   try {
     info = await ctx.asset(assetID);
   } catch (err) {
+    if ((err as { kind?: string }).kind !== 'rpc') throw err;
     if (!nativeByName) throw new InputError('assetID', `the node does not know asset ${assetID} (${(err as Error).message})`);
   }
   const native = nativeByName || (info !== undefined && network.assetID !== '' && info.assetID === network.assetID);

@@ -269,6 +269,38 @@ describe('spends the server cannot read are held to the limits', () => {
     }
   });
 
+  it('decodes a typed (EIP-1559) transaction too', async () => {
+    const rlp = (item: Uint8Array | Uint8Array[]): Uint8Array => {
+      const wrap = (body: Uint8Array, short: number) => {
+        if (body.length < 56) return Uint8Array.from([short + body.length, ...body]);
+        const len = Buffer.from(body.length.toString(16).padStart(2 * Math.ceil(body.length.toString(16).length / 2), '0'), 'hex');
+        return Uint8Array.from([short + 55 + len.length, ...len, ...body]);
+      };
+      if (Array.isArray(item)) return wrap(Buffer.concat(item.map((i) => rlp(i))), 0xc0);
+      return item.length === 1 && item[0]! < 0x80 ? item : wrap(item, 0x80);
+    };
+    const n = (v: bigint) => (v === 0n ? new Uint8Array() : Buffer.from(v.toString(16).padStart(2 * Math.ceil(v.toString(16).length / 2), '0'), 'hex'));
+    const to = Buffer.from('42'.repeat(20), 'hex');
+    const fields = [n(502n), n(1n), n(10n ** 9n), n(30n * 10n ** 9n), n(21_000n), to, n(25n * 10n ** 17n), new Uint8Array(), [], n(1n), n(7n), n(9n)];
+    const raw = `0x02${Buffer.from(rlp(fields as Uint8Array[])).toString('hex')}`;
+    const h = await harness(devnet, { env: { CHAIN_MCP_MAX_SPEND: '2000000000' } });
+    try {
+      const r = await h.call('eth_sendRawTransaction', { signedTx: raw });
+      expect(r.text).toContain('exceeds CHAIN_MCP_MAX_SPEND');
+      const open = await harness(devnet);
+      try {
+        const preview = await open.call('eth_sendRawTransaction', { signedTx: raw });
+        expect(preview.text).toContain(`To: 0x${'42'.repeat(20)}`);
+        expect(preview.text).toContain('Value: 2.5 CAM');
+        expect(preview.text).toContain('EVM chain ID in the tx: 502');
+      } finally {
+        await open.close();
+      }
+    } finally {
+      await h.close();
+    }
+  });
+
   it('refuses signed X, wallet and C transactions while a spend limit is set, and previews them otherwise', async () => {
     const open = await harness(devnet);
     const capped = await harness(devnet, { env: { CHAIN_MCP_MAX_SPEND: '1000' } });
