@@ -216,6 +216,12 @@ describe('C-Chain admin API and the network runner', () => {
     await devnet.close();
   });
 
+  it('finds no /ext/auth on a node that does not require tokens', async () => {
+    const r = await stack.call('auth_newToken', { endpoints: ['*'] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('HTTP 404');
+  });
+
   it('sets the log level and runs the profilers', async () => {
     expect((await stack.call('admin_setLogLevel', { level: 'debug' })).text).toContain('set to debug');
     const bad = await stack.call('admin_setLogLevel', { level: 'loud' });
