@@ -772,6 +772,8 @@ async function watch(input: WatchInput, ctx: ToolContext) {
     }
   });
   ws.on('close', () => finish('closed'));
+  // After the handshake, a socket error ends the watch like a close (never an unhandled event).
+  ws.on('error', () => finish('closed'));
 
   try {
     await new Promise<void>((resolve, reject) => {
