@@ -1,12 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CATALOGUE } from './catalogue/index.js';
 import type { ToolDef } from './catalogue/types.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { type CallHooks, callTool, Services } from './registry/execute.js';
 import { type ToolListing, toolListing } from './registry/listing.js';
-import { selectTools } from './registry/select.js';
+import { selectTools, whyHidden } from './registry/select.js';
 import { registerAssistantExtras, SERVER_INSTRUCTIONS } from './assistant/extras.js';
 import { VERSION } from './version.js';
 
@@ -55,7 +55,10 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = byName.get(request.params.name);
     if (!tool) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Call tools/list for the tools this server exposes.`);
+      const hidden = catalogue.find((t) => t.name === request.params.name);
+      const why = hidden ? `Tool "${hidden.name}" is not enabled on this server: ${whyHidden(hidden, opts.config)}.` : `Unknown tool "${request.params.name}".`;
+      // A plain Error with a code: McpError would prefix "MCP error -32602" once more on the client.
+      throw Object.assign(new Error(`${why} Call tools/list for the tools this server exposes.`), { code: ErrorCode.InvalidParams });
     }
     const progressToken = request.params._meta?.progressToken;
     const hooks: CallHooks = {

@@ -76,13 +76,14 @@ export const hexAddress = (description = 'EVM address, 0x + 40 hex characters.')
 export const chainSelector = (defaultAlias: 'X' | 'C') =>
   z
     .string()
-    .regex(/^[A-Za-z0-9]{1,64}$/, 'expected a chain alias or blockchain ID')
+    // refine, not regex: the rule guards the URL path and need not cost every tool's listing a pattern.
+    .refine((v) => /^[A-Za-z0-9]{1,64}$/.test(v), 'expected a chain alias or blockchain ID')
     // Long values are blockchain IDs: check the cb58 checksum too (aliases are short words).
     .refine((v) => v.length <= 32 || isCb58Id(v), 'expected a blockchain ID (cb58) with a valid checksum, or a chain alias')
     .optional()
-    .describe(`Chain alias or blockchain ID; default ${defaultAlias}.`);
+    .describe(`Chain alias or ID; default ${defaultAlias}.`);
 
-export const encoding = (values: readonly [string, ...string[]], description = 'Byte encoding of the answer; default: the node\'s.') =>
+export const encoding = (values: readonly [string, ...string[]], description = 'Answer encoding; default the node\'s.') =>
   z.enum(values).optional().describe(description);
 
 /** Parameters every spend tool accepts besides its own: the confirmation id. */

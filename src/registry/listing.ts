@@ -3,7 +3,6 @@ import type { AnyObject, ToolDef } from '../catalogue/types.js';
 import { spendInput, spendOutput } from '../confirm.js';
 
 export interface ToolAnnotations {
-  title: string;
   readOnlyHint: boolean;
   destructiveHint: boolean;
   idempotentHint: boolean;
@@ -23,7 +22,6 @@ export interface ToolListing {
 export function annotationsFor(tool: ToolDef): ToolAnnotations {
   const readOnly = tool.tier === 'read';
   return {
-    title: tool.title,
     readOnlyHint: tool.annotations?.readOnlyHint ?? readOnly,
     destructiveHint: tool.annotations?.destructiveHint ?? (tool.tier === 'spend' || tool.tier === 'admin'),
     idempotentHint: tool.annotations?.idempotentHint ?? readOnly,
@@ -36,8 +34,60 @@ export function effectiveSchemas(tool: ToolDef): { input: AnyObject; output: Any
   return tool.tier === 'spend' ? { input: spendInput(tool), output: spendOutput(tool) } : { input: tool.input, output: tool.output };
 }
 
-function jsonSchema(schema: AnyObject, io: 'input' | 'output'): Record<string, unknown> {
-  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+type Json = Record<string, unknown>;
+
+/** Bounds that only guard the server (JSON number precision, uint32) and tell a model nothing. */
+const GUARD_MAXIMUMS = new Set([Number.MAX_SAFE_INTEGER, 4294967295]);
+
+/**
+ * The tool list is sent to the model with every conversation, so the listed input schema
+ * keeps what helps a model fill arguments (types, enums, ranges, defaults, patterns,
+ * descriptions) and drops what only guards the server: string lengths, list-size caps,
+ * `additionalProperties: false`. The server still validates every argument against the
+ * full zod schema and names the field it refuses.
+ */
+export function leanInputSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(leanInputSchema);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node as Json)) {
+    if (key === 'additionalProperties' && value === false) continue;
+    if (key === 'minLength' || key === 'maxLength' || key === 'minItems' || key === 'propertyNames') continue;
+    if (key === 'maxItems' && typeof value === 'number' && value >= 100) continue;
+    if (key === 'maximum' && GUARD_MAXIMUMS.has(value as number)) continue;
+    if (key === 'description' && value === '') continue;
+    if (key === 'items' && (node as Json).description !== undefined) {
+      // The list's own description says what its items are.
+      const { description: _item, ...items } = value as Json;
+      out.items = leanInputSchema(items);
+      continue;
+    }
+    out[key] =
+      key === 'properties'
+        ? Object.fromEntries(Object.entries(value as Json).map(([name, schema]) => [name, leanInputSchema(schema)]))
+        : leanInputSchema(value);
+  }
+  // anyOf of bare types (a uint64 as string or number) reads shorter as a type list.
+  const anyOf = out.anyOf as Json[] | undefined;
+  if (Array.isArray(anyOf) && anyOf.every((s) => Object.keys(s).length === 1 && typeof s.type === 'string')) {
+    out.type = [...new Set(anyOf.map((s) => s.type as string))];
+    delete out.anyOf;
+  }
+  return out;
+}
+
+/**
+ * The listed output schema names the top-level fields of structuredContent. Their full shape
+ * (amount objects, nested lists) is validated by the server before every answer; spelling it
+ * out in the list would triple its size for no gain to the model, which reads the summary.
+ */
+export function leanOutputSchema(schema: Json): Json {
+  const properties = (schema.properties ?? {}) as Json;
+  return { type: 'object', properties: Object.fromEntries(Object.keys(properties).map((name) => [name, {}])) };
+}
+
+export function jsonSchema(schema: AnyObject, io: 'input' | 'output'): Json {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Json;
   return rest;
 }
 
@@ -48,8 +98,8 @@ export function toolListing(tool: ToolDef): ToolListing {
     name: tool.name,
     title: tool.title,
     description: tool.description,
-    inputSchema: jsonSchema(input, 'input'),
-    outputSchema: jsonSchema(output, 'output'),
+    inputSchema: leanInputSchema(jsonSchema(input, 'input')) as Json,
+    outputSchema: leanOutputSchema(jsonSchema(output, 'output')),
     annotations: annotationsFor(tool),
   };
 }

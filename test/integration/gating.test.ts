@@ -61,7 +61,10 @@ describe('tier gating', () => {
   });
 
   it('lists the admin tier exactly with CHAIN_MCP_ALLOW_ADMIN', async () => {
-    const byTier = await listed({ CHAIN_MCP_ALLOW_ADMIN: 'true' });
+    // The runner's tools appear only once its gateway URL is set (they could only fail without it).
+    const withoutRunner = await listed({ CHAIN_MCP_ALLOW_ADMIN: 'true' });
+    expect(withoutRunner.get('admin')).toEqual(namesOf('admin').filter((n) => !n.startsWith('runner_')));
+    const byTier = await listed({ CHAIN_MCP_ALLOW_ADMIN: 'true', CHAIN_MCP_RUNNER_URL: 'http://127.0.0.1:9' });
     expect(byTier.get('admin')).toEqual(namesOf('admin'));
     expect(byTier.has('spend')).toBe(false);
     expect(byTier.has('wallet')).toBe(false);
@@ -72,7 +75,7 @@ describe('tier gating', () => {
     devnet.router.record = true;
     devnet.router.requests.length = 0;
     try {
-      await expect(stack.call('xvm_send', { amount: '1', assetID: 'CAM', to: 'X-local1abc' })).rejects.toThrow(/Unknown tool/);
+      await expect(stack.call('xvm_send', { amount: '1', assetID: 'CAM', to: 'X-local1abc' })).rejects.toThrow(/xvm_send" is not enabled on this server: spending is off/);
       expect(devnet.router.requests).toHaveLength(0);
     } finally {
       devnet.router.record = false;

@@ -318,20 +318,19 @@ describe('indexer toolset against the devnet', () => {
 });
 
 describe('indexer toolset without a reachable indexer', () => {
-  it('lists the tools and explains how to configure the indexer when CHAIN_MCP_INDEXER_URL is unset', async () => {
+  it('hides the indexer tools when CHAIN_MCP_INDEXER_URL is unset, and a direct call explains how to configure it', async () => {
     const { startDevnet } = await import('../../tools/devnet/index.js');
     const devnet = await startDevnet();
     const stack = await inMemoryStack({ devnet: { ...devnet, indexerUrl: undefined } });
     try {
       const { tools } = await stack.client.listTools();
-      expect(tools.filter((t) => t.name.startsWith('indexer_'))).toHaveLength(17);
+      expect(tools.filter((t) => t.name.startsWith('indexer_'))).toHaveLength(0);
+      expect(tools.some((t) => t.name === 'account_overview')).toBe(true);
       const before = devnet.indexer!.requests.length;
-      for (const name of ['indexer_getStatus', 'indexer_listAssets']) {
-        const r = await stack.call(name, {});
-        expect(r.isError).toBe(true);
-        expect(r.text).toContain('The indexer is not configured.');
-        expect(r.text).toContain('CHAIN_MCP_INDEXER_URL');
-      }
+      await expect(stack.call('indexer_getStatus', {})).rejects.toThrow(/not enabled on this server: CHAIN_MCP_INDEXER_URL is not set/);
+      // A composite that can use the indexer still answers from the node alone.
+      const status = await stack.call('tx_status', { txID: devnet.state.txs.values().next().value!.id });
+      expect(status.isError).toBe(false);
       expect(devnet.indexer!.requests.length).toBe(before);
     } finally {
       await stack.close();
