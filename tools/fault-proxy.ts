@@ -39,6 +39,8 @@ export interface ProxiedRequest {
   fault: Fault['kind'];
   /** True when the client closed the connection before the answer was complete. */
   clientAborted: boolean;
+  /** Body bytes sent back (forwarded or injected), when the answer was sent whole. */
+  bytesOut: number;
 }
 
 export interface FaultProxy {
@@ -113,10 +115,11 @@ export async function startFaultProxy(target: string, opts: { port?: number } = 
       up.end(body);
     });
 
-  const handle = async (req: IncomingMessage, res: ServerResponse, fault: Fault, body: Buffer) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse, entry: ProxiedRequest, fault: Fault, body: Buffer) => {
     const text = body.toString('utf8');
     const send = (status: number, payload: Buffer | string, headers: Record<string, string> = {}) => {
       const buf = typeof payload === 'string' ? Buffer.from(payload) : payload;
+      entry.bytesOut = buf.length;
       res.writeHead(status, { 'content-type': 'application/json', ...headers, 'content-length': String(buf.length) }).end(buf);
     };
     switch (fault.kind) {
@@ -200,7 +203,7 @@ export async function startFaultProxy(target: string, opts: { port?: number } = 
       const body = Buffer.concat(chunks);
       const seen = { method: req.method ?? 'GET', path: req.url ?? '/', rpcMethod: rpcInfo(body.toString('utf8')).method };
       const fault = nextFault(seen);
-      const entry: ProxiedRequest = { ...seen, fault: fault.kind, clientAborted: false };
+      const entry: ProxiedRequest = { ...seen, fault: fault.kind, clientAborted: false, bytesOut: 0 };
       requests.push(entry);
       for (const w of waiters.filter((x) => requests.length >= x.n)) {
         waiters.splice(waiters.indexOf(w), 1);
@@ -214,7 +217,7 @@ export async function startFaultProxy(target: string, opts: { port?: number } = 
         res.socket?.resetAndDestroy();
         return;
       }
-      handle(req, res, fault, body).catch(() => {
+      handle(req, res, entry, fault, body).catch(() => {
         if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end('fault proxy: upstream failed');
         else res.destroy();
       });

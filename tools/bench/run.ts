@@ -1,0 +1,276 @@
+import { spawn } from 'node:child_process';
+import { cpus, availableParallelism, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Agent, request } from 'undici';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/log.js';
+import { buildServer } from '../../src/server.js';
+import { type Devnet, startDevnet } from '../devnet/index.js';
+import { addManyUtxos, addManyValidators, addressFor, fund } from '../devnet/state.js';
+import { startFaultProxy } from '../fault-proxy.js';
+import { describeLeak, drive, leakCheck, leakFree, MAIN, median, percentile, stdioSession } from '../load.js';
+
+/**
+ * `npm run bench`: measurements, printed as Markdown tables (not assertions). Numbers depend
+ * on the machine and its load; the machine is printed with them. docs/benchmarks.md keeps a run.
+ */
+
+const MINIMAL = fileURLToPath(new URL('./minimal-server.js', import.meta.url));
+const KB = 1024;
+const MB = 1024 * 1024;
+const ms = (v: number) => `${v.toFixed(2)} ms`;
+const kb = (bytes: number) => `${(bytes / KB).toFixed(1)} KB`;
+
+function table(headers: string[], rows: Array<Array<string | number>>): string {
+  return [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+
+/** Spawn to the initialize answer on stdout, in milliseconds. */
+function coldStart(script: string, env: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [script], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      if (out.includes('"id":1') && out.includes('\n')) {
+        const elapsed = performance.now() - started;
+        child.kill('SIGKILL');
+        resolve(elapsed);
+      }
+    });
+    child.on('error', reject);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } })}\n`,
+    );
+  });
+}
+
+async function benchColdStart(devnet: Devnet): Promise<string> {
+  const ours: number[] = [];
+  const minimal: number[] = [];
+  const env = { CHAIN_MCP_NODE_URL: devnet.nodeUrl, CHAIN_MCP_LOG_LEVEL: 'silent' };
+  // Alternate so both see the same machine state; one unmeasured warm-up each (disk cache).
+  await coldStart(MAIN, env);
+  await coldStart(MINIMAL, {});
+  for (let i = 0; i < 10; i++) {
+    ours.push(await coldStart(MAIN, env));
+    minimal.push(await coldStart(MINIMAL, {}));
+  }
+  const ratio = median(ours) / median(minimal);
+  return table(
+    ['server', 'spawn to initialize answer, median of 10', 'min', 'max'],
+    [
+      ['chain-mcp (stdio)', ms(median(ours)), ms(Math.min(...ours)), ms(Math.max(...ours))],
+      ['minimal SDK server (one tool)', ms(median(minimal)), ms(Math.min(...minimal)), ms(Math.max(...minimal))],
+      ['ratio', `${ratio.toFixed(2)}x (target at most 1.3x)`, '', ''],
+    ],
+  );
+}
+
+async function benchCalls(devnet: Devnet): Promise<string[]> {
+  const session = await stdioSession({ CHAIN_MCP_NODE_URL: devnet.nodeUrl });
+  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  try {
+    const tool = async () => {
+      await session.client.callTool({ name: 'info_getNodeID', arguments: {} });
+    };
+    const direct = async () => {
+      const res = await request(`${devnet.nodeUrl}/ext/info`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getNodeID', params: {} }),
+        dispatcher: agent,
+      });
+      await res.body.text();
+    };
+    await drive(300, 1, tool);
+    await drive(300, 1, direct);
+    const viaTool = await drive(2000, 1, tool);
+    const viaHttp = await drive(2000, 1, direct);
+    const inProcess = await inProcessCalls(devnet);
+    const overhead = table(
+      ['2,000 sequential calls', 'median', 'p99'],
+      [
+        ['tools/call info_getNodeID over stdio, end to end', ms(median(viaTool.latencies)), ms(percentile(viaTool.latencies, 99))],
+        ['direct HTTP info.getNodeID to the same devnet', ms(median(viaHttp.latencies)), ms(percentile(viaHttp.latencies, 99))],
+        [
+          'overhead over stdio (difference; target under 1 ms median)',
+          ms(median(viaTool.latencies) - median(viaHttp.latencies)),
+          ms(percentile(viaTool.latencies, 99) - percentile(viaHttp.latencies, 99)),
+        ],
+        ['tools/call in one process (InMemoryTransport), end to end', ms(median(inProcess.tool)), ms(percentile(inProcess.tool, 99))],
+        ['the same server\'s own JSON-RPC client, same method, same process', ms(median(inProcess.rpc)), ms(percentile(inProcess.rpc, 99))],
+        [
+          'overhead in process (MCP framing, validation, decode, summary)',
+          ms(median(inProcess.tool) - median(inProcess.rpc)),
+          ms(percentile(inProcess.tool, 99) - percentile(inProcess.rpc, 99)),
+        ],
+      ],
+    );
+    const rows: Array<Array<string | number>> = [];
+    for (const concurrency of [1, 10, 50]) {
+      const run = await drive(3000, concurrency, tool);
+      rows.push([concurrency, Math.round((3000 / run.elapsedMs) * 1000), ms(median(run.latencies)), ms(percentile(run.latencies, 99)), run.errors.length]);
+    }
+    const throughput = table(['concurrent calls', 'tool calls per second', 'median latency', 'p99 latency', 'errors'], rows);
+    return [overhead, throughput];
+  } finally {
+    await session.close();
+    await agent.close();
+  }
+}
+
+/** Tool call vs the server's own node client, both in this process: the server's share alone. */
+async function inProcessCalls(devnet: Devnet): Promise<{ tool: number[]; rpc: number[] }> {
+  const { mcp, services } = buildServer({ config: loadConfig({ CHAIN_MCP_NODE_URL: devnet.nodeUrl, CHAIN_MCP_LOG_LEVEL: 'silent' }), log: silentLogger() });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'bench', version: '0' });
+  await mcp.connect(b);
+  await client.connect(a);
+  try {
+    const tool = async () => {
+      await client.callTool({ name: 'info_getNodeID', arguments: {} });
+    };
+    const rpc = async () => {
+      await services.rpc('info', 'info.getNodeID', {}, {});
+    };
+    await drive(300, 1, tool);
+    await drive(300, 1, rpc);
+    return { tool: (await drive(2000, 1, tool)).latencies, rpc: (await drive(2000, 1, rpc)).latencies };
+  } finally {
+    await client.close();
+    await services.close();
+  }
+}
+
+async function listBytes(env: Record<string, string>): Promise<{ bytes: number; tools: number }> {
+  const { mcp, services } = buildServer({ config: loadConfig(env), log: silentLogger() });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'bench', version: '0' });
+  await mcp.connect(b);
+  await client.connect(a);
+  const result = await client.listTools();
+  await client.close();
+  await services.close();
+  return { bytes: Buffer.byteLength(JSON.stringify(result)), tools: result.tools.length };
+}
+
+async function benchToolList(devnet: Devnet): Promise<string> {
+  const base = { CHAIN_MCP_NODE_URL: devnet.nodeUrl, CHAIN_MCP_LOG_LEVEL: 'silent' };
+  const full = {
+    ...base,
+    CHAIN_MCP_INDEXER_URL: devnet.indexerUrl ?? 'http://127.0.0.1:8080',
+    CHAIN_MCP_RUNNER_URL: devnet.runnerUrl ?? 'http://127.0.0.1:8081',
+    CHAIN_MCP_ALLOW_SPEND: 'true',
+    CHAIN_MCP_ALLOW_ADMIN: 'true',
+    CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
+    CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+  };
+  const rows: Array<Array<string | number>> = [];
+  for (const [label, env] of [
+    ['default (read tier; no indexer URL)', base],
+    ['full (all tiers + keystore + indexer + runner)', full],
+  ] as const) {
+    const { bytes, tools } = await listBytes(env);
+    rows.push([label, tools, kb(bytes), `~${Math.round(bytes / 4).toLocaleString('en-US')}`]);
+  }
+  return table(['configuration', 'tools', 'tools/list JSON', 'approx. tokens (bytes/4)'], rows);
+}
+
+async function benchOutputSize(): Promise<string> {
+  const devnet = await startDevnet();
+  const node = await startFaultProxy(devnet.nodeUrl);
+  const indexer = devnet.indexerUrl ? await startFaultProxy(devnet.indexerUrl) : undefined;
+  const { mcp, services, tools } = buildServer({
+    config: loadConfig({ CHAIN_MCP_NODE_URL: node.url, ...(indexer ? { CHAIN_MCP_INDEXER_URL: indexer.url } : {}), CHAIN_MCP_LOG_LEVEL: 'silent' }),
+    log: silentLogger(),
+  });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'bench', version: '0' });
+  await mcp.connect(b);
+  await client.connect(a);
+  const state = devnet.state;
+  addManyValidators(state, Math.max(0, 1000 - state.validators.length), 2);
+  const utxoOwner = addressFor(state, 'X', 'bench-utxos');
+  addManyUtxos(state, 'X', utxoOwner, 5000);
+  const txOwner = addressFor(state, 'X', 'bench-txs');
+  for (let i = 0; i < 5000; i++) fund(state, 'X', txOwner, [BigInt(1_000 + i)]);
+  const cases: Array<[string, string, Record<string, unknown>]> = [
+    ['1,000 validators', 'platform_getCurrentValidators', {}],
+    ['5,000 UTXOs', 'xvm_getUTXOs', { addresses: [utxoOwner], limit: 1024, fetchAll: true }],
+    ['5,000 indexer transactions', 'indexer_listTransactions', { address: [txOwner], limit: 5000 }],
+  ];
+  const rawBytes = () => [...node.requests, ...(indexer?.requests ?? [])].reduce((sum, r) => sum + r.bytesOut, 0);
+  const rows: Array<Array<string | number>> = [];
+  try {
+    for (const [label, name, args] of cases) {
+      if (!tools.some((t) => t.name === name)) {
+        rows.push([label, name, 'not in this build', '', '', '']);
+        continue;
+      }
+      // Raw bytes: every answer body the node and indexer sent for this call, at the proxies.
+      const before = rawBytes();
+      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+      const rawThisCall = rawBytes() - before;
+      const text = ((result.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+      const textBytes = Buffer.byteLength(text);
+      rows.push([
+        label,
+        name,
+        result.isError ? `error: ${text.slice(0, 80)}` : kb(textBytes),
+        kb(Buffer.byteLength(JSON.stringify(result.structuredContent ?? {}))),
+        kb(rawThisCall),
+        rawThisCall > 0 ? `${((100 * textBytes) / rawThisCall).toFixed(2)} %` : '',
+      ]);
+    }
+  } finally {
+    await client.close();
+    await services.close();
+    await node.close();
+    await indexer?.close();
+    await devnet.close();
+  }
+  return table(['answer', 'tool', 'summary text', 'structuredContent', 'raw node/indexer JSON', 'text / raw'], rows);
+}
+
+async function main(): Promise<void> {
+  const machine = `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}, ${process.platform} ${process.arch}`;
+  const out: string[] = [`Machine: ${machine}`, `Run: ${new Date().toISOString()}`];
+  const devnet = await startDevnet();
+  try {
+    console.error('bench: cold start...');
+    out.push('\n### Cold start\n', await benchColdStart(devnet));
+    console.error('bench: per-call overhead and throughput...');
+    const [overhead, throughput] = await benchCalls(devnet);
+    out.push('\n### Per-call overhead\n', overhead!, '\n### Throughput (one stdio session, info_getNodeID)\n', throughput!);
+    console.error('bench: tools/list size...');
+    out.push('\n### tools/list size\n', await benchToolList(devnet));
+  } finally {
+    await devnet.close();
+  }
+  console.error('bench: output size...');
+  out.push('\n### Output size of the largest answers\n', await benchOutputSize());
+  console.error('bench: 20,000-call leak check...');
+  const leak = await leakCheck(20_000);
+  out.push(
+    '\n### Leak check (20,000 calls, 50 concurrent, one stdio session)\n',
+    describeLeak(leak)
+      .split('\n')
+      .map((l) => `- ${l}`)
+      .join('\n'),
+    `- verdict: ${leakFree(leak) ? 'no leak (within 20 MB after a forced GC)' : 'LEAK or errors'}`,
+  );
+  console.log(out.join('\n'));
+  console.error(`bench: done (${(process.memoryUsage().rss / MB).toFixed(0)} MB RSS in the bench process)`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
