@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from '../codec/index.js';
 import { ChainMcpError, InputError, toChainMcpError } from '../errors.js';
-import { credentials, txFees, userXAddresses, wireInt, xBalance, pUnlocked } from '../spend/plan.js';
+import { credentials, txFees, userXAddresses, xBalance, pUnlocked } from '../spend/plan.js';
 import { DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut } from '../summarize/format.js';
 import { withShallowOutputs } from '../summarize/schema.js';
@@ -684,7 +684,7 @@ async function issueStep(ctx: ToolContext, route: Route, n: number, i: TransferI
   const s = route.steps[n]!;
   const cred = credentials(ctx);
   const asset = await nativeAlias(ctx);
-  const amountWire = wireInt(i.amount);
+  const amountWire = i.amount;
   let raw: unknown;
   if (s.action === 'send') raw = await ctx.rpc('xvm', 'xvm.send', { amount: amountWire, assetID: asset, to: i.to, ...cred }, { retry: false });
   else if (s.action === 'export' && s.chain === 'X') raw = await ctx.rpc('xvm', 'xvm.export', { to: i.to, amount: amountWire, assetID: asset, ...cred }, { retry: false });

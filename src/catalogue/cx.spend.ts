@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amount, assetIdOrAlias, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from './fields.js';
 import { defineTool, type ToolDef } from './types.js';
-import { atomicWaiting, feeLine, headLines, importLine, onChain, resolveAsset, txFees, uint64Wire, userXAddresses, wireInt } from '../spend/plan.js';
+import { atomicWaiting, feeLine, headLines, importLine, onChain, resolveAsset, txFees, userXAddresses } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 import { uint64 } from './fields.js';
 import { opaquePlan } from './xvm.spend.js';
@@ -31,7 +31,7 @@ export const cxSpendTools: ToolDef[] = [
       endpoint: 'cx',
       method: 'cx.export',
       credentials: true,
-      params: (i) => compact({ to: i.to, amount: wireInt(i.amount), assetID: i.assetID, baseFee: uint64Wire(i.baseFee) }),
+      params: (i) => compact({ to: i.to, amount: i.amount, assetID: i.assetID, baseFee: i.baseFee }),
     },
     decode: decodeTx,
     plan: async (i, ctx) => {
@@ -75,7 +75,7 @@ export const cxSpendTools: ToolDef[] = [
       endpoint: 'cx',
       method: 'cx.import',
       credentials: true,
-      params: (i) => compact({ to: i.to, sourceChain: i.sourceChain, baseFee: uint64Wire(i.baseFee) }),
+      params: (i) => compact({ to: i.to, sourceChain: i.sourceChain, baseFee: i.baseFee }),
     },
     decode: decodeTx,
     plan: async (i, ctx) => {

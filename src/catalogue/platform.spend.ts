@@ -18,7 +18,6 @@ import {
   txFees,
   unixSeconds,
   userXAddresses,
-  wireInt,
 } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 import { nativeAmount } from '../summarize/format.js';
@@ -72,7 +71,7 @@ export const platformSpendTools: ToolDef[] = [
         nodeID: i.nodeID,
         startTime: i.startTime,
         endTime: i.endTime,
-        stakeAmount: wireInt(i.stakeAmount),
+        stakeAmount: i.stakeAmount,
         rewardAddress: i.rewardAddress,
         delegationFeeRate: i.delegationFeeRate,
         from: i.from,
@@ -125,7 +124,7 @@ export const platformSpendTools: ToolDef[] = [
         nodeID: i.nodeID,
         startTime: i.startTime,
         endTime: i.endTime,
-        stakeAmount: wireInt(i.stakeAmount),
+        stakeAmount: i.stakeAmount,
         rewardAddress: i.rewardAddress,
         from: i.from,
         changeAddr: i.changeAddr,
@@ -170,7 +169,7 @@ export const platformSpendTools: ToolDef[] = [
     }),
     output: TxOut,
     request: p('platform.addSubnetValidator', (i: { nodeID: string; subnetID: string; startTime: number; endTime: number; weight: bigint; from?: string[]; changeAddr?: string }) =>
-      compact({ nodeID: i.nodeID, subnetID: i.subnetID, startTime: i.startTime, endTime: i.endTime, weight: wireInt(i.weight), from: i.from, changeAddr: i.changeAddr }),
+      compact({ nodeID: i.nodeID, subnetID: i.subnetID, startTime: i.startTime, endTime: i.endTime, weight: i.weight, from: i.from, changeAddr: i.changeAddr }),
     ),
     decode: decodeTx,
     plan: async (i, ctx) => {
@@ -256,7 +255,7 @@ export const platformSpendTools: ToolDef[] = [
     input: z.strictObject({ amount: amount(), to: xAddress('X address that receives the funds after xvm_import.'), from, changeAddr }),
     output: TxOut,
     request: p('platform.exportNative', (i: { amount: bigint; to: string; from?: string[]; changeAddr?: string }) =>
-      compact({ amount: wireInt(i.amount), to: i.to, from: i.from, changeAddr: i.changeAddr }),
+      compact({ amount: i.amount, to: i.to, from: i.from, changeAddr: i.changeAddr }),
     ),
     decode: decodeTx,
     plan: async (i, ctx) => {

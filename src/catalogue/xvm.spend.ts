@@ -16,7 +16,6 @@ import {
   resolveAsset,
   txFees,
   userXAddresses,
-  wireInt,
   xBalance,
 } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
@@ -42,7 +41,7 @@ export const sendInput = z.strictObject({
 type SendInput = z.output<typeof sendInput>;
 
 export function sendParams(i: SendInput): Record<string, unknown> {
-  return compact({ amount: wireInt(i.amount), assetID: i.assetID, to: i.to, memo: i.memo, from: i.from, changeAddr: i.changeAddr });
+  return compact({ amount: i.amount, assetID: i.assetID, to: i.to, memo: i.memo, from: i.from, changeAddr: i.changeAddr });
 }
 
 export async function sendPlan(i: SendInput, ctx: ToolContext): Promise<SpendPlan> {
@@ -109,7 +108,7 @@ export const xvmSpendTools: ToolDef[] = [
         name: i.name,
         symbol: i.symbol,
         denomination: i.denomination,
-        initialHolders: i.initialHolders.map((h) => ({ address: h.address, amount: wireInt(h.amount) })),
+        initialHolders: i.initialHolders.map((h) => ({ address: h.address, amount: h.amount })),
         from: i.from,
         changeAddr: i.changeAddr,
       }),
@@ -174,7 +173,7 @@ export const xvmSpendTools: ToolDef[] = [
     }),
     output: TxOut,
     request: xvm('xvm.mint', (i: { amount: bigint; assetID: string; to: string; from?: string[]; changeAddr?: string }) =>
-      compact({ amount: wireInt(i.amount), assetID: i.assetID, to: i.to, from: i.from, changeAddr: i.changeAddr }),
+      compact({ amount: i.amount, assetID: i.assetID, to: i.to, from: i.from, changeAddr: i.changeAddr }),
     ),
     decode: decodeTx,
     plan: async (i, ctx) => {
@@ -260,7 +259,7 @@ export const xvmSpendTools: ToolDef[] = [
     output: TxOut,
     request: xvm('xvm.sendMultiple', (i: { outputs: Array<{ assetID: string; amount: bigint; to: string }>; memo?: string; from?: string[]; changeAddr?: string }) =>
       compact({
-        outputs: i.outputs.map((o) => ({ assetID: o.assetID, amount: wireInt(o.amount), to: o.to })),
+        outputs: i.outputs.map((o) => ({ assetID: o.assetID, amount: o.amount, to: o.to })),
         memo: i.memo,
         from: i.from,
         changeAddr: i.changeAddr,
@@ -335,7 +334,7 @@ export const xvmSpendTools: ToolDef[] = [
     }),
     output: TxOut,
     request: xvm('xvm.export', (i: { to: string; amount: bigint; assetID: string; from?: string[]; changeAddr?: string }) =>
-      compact({ to: i.to, amount: wireInt(i.amount), assetID: i.assetID, from: i.from, changeAddr: i.changeAddr }),
+      compact({ to: i.to, amount: i.amount, assetID: i.assetID, from: i.from, changeAddr: i.changeAddr }),
     ),
     decode: decodeTx,
     plan: async (i, ctx) => {

@@ -33,11 +33,6 @@ export const ADDRESS_STATES = {
   AddressStateNodeDeferred: 39,
 } as const;
 
-/** An integer for the wire: a JSON number when exact (the spec's `int`), else a decimal string. */
-export function wireInt(value: bigint): number | string {
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
-}
-
 /** Unix seconds as a tool input: a whole number or decimal digits. */
 export const unixSeconds = (description: string) =>
   z
@@ -241,9 +236,6 @@ export function feeLine(fee: bigint, network: NetworkInfo): string {
   return `Fee: ${nativeAmount(fee, network).display}`;
 }
 
-export function uint64Wire(value: bigint | undefined): number | string | undefined {
-  return value === undefined ? undefined : wireInt(value);
-}
 
 /** What waits in shared memory for an import: UTXO count and native total, or undefined when unknown. */
 export async function atomicWaiting(

@@ -78,7 +78,7 @@ export class RpcRouter {
     }
     let body: unknown;
     try {
-      body = JSON.parse(bodyText);
+      body = parseJsonExact(bodyText);
     } catch {
       return json(res, 200, { jsonrpc: '2.0', error: { code: -32700, message: 'parse error', data: null }, id: null });
     }
@@ -144,4 +144,39 @@ export function needUint(params: Params, key: string): bigint {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return BigInt(value);
   if (typeof value === 'string' && /^\d+$/.test(value)) return BigInt(value);
   throw new RpcFault(`invalid ${key}: expected an unsigned integer`);
+}
+
+/**
+ * JSON.parse that keeps integers beyond 2^53 exact (as decimal strings), as a Go node
+ * parses uint64 fields: long digit runs outside strings are quoted before parsing.
+ */
+export function parseJsonExact(text: string): unknown {
+  let out = '';
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (inString) {
+      out += ch;
+      if (ch === '\\') out += text[++i] ?? '';
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    if (ch >= '0' && ch <= '9') {
+      let end = i;
+      while (end < text.length && text[end]! >= '0' && text[end]! <= '9') end++;
+      const digits = text.slice(i, end);
+      const next = text[end];
+      if (digits.length >= 16 && next !== '.' && next !== 'e' && next !== 'E' && text[i - 1] !== '-') {
+        out += `"${digits}"`;
+        i = end - 1;
+        continue;
+      }
+      out += digits;
+      i = end - 1;
+      continue;
+    }
+    out += ch;
+  }
+  return JSON.parse(out);
 }
