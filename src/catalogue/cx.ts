@@ -15,10 +15,10 @@ export const cxTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'cx_getAtomicTx',
     title: 'C-Chain atomic transaction',
-    description: 'Get a C-Chain atomic (import/export) transaction by ID, encoded, with the height of the block that includes it.',
+    description: 'Get a C-Chain atomic (import/export) transaction by ID, encoded, with its block height.',
     tier: 'read',
     toolset: 'cx',
-    input: z.strictObject({ txID: cb58Id('Atomic transaction ID (cb58).'), encoding: encoding(['cb58', 'hex']), chain: chainSelector('C') }),
+    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding(['cb58', 'hex']), chain: chainSelector('C') }),
     output: z.object({ txID: z.string(), tx: z.string(), encoding: z.string(), blockHeight: z.string().optional() }),
     request: { kind: 'rpc', endpoint: 'cx', method: 'cx.getAtomicTx' },
     decode: (raw, input) => {
@@ -33,10 +33,10 @@ export const cxTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'cx_getAtomicTxStatus',
     title: 'C-Chain atomic transaction status',
-    description: 'Get the status of a C-Chain import/export transaction (Accepted with block height, Processing, Dropped, Unknown), explained.',
+    description: 'Get the status of a C-Chain atomic transaction (Accepted with height, Processing, Dropped, Unknown).',
     tier: 'read',
     toolset: 'cx',
-    input: z.strictObject({ txID: cb58Id('Atomic transaction ID (cb58).'), chain: chainSelector('C') }),
+    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), chain: chainSelector('C') }),
     output: z.object({ txID: z.string(), status: z.string(), meaning: z.string(), blockHeight: z.string().optional() }),
     request: { kind: 'rpc', endpoint: 'cx', method: 'cx.getAtomicTxStatus' },
     decode: (raw, input) => {
@@ -51,7 +51,7 @@ export const cxTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'cx_getUTXOs',
     title: 'Atomic UTXOs (C-Chain)',
-    description: 'List atomic UTXOs exported to the C-Chain from another chain and not yet imported (C-... addresses), decoded and totalled; page with startIndex or fetchAll.',
+    description: 'List and total atomic UTXOs exported to the C-Chain (C-... addresses) and not yet imported.',
     tier: 'read',
     toolset: 'cx',
     input: z.strictObject({ ...utxoInput(['C'], true), chain: chainSelector('C') }),

@@ -28,11 +28,16 @@ const gwei = (wei: bigint) => formatAmount(wei, { decimals: 9, symbol: 'gwei' })
 const BLOCK_TAGS = ['latest', 'earliest', 'pending', 'safe', 'finalized'] as const;
 
 /** A block number (decimal or 0x hex) or tag; sent as the node expects it: a tag or a 0x quantity. */
-export const blockTag = (description = 'Block: latest (default), earliest, pending, safe, finalized, or a number (decimal or 0x hex).') =>
+export const blockTag = (description = 'Number (decimal or 0x) or tag; default latest.') =>
   z
-    .union([z.string().max(20), z.number().int().min(0)])
+    // Whole-number check in the transform, not .int().min(0): the listed schema then reads as a plain type list.
+    .union([z.string().max(20), z.number()])
     .transform((v, ctx) => {
-      if (typeof v === 'number') return `0x${v.toString(16)}`;
+      if (typeof v === 'number') {
+        if (Number.isSafeInteger(v) && v >= 0) return `0x${v.toString(16)}`;
+        ctx.addIssue({ code: 'custom', message: 'expected a whole block number, 0 or more' });
+        return z.NEVER;
+      }
       if ((BLOCK_TAGS as readonly string[]).includes(v)) return v;
       if (/^0x[0-9a-fA-F]{1,16}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
       if (/^\d{1,20}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
@@ -46,6 +51,8 @@ const hash32 = (description: string) =>
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'expected 0x followed by 64 hex characters')
     .describe(description);
+/** A log topic in a filter: the regex is checked in a refine so it is not repeated in every listed topic slot. */
+const topic = z.string().refine((v) => /^0x[0-9a-fA-F]{64}$/.test(v), 'expected 0x followed by 64 hex characters');
 const hexData = (description: string) =>
   z
     .string()
@@ -54,9 +61,13 @@ const hexData = (description: string) =>
     .describe(description);
 const quantity = (description: string) =>
   z
-    .union([z.string().max(80), z.number().int().min(0)])
+    .union([z.string().max(80), z.number()])
     .transform((v, ctx) => {
-      if (typeof v === 'number') return `0x${v.toString(16)}`;
+      if (typeof v === 'number') {
+        if (Number.isSafeInteger(v) && v >= 0) return `0x${v.toString(16)}`;
+        ctx.addIssue({ code: 'custom', message: 'expected a whole number, 0 or more' });
+        return z.NEVER;
+      }
       if (/^0x[0-9a-fA-F]{1,64}$/.test(v) || /^\d{1,78}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
       ctx.addIssue({ code: 'custom', message: 'expected a whole number (decimal or 0x hex)' });
       return z.NEVER;
@@ -72,7 +83,7 @@ const CallObject = z
     value: quantity('Wei.').optional(),
     data: hexData('').optional(),
   })
-  .describe('The call: {from?, to, gas?, gasPrice?, value?, data?}; addresses 0x + 40 hex, numbers decimal or 0x hex.');
+  .describe('Call fields; numbers decimal or 0x hex.');
 
 const chain = chainSelector('C');
 const balanceSymbol = async (ctx: ToolContext) => (await networkOrBlank(ctx)).assetSymbol;
@@ -263,7 +274,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'web3_clientVersion',
     title: 'EVM client version',
-    description: "Get the C-Chain EVM client's version string.",
+    description: "Get the C-Chain EVM client's version.",
     input: z.strictObject({ chain }),
     output: z.object({ clientVersion: z.string() }),
     params: () => [],
@@ -273,7 +284,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'net_version',
     title: 'EVM network ID',
-    description: 'Get the EVM network ID of the C-Chain (unrelated to the platform network ID).',
+    description: 'Get the C-Chain EVM network ID (not the platform network ID).',
     input: z.strictObject({ chain }),
     output: z.object({ networkVersion: z.string() }),
     params: () => [],
@@ -283,7 +294,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'net_listening',
     title: 'EVM listening?',
-    description: 'Check whether the C-Chain EVM client is listening for network connections.',
+    description: 'Check whether the C-Chain EVM client listens for peers.',
     input: z.strictObject({ chain }),
     output: z.object({ listening: z.boolean() }),
     params: () => [],
@@ -293,7 +304,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'net_peerCount',
     title: 'EVM peer count',
-    description: 'Get the number of peers the C-Chain EVM client is connected to.',
+    description: 'Count the C-Chain EVM client\'s peers.',
     input: z.strictObject({ chain }),
     output: z.object({ peerCount: z.string() }),
     params: () => [],
@@ -303,7 +314,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_chainId',
     title: 'EVM chain ID',
-    description: 'Get the EVM chain ID used to sign C-Chain transactions (500 main, 501 test).',
+    description: 'Get the EVM chain ID that C-Chain transactions are signed with (500 main, 501 test).',
     input: z.strictObject({ chain }),
     output: z.object({ chainId: z.string(), hex: z.string() }),
     params: () => [],
@@ -323,7 +334,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_syncing',
     title: 'EVM sync status',
-    description: 'Check whether the C-Chain EVM client is still syncing, with progress if so.',
+    description: 'Check whether the C-Chain EVM client is syncing, with progress.',
     input: z.strictObject({ chain }),
     output: z.object({ syncing: z.boolean(), currentBlock: z.string().optional(), highestBlock: z.string().optional() }),
     params: () => [],
@@ -337,7 +348,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getBalance',
     title: 'C-Chain balance',
-    description: 'Get the native balance of a 0x address on the C-Chain, from wei (18 decimals) to display units.',
+    description: 'Get the native balance of a C-Chain 0x address (wei, 18 decimals, and display units).',
     input: z.strictObject({ address: hexAddress(), block: blockTag().default('latest'), chain }),
     output: z.object({ address: z.string(), block: z.string(), balance: AmountOut }),
     params: (i) => [i.address, i.block],
@@ -347,7 +358,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getTransactionCount',
     title: 'C-Chain nonce',
-    description: 'Get the number of transactions sent from a 0x address (its next nonce).',
+    description: 'Count transactions sent from a 0x address (its next nonce).',
     input: z.strictObject({ address: hexAddress(), block: blockTag().default('latest'), chain }),
     output: z.object({ address: z.string(), block: z.string(), nonce: z.string() }),
     params: (i) => [i.address, i.block],
@@ -357,7 +368,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getCode',
     title: 'Contract code',
-    description: 'Get the bytecode at a 0x address; empty means a plain account, not a contract.',
+    description: 'Get the bytecode at a 0x address; empty for a plain account.',
     input: z.strictObject({ address: hexAddress(), block: blockTag().default('latest'), chain }),
     output: z.object({ address: z.string(), isContract: z.boolean(), byteLength: z.number(), code: z.string() }),
     params: (i) => [i.address, i.block],
@@ -372,7 +383,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
     name: 'eth_getStorageAt',
     title: 'Contract storage slot',
     description: 'Read one 32-byte storage slot of a contract.',
-    input: z.strictObject({ address: hexAddress(), position: quantity('Storage slot (decimal or 0x hex).'), block: blockTag().default('latest'), chain }),
+    input: z.strictObject({ address: hexAddress(), position: quantity('Slot (decimal or 0x hex).'), block: blockTag().default('latest'), chain }),
     output: z.object({ address: z.string(), position: z.string(), value: z.string() }),
     params: (i) => [i.address, i.position, i.block],
     decode: (raw, i) => ({ address: i.address, position: i.position, value: str(raw) }),
@@ -381,8 +392,8 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_call',
     title: 'Call a contract (read-only)',
-    description: 'Run a contract call without a transaction and return its raw result; nothing is sent or signed.',
-    input: z.strictObject({ transaction: CallObject, block: blockTag('Block to run against; omitted means the node\'s default (latest).').optional(), chain }),
+    description: 'Run a contract call read-only and return its raw result; nothing is signed or sent.',
+    input: z.strictObject({ transaction: CallObject, block: blockTag('Block to run against; default latest.').optional(), chain }),
     output: z.object({ result: z.string() }),
     params: (i) => (i.block === undefined ? [i.transaction] : [i.transaction, i.block]),
     decode: (raw) => ({ result: str(raw) }),
@@ -392,7 +403,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
     name: 'eth_estimateGas',
     title: 'Estimate gas',
     description: 'Estimate the gas a transaction would use; nothing is sent.',
-    input: z.strictObject({ transaction: CallObject, block: blockTag('Block to estimate against; omitted means latest.').optional(), chain }),
+    input: z.strictObject({ transaction: CallObject, block: blockTag('Block to estimate against; default latest.').optional(), chain }),
     output: z.object({ gas: z.string() }),
     params: (i) => (i.block === undefined ? [i.transaction] : [i.transaction, i.block]),
     decode: (raw) => ({ gas: dec(raw) }),
@@ -411,11 +422,11 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_feeHistory',
     title: 'Fee history',
-    description: 'Get base fees and block fullness for recent C-Chain blocks, and priority fees at given percentiles.',
+    description: 'Get base fees, fullness and priority-fee percentiles of recent C-Chain blocks.',
     input: z.strictObject({
-      blockCount: z.number().int().min(1).max(1024).describe('Number of blocks, 1-1024.'),
-      newestBlock: blockTag('Newest block of the range: a tag or number.').default('latest'),
-      rewardPercentiles: z.array(z.number().min(0).max(100)).max(20).default([]).describe('Increasing percentiles of priority fees to report, e.g. [25, 75].'),
+      blockCount: z.number().int().min(1).max(1024).describe('Blocks to report.'),
+      newestBlock: blockTag('Newest block of the range.').default('latest'),
+      rewardPercentiles: z.array(z.number().min(0).max(100)).max(20).default([]).describe('Increasing priority-fee percentiles, e.g. [25, 75].'),
       chain,
     }),
     output: z.object({
@@ -446,8 +457,8 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getBlockByNumber',
     title: 'C-Chain block by number',
-    description: 'Get a C-Chain block by number or tag: time, gas, base fee, transactions (hashes, or the first 25 in full).',
-    input: z.strictObject({ block: blockTag(), fullTransactions: z.boolean().default(false).describe('Include transaction objects (first 25) instead of hashes.'), chain }),
+    description: 'Get a C-Chain block by number or tag: time, gas, base fee, transactions.',
+    input: z.strictObject({ block: blockTag(), fullTransactions: z.boolean().default(false).describe('Full transactions (first 25) instead of hashes.'), chain }),
     output: BlockOut,
     params: (i) => [i.block, i.fullTransactions],
     decode: (raw, _i, ctx) => blockOut(raw, ctx),
@@ -456,8 +467,8 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getBlockByHash',
     title: 'C-Chain block by hash',
-    description: 'Get a C-Chain block by its hash: time, gas, base fee, transactions.',
-    input: z.strictObject({ hash: hash32('Block hash (0x + 64 hex).'), fullTransactions: z.boolean().default(false).describe('Include transaction objects (first 25) instead of hashes.'), chain }),
+    description: 'Get a C-Chain block by hash: time, gas, base fee, transactions.',
+    input: z.strictObject({ hash: hash32('Block hash.'), fullTransactions: z.boolean().default(false).describe('Full transactions (first 25) instead of hashes.'), chain }),
     output: BlockOut,
     params: (i) => [i.hash, i.fullTransactions],
     decode: (raw, _i, ctx) => blockOut(raw, ctx),
@@ -466,8 +477,8 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getTransactionByHash',
     title: 'C-Chain transaction',
-    description: 'Get a C-Chain (EVM) transaction by hash: sender, recipient, value, gas, block; use eth_getTransactionReceipt for its outcome.',
-    input: z.strictObject({ hash: hash32('Transaction hash (0x + 64 hex).'), chain }),
+    description: 'Get a C-Chain transaction by hash: sender, recipient, value, gas, block; outcome via eth_getTransactionReceipt.',
+    input: z.strictObject({ hash: hash32('Transaction hash.'), chain }),
     output: z.object({ found: z.boolean(), transaction: TxOut.nullable() }),
     params: (i) => [i.hash],
     decode: async (raw, _i, ctx) => (raw && typeof raw === 'object' ? { found: true, transaction: txOut(raw, await balanceSymbol(ctx)) } : { found: false, transaction: null }),
@@ -479,8 +490,8 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getTransactionReceipt',
     title: 'C-Chain transaction receipt',
-    description: 'Get the outcome of a mined C-Chain transaction: success or revert, gas used, fee, created contract, logs.',
-    input: z.strictObject({ hash: hash32('Transaction hash (0x + 64 hex).'), chain }),
+    description: 'Get a mined C-Chain transaction\'s outcome: success or revert, gas, fee, created contract, logs.',
+    input: z.strictObject({ hash: hash32('Transaction hash.'), chain }),
     output: z.object({
       found: z.boolean(),
       status: z.enum(['success', 'reverted', 'unknown', 'not found']),
@@ -526,18 +537,18 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getLogs',
     title: 'Event logs',
-    description: 'Find contract event logs by block range or block hash, contract address and topics; returns the first `limit` with a total count.',
+    description: 'Find contract event logs by block range or hash, address and topics; first `limit` plus a total count.',
     input: z.strictObject({
-      fromBlock: blockTag('First block (tag or number); default latest.').optional(),
-      toBlock: blockTag('Last block (tag or number); default latest.').optional(),
-      blockHash: hash32('Only this block (instead of a range).').optional(),
-      address: z.union([hexAddress(''), z.array(hexAddress('')).min(1).max(100)]).optional().describe('Contract address or list of them.'),
+      fromBlock: blockTag('First block; default latest.').optional(),
+      toBlock: blockTag('Last block; default latest.').optional(),
+      blockHash: hash32('Only this block, instead of a range.').optional(),
+      address: z.union([hexAddress(''), z.array(hexAddress('')).min(1).max(100)]).optional().describe('Contract address(es).'),
       topics: z
-        .array(z.union([hash32(''), z.null(), z.array(hash32('')).max(20)]))
+        .array(z.union([topic, z.null(), z.array(topic).max(20)]))
         .max(4)
         .optional()
-        .describe('Up to 4 topic filters by position: a topic, null for any, or a list meaning any of them.'),
-      limit: z.number().int().min(1).max(500).default(50).describe('Logs to return (1-500, default 50); the count covers all.'),
+        .describe('Filters by position: a 0x 32-byte topic, null (any) or a list (any of).'),
+      limit: z.number().int().min(1).max(500).default(50).describe('Logs to return; the count covers all.'),
       chain,
     }),
     output: z.object({ count: z.number(), logs: z.array(Log) }),
@@ -563,7 +574,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'txpool_status',
     title: 'Transaction pool status',
-    description: 'Get how many C-Chain transactions wait in the node\'s pool: pending (executable) and queued (future nonce).',
+    description: 'Count C-Chain transactions in the node\'s pool: pending (executable) and queued (future nonce).',
     input: z.strictObject({ chain }),
     output: z.object({ pending: z.string(), queued: z.string() }),
     params: () => [],
@@ -573,8 +584,8 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getAssetBalance',
     title: 'C-Chain asset balance',
-    description: 'Get the balance of a native asset other than the main one (an X-Chain asset moved to C) at a 0x address, in the asset\'s display units.',
-    input: z.strictObject({ address: hexAddress(), block: blockTag().default('latest'), assetID: assetIdOrAlias('Asset ID (cb58) of the asset.'), chain }),
+    description: 'Get a 0x address\'s balance of a non-main native asset (an X-Chain asset moved to C).',
+    input: z.strictObject({ address: hexAddress(), block: blockTag().default('latest'), assetID: assetIdOrAlias('Asset ID (cb58).'), chain }),
     output: z.object({ address: z.string(), assetID: z.string(), balance: AmountOut }),
     params: (i) => [i.address, i.block, i.assetID],
     decode: async (raw, i, ctx) => {
@@ -596,7 +607,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_maxPriorityFeePerGas',
     title: 'Priority fee',
-    description: 'Get the priority fee (tip) per gas needed to be included in a C-Chain block, in wei and gwei.',
+    description: 'Get the priority fee (tip) per gas needed for inclusion on the C-Chain, in wei and gwei.',
     input: z.strictObject({ chain }),
     output: z.object({ maxPriorityFeePerGas: z.string().describe('Wei.'), display: z.string() }),
     params: () => [],
@@ -606,7 +617,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'evm_rpc',
     title: 'Any EVM read method',
-    description: 'Call any other read method of the C-Chain EVM namespaces (web3_, net_, eth_, txpool_) with positional params; methods that sign or send are refused.',
+    description: 'Call any other C-Chain EVM read method (web3_, net_, eth_, txpool_); signing or sending is refused.',
     tier: 'read',
     toolset: 'evm',
     input: z.strictObject({
@@ -616,8 +627,8 @@ export const evmTools: ToolDef[] = withShallowOutputs([
         .refine((m) => (EVM_READ_METHODS as readonly string[]).includes(m), {
           message: 'not an allowed read method (signing, sending, personal_ and debug_ methods are refused here)',
         })
-        .describe('EVM JSON-RPC read method, e.g. eth_getBlockTransactionCountByNumber.'),
-      params: z.array(z.unknown()).max(20).default([]).describe('Positional parameters, as the EVM JSON-RPC spec orders them.'),
+        .describe('Method, e.g. eth_getBlockTransactionCountByNumber.'),
+      params: z.array(z.unknown()).max(20).default([]).describe('Positional params.'),
       chain,
     }),
     output: z.object({ method: z.string(), result: z.unknown() }),
@@ -632,12 +643,12 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'debug_traceTransaction',
     title: 'Trace a C-Chain transaction',
-    description: 'Replay a mined C-Chain transaction with a tracer (callTracer shows the call tree); needs the debug API enabled on the node.',
+    description: 'Replay a mined C-Chain transaction with a tracer (callTracer: call tree); needs the node\'s debug API.',
     tier: 'admin',
     toolset: 'evm',
     input: z.strictObject({
-      hash: hash32('Transaction hash (0x + 64 hex).'),
-      tracer: z.enum(['callTracer', 'prestateTracer', '4byteTracer']).optional().describe('Built-in tracer; omitted means the node\'s step-by-step logger (large).'),
+      hash: hash32('Transaction hash.'),
+      tracer: z.enum(['callTracer', 'prestateTracer', '4byteTracer']).optional().describe('Omit for the step logger (large).'),
       chain,
     }),
     output: z.object({ hash: z.string(), result: z.unknown().describe('Cut to the first 200 steps for the step logger.'), structLogCount: z.number().optional() }),
@@ -659,19 +670,19 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'evm_watch',
     title: 'Watch new blocks or logs',
-    description: 'Subscribe over the C-Chain WebSocket to new block headers or matching logs, collect up to maxEvents within timeoutSeconds, then unsubscribe.',
+    description: 'Collect new C-Chain block headers or matching logs over WebSocket, up to maxEvents within timeoutSeconds.',
     tier: 'read',
     toolset: 'evm',
     input: z.strictObject({
-      subscription: z.enum(['newHeads', 'logs']).describe('newHeads: each new block header; logs: logs matching the filter.'),
-      address: z.union([hexAddress(''), z.array(hexAddress('')).min(1).max(100)]).optional().describe('logs only: contract address(es).'),
+      subscription: z.enum(['newHeads', 'logs']).describe('newHeads: block headers; logs: logs matching the filter.'),
+      address: z.union([hexAddress(''), z.array(hexAddress('')).min(1).max(100)]).optional().describe('logs: contract address(es).'),
       topics: z
-        .array(z.union([hash32(''), z.null(), z.array(hash32('')).max(20)]))
+        .array(z.union([topic, z.null(), z.array(topic).max(20)]))
         .max(4)
         .optional()
-        .describe('logs only: topic filters by position (null for any).'),
-      maxEvents: z.number().int().min(1).max(100).default(5).describe('Stop after this many events (1-100, default 5).'),
-      timeoutSeconds: z.number().int().min(1).max(300).default(30).describe('Stop after this many seconds (1-300, default 30).'),
+        .describe('logs: topic filters, as in eth_getLogs.'),
+      maxEvents: z.number().int().min(1).max(100).default(5).describe('Stop after this many events.'),
+      timeoutSeconds: z.number().int().min(1).max(300).default(30).describe('Stop after this many seconds.'),
       chain,
     }),
     output: z.object({

@@ -39,7 +39,7 @@ export const chainIdOrAlias = (description: string) =>
   }).describe(description);
 
 /** An asset ID (cb58) or an alias such as the native asset's symbol. */
-export const assetIdOrAlias = (description = 'Asset ID (cb58) or alias, e.g. the native asset symbol.') =>
+export const assetIdOrAlias = (description = 'Asset ID (cb58) or alias, e.g. the native symbol.') =>
   refineWith(z.string().min(1).max(100), (v) => {
     if (/^[A-Za-z][A-Za-z0-9]{0,15}$/.test(v)) return;
     parseCb58Id(v);
@@ -65,11 +65,11 @@ export const uint64 = (description: string) =>
     .describe(description);
 
 /** A positive uint64 amount in the smallest unit. */
-export const amount = (description = 'Amount in the smallest unit (1 native unit = 10^9), as a decimal string.') =>
+export const amount = (description = 'Smallest units (1 native unit = 10^9), decimal string.') =>
   uint64(description).refine((v) => v > 0n, 'expected a positive whole amount');
 
 /** EVM hex address: 0x + 40 hex characters. */
-export const hexAddress = (description = 'EVM address, 0x + 40 hex characters.') =>
+export const hexAddress = (description = '0x address (40 hex).') =>
   z.string().refine(isHexAddress, 'expected 0x followed by 40 hex characters').describe(description);
 
 /** Optional `chain` selecting another instance of a VM (`/ext/bc/<chain>`). */
@@ -81,9 +81,9 @@ export const chainSelector = (defaultAlias: 'X' | 'C') =>
     // Long values are blockchain IDs: check the cb58 checksum too (aliases are short words).
     .refine((v) => v.length <= 32 || isCb58Id(v), 'expected a blockchain ID (cb58) with a valid checksum, or a chain alias')
     .optional()
-    .describe(`Chain alias or ID; default ${defaultAlias}.`);
+    .describe(`Default ${defaultAlias}.`);
 
-export const encoding = (values: readonly [string, ...string[]], description = 'Answer encoding; default the node\'s.') =>
+export const encoding = (values: readonly [string, ...string[]], description = 'Answer encoding.') =>
   z.enum(values).optional().describe(description);
 
 /** Parameters every spend tool accepts besides its own: the confirmation id. */
@@ -91,7 +91,7 @@ export const confirmField = z
   .string()
   .max(200)
   .optional()
-  .describe('Omit to get a preview and a confirmationId; pass that id with the same arguments to execute once.');
+  .describe('Omit for a preview; pass its confirmationId with the same arguments to execute once.');
 
 /** UTF-8 byte length, for the spec's byte limits (memo 256 bytes, NFT payload 1024 bytes). */
 export function byteLength(text: string): number {

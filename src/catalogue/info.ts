@@ -24,7 +24,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_getBlockchainID',
     title: 'Blockchain ID of an alias',
-    description: 'Get the blockchain ID (cb58) behind a chain alias such as X, P or C.',
+    description: 'Get the blockchain ID (cb58) of a chain alias such as X, P or C.',
     tier: 'read',
     toolset: 'info',
     input: z.strictObject({ alias: z.string().min(1).max(64).describe('Chain alias, e.g. X, P or C.') }),
@@ -36,7 +36,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_getNetworkID',
     title: 'Network ID',
-    description: 'Get the ID of the network the node is on (1000 main, 1001 test, 1002 dev, 12345 local).',
+    description: 'Get the node\'s network ID (1000 main, 1001 test, 1002 dev, 12345 local).',
     tier: 'read',
     toolset: 'info',
     input: none,
@@ -51,7 +51,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_getNetworkName',
     title: 'Network name',
-    description: 'Get the name of the network the node is on.',
+    description: 'Get the node\'s network name.',
     tier: 'read',
     toolset: 'info',
     input: none,
@@ -63,7 +63,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_getNodeID',
     title: 'Node ID',
-    description: "Get this node's ID (NodeID-...), the identity validators and peers know it by.",
+    description: "Get this node's ID (NodeID-...).",
     tier: 'read',
     toolset: 'info',
     input: none,
@@ -75,7 +75,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_getNodeIP',
     title: 'Node IP',
-    description: 'Get the public IP address and port this node advertises to peers.',
+    description: 'Get the public IP and port this node advertises.',
     tier: 'read',
     toolset: 'info',
     input: none,
@@ -87,7 +87,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_getNodeVersion',
     title: 'Node version',
-    description: "Get the node's software version, database version, git commit and the version of each VM.",
+    description: "Get the node's software, database, git commit and per-VM versions.",
     tier: 'read',
     toolset: 'info',
     input: none,
@@ -112,7 +112,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_getVMs',
     title: 'Installed VMs',
-    description: 'List the virtual machines installed on the node, each VM ID with its aliases.',
+    description: 'List the VMs installed on the node, with their aliases.',
     tier: 'read',
     toolset: 'info',
     input: none,
@@ -128,7 +128,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_isBootstrapped',
     title: 'Chain bootstrapped?',
-    description: 'Check whether the node has finished bootstrapping a chain (X, P, C or a chain ID); until then its answers about that chain may be stale.',
+    description: 'Check whether the node has bootstrapped a chain; until then its answers about it may be stale.',
     tier: 'read',
     toolset: 'info',
     input: z.strictObject({ chain: chainIdOrAlias('Chain ID or alias, e.g. X, P or C.') }),
@@ -141,13 +141,13 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_peers',
     title: 'Connected peers',
-    description: 'Describe the peers this node is connected to: count, versions, benched chains; optionally only the given node IDs.',
+    description: 'Describe the node\'s connected peers: count, versions, benched chains.',
     tier: 'read',
     toolset: 'info',
     input: z.strictObject({
-      nodeIDs: z.array(nodeId()).max(1000).optional().describe('Only these peers; IDs not connected are left out.'),
-      offset: z.number().int().min(0).default(0).describe('Skip this many peers in the returned list.'),
-      limit: z.number().int().min(1).max(200).default(20).describe('Peers to return in full (1-200, default 20); counts cover all.'),
+      nodeIDs: z.array(nodeId()).max(1000).optional().describe('Only these peers.'),
+      offset: z.number().int().min(0).default(0).describe('Peers to skip.'),
+      limit: z.number().int().min(1).max(200).default(20).describe('Peers to list; counts cover all.'),
     }),
     output: z.object({
       numPeers: z.string(),
@@ -192,7 +192,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_getTxFee',
     title: 'Transaction fees',
-    description: 'Get the fee for a transaction and for creating an asset, in native units (9 decimals).',
+    description: 'Get the transaction fee and the asset creation fee.',
     tier: 'read',
     toolset: 'info',
     input: none,
@@ -208,7 +208,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_uptime',
     title: 'Uptime as seen by peers',
-    description: "Get how the network sees this node's uptime: percent of stake that counts it as up, and the stake-weighted average uptime.",
+    description: "Get this node's uptime as peers see it: percent of stake counting it up, stake-weighted average.",
     tier: 'read',
     toolset: 'info',
     input: none,

@@ -9,7 +9,7 @@ export const keystoreTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'keystore_listUsers',
     title: 'Keystore users',
-    description: "List the names of the keystore users on this node (no passwords or keys).",
+    description: "List the keystore user names on this node.",
     tier: 'read',
     toolset: 'keystore',
     input: z.strictObject({}),

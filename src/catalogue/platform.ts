@@ -48,11 +48,11 @@ const unixTime = (description: string) =>
     .describe(description);
 
 const subnetIdField = cb58Id('Subnet ID; default the primary network.').optional();
-const nodeIdsField = z.array(nodeId()).min(1).max(1000).optional().describe('Only these node IDs; IDs not in the set are left out.');
+const nodeIdsField = z.array(nodeId()).min(1).max(1000).optional().describe('Only these node IDs.');
 const pageFields = {
-  offset: z.number().int().min(0).default(0).describe('Skip this many validators of the (sorted, filtered) list.'),
-  limit: z.number().int().min(1).max(100).default(20).describe('Validators to return in full (1-100, default 20); counts and totals cover all.'),
-  delegatorLimit: z.number().int().min(0).max(100).default(5).describe('Delegators listed per validator (default 5); counts cover all.'),
+  offset: z.number().int().min(0).default(0).describe('Validators to skip (after filter and sort).'),
+  limit: z.number().int().min(1).max(100).default(20).describe('Validators to list; counts and totals cover all.'),
+  delegatorLimit: z.number().int().min(0).max(100).default(5).describe('Delegators to list per validator; counts cover all.'),
 };
 
 const ValidatorListOut = z.object({
@@ -98,7 +98,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getAddressStates',
     title: 'Address state flags',
-    description: 'Get the role and KYC flags of a P-Chain address (admin, KYC role, KYC verified/expired, consortium member, node deferred), decoded from the bitmask.',
+    description: 'Get the role and KYC flags of a P-Chain address (admin, KYC, verified/expired, consortium, node deferred).',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ address: pAddress() }),
@@ -121,10 +121,10 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getAllDepositOffers',
     title: 'Deposit offers',
-    description: 'List the deposit offers active at a time (default now): yearly interest, deposit duration bounds, minimum amount, unlock period, memo and flags.',
+    description: 'List deposit offers active at a time (default now): interest, duration bounds, minimum amount, unlock period.',
     tier: 'read',
     toolset: 'platform',
-    input: z.strictObject({ timestamp: unixTime('Unix seconds or RFC 3339 time at which offers must be active; default now.').optional() }),
+    input: z.strictObject({ timestamp: unixTime('Unix seconds or RFC 3339; default now.').optional() }),
     output: z.object({ timestamp: TimeOut, count: z.number(), depositOffers: z.array(DepositOfferOut) }),
     request: {
       kind: 'rpc',
@@ -155,10 +155,10 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getBalance',
     title: 'P-Chain balance',
-    description: 'Get the P-Chain balance of addresses per asset: total, unlocked (spendable), bonded (staked), deposited and bonded-and-deposited.',
+    description: 'Get P-Chain balances per asset: total, unlocked (spendable), bonded (staked), deposited, both.',
     tier: 'read',
     toolset: 'platform',
-    input: z.strictObject({ addresses: addressList(['P'], 'P-Chain addresses (P-...), 1 to 256.') }),
+    input: z.strictObject({ addresses: addressList(['P'], 'P-Chain addresses (P-...).') }),
     output: z.object({ addresses: z.array(z.string()), assets: z.array(AssetBalance), utxoCount: z.number() }),
     request: rpc('platform.getBalance'),
     decode: async (raw, input, ctx) => {
@@ -210,10 +210,10 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getBlock',
     title: 'P-Chain block',
-    description: 'Get a P-Chain block by ID; with encoding json, its height, parent and transactions.',
+    description: 'Get a P-Chain block by ID; encoding json decodes height, parent and transactions.',
     tier: 'read',
     toolset: 'platform',
-    input: z.strictObject({ blockID: cb58Id('Block ID (cb58).'), encoding: encoding(['cb58', 'hex', 'json'], 'cb58 or hex (bytes) or json (decoded); default: the node\'s (cb58).') }),
+    input: z.strictObject({ blockID: cb58Id('Block ID (cb58).'), encoding: encoding(['cb58', 'hex', 'json'], 'Default cb58; json decodes.') }),
     output: z.object({
       blockID: z.string(),
       encoding: z.string(),
@@ -243,7 +243,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getBlockchains',
     title: 'Blockchains',
-    description: 'List the blockchains that exist (except the P-Chain) with their name, subnet and VM.',
+    description: 'List all blockchains except the P-Chain, with name, subnet and VM.',
     tier: 'read',
     toolset: 'platform',
     input: none,
@@ -263,7 +263,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getBlockchainStatus',
     title: 'Blockchain status',
-    description: 'Get whether this node validates, syncs or only knows a blockchain (Validating, Created, Preferred, Syncing, Unknown), explained.',
+    description: 'Get whether this node validates, syncs or only knows a blockchain.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ blockchainID: cb58Id('Blockchain ID (cb58).') }),
@@ -278,7 +278,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getConfiguration',
     title: 'Network configuration',
-    description: "Get the network's configuration: network ID, native asset and symbol, address prefix, staking limits and durations, supply cap.",
+    description: "Get the network configuration: IDs, native asset, address prefix, staking limits, supply cap.",
     tier: 'read',
     toolset: 'platform',
     input: none,
@@ -346,7 +346,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getCurrentSupply',
     title: 'Current supply',
-    description: 'Get an upper bound on the native asset in existence (burnt tokens and fees are not subtracted).',
+    description: 'Get an upper bound on the native supply (burnt tokens and fees not subtracted).',
     tier: 'read',
     toolset: 'platform',
     input: none,
@@ -358,14 +358,14 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getCurrentValidators',
     title: 'Current validators',
-    description: 'Summarize the current validators of the primary network or a subnet: count, total stake, connected count, ending soonest, uptime, delegators; filter, sort and page.',
+    description: 'Summarize current validators of the primary network or a subnet: stake, uptime, delegators.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({
       subnetID: subnetIdField,
       nodeIDs: nodeIdsField,
-      connected: z.boolean().optional().describe('Keep only connected (true) or disconnected (false) validators.'),
-      sortBy: z.enum(['endTime', 'startTime', 'stake', 'uptime']).optional().describe('Order of the returned list (stake: largest first, uptime: lowest first); default the node\'s order.'),
+      connected: z.boolean().optional().describe('Only connected (true) or disconnected (false) ones.'),
+      sortBy: z.enum(['endTime', 'startTime', 'stake', 'uptime']).optional().describe('stake: largest first; uptime: lowest first; default node order.'),
       ...pageFields,
     }),
     output: ValidatorListOut,
@@ -412,14 +412,14 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getMaxStakeAmount',
     title: 'Peak stake on a node',
-    description: "Get the most stake (own plus delegated, native units) held by a validator during a period; compare with the cap of min(5× own stake, max validator stake) before delegating.",
+    description: "Get a validator's peak stake (own plus delegated) in a period; before delegating compare with min(5× own stake, max validator stake).",
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({
       subnetID: cb58Id('Subnet ID; default the primary network.').optional(),
       nodeID: nodeId(),
-      startTime: unixTime('Start of the period: Unix seconds or RFC 3339.'),
-      endTime: unixTime('End of the period: Unix seconds or RFC 3339.'),
+      startTime: unixTime('Unix seconds or RFC 3339.'),
+      endTime: unixTime('Unix seconds or RFC 3339.'),
     }),
     output: z.object({ nodeID: z.string(), subnetID: z.string(), startTime: TimeOut, endTime: TimeOut, amount: AmountOut }),
     request: {
@@ -440,7 +440,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getMinStake',
     title: 'Minimum stakes',
-    description: 'Get the minimum stake to validate and to delegate on the primary network, in native units.',
+    description: 'Get the minimum stake to validate and to delegate on the primary network.',
     tier: 'read',
     toolset: 'platform',
     input: none,
@@ -455,10 +455,10 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getPendingValidators',
     title: 'Pending validators',
-    description: 'Summarize validators and delegators whose staking period has not started yet: count, stake, start times; filter and page.',
+    description: 'Summarize validators and delegators whose staking has not started yet: counts, stake, start times.',
     tier: 'read',
     toolset: 'platform',
-    input: z.strictObject({ subnetID: subnetIdField, nodeIDs: nodeIdsField, sortBy: z.enum(['startTime', 'endTime', 'stake']).optional().describe('Order of the returned list; default the node\'s order.'), ...pageFields }),
+    input: z.strictObject({ subnetID: subnetIdField, nodeIDs: nodeIdsField, sortBy: z.enum(['startTime', 'endTime', 'stake']).optional().describe('Default node order.'), ...pageFields }),
     output: ValidatorListOut.extend({ delegatorCount: z.number(), delegatedStake: AmountOut, delegators: z.array(DelegatorOut).describe('The first `limit` pending delegators.') }),
     request: { kind: 'rpc', endpoint: 'platform', method: 'platform.getPendingValidators', params: nodeFilterParams },
     decode: async (raw, input, ctx) => {
@@ -496,10 +496,10 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getRewardUTXOs',
     title: 'Staking reward UTXOs',
-    description: 'Get the reward UTXOs paid for a finished staking or delegation transaction, with their total.',
+    description: 'Get the reward UTXOs, with their total, of a finished staking or delegation transaction.',
     tier: 'read',
     toolset: 'platform',
-    input: z.strictObject({ txID: cb58Id('ID of the staking or delegation transaction.'), encoding: encoding(['cb58', 'hex']) }),
+    input: z.strictObject({ txID: cb58Id('Staking or delegation transaction ID.'), encoding: encoding(['cb58', 'hex']) }),
     output: z.object({ txID: z.string(), numFetched: z.number(), encoding: z.string(), utxos: z.array(z.string()), decoded: z.array(DecodedUtxo), totals: z.array(z.object({ assetID: z.string(), amount: AmountOut })) }),
     request: rpc('platform.getRewardUTXOs'),
     decode: async (raw, input, ctx) => {
@@ -519,7 +519,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getStakingAssetID',
     title: 'Staking asset',
-    description: 'Get the ID of the asset staked on the primary network (or on a subnet).',
+    description: 'Get the ID of the asset staked on the primary network or a subnet.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ subnetID: subnetIdField }),
@@ -531,10 +531,10 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getSubnets',
     title: 'Subnets',
-    description: 'List subnets (all, or the given IDs) with their control keys and signature threshold.',
+    description: 'List subnets (all or the given IDs) with control keys and signature threshold.',
     tier: 'read',
     toolset: 'platform',
-    input: z.strictObject({ ids: z.array(cb58Id('Subnet ID.')).min(1).max(1000).optional().describe('Only these subnet IDs; default all.') }),
+    input: z.strictObject({ ids: z.array(cb58Id('Subnet ID.')).min(1).max(1000).optional().describe('Default all.') }),
     output: z.object({ count: z.number(), subnets: z.array(z.object({ id: z.string(), controlKeys: z.array(z.string()), threshold: z.string() })) }),
     request: rpc('platform.getSubnets'),
     decode: (raw) => {

@@ -43,20 +43,20 @@ export type UtxoPageOut = z.infer<typeof UtxoPageOut>;
 export function utxoInput(chains: readonly ChainLetter[], sourceChainRequired: boolean) {
   const who = chains.map((c) => `${c}-...`).join(' or ');
   const source = chainIdOrAlias(
-    sourceChainRequired ? 'Chain the atomic UTXOs were exported from (ID or alias, e.g. X or P).' : 'Only atomic UTXOs exported from this chain (ID or alias, e.g. C or P).',
+    sourceChainRequired ? 'Chain they were exported from (alias or ID).' : 'Only atomic UTXOs exported from this chain (alias or ID).',
   );
   return {
-    addresses: addressList(chains, `Addresses (${who}), 1 to 1024.`, 1024),
-    limit: z.number().int().min(1).max(UTXO_PAGE_MAX).optional().describe('UTXOs per page, 1-1024; the node defaults to 1024.'),
+    addresses: addressList(chains, `Addresses (${who}).`, 1024),
+    limit: z.number().int().min(1).max(UTXO_PAGE_MAX).optional().describe('UTXOs per page; node default 1024.'),
     startIndex: z
       .strictObject({ address: chainAddress(chains), utxo: cb58Id('UTXO ID.') })
       .optional()
-      .describe('endIndex of the previous page, to continue after it.'),
+      .describe('endIndex of the previous page.'),
     sourceChain: sourceChainRequired ? source : source.optional(),
     encoding: encoding(['cb58', 'hex']),
-    fetchAll: z.boolean().default(false).describe(`Follow endIndex page after page (at most maxPages) and total everything.`),
-    maxPages: z.number().int().min(1).max(UTXO_MAX_PAGES).default(UTXO_MAX_PAGES).describe('Page cap for fetchAll (1-20, default 20).'),
-    items: z.number().int().min(0).max(UTXO_PAGE_MAX).default(25).describe('Decoded UTXOs to return (0-1024, default 25); totals cover all.'),
+    fetchAll: z.boolean().default(false).describe('Fetch up to maxPages pages and total them all.'),
+    maxPages: z.number().int().min(1).max(UTXO_MAX_PAGES).default(UTXO_MAX_PAGES).describe('Page cap for fetchAll.'),
+    items: z.number().int().min(0).max(UTXO_PAGE_MAX).default(25).describe('Decoded UTXOs to list; totals cover all.'),
   };
 }
 
@@ -182,33 +182,33 @@ async function describeOutputs(ctx: ToolContext, list: unknown, chainLabel: stri
 }
 
 const GenesisAsset = z.strictObject({
-  name: z.string().min(1).max(128).describe('Asset name (need not be unique).'),
-  symbol: z.string().max(4).describe('0 to 4 characters.'),
+  name: z.string().min(1).max(128).describe('Need not be unique.'),
+  symbol: z.string().max(4).describe('Up to 4 characters.'),
   denomination: z.number().int().min(0).max(32).optional().describe('Display decimals.'),
   initialState: z
     .strictObject({
       fixedCap: z
-        .array(z.strictObject({ amount: uint64('Units at genesis.'), address: z.string().max(100).describe('Bech32 address without chain prefix.') }))
+        .array(z.strictObject({ amount: uint64('Units at genesis.'), address: z.string().max(100).describe('Address without chain prefix.') }))
         .max(1000)
         .optional(),
       variableCap: z
         .array(
           z.strictObject({
-            minters: z.array(z.string().max(100)).min(1).max(100).describe('Bech32 addresses without chain prefix.'),
-            threshold: z.number().int().min(1).describe('Minters that must sign a mint.'),
+            minters: z.array(z.string().max(100)).min(1).max(100).describe('Addresses without chain prefix.'),
+            threshold: z.number().int().min(1).describe('Signatures needed to mint.'),
           }),
         )
         .max(100)
         .optional(),
     })
-    .describe('One key naming the asset kind: fixedCap or variableCap.'),
+    .describe('Set one: fixedCap or variableCap.'),
 });
 
 export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_getBalance',
     title: 'Balance of one asset (X-Chain)',
-    description: "Get an X-Chain address's balance of one asset in display units; use xvm_getAllBalances for every asset.",
+    description: "Get an X-Chain address's balance of one asset; xvm_getAllBalances gives every asset.",
     tier: 'read',
     toolset: 'xvm',
     input: z.strictObject({ address: xAddress(), assetID: assetIdOrAlias(), chain: chainSelector('X') }),
@@ -230,7 +230,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_getAllBalances',
     title: 'All balances (X-Chain)',
-    description: 'Get every asset an X-Chain address holds, each in its own display units.',
+    description: 'Get every asset balance of an X-Chain address.',
     tier: 'read',
     toolset: 'xvm',
     input: z.strictObject({ address: xAddress(), chain: chainSelector('X') }),
@@ -254,10 +254,10 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_getAssetDescription',
     title: 'Asset description',
-    description: 'Get an asset\'s name, symbol and denomination (display decimals); default the native asset.',
+    description: 'Get an asset\'s name, symbol and denomination (display decimals).',
     tier: 'read',
     toolset: 'xvm',
-    input: z.strictObject({ assetID: assetIdOrAlias('Asset ID (cb58) or alias; omit for the native asset.').optional(), chain: chainSelector('X') }),
+    input: z.strictObject({ assetID: assetIdOrAlias('Default the native asset.').optional(), chain: chainSelector('X') }),
     output: z.object({ assetID: z.string(), name: z.string(), symbol: z.string(), denomination: z.number() }),
     request: rpc('xvm.getAssetDescription'),
     decode: (raw, input) => {
@@ -270,14 +270,14 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_getAddressTxs',
     title: 'Transactions of an address',
-    description: "List IDs of transactions that changed an X-Chain address's balance of one asset, newest page first, with a cursor for the next page.",
+    description: "List IDs of transactions that changed an X-Chain address's balance of one asset, paged by cursor.",
     tier: 'read',
     toolset: 'xvm',
     input: z.strictObject({
       address: xAddress(),
       assetID: assetIdOrAlias(),
-      cursor: uint64('Cursor from the previous page; omit for the first page.').optional(),
-      pageSize: z.number().int().min(1).max(1024).optional().describe('Transactions per page, 1-1024; the node defaults to 1024.'),
+      cursor: uint64('Cursor from the previous page.').optional(),
+      pageSize: z.number().int().min(1).max(1024).optional().describe('Transactions per page; node default 1024.'),
       chain: chainSelector('X'),
     }),
     output: z.object({ address: z.string(), assetID: z.string(), txIDs: z.array(z.string()), cursor: z.string(), lastPage: z.boolean() }),
@@ -297,10 +297,10 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_getTx',
     title: 'X-Chain transaction',
-    description: 'Get an X-Chain transaction by ID; with encoding json, its inputs, outputs in display units, memo and exports.',
+    description: 'Get an X-Chain transaction by ID; encoding json decodes inputs, outputs, memo and exports.',
     tier: 'read',
     toolset: 'xvm',
-    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding(['cb58', 'hex', 'json'], 'cb58 or hex (bytes), json (decoded); default: the node\'s (cb58).'), chain: chainSelector('X') }),
+    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding(['cb58', 'hex', 'json'], 'Default cb58; json decodes.'), chain: chainSelector('X') }),
     output: z.object({
       txID: z.string(),
       encoding: z.string(),
@@ -337,7 +337,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_getTxStatus',
     title: 'X-Chain transaction status',
-    description: 'Get the status of an X-Chain transaction (Accepted, Processing, Rejected, Unknown), explained.',
+    description: 'Get the status of an X-Chain transaction (Accepted, Processing, Rejected, Unknown).',
     tier: 'read',
     toolset: 'xvm',
     input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), chain: chainSelector('X') }),
@@ -352,7 +352,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_getUTXOs',
     title: 'UTXOs (X-Chain)',
-    description: 'List the unspent outputs of X-Chain addresses (or atomic ones waiting for import with sourceChain), decoded and totalled; page with startIndex or fetchAll.',
+    description: 'List and total the UTXOs of X-Chain addresses, or with sourceChain the atomic ones awaiting import.',
     tier: 'read',
     toolset: 'xvm',
     input: z.strictObject({ ...utxoInput(['X'], false), chain: chainSelector('X') }),
@@ -363,12 +363,12 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_buildGenesis',
     title: 'Build asset-chain genesis',
-    description: 'Encode genesis bytes for a new asset-chain instance from asset definitions (for platform_createBlockchain); a pure computation on the node.',
+    description: 'Encode genesis bytes for a new asset chain (for platform_createBlockchain); changes nothing.',
     tier: 'read',
     toolset: 'xvm',
     input: z.strictObject({
-      networkID: z.number().int().min(0).max(4294967295).describe('Network ID the chain will run on.'),
-      genesisData: z.record(z.string().min(1).max(64), GenesisAsset).describe('Map from asset alias to {name, symbol, denomination?, initialState}.'),
+      networkID: z.number().int().min(0).max(4294967295).describe('Network the chain will run on.'),
+      genesisData: z.record(z.string().min(1).max(64), GenesisAsset).describe('Assets by alias.'),
       encoding: encoding(['cb58', 'hex']),
     }),
     output: z.object({ bytes: z.string(), encoding: z.string(), assetCount: z.number() }),
