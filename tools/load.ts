@@ -200,15 +200,19 @@ export function describeLeak(r: LeakReport): string {
   ].join('\n');
 }
 
-/** No leak: after a forced collection, memory after `total` calls is within 20 MB of after `warm`. */
-export const leakFree = (r: LeakReport) => r.errors === 0 && r.gcRssAfterTotal - r.gcRssAfterWarm <= 20 * MB;
+/**
+ * No leak: after a forced full collection, the memory the server keeps (V8 heap in use) after
+ * `total` calls is within 20 MB of after `warm`. RSS after the collection is reported beside
+ * it; it also holds pages V8 keeps for its young generation, which a busier run enlarges.
+ */
+export const leakFree = (r: LeakReport) => r.errors === 0 && r.heapAfterTotal - r.heapAfterWarm <= 20 * MB;
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const total = Number(process.argv[2] ?? 20_000);
   leakCheck(total).then(
     (r) => {
       console.log(describeLeak(r));
-      console.log(leakFree(r) ? 'no leak: within 20 MB' : 'LEAK: more than 20 MB kept, or errors');
+      console.log(leakFree(r) ? 'no leak: heap after a forced GC within 20 MB' : 'LEAK: more than 20 MB kept, or errors');
       process.exit(leakFree(r) ? 0 : 1);
     },
     (err: unknown) => {

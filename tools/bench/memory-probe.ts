@@ -1,3 +1,6 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
 /**
  * Runs chain-mcp unchanged with one measurement hook for leak checks: on SIGUSR2 it forces a
  * full garbage collection and writes `chain-mcp-memory {json}` (process.memoryUsage()) to
@@ -13,5 +16,6 @@ process.on('SIGUSR2', () => {
 });
 const main = process.argv[2];
 if (!main) throw new Error('usage: memory-probe.js <path to dist/src/main.js> [flags]');
-process.argv.splice(1, 2, main);
-await import(main);
+const path = resolve(main);
+process.argv.splice(1, 2, path);
+await import(pathToFileURL(path).href);

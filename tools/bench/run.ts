@@ -261,7 +261,7 @@ async function main(): Promise<void> {
       .split('\n')
       .map((l) => `- ${l}`)
       .join('\n'),
-    `- verdict: ${leakFree(leak) ? 'no leak (within 20 MB after a forced GC)' : 'LEAK or errors'}`,
+    `- verdict: ${leakFree(leak) ? 'no leak (heap in use after a forced GC within 20 MB)' : 'LEAK or errors'}`,
   );
   console.log(out.join('\n'));
   console.error(`bench: done (${(process.memoryUsage().rss / MB).toFixed(0)} MB RSS in the bench process)`);
