@@ -145,6 +145,27 @@ describe('a misbehaving client on stdio', () => {
     expect(await wire.answer(5)).toHaveProperty('result.structuredContent.nodeID', devnet.state.nodeID);
   });
 
+  it('notifications/cancelled aborts the long call and its node request; the server goes on', async () => {
+    wire = startWire({ CHAIN_MCP_NODE_URL: proxy.url, CHAIN_MCP_TIMEOUT_MS: '15000' });
+    wire.send(INIT(1));
+    await wire.answer(1);
+    wire.send(INITIALIZED);
+    proxy.fail({ kind: 'delay', ms: 8_000 }, 1);
+    const seen = proxy.requests.length;
+    wire.send(CALL('long', 'info_getNodeID'));
+    await proxy.waitForRequests(seen + 1);
+    const started = Date.now();
+    wire.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'long', reason: 'user pressed stop' } }));
+    const deadline = Date.now() + 3_000;
+    while (!proxy.requests[seen]?.clientAborted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(proxy.requests[seen]?.clientAborted).toBe(true);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    wire.send(CALL(9, 'info_getNodeID'));
+    expect(await wire.answer(9)).toHaveProperty('result.structuredContent.nodeID', devnet.state.nodeID);
+    // A cancelled request gets no answer (MCP cancellation).
+    expect(wire.messages.some((m) => m.id === 'long')).toBe(false);
+  });
+
   it('exits cleanly and drops its node request when the client goes away mid-call', async () => {
     wire = startWire({ CHAIN_MCP_NODE_URL: proxy.url, CHAIN_MCP_TIMEOUT_MS: '15000' });
     wire.send(INIT(1));
