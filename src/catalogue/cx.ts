@@ -33,7 +33,7 @@ export const cxTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'cx_getAtomicTxStatus',
     title: 'C-Chain atomic transaction status',
-    description: 'Get the status of a C-Chain atomic transaction (Accepted with height, Processing, Dropped, Unknown).',
+    description: 'Get the status of a C-Chain atomic transaction (Accepted, Processing, Dropped, Unknown).',
     tier: 'read',
     toolset: 'cx',
     input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), chain: chainSelector('C') }),

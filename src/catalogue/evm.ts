@@ -477,7 +477,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getTransactionByHash',
     title: 'C-Chain transaction',
-    description: 'Get a C-Chain transaction by hash: sender, recipient, value, gas, block; outcome via eth_getTransactionReceipt.',
+    description: 'Get a C-Chain transaction by hash: from, to, value, gas, block; outcome: eth_getTransactionReceipt.',
     input: z.strictObject({ hash: hash32('Transaction hash.'), chain }),
     output: z.object({ found: z.boolean(), transaction: TxOut.nullable() }),
     params: (i) => [i.hash],

@@ -89,22 +89,22 @@ const chainIDs = z
   .min(1)
   .max(16)
   .optional()
-  .describe('Only these chains: IDs or aliases X, P, C.');
+  .describe('Only these chains (X, P, C or IDs).');
 
-const limit = z.number().int().min(1).max(5000).default(100).describe('Items to return, 1-5000; default 100.');
-const query = z.string().min(1).max(100).regex(/^[A-Za-z0-9-]+$/, 'expected an ID prefix (letters and digits)').optional().describe('Only items whose ID starts with this.');
-const startTime = datetime('From (inclusive)').optional();
-const endTime = datetime('Until (inclusive)').optional();
+const limit = z.number().int().min(1).max(5000).default(100).describe('Items per page.');
+const query = z.string().min(1).max(100).refine((v) => /^[A-Za-z0-9-]+$/.test(v), 'expected an ID prefix (letters and digits)').optional().describe('ID prefix.');
+const startTime = datetime('From, inclusive').optional();
+const endTime = datetime('Until, inclusive').optional();
 const next = z
   .string()
   .min(1)
   .max(2000)
   .optional()
-  .describe('`next` of a previous answer: gets the following page.');
+  .describe('`next` from the previous page.');
 const listParams = { limit, query, startTime, endTime, next };
 
 const hexAddr = (d: string) => z.string().refine(isHexAddress, 'expected 0x followed by 40 hex characters').describe(d);
-const blockNumber = (d: string) => transformed(z.union([z.number().int().min(0), z.string().max(40)]), (v) => parseUint64(v, 'block number')).describe(d);
+const blockNumber = (d: string) => transformed(z.union([z.number(), z.string().max(40)]), (v) => parseUint64(v, 'block number')).describe(d);
 
 // ---------------------------------------------------------------- output shapes
 
@@ -538,8 +538,8 @@ const searchReq = indexerRequest<z.output<typeof searchInput>>({ path: () => '/v
 
 const aggInput = z.strictObject({
   chainID: chainIDs,
-  assetID: cb58Id('Asset ID: volume counts this asset only, in its display units.').optional(),
-  intervalSize: z.enum(['minute', 'hour', 'day', 'week', 'month', 'year']).optional().describe('Also split the window into intervals of this size.'),
+  assetID: cb58Id('Count volume of this asset only.').optional(),
+  intervalSize: z.enum(['minute', 'hour', 'day', 'week', 'month', 'year']).optional().describe('Also split into intervals of this size.'),
   startTime,
   endTime,
 });
@@ -561,7 +561,7 @@ const Aggregate = z.object({
 const feeAggInput = z.strictObject({ startTime, endTime });
 const feeAggReq = indexerRequest<z.output<typeof feeAggInput>>({ path: () => '/v2/txfeeAggregates', query: timePairs });
 
-const addressChainsInput = z.strictObject({ address: addresses('Addresses to look up; sent as repeated address.') });
+const addressChainsInput = z.strictObject({ address: addresses('Addresses to look up.') });
 const addressChainsReq = indexerRequest<z.output<typeof addressChainsInput>>({
   path: () => '/v2/addressChains',
   query: (i) => repeated('address', i.address),
@@ -569,9 +569,9 @@ const addressChainsReq = indexerRequest<z.output<typeof addressChainsInput>>({
 
 const listTxInput = z.strictObject({
   chainID: chainIDs,
-  assetID: cb58Id('Only transactions moving this asset.').optional(),
-  address: addresses('Only transactions touching these addresses.').optional(),
-  sort: z.enum(['timestamp-asc', 'timestamp-desc']).optional().describe('Order; the indexer default is oldest first (timestamp-asc).'),
+  assetID: cb58Id('Only this asset.').optional(),
+  address: addresses('Only these addresses.').optional(),
+  sort: z.enum(['timestamp-asc', 'timestamp-desc']).optional().describe('Default oldest first.'),
   ...listParams,
 });
 type ListTxInput = z.output<typeof listTxInput>;
@@ -609,8 +609,8 @@ const getAssetReq = indexerRequest<z.output<typeof getAssetInput>>({
 
 const listOutputsInput = z.strictObject({
   chainID: chainIDs,
-  address: addresses('Only outputs owned by these addresses.').optional(),
-  spent: z.boolean().optional().describe('true: spent only; false: unspent only (the UTXO set); omit for both.'),
+  address: addresses('Only these owners.').optional(),
+  spent: z.boolean().optional().describe('true: spent only; false: unspent only; omit for both.'),
   ...listParams,
 });
 const listOutputsReq = indexerRequest<z.output<typeof listOutputsInput>>({
@@ -624,20 +624,20 @@ const getOutputReq = indexerRequest<z.output<typeof getOutputInput>>({
   notFound: (i) => `The indexer knows no output ${i.id}.`,
 });
 
-const getCBlockInput = z.strictObject({ number: blockNumber('C-Chain block number; omit for the latest block.').optional() });
+const getCBlockInput = z.strictObject({ number: blockNumber('Default the latest.').optional() });
 const getCBlockReq = indexerRequest<z.output<typeof getCBlockInput>>({
   path: (i) => (i.number === undefined ? '/v2/ctxdata' : `/v2/ctxdata/${i.number}`),
   notFound: (i) => (i.number === undefined ? 'The indexer has no C-Chain block yet.' : `The indexer knows no C-Chain block ${i.number}.`),
 });
 
-const cLimit = (what: string) => z.number().int().min(0).max(10000).default(10).describe(`${what} to return, 0-10000; default 10.`);
+const cLimit = (what: string) => z.number().int().min(0).max(10000).default(10).describe(`${what} to return.`);
 const listCBlocksInput = z.strictObject({
   limit: cLimit('Blocks'),
   transactionLimit: cLimit('Transactions'),
-  blockStart: blockNumber('Older blocks than this number (exclusive).').optional(),
-  blockEnd: blockNumber('Newer blocks than this number (exclusive).').optional(),
-  transactionId: z.number().int().min(0).optional().describe('Start or end transaction index inside a block.'),
-  address: z.array(hexAddr('')).min(1).max(64).optional().describe('Only transactions of these addresses (blocks unaffected).'),
+  blockStart: blockNumber('Only blocks older than this.').optional(),
+  blockEnd: blockNumber('Only blocks newer than this.').optional(),
+  transactionId: z.number().int().min(0).optional().describe('Transaction index in a block to start or end at.'),
+  address: z.array(hexAddr('')).min(1).max(64).optional().describe('Only transactions of these addresses.'),
 });
 const listCBlocksReq = indexerRequest<z.output<typeof listCBlocksInput>>({
   path: () => '/v2/cblocks',
@@ -652,12 +652,12 @@ const listCBlocksReq = indexerRequest<z.output<typeof listCBlocksInput>>({
 });
 
 const listCTxInput = z.strictObject({
-  toAddress: hexAddr('Only transactions to this C-Chain address.').optional(),
-  fromAddress: hexAddr('Only transactions from this C-Chain address.').optional(),
-  address: hexAddr('Only transactions to or from this C-Chain address.').optional(),
+  toAddress: hexAddr('Only to this 0x address.').optional(),
+  fromAddress: hexAddr('Only from this 0x address.').optional(),
+  address: hexAddr('Only to or from this 0x address.').optional(),
   hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'expected 0x followed by 64 hex characters').optional().describe('Transaction hash.'),
-  blockStart: blockNumber('First block (inclusive).').optional(),
-  blockEnd: blockNumber('Block to stop before (exclusive).').optional(),
+  blockStart: blockNumber('First block, inclusive.').optional(),
+  blockEnd: blockNumber('Last block, exclusive.').optional(),
   limit,
   startTime,
   endTime,
@@ -691,7 +691,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_getStatus',
     title: 'Indexer status',
-    description: 'Get the network ID and the chains the indexer follows (IDs, aliases, VMs, native asset). Needs CHAIN_MCP_INDEXER_URL.',
+    description: 'Get the network ID and the chains the indexer follows (IDs, aliases, VMs, native asset).',
     input: none,
     output: z.object({ networkID: z.string(), chains: rows('Each: chainID, alias, vm, nativeAssetID.') }),
     request: statusReq.request,
@@ -706,7 +706,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_search',
     title: 'Search the indexer',
-    description: 'Find transactions, assets, addresses, outputs and C-Chain blocks or transactions by ID prefix, address or hash.',
+    description: 'Find transactions, assets, addresses, outputs and C-Chain blocks by ID prefix, address or hash.',
     input: searchInput,
     output: z.object({
       count: z.string(),
@@ -735,7 +735,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_getAggregates',
     title: 'Activity totals',
-    description: 'Get transaction volume and counts of transactions, addresses, outputs and assets over a time window, optionally per interval.',
+    description: 'Get volume and counts of transactions, addresses, outputs and assets over a time window.',
     input: aggInput,
     output: Aggregate.extend({ assetID: z.string(), intervals: rows('First 100 intervals, same fields.') }),
     request: aggReq.request,
@@ -768,7 +768,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_getTxfeeAggregates',
     title: 'Fees paid',
-    description: 'Get the total transaction fees paid over a time window, in the native asset.',
+    description: 'Get the total transaction fees paid over a time window.',
     input: feeAggInput,
     output: z.object({ startTime: TimeOut.optional(), endTime: TimeOut.optional(), txfee: Amt }),
     request: feeAggReq.request,
@@ -784,7 +784,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_getAddressChains',
     title: 'Chains an address used',
-    description: 'List, for each address, the chains (X, P, ...) on which it has activity.',
+    description: 'List the chains on which each address has activity.',
     input: addressChainsInput,
     output: z.object({ addressChains: z.array(z.object({ address: z.string(), chains: z.array(z.object({ chainID: z.string(), alias: z.string() })) })) }),
     request: addressChainsReq.request,
@@ -805,7 +805,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_listTransactions',
     title: 'Transaction history',
-    description: "List X/P-Chain transactions, filtered by chain, address, asset or time: an address's history with amounts, fees and memos.",
+    description: "List X/P-Chain transactions by chain, address, asset or time: an address's history with amounts and fees.",
     input: listTxInput,
     output: z.object({ count: z.number(), transactions: rows(TX_ROW), next: Next }),
     request: listTxReq.request,
@@ -831,7 +831,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_getTransaction',
     title: 'Transaction details',
-    description: 'Get one X/P-Chain transaction by ID: type, time, inputs and outputs with addresses and amounts, fee, memo.',
+    description: 'Get an X/P-Chain transaction by ID: type, time, inputs, outputs, amounts, fee, memo.',
     input: getTxInput,
     output: TxShallow,
     request: getTxReq.request,
@@ -865,7 +865,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_listAddresses',
     title: 'Address records',
-    description: 'List address records (balance, received, sent and counts per asset), filtered by chain or addresses.',
+    description: 'List address records (balance, received, sent, counts per asset) by chain or address.',
     input: listAddrInput,
     output: z.object({ count: z.number(), addresses: rows('Each: address, publicKey, assets (as in indexer_getAddress).'), next: Next }),
     request: listAddrReq.request,
@@ -887,7 +887,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_getAddress',
     title: 'Address record',
-    description: "Get an address's balance, total received and sent, transaction and UTXO counts per asset, in display units.",
+    description: "Get an address's balance, received, sent, transaction and UTXO counts per asset.",
     input: getAddrInput,
     output: z.object({
       address: z.string(),
@@ -907,7 +907,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_listAssets',
     title: 'Assets',
-    description: 'List the assets created on the network: name, symbol, supply in display units, fixed or variable cap, NFT.',
+    description: 'List the assets created on the network: name, symbol, supply, kind.',
     input: listAssetsInput,
     output: z.object({ count: z.number(), assets: rows('Each: as in indexer_getAsset.'), next: Next }),
     request: listAssetsReq.request,
@@ -922,7 +922,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_getAsset',
     title: 'Asset details',
-    description: "Get an asset's name, symbol, denomination, current supply in display units and kind (fixed cap, variable cap, NFT).",
+    description: "Get an asset's name, symbol, denomination, supply and kind (fixed cap, variable cap, NFT).",
     input: getAssetInput,
     output: AssetShallow,
     request: getAssetReq.request,
@@ -933,7 +933,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_listOutputs',
     title: 'Outputs (UTXOs)',
-    description: 'List outputs (UTXOs) by chain and owner address, spent or unspent, with amounts in display units.',
+    description: 'List outputs (UTXOs) by chain and owner address, spent or unspent.',
     input: listOutputsInput,
     output: z.object({ count: z.number(), totals: rows('Sum per asset: assetID, symbol, amount.'), outputs: rows('As in indexer_getOutput.'), next: Next }),
     request: listOutputsReq.request,
@@ -957,7 +957,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_getOutput',
     title: 'Output details',
-    description: 'Get one output (UTXO) by ID: owner addresses, amount, lock time, threshold, and whether and where it was spent.',
+    description: 'Get an output (UTXO) by ID: owners, amount, lock time, threshold, where it was spent.',
     input: getOutputInput,
     output: Output.extend({ amount: Amt }),
     request: getOutputReq.request,
@@ -972,7 +972,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_getCBlock',
     title: 'C-Chain block',
-    description: 'Get a C-Chain (EVM) block by number, or the latest, with its transactions; values in the native asset (from wei).',
+    description: 'Get a C-Chain block by number, or the latest, with its transactions.',
     input: getCBlockInput,
     output: CBlockHead.extend({ transactions: rows('First 200, as in indexer_listCTransactions.') }),
     request: getCBlockReq.request,
@@ -1004,7 +1004,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_listCBlocks',
     title: 'C-Chain blocks',
-    description: 'List recent C-Chain blocks (newest first) and their transactions, optionally only transactions of some addresses.',
+    description: 'List recent C-Chain blocks (newest first) with their transactions.',
     input: listCBlocksInput,
     output: z.object({
       blockCount: z.string(),
@@ -1052,7 +1052,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_listCTransactions',
     title: 'C-Chain transactions',
-    description: 'List C-Chain (EVM) transactions by sender, recipient, either, hash or block range; values in the native asset (from wei).',
+    description: 'List C-Chain transactions by sender, recipient, either, hash or block range.',
     input: listCTxInput,
     output: z.object({ count: z.number(), transactions: rows(CTX_ROW), next: Next }),
     request: listCTxReq.request,
@@ -1074,7 +1074,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_getLegacyX',
     title: 'Legacy X-Chain indexer info',
-    description: 'Get the asset chain facts from the legacy v1 indexer endpoint (GET /x): network, chain ID, alias, VM, native asset.',
+    description: 'Get X-Chain facts from the legacy v1 indexer (GET /x): network, chain ID, alias, VM, native asset.',
     input: none,
     output: z.object({ networkID: z.string(), vm: z.string(), chainAlias: z.string(), chainID: z.string(), nativeAssetID: z.string() }),
     request: legacyReq.request,

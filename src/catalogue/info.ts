@@ -208,7 +208,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_uptime',
     title: 'Uptime as seen by peers',
-    description: "Get this node's uptime as peers see it: percent of stake counting it up, stake-weighted average.",
+    description: "Get this node's uptime as peers see it: percent of stake counting it up, weighted average.",
     tier: 'read',
     toolset: 'info',
     input: none,

@@ -47,7 +47,7 @@ const unixTime = (description: string) =>
     })
     .describe(description);
 
-const subnetIdField = cb58Id('Subnet ID; default the primary network.').optional();
+const subnetIdField = cb58Id('Subnet ID; default primary network.').optional();
 const nodeIdsField = z.array(nodeId()).min(1).max(1000).optional().describe('Only these node IDs.');
 const pageFields = {
   offset: z.number().int().min(0).default(0).describe('Validators to skip (after filter and sort).'),
@@ -416,7 +416,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({
-      subnetID: cb58Id('Subnet ID; default the primary network.').optional(),
+      subnetID: cb58Id('Subnet ID; default primary network.').optional(),
       nodeID: nodeId(),
       startTime: unixTime('Unix seconds or RFC 3339.'),
       endTime: unixTime('Unix seconds or RFC 3339.'),
