@@ -49,7 +49,8 @@ export function utxoInput(chains: readonly ChainLetter[], sourceChainRequired: b
     addresses: addressList(chains, `Addresses (${who}).`, 1024),
     limit: z.number().int().min(1).max(UTXO_PAGE_MAX).optional().describe('UTXOs per page; node default 1024.'),
     startIndex: z
-      .strictObject({ address: chainAddress(chains), utxo: cb58Id('UTXO ID.') })
+      // Copied from endIndex as a whole: the inner fields need no listed descriptions.
+      .strictObject({ address: chainAddress(chains, ''), utxo: cb58Id('') })
       .optional()
       .describe('endIndex of the previous page.'),
     sourceChain: sourceChainRequired ? source : source.optional(),
