@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
-import { cpus, availableParallelism, totalmem } from 'node:os';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -48,24 +51,46 @@ function coldStart(script: string, env: Record<string, string>): Promise<number>
   });
 }
 
+/** One-file ESM bundles (esbuild, as tools/bundle.ts does for the package) of both servers. */
+async function bundles(): Promise<{ ours: string; minimal: string; dir: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-bench-'));
+  const root = fileURLToPath(new URL('../../..', import.meta.url));
+  const banner = { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" };
+  const common = { bundle: true, platform: 'node' as const, format: 'esm' as const, target: 'node20', banner, logLevel: 'warning' as const };
+  const ours = join(dir, 'chain-mcp.mjs');
+  const minimal = join(dir, 'minimal.mjs');
+  await build({ ...common, entryPoints: [join(root, 'src/main.ts')], outfile: ours });
+  await build({ ...common, entryPoints: [join(root, 'tools/bench/minimal-server.ts')], outfile: minimal });
+  return { ours, minimal, dir };
+}
+
 async function benchColdStart(devnet: Devnet): Promise<string> {
-  const ours: number[] = [];
-  const minimal: number[] = [];
   const env = { CHAIN_MCP_NODE_URL: devnet.nodeUrl, CHAIN_MCP_LOG_LEVEL: 'silent' };
-  // Alternate so both see the same machine state; one unmeasured warm-up each (disk cache).
-  await coldStart(MAIN, env);
-  await coldStart(MINIMAL, {});
-  for (let i = 0; i < 10; i++) {
-    ours.push(await coldStart(MAIN, env));
-    minimal.push(await coldStart(MINIMAL, {}));
+  const bundled = await bundles();
+  const variants: Array<[string, string, Record<string, string>]> = [
+    ['chain-mcp, dist (tsc output, many modules)', MAIN, env],
+    ['minimal SDK server, dist', MINIMAL, {}],
+    ['chain-mcp, one-file bundle (esbuild)', bundled.ours, env],
+    ['minimal SDK server, one-file bundle', bundled.minimal, {}],
+  ];
+  const times = variants.map(() => [] as number[]);
+  try {
+    // Alternate so all see the same machine state; one unmeasured warm-up each (disk cache).
+    for (const [, script, e] of variants) await coldStart(script, e);
+    for (let i = 0; i < 10; i++) {
+      for (const [k, [, script, e]] of variants.entries()) times[k]!.push(await coldStart(script, e));
+    }
+  } finally {
+    rmSync(bundled.dir, { recursive: true, force: true });
   }
-  const ratio = median(ours) / median(minimal);
+  const m = times.map((t) => median(t));
   return table(
     ['server', 'spawn to initialize answer, median of 10', 'min', 'max'],
     [
-      ['chain-mcp (stdio)', ms(median(ours)), ms(Math.min(...ours)), ms(Math.max(...ours))],
-      ['minimal SDK server (one tool)', ms(median(minimal)), ms(Math.min(...minimal)), ms(Math.max(...minimal))],
-      ['ratio', `${ratio.toFixed(2)}x (target at most 1.3x)`, '', ''],
+      ...variants.map(([label], k) => [label, ms(m[k]!), ms(Math.min(...times[k]!)), ms(Math.max(...times[k]!))]),
+      ['ratio, dist vs dist', `${(m[0]! / m[1]!).toFixed(2)}x (target at most 1.3x)`, '', ''],
+      ['ratio, chain-mcp bundle vs minimal dist', `${(m[2]! / m[1]!).toFixed(2)}x`, '', ''],
+      ['ratio, bundle vs bundle', `${(m[2]! / m[3]!).toFixed(2)}x`, '', ''],
     ],
   );
 }
