@@ -2,7 +2,7 @@ import type { ToolDef } from '../catalogue/types.js';
 import { CONFIRMATION_TTL_MS } from '../confirm.js';
 import { toChainMcpError } from '../errors.js';
 import { makeContext, parseInput, runOperation, type Services } from '../registry/execute.js';
-import { toolListing } from '../registry/listing.js';
+import { outputFields, toolListing } from '../registry/listing.js';
 
 /**
  * Contents of the MCP resources (the SDK wiring is in extras.ts). Everything read from
@@ -86,6 +86,7 @@ export function toolsResource(exposed: readonly ToolDef[], catalogue: readonly T
       for (const [field, prop] of Object.entries(schema.properties ?? {})) {
         lines.push(`  - \`${field}\`${required.has(field) ? ' (required)' : ''}: ${prop.description ?? ''}`.trimEnd());
       }
+      lines.push(`  - returns: ${outputFields(tool).join(', ')}`);
     }
     lines.push('');
   }

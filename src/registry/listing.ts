@@ -53,7 +53,8 @@ export function leanInputSchema(node: unknown): unknown {
   for (const [key, value] of Object.entries(node as Json)) {
     if (key === 'additionalProperties' && value === false) continue;
     if (key === 'minLength' || key === 'maxLength' || key === 'minItems' || key === 'propertyNames') continue;
-    if (key === 'maxItems' && typeof value === 'number' && value >= 100) continue;
+    // List-size caps guard the server; only small ones (e.g. 4 log topics) tell a model something.
+    if (key === 'maxItems' && typeof value === 'number' && value > 10) continue;
     if (key === 'maximum' && GUARD_MAXIMUMS.has(value as number)) continue;
     if (key === 'description' && value === '') continue;
     if (key === 'items' && (node as Json).description !== undefined) {
@@ -77,13 +78,17 @@ export function leanInputSchema(node: unknown): unknown {
 }
 
 /**
- * The listed output schema names the top-level fields of structuredContent. Their full shape
- * (amount objects, nested lists) is validated by the server before every answer; spelling it
- * out in the list would triple its size for no gain to the model, which reads the summary.
+ * The listed output schema only declares that results are structured objects. The full
+ * shape (amount objects, nested lists) is checked by the server before every answer, and
+ * the fields of each tool are listed in the chain://tools resource; spelling them out in
+ * tools/list would cost every conversation about 7 KB (issue 6 budget) for a model that
+ * reads the summary text and the structuredContent itself.
  */
-export function leanOutputSchema(schema: Json): Json {
-  const properties = (schema.properties ?? {}) as Json;
-  return { type: 'object', properties: Object.fromEntries(Object.keys(properties).map((name) => [name, {}])) };
+export const LISTED_OUTPUT_SCHEMA: Json = Object.freeze({ type: 'object' });
+
+/** Top-level fields of a tool's structured result, for documentation. */
+export function outputFields(tool: ToolDef): string[] {
+  return Object.keys(effectiveSchemas(tool).output.shape);
 }
 
 export function jsonSchema(schema: AnyObject, io: 'input' | 'output'): Json {
@@ -93,13 +98,13 @@ export function jsonSchema(schema: AnyObject, io: 'input' | 'output'): Json {
 
 /** tools/list entries, computed once per tool and reused for every list call. */
 export function toolListing(tool: ToolDef): ToolListing {
-  const { input, output } = effectiveSchemas(tool);
+  const { input } = effectiveSchemas(tool);
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: leanInputSchema(jsonSchema(input, 'input')) as Json,
-    outputSchema: leanOutputSchema(jsonSchema(output, 'output')),
+    outputSchema: LISTED_OUTPUT_SCHEMA,
     annotations: annotationsFor(tool),
   };
 }

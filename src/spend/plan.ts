@@ -36,8 +36,16 @@ export const ADDRESS_STATES = {
 /** Unix seconds as a tool input: a whole number or decimal digits. */
 export const unixSeconds = (description: string) =>
   z
-    .union([z.number().int().min(0).max(Number.MAX_SAFE_INTEGER), z.string().regex(/^\d{1,15}$/, 'expected Unix seconds as digits')])
-    .transform((v) => Number(v))
+    .union([z.number(), z.string()])
+    // Checked in the transform so the listing shows a plain type list.
+    .transform((v, ctx) => {
+      const text = String(v);
+      if (!/^\d{1,15}$/.test(text)) {
+        ctx.addIssue({ code: 'custom', message: 'expected Unix seconds as a whole number' });
+        return z.NEVER;
+      }
+      return Number(text);
+    })
     .describe(description);
 
 export function credentials(ctx: ToolContext): { username: string; password: string } {

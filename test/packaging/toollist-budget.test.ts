@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { toolListSize } from '../../src/assistant/budget.js';
+import { loadConfig } from '../../src/config.js';
+
+/** Issue 6 budget: default at most 40 KB, everything enabled at most 90 KB (1 KB = 1,000 bytes, the strict reading). */
+describe('tools/list budget', () => {
+  it('keeps the default configuration within 40 KB', () => {
+    expect(toolListSize(loadConfig({})).bytes).toBeLessThanOrEqual(40_000);
+  });
+
+  it('keeps everything enabled within 90 KB', () => {
+    const everything = loadConfig({
+      CHAIN_MCP_ALLOW_SPEND: 'true',
+      CHAIN_MCP_ALLOW_ADMIN: 'true',
+      CHAIN_MCP_KEYSTORE_USER: 'u',
+      CHAIN_MCP_KEYSTORE_PASSWORD: 'Passw0rd!x',
+      CHAIN_MCP_INDEXER_URL: 'http://127.0.0.1:8080',
+      CHAIN_MCP_RUNNER_URL: 'http://127.0.0.1:8081',
+    });
+    expect(toolListSize(everything).bytes).toBeLessThanOrEqual(90_000);
+  });
+});
