@@ -47,7 +47,7 @@ describe('spend flows on the devnet', () => {
     expect(balanceOf(state, 'X', a0.x, native)).toBe(aliceBefore + 2_500_000_000n);
     const userAfter = state.users.get('devnet')!.keys.reduce((s, k) => s + balanceOf(state, 'X', k.x, native), 0n);
     expect(userAfter).toBe(userBefore - 2_500_000_000n - state.fees.txFee);
-    expect(state.txs.get(result.txID)?.memo).toBe(`0x${Buffer.from('lunch').toString('hex')}`);
+    expect(state.txs.get(result.txID!)?.memo).toBe(`0x${Buffer.from('lunch').toString('hex')}`);
     expect(done.text).toContain(`xvm_getTxStatus {"txID": "${result.txID}"}`);
     expect(d0.x).toMatch(/^X-local1/);
   });
