@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, errors as undiciErrors, request } from 'undici';
+import type { Agent } from 'undici';
 import { ChainMcpError, HttpStatusError } from '../errors.js';
 
 export interface HttpOptions {
@@ -49,17 +49,31 @@ export function safeUrl(url: string): string {
   }
 }
 
+type Undici = typeof import('undici');
+
 /**
  * The one HTTP client of the server: one keep-alive Agent for node, indexer and runner,
  * a deadline per call that covers retries, a body size cap, and typed errors.
  */
 export class HttpClient {
-  private readonly agent: Agent;
+  private undici?: Promise<Undici>;
+  private agent?: Agent;
   private readonly maxBodyBytes: number;
 
   constructor(private readonly opts: HttpOptions) {
     this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
-    this.agent = new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
+  }
+
+  /**
+   * undici takes about as long to load as the whole MCP SDK, so it is loaded on first use
+   * (or by warm() once the client is initialized), not before the server can answer initialize.
+   */
+  warm(): Promise<Undici> {
+    this.undici ??= import('undici').then((undici) => {
+      this.agent = new undici.Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
+      return undici;
+    });
+    return this.undici;
   }
 
   get timeoutMs(): number {
@@ -67,7 +81,7 @@ export class HttpClient {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    await this.agent?.close();
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
@@ -103,6 +117,7 @@ export class HttpClient {
     else req.signal?.addEventListener('abort', onCancel, { once: true });
     const signal = controller.signal;
     const where = `${req.service} at ${safeUrl(req.url)}`;
+    const { request, errors: undiciErrors } = await this.warm();
     try {
       const res = await request(req.url, {
         method: req.method,
