@@ -57,8 +57,11 @@ async function main(): Promise<void> {
     import('./stdio-guard.js'),
   ]);
   const { mcp } = buildServer({ config, log, services });
-  // Load the HTTP stack once initialize has been answered, so the first tool call finds it ready.
-  mcp.server.oninitialized = () => void services.http.warm();
+  // Load the catalogue and the HTTP stack once initialize has been answered, so the first call finds them ready.
+  mcp.server.oninitialized = () => {
+    void services.catalogue();
+    void services.http.warm();
+  };
   // Lines that are not JSON-RPC get an error answer instead of silence (see stdio-guard.ts).
   const guard = new StdioGuard((line) => process.stdout.write(line));
   process.stdin.pipe(guard);

@@ -1,6 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { CATALOGUE } from './catalogue/index.js';
 import type { ToolDef } from './catalogue/types.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
@@ -21,38 +20,52 @@ export interface BuildOptions {
 export interface BuiltServer {
   mcp: McpServer;
   services: Services;
-  tools: readonly ToolDef[];
+  /** The tools this configuration exposes (the catalogue loads after initialize). */
+  tools(): Promise<readonly ToolDef[]>;
 }
 
-/** tools/list is computed once per configuration (HTTP sessions share it): schemas never change at run time. */
-const listingCache = new WeakMap<Config, ToolListing[]>();
+interface Selection {
+  catalogue: readonly ToolDef[];
+  tools: readonly ToolDef[];
+  byName: Map<string, ToolDef>;
+  listing: ToolListing[];
+}
 
-export function createServices(config: Config, log: Logger, catalogue: readonly ToolDef[] = CATALOGUE): Services {
+/** Selection and tools/list are computed once per configuration (HTTP sessions share them): schemas never change at run time. */
+const selections = new WeakMap<Config, Promise<Selection>>();
+
+function select(catalogue: readonly ToolDef[], config: Config): Selection {
+  const tools = selectTools(catalogue, config);
+  return { catalogue, tools, byName: new Map(tools.map((t) => [t.name, t])), listing: tools.map(toolListing) };
+}
+
+export function createServices(config: Config, log: Logger, catalogue?: readonly ToolDef[]): Services {
   return new Services({ config, log, catalogue });
 }
 
 /** Builds one MCP server: catalogue -> filters (tier, toolset, tools, exclude) -> tool handlers. */
 export function buildServer(opts: BuildOptions): BuiltServer {
-  const catalogue = opts.catalogue ?? CATALOGUE;
-  const services = opts.services ?? createServices(opts.config, opts.log, catalogue);
-  const tools = selectTools(catalogue, opts.config);
-  const byName = new Map(tools.map((t) => [t.name, t]));
+  const services = opts.services ?? createServices(opts.config, opts.log, opts.catalogue);
+  const own = opts.catalogue ? Promise.resolve(select(opts.catalogue, opts.config)) : undefined;
+  const selection = (): Promise<Selection> => {
+    if (own) return own;
+    let shared = selections.get(opts.config);
+    if (!shared) {
+      shared = services.catalogue().then((catalogue) => select(catalogue, opts.config));
+      selections.set(opts.config, shared);
+    }
+    return shared;
+  };
   const mcp = new McpServer(
     { name: 'chain-mcp', title: 'Blockchain node (chain-mcp)', version: VERSION },
     { capabilities: { tools: { listChanged: false }, logging: {} }, instructions: SERVER_INSTRUCTIONS },
   );
   const server = mcp.server;
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
-    let listing = opts.catalogue ? undefined : listingCache.get(opts.config);
-    if (!listing) {
-      listing = tools.map(toolListing);
-      if (!opts.catalogue) listingCache.set(opts.config, listing);
-    }
-    return { tools: listing };
-  });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await selection()).listing }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { byName, catalogue } = await selection();
     const tool = byName.get(request.params.name);
     if (!tool) {
       const hidden = catalogue.find((t) => t.name === request.params.name);
@@ -93,6 +106,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     return callTool(services, tool, request.params.arguments ?? {}, hooks);
   });
 
+  const tools = async () => (await selection()).tools;
   registerAssistantExtras(mcp, services, tools);
   return { mcp, services, tools };
 }

@@ -1,6 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { CATALOGUE } from '../catalogue/index.js';
 import type { ToolDef } from '../catalogue/types.js';
 import { isHexAddress, parseChainAddress, parseNodeId } from '../codec/index.js';
 import { redactSecrets } from '../redact.js';
@@ -38,8 +37,9 @@ function promptResult(p: PromptText) {
 }
 
 /** Prompts and resources (the only SDK calls besides server.ts). */
-export function registerAssistantExtras(mcp: McpServer, services: Services, tools: readonly ToolDef[]): void {
-  const exposed = new Set(tools.map((t) => t.name));
+export function registerAssistantExtras(mcp: McpServer, services: Services, tools: () => Promise<readonly ToolDef[]>): void {
+  // Tool names are known once the catalogue has loaded (after initialize); prompts name only exposed tools.
+  const exposed = async () => new Set((await tools()).map((t) => t.name));
   const secrets = services.config.secrets;
 
   mcp.registerPrompt(
@@ -49,7 +49,7 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
       description: 'What an address holds on X, P and C, in display units.',
       argsSchema: { address: checked(anyAddress, 'Address: X-..., P-... or 0x... (C chain).') },
     },
-    ({ address }) => promptResult(portfolioReport(address.trim(), exposed)),
+    async ({ address }) => promptResult(portfolioReport(address.trim(), await exposed())),
   );
   mcp.registerPrompt(
     'validator_report',
@@ -58,12 +58,12 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
       description: "A validator's period, stake, uptime, delegators and reward owner.",
       argsSchema: { nodeID: checked((v) => void parseNodeId(v), 'Node ID (NodeID-...).') },
     },
-    ({ nodeID }) => promptResult(validatorReport(nodeID.trim(), exposed)),
+    async ({ nodeID }) => promptResult(validatorReport(nodeID.trim(), await exposed())),
   );
   mcp.registerPrompt(
     'staking_options',
     { title: 'Staking options', description: 'Minimum stakes, staking periods and the deposit offers active now.' },
-    () => promptResult(stakingOptions(exposed)),
+    async () => promptResult(stakingOptions(await exposed())),
   );
   mcp.registerPrompt(
     'guarded_transfer',
@@ -75,7 +75,7 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
         amount: z.string().max(40).describe('Amount in display units of the native asset, e.g. 5 or 0.25.'),
       },
     },
-    ({ to, amount }) => promptResult(guardedTransfer(to.trim(), amount, exposed)),
+    async ({ to, amount }) => promptResult(guardedTransfer(to.trim(), amount, await exposed())),
   );
 
   const text = (uri: URL, mimeType: string, body: string) => ({ contents: [{ uri: uri.href, mimeType, text: redactSecrets(body, secrets) }] });
@@ -89,7 +89,7 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
     'tools',
     RESOURCE_URIS.tools,
     { title: 'Tool reference', description: 'Every exposed tool by toolset with its tier and parameters.', mimeType: 'text/markdown' },
-    (uri) => text(uri, 'text/markdown', toolsResource(tools, CATALOGUE)),
+    async (uri) => text(uri, 'text/markdown', toolsResource(await tools(), await services.catalogue())),
   );
   mcp.registerResource(
     'limits',

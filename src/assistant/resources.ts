@@ -13,7 +13,7 @@ export const RESOURCE_URIS = { network: 'chain://network', tools: 'chain://tools
 
 /** Runs one read operation of the full catalogue (exposed or not) to its structured output. */
 export async function readOperation(services: Services, name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const tool = services.tool(name);
+  const tool = await services.tool(name);
   if (tool?.tier !== 'read') throw new Error(`${name} is not a read operation of this build`);
   const input = parseInput(tool, tool.input, args);
   return (await runOperation(tool, input, makeContext(services, tool, {}))) as Record<string, unknown>;
@@ -23,7 +23,8 @@ const NETWORK_READS = ['info_getNetworkID', 'info_getNetworkName', 'info_getNode
 
 /** chain://network: what network the node is on and its configuration, as JSON. Parts that fail are listed, not fatal. */
 export async function networkResource(services: Services): Promise<string> {
-  const present = NETWORK_READS.filter((name) => services.tool(name)?.tier === 'read');
+  const tiers = await Promise.all(NETWORK_READS.map(async (name) => (await services.tool(name))?.tier));
+  const present = NETWORK_READS.filter((_name, i) => tiers[i] === 'read');
   const settled = await Promise.allSettled(present.map((name) => readOperation(services, name)));
   const parts: Record<string, unknown> = {};
   const unavailable: Record<string, string> = {};

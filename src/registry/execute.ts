@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.js';
 import { ConfirmationBook, enforceLimits } from '../confirm.js';
 import type { CallOptions, SpendPlan, ToolContext, ToolDef } from '../catalogue/types.js';
+import { loadCatalogue } from '../catalogue/load.js';
 import { NetworkCache } from '../context/network.js';
 import { ChainMcpError, HttpStatusError, InputError, renderError, toChainMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -31,7 +32,8 @@ export interface CallHooks {
 export interface ServicesOptions {
   config: Config;
   log: Logger;
-  catalogue: readonly ToolDef[];
+  /** The operations composite tools may call; loaded lazily when not given. */
+  catalogue?: readonly ToolDef[];
   now?: () => number;
 }
 
@@ -48,7 +50,8 @@ export class Services {
   readonly runnerClient?: RestClient;
   readonly confirmations = new ConfirmationBook();
   readonly now: () => number;
-  private readonly byName: Map<string, ToolDef>;
+  private byName?: Promise<Map<string, ToolDef>>;
+  private readonly catalogueSource: () => Promise<readonly ToolDef[]>;
   private readonly networkCache: NetworkCache;
 
   constructor(opts: ServicesOptions) {
@@ -59,12 +62,18 @@ export class Services {
     this.node = new JsonRpcClient(this.http, opts.config.nodeUrl, opts.config.authToken);
     if (opts.config.indexerUrl) this.indexerClient = new RestClient(this.http, opts.config.indexerUrl, 'indexer');
     if (opts.config.runnerUrl) this.runnerClient = new RestClient(this.http, opts.config.runnerUrl, 'network runner');
-    this.byName = new Map(opts.catalogue.map((t) => [t.name, t]));
+    const given = opts.catalogue;
+    this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
     this.networkCache = new NetworkCache((endpoint, method, params) => this.rpc(endpoint, method, params, { retry: true }));
   }
 
-  tool(name: string): ToolDef | undefined {
-    return this.byName.get(name);
+  catalogue(): Promise<readonly ToolDef[]> {
+    return this.catalogueSource();
+  }
+
+  async tool(name: string): Promise<ToolDef | undefined> {
+    this.byName ??= this.catalogueSource().then((all) => new Map(all.map((t) => [t.name, t])));
+    return (await this.byName).get(name);
   }
 
   rpc(endpoint: Parameters<typeof endpointPath>[0], method: string, params?: RpcParams, opts: CallOptions & { signal?: AbortSignal } = {}) {
@@ -119,7 +128,7 @@ export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks)
     network: () => services.network(),
     asset: (assetID) => services.asset(assetID),
     call: async (name, args) => {
-      const other = services.tool(name);
+      const other = await services.tool(name);
       if (other?.tier !== 'read') throw new ChainMcpError('internal', `Composite step ${name} is not a read operation.`);
       const input = parseInput(other, other.input, args);
       return (await runOperation(other, input, makeContext(services, other, hooks))) as Record<string, unknown>;

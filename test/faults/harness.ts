@@ -65,7 +65,7 @@ export async function proxiedStack(opts: { env?: Record<string, string>; full?: 
     indexer,
     runner,
     proxies,
-    tools,
+    tools: await tools(),
     call: async (name, args = {}, callOpts = {}) => {
       const result = await client.callTool({ name, arguments: args }, undefined, { signal: callOpts.signal, timeout: 120_000 });
       const content = (result.content ?? []) as Array<{ type: string; text?: string }>;

@@ -232,7 +232,7 @@ async function benchOutputSize(): Promise<string> {
   const rows: Array<Array<string | number>> = [];
   try {
     for (const [label, name, args] of cases) {
-      if (!tools.some((t) => t.name === name)) {
+      if (!(await tools()).some((t) => t.name === name)) {
         rows.push([label, name, 'not in this build', '', '', '']);
         continue;
       }
