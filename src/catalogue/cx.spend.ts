@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amount, assetIdOrAlias, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from './fields.js';
 import { defineTool, type ToolDef } from './types.js';
-import { atomicWaiting, feeLine, headLines, importLine, onChain, resolveAsset, txFees, userXAddresses } from '../spend/plan.js';
+import { atomicWaiting, feeLine, headLines, importLine, onChain, resolveAsset, shownAmount, txFees, userXAddresses } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 import { uint64 } from './fields.js';
 import { opaquePlan } from './xvm.spend.js';
@@ -52,8 +52,8 @@ export const cxSpendTools: ToolDef[] = [
         details: { to: i.to, amount: i.amount.toString() },
       };
     },
-    summarize: (o, i) =>
-      issuedText(`Exported ${i.amount} units of ${i.assetID} from C to ${i.to}`, o.txID, STATUS, [
+    summarize: async (o, i, ctx) =>
+      issuedText(`Exported ${await shownAmount(ctx, i.assetID, i.amount)} from C to ${i.to}`, o.txID, STATUS, [
         `Not done yet: complete the transfer with xvm_import {"to": "${i.to}", "sourceChain": "C"}.`,
       ]),
   }),

@@ -4,6 +4,7 @@ import { defineTool, type ToolDef } from './types.js';
 import { listLines } from '../summarize/format.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 import { opaquePlan, sendInput, sendParams, sendPlan } from './xvm.spend.js';
+import { shownAmount } from '../spend/plan.js';
 
 /**
  * Wallet API (/ext/bc/X/wallet, spec document 2) and the keystore user's addresses.
@@ -24,7 +25,7 @@ export const walletTools: ToolDef[] = [
     request: { kind: 'rpc', endpoint: 'wallet', method: 'wallet.send', credentials: true, params: sendParams },
     decode: decodeTx,
     plan: sendPlan,
-    summarize: (o, i) => issuedText(`Sent ${i.amount} units of ${i.assetID} to ${i.to} (wallet API)`, o.txID, 'xvm_getTxStatus'),
+    summarize: async (o, i, ctx) => issuedText(`Sent ${await shownAmount(ctx, i.assetID, i.amount)} to ${i.to} (wallet API)`, o.txID, 'xvm_getTxStatus'),
   }),
   defineTool({
     name: 'wallet_issueTx',

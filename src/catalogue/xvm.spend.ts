@@ -14,6 +14,7 @@ import {
   headLines,
   refuseOpaqueUnderLimits,
   resolveAsset,
+  shownAmount,
   txFees,
   userXAddresses,
   xBalance,
@@ -186,7 +187,7 @@ export const xvmSpendTools: ToolDef[] = [
         details: { assetID: asset.info.assetID, amount: i.amount.toString(), to: i.to },
       };
     },
-    summarize: (o, i) => issuedText(`Minted ${i.amount} units of ${i.assetID} to ${i.to}`, o.txID, STATUS),
+    summarize: async (o, i, ctx) => issuedText(`Minted ${await shownAmount(ctx, i.assetID, i.amount)} to ${i.to}`, o.txID, STATUS),
   }),
   defineTool({
     name: 'xvm_mintNFT',
@@ -237,7 +238,7 @@ export const xvmSpendTools: ToolDef[] = [
     request: xvm('xvm.send', sendParams),
     decode: decodeTx,
     plan: sendPlan,
-    summarize: (o, i) => issuedText(`Sent ${i.amount} units of ${i.assetID} to ${i.to}`, o.txID, STATUS),
+    summarize: async (o, i, ctx) => issuedText(`Sent ${await shownAmount(ctx, i.assetID, i.amount)} to ${i.to}`, o.txID, STATUS),
   }),
   defineTool({
     name: 'xvm_sendMultiple',
@@ -356,8 +357,8 @@ export const xvmSpendTools: ToolDef[] = [
         details: { to: i.to, amount: i.amount.toString(), destinationChain: dest },
       };
     },
-    summarize: (o, i) =>
-      issuedText(`Exported ${i.amount} units of ${i.assetID} from X to ${i.to}`, o.txID, STATUS, [
+    summarize: async (o, i, ctx) =>
+      issuedText(`Exported ${await shownAmount(ctx, i.assetID, i.amount)} from X to ${i.to}`, o.txID, STATUS, [
         `Not done yet: complete the transfer with ${importTool(i.to.slice(0, 1))} (sourceChain "X", to the same destination) once this is Accepted.`,
       ]),
   }),

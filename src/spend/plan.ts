@@ -273,3 +273,12 @@ export function importLine(waiting: { count: number; native: bigint } | undefine
   const after = waiting.native > fee ? waiting.native - fee : 0n;
   return `Imports: ${waiting.count} output(s) from chain ${from}, ${nativeAmount(waiting.native, network).display}; you receive about ${nativeAmount(after, network).display} after the fee.`;
 }
+
+/** An amount for a result line in display units, falling back to smallest units when the asset cannot be looked up. */
+export async function shownAmount(ctx: ToolContext, assetID: string, amount: bigint): Promise<string> {
+  try {
+    return (await resolveAsset(ctx, assetID, await ctx.network())).show(amount);
+  } catch {
+    return `${amount} units of ${assetID}`;
+  }
+}
