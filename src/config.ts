@@ -202,9 +202,11 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): { cli
 
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  // An unfilled MCPB placeholder ("${user_config.x}") means the user left the field empty.
+  const given = (k: string) => env[k] !== undefined && !/^\$\{[^}]*\}$/.test(env[k] ?? '');
   const relevant = Object.fromEntries(
     Object.keys(envSchema.shape)
-      .filter((k) => env[k] !== undefined && (env[k] !== '' || k === 'CHAIN_MCP_ALLOW_SPEND' || k === 'CHAIN_MCP_ALLOW_ADMIN'))
+      .filter((k) => given(k) && (env[k] !== '' || k === 'CHAIN_MCP_ALLOW_SPEND' || k === 'CHAIN_MCP_ALLOW_ADMIN'))
       .map((k) => [k, env[k]]),
   );
   const result = envSchema.safeParse(relevant);

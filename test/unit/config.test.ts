@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseCli } from '../../src/config.js';
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c.nodeUrl).toBe('http://127.0.0.1:9650');
+    expect(c.timeoutMs).toBe(15_000);
+    expect(c.allowSpend).toBe(false);
+    expect(c.allowAdmin).toBe(false);
+    expect(c.indexerUrl).toBeUndefined();
+    expect(c.toolsets.size).toBe(12);
+  });
+
+  it('treats an unfilled desktop-bundle placeholder as unset', () => {
+    const c = loadConfig({ CHAIN_MCP_INDEXER_URL: '${user_config.indexer_url}', CHAIN_MCP_ALLOW_SPEND: '${user_config.allow_spend}' });
+    expect(c.indexerUrl).toBeUndefined();
+    expect(c.allowSpend).toBe(false);
+  });
+
+  it('reads uint64 limits exactly and lists secrets for redaction', () => {
+    const c = loadConfig({
+      CHAIN_MCP_MAX_SPEND: '18446744073709551615',
+      CHAIN_MCP_AUTH_TOKEN: 'tok-abcdef',
+      CHAIN_MCP_KEYSTORE_USER: 'u',
+      CHAIN_MCP_KEYSTORE_PASSWORD: 'Pw-123456!',
+    });
+    expect(c.maxSpend).toBe(18446744073709551615n);
+    expect(c.secrets).toEqual(['tok-abcdef', 'Pw-123456!']);
+    expect(() => loadConfig({ CHAIN_MCP_MAX_SPEND: '18446744073709551616' })).toThrow(/CHAIN_MCP_MAX_SPEND: expected a value that fits in 64 bits/);
+  });
+
+  it('maps flags onto the same variables', () => {
+    const { cli, env } = parseCli(['--http', '--port', '4000', '--toolsets', 'info,platform', '--allow-spend'], {});
+    expect(cli).toMatchObject({ http: true, port: 4000, devnet: false });
+    const c = loadConfig(env);
+    expect([...c.toolsets]).toEqual(['info', 'platform']);
+    expect(c.allowSpend).toBe(true);
+    expect(() => parseCli(['--port', 'x'], {})).toThrow(ConfigError);
+  });
+
+  it('overrides wire names for node builds that use others', () => {
+    expect(loadConfig({ CHAIN_MCP_WIRE_NAMES: 'xvm=avm,cx=avax' }).wire).toMatchObject({ xvm: 'avm', cx: 'avax', xvmStatic: '/ext/vm/xvm' });
+    expect(() => loadConfig({ CHAIN_MCP_WIRE_NAMES: 'bogus=1' })).toThrow(/CHAIN_MCP_WIRE_NAMES/);
+  });
+});
