@@ -13,6 +13,7 @@ describe('configuration', () => {
   });
 
   it('treats an unfilled desktop-bundle placeholder as unset', () => {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the literal placeholder text a desktop bundle passes
     const c = loadConfig({ CHAIN_MCP_INDEXER_URL: '${user_config.indexer_url}', CHAIN_MCP_ALLOW_SPEND: '${user_config.allow_spend}' });
     expect(c.indexerUrl).toBeUndefined();
     expect(c.allowSpend).toBe(false);
