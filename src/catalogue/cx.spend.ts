@@ -4,7 +4,7 @@ import { defineTool, type ToolDef } from './types.js';
 import { atomicWaiting, feeLine, headLines, importLine, onChain, resolveAsset, shownAmount, txFees, userXAddresses } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 import { uint64 } from './fields.js';
-import { opaquePlan } from './xvm.spend.js';
+import { issueSignedTx } from './xvm.spend.js';
 
 /** Contract chain atomic transactions, endpoint /ext/bc/C/cx (spec document 2). Spend tier. */
 
@@ -96,21 +96,14 @@ export const cxSpendTools: ToolDef[] = [
     },
     summarize: (o, i) => issuedText(`Imported funds from ${i.sourceChain} to ${i.to}`, o.txID, STATUS),
   }),
-  defineTool({
+  issueSignedTx({
     name: 'cx_issueTx',
     title: 'Issue a signed atomic C tx',
     description: 'Issue an already signed atomic transaction on the C-Chain. Prefer cx_export and cx_import; this one cannot show what the bytes do.',
-    tier: 'spend',
     toolset: 'cx',
-    input: z.strictObject({
-      tx: z.string().min(1).max(2_000_000).describe('Signed transaction bytes in `encoding`.'),
-      encoding: z.enum(['cb58', 'hex']).optional().describe('Encoding of tx; default cb58.'),
-      chain: chainSelector('C'),
-    }),
-    output: TxOut,
-    request: { kind: 'rpc', endpoint: 'cx', method: 'cx.issueTx', params: (i) => compact({ tx: i.tx, encoding: i.encoding }) },
-    decode: decodeTx,
-    plan: (i, ctx) => opaquePlan(ctx, i.tx, i.encoding, 'C'),
-    summarize: (o) => issuedText('Signed atomic transaction', o.txID, STATUS),
+    endpoint: 'cx',
+    chain: 'C',
+    done: 'Signed atomic transaction',
+    statusTool: STATUS,
   }),
 ];

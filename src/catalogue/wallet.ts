@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { chainSelector, compact } from './fields.js';
+import { chainSelector } from './fields.js';
 import { defineTool, type ToolDef } from './types.js';
 import { listLines } from '../summarize/format.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
-import { opaquePlan, sendInput, sendParams, sendPlan } from './xvm.spend.js';
+import { issueSignedTx, sendInput, sendParams, sendPlan } from './xvm.spend.js';
 import { shownAmount } from '../spend/plan.js';
 
 /**
@@ -27,22 +27,15 @@ export const walletTools: ToolDef[] = [
     plan: sendPlan,
     summarize: async (o, i, ctx) => issuedText(`Sent ${await shownAmount(ctx, i.assetID, i.amount)} to ${i.to} (wallet API)`, o.txID, 'xvm_getTxStatus'),
   }),
-  defineTool({
+  issueSignedTx({
     name: 'wallet_issueTx',
     title: 'Issue a signed tx via the wallet API',
     description: 'Issue a signed X-Chain transaction through the wallet API, which assumes it will be accepted. Cannot show what the bytes do.',
-    tier: 'spend',
     toolset: 'wallet',
-    input: z.strictObject({
-      tx: z.string().min(1).max(2_000_000).describe('Signed transaction bytes in `encoding`.'),
-      encoding: z.enum(['cb58', 'hex']).optional().describe('Encoding of tx; default cb58.'),
-      chain: chainSelector('X'),
-    }),
-    output: TxOut,
-    request: { kind: 'rpc', endpoint: 'wallet', method: 'wallet.issueTx', params: (i) => compact({ tx: i.tx, encoding: i.encoding }) },
-    decode: decodeTx,
-    plan: (i, ctx) => opaquePlan(ctx, i.tx, i.encoding, 'X'),
-    summarize: (o) => issuedText('Signed transaction (wallet API)', o.txID, 'xvm_getTxStatus'),
+    endpoint: 'wallet',
+    chain: 'X',
+    done: 'Signed transaction (wallet API)',
+    statusTool: 'xvm_getTxStatus',
   }),
   defineTool({
     name: 'xvm_createAddress',

@@ -387,22 +387,15 @@ export const xvmSpendTools: ToolDef[] = [
     },
     summarize: (o, i) => issuedText(`Imported funds from ${i.sourceChain} to ${i.to}`, o.txID, STATUS),
   }),
-  defineTool({
+  issueSignedTx({
     name: 'xvm_issueTx',
     title: 'Issue a signed X transaction',
     description: 'Issue an already signed X-Chain transaction. Prefer the tools that build transactions; this one cannot show what the bytes do.',
-    tier: 'spend',
     toolset: 'xvm',
-    input: z.strictObject({
-      tx: z.string().min(1).max(2_000_000).describe('Signed transaction bytes in `encoding`.'),
-      encoding: z.enum(['cb58', 'hex']).optional().describe('Encoding of tx; default cb58.'),
-      chain: chainSelector('X'),
-    }),
-    output: TxOut,
-    request: { kind: 'rpc', endpoint: 'xvm', method: 'xvm.issueTx', params: (i) => compact({ tx: i.tx, encoding: i.encoding }) },
-    decode: decodeTx,
-    plan: (i, ctx) => opaquePlan(ctx, i.tx, i.encoding, 'X'),
-    summarize: (o) => issuedText('Signed transaction', o.txID, STATUS),
+    endpoint: 'xvm',
+    chain: 'X',
+    done: 'Signed transaction',
+    statusTool: STATUS,
   }),
 ];
 
@@ -427,4 +420,37 @@ export async function opaquePlan(ctx: ToolContext, tx: string, enc: 'cb58' | 'he
     ],
     details: { bytes: size },
   };
+}
+
+/**
+ * `*.issueTx` of the X, wallet and C APIs: the same operation on three endpoints. The bytes
+ * are signed elsewhere, so the preview can only show their size (see opaquePlan).
+ */
+export function issueSignedTx(opts: {
+  name: string;
+  title: string;
+  description: string;
+  toolset: 'xvm' | 'wallet' | 'cx';
+  endpoint: 'xvm' | 'wallet' | 'cx';
+  chain: 'X' | 'C';
+  done: string;
+  statusTool: string;
+}) {
+  return defineTool({
+    name: opts.name,
+    title: opts.title,
+    description: opts.description,
+    tier: 'spend',
+    toolset: opts.toolset,
+    input: z.strictObject({
+      tx: z.string().min(1).max(2_000_000).describe('Signed transaction bytes in `encoding`.'),
+      encoding: z.enum(['cb58', 'hex']).optional().describe('Encoding of tx; default cb58.'),
+      chain: chainSelector(opts.chain),
+    }),
+    output: TxOut,
+    request: { kind: 'rpc', endpoint: opts.endpoint, method: `${opts.endpoint}.issueTx`, params: (i) => compact({ tx: i.tx, encoding: i.encoding }) },
+    decode: decodeTx,
+    plan: (i, ctx) => opaquePlan(ctx, i.tx, i.encoding, opts.chain),
+    summarize: (o) => issuedText(opts.done, o.txID, opts.statusTool),
+  });
 }
