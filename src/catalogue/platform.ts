@@ -370,21 +370,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
     }),
     output: ValidatorListOut,
     request: { kind: 'rpc', endpoint: 'platform', method: 'platform.getCurrentValidators', params: nodeFilterParams },
-    decode: async (raw, input, ctx) => {
-      const network = await networkOrBlank(ctx);
-      const list = Array.isArray(obj(raw).validators) ? (obj(raw).validators as unknown[]) : [];
-      const all = list.map((v) => decodeValidator(v, network, input.delegatorLimit));
-      const { page, matched, hasMore } = pageOf(all, input);
-      return {
-        subnetID: input.subnetID ?? PRIMARY_NETWORK_ID,
-        stats: validatorStats(all, network),
-        highlights: validatorHighlights(all),
-        validators: page,
-        offset: input.offset,
-        matched,
-        hasMore,
-      };
-    },
+    decode: async (raw, input, ctx) => validatorList(raw, input, await networkOrBlank(ctx)),
     summarize: (o, input, ctx) => {
       const now = nowUnix(ctx);
       const where = o.subnetID === PRIMARY_NETWORK_ID ? 'on the primary network' : `on subnet ${o.subnetID}`;
@@ -464,18 +450,10 @@ export const platformTools: ToolDef[] = withShallowOutputs([
     decode: async (raw, input, ctx) => {
       const network = await networkOrBlank(ctx);
       const r = obj(raw);
-      const all = (Array.isArray(r.validators) ? r.validators : []).map((v) => decodeValidator(v, network, input.delegatorLimit));
       const delegators = (Array.isArray(r.delegators) ? r.delegators : []).map((d) => decodeDelegator(d, network));
       const delegated = delegators.reduce((s, d) => s + BigInt(d.stakeAmount?.value ?? '0'), 0n);
-      const { page, matched, hasMore } = pageOf(all, input);
       return {
-        subnetID: input.subnetID ?? PRIMARY_NETWORK_ID,
-        stats: validatorStats(all, network),
-        highlights: validatorHighlights(all),
-        validators: page,
-        offset: input.offset,
-        matched,
-        hasMore,
+        ...validatorList(raw, input, network),
         delegatorCount: delegators.length,
         delegatedStake: nativeAmount(delegated, network),
         delegators: delegators.slice(0, input.limit),
@@ -588,3 +566,23 @@ function feePercent(value: unknown): string {
   return frac ? `${whole}.${frac}` : whole.toString();
 }
 
+
+/** The part current and pending validator lists share: decoded validators, stats, highlights, one page. */
+function validatorList(
+  raw: unknown,
+  input: Parameters<typeof pageOf>[1] & { subnetID?: string; delegatorLimit: number },
+  network: Parameters<typeof validatorStats>[1],
+) {
+  const list = obj(raw).validators;
+  const all = (Array.isArray(list) ? list : []).map((v) => decodeValidator(v, network, input.delegatorLimit));
+  const { page, matched, hasMore } = pageOf(all, input);
+  return {
+    subnetID: input.subnetID ?? PRIMARY_NETWORK_ID,
+    stats: validatorStats(all, network),
+    highlights: validatorHighlights(all),
+    validators: page,
+    offset: input.offset,
+    matched,
+    hasMore,
+  };
+}
