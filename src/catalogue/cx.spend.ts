@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amount, assetIdOrAlias, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from './fields.js';
 import { defineTool, type ToolDef } from './types.js';
-import { atomicWaiting, feeLine, headLines, importLine, onChain, resolveAsset, shownAmount, txFees, userXAddresses } from '../spend/plan.js';
+import { importPlan, feeLine, onChain, resolveAsset, shownAmount, txFees, userXAddresses } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 import { uint64 } from './fields.js';
 import { issueSignedTx } from './xvm.spend.js';
@@ -78,22 +78,15 @@ export const cxSpendTools: ToolDef[] = [
       params: (i) => compact({ to: i.to, sourceChain: i.sourceChain, baseFee: i.baseFee }),
     },
     decode: decodeTx,
-    plan: async (i, ctx) => {
-      const network = await ctx.network();
-      const { txFee } = await txFees(ctx);
-      const own = (await userXAddresses(ctx)).map((a) => onChain(a, 'C'));
-      const waiting = await atomicWaiting(ctx, 'cx', own, i.sourceChain, network, i.chain);
-      return {
-        lines: [
-          ...headLines(network, undefined, 'C').slice(0, 1),
-          `To: ${i.to}`,
-          importLine(waiting, txFee, network, i.sourceChain),
-          `Fee: taken from the imported amount (atomic base fee ${i.baseFee === undefined ? 'suggested by the node' : `${i.baseFee} wei`})`,
-        ],
-        recipients: [i.to],
-        details: { to: i.to, sourceChain: i.sourceChain },
-      };
-    },
+    plan: async (i, ctx) =>
+      importPlan(ctx, {
+        endpoint: 'cx',
+        to: i.to,
+        sourceChain: i.sourceChain,
+        chain: i.chain,
+        waitingOn: (await userXAddresses(ctx)).map((a) => onChain(a, 'C')),
+        fee: () => `Fee: taken from the imported amount (atomic base fee ${i.baseFee === undefined ? 'suggested by the node' : `${i.baseFee} wei`})`,
+      }),
     summarize: (o, i) => issuedText(`Imported funds from ${i.sourceChain} to ${i.to}`, o.txID, STATUS),
   }),
   issueSignedTx({

@@ -7,9 +7,8 @@ import { defineTool, type SpendPlan, type ToolContext, type ToolDef } from './ty
 import { assetName, changeAddrField, denominationField, fromField, memoField, minterSets, symbolField } from '../spend/fields.js';
 import {
   encodedLength,
-  atomicWaiting,
+  importPlan,
   feeLine,
-  importLine,
   endsWithLine,
   headLines,
   refuseOpaqueUnderLimits,
@@ -376,15 +375,7 @@ export const xvmSpendTools: ToolDef[] = [
     output: TxOut,
     request: xvm('xvm.import', (i: { to: string; sourceChain: string }) => ({ to: i.to, sourceChain: i.sourceChain })),
     decode: decodeTx,
-    plan: async (i, ctx) => {
-      const network = await ctx.network();
-      const { txFee } = await txFees(ctx);
-      return {
-        lines: [...headLines(network, undefined).slice(0, 1), `To: ${i.to}`, importLine(await atomicWaiting(ctx, 'xvm', [i.to], i.sourceChain, network, i.chain), txFee, network, i.sourceChain), feeLine(txFee, network)],
-        recipients: [i.to],
-        details: { to: i.to, sourceChain: i.sourceChain },
-      };
-    },
+    plan: (i, ctx) => importPlan(ctx, { endpoint: 'xvm', to: i.to, sourceChain: i.sourceChain, chain: i.chain, waitingOn: [i.to], fee: feeLine }),
     summarize: (o, i) => issuedText(`Imported funds from ${i.sourceChain} to ${i.to}`, o.txID, STATUS),
   }),
   issueSignedTx({

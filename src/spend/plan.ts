@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { cb58Decode, hexToBytes, parseChainAddress } from '../codec/index.js';
 import { type AssetInfo, KNOWN_NETWORKS, type NetworkInfo } from '../context/network.js';
 import { ChainMcpError, InputError } from '../errors.js';
-import type { ToolContext } from '../catalogue/types.js';
+import type { SpendPlan, ToolContext } from '../catalogue/types.js';
 import { assetAmount, big, nativeAmount } from '../summarize/format.js';
 import { decodeUtxo } from '../summarize/utxo.js';
 
@@ -272,6 +272,29 @@ export function importLine(waiting: { count: number; native: bigint } | undefine
   if (waiting.count === 0) return `Imports: nothing is waiting from chain ${from}; the node will refuse until the export is accepted.`;
   const after = waiting.native > fee ? waiting.native - fee : 0n;
   return `Imports: ${waiting.count} output(s) from chain ${from}, ${nativeAmount(waiting.native, network).display}; you receive about ${nativeAmount(after, network).display} after the fee.`;
+}
+
+/**
+ * Preview of an import on X (`xvm.import`) or C (`cx.import`): network, recipient, what waits
+ * in shared memory for `waitingOn`, and the fee line the chain uses.
+ */
+export async function importPlan(
+  ctx: ToolContext,
+  opts: { endpoint: 'xvm' | 'cx'; to: string; sourceChain: string; chain?: string; waitingOn: readonly string[]; fee: (txFee: bigint, network: NetworkInfo) => string },
+): Promise<SpendPlan> {
+  const network = await ctx.network();
+  const { txFee } = await txFees(ctx);
+  const waiting = await atomicWaiting(ctx, opts.endpoint, opts.waitingOn, opts.sourceChain, network, opts.chain);
+  return {
+    lines: [
+      ...headLines(network, undefined, opts.endpoint === 'cx' ? 'C' : 'X').slice(0, 1),
+      `To: ${opts.to}`,
+      importLine(waiting, txFee, network, opts.sourceChain),
+      opts.fee(txFee, network),
+    ],
+    recipients: [opts.to],
+    details: { to: opts.to, sourceChain: opts.sourceChain },
+  };
 }
 
 /** An amount for a result line in display units, falling back to smallest units when the asset cannot be looked up. */
