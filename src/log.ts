@@ -5,8 +5,9 @@ export type Logger = pino.Logger;
 /**
  * Logs go to stderr only: stdout belongs to the MCP protocol. Known secret values are
  * masked in every line, and fields that could carry one are redacted by path.
+ * `destination` is stderr; tests pass a stream to read the lines back.
  */
-export function createLogger(level: string, secrets: readonly string[]): Logger {
+export function createLogger(level: string, secrets: readonly string[], destination: pino.DestinationStream = pino.destination({ fd: 2, sync: false })): Logger {
   const mask = (value: string): string => secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), value);
   return pino(
     {
@@ -20,7 +21,7 @@ export function createLogger(level: string, secrets: readonly string[]): Logger 
         streamWrite: secrets.length > 0 ? mask : undefined,
       },
     },
-    pino.destination({ fd: 2, sync: false }),
+    destination,
   );
 }
 

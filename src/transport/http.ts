@@ -6,6 +6,8 @@ export interface HttpOptions {
   timeoutMs: number;
   /** Bodies larger than this are cut off: a node answer must not exhaust memory. */
   maxBodyBytes?: number;
+  /** Milliseconds since the epoch; tests move it to check what deadline each attempt gets. */
+  now?: () => number;
 }
 
 export interface HttpRequest {
@@ -59,9 +61,11 @@ export class HttpClient {
   private undici?: Promise<Undici>;
   private agent?: Agent;
   private readonly maxBodyBytes: number;
+  private readonly now: () => number;
 
   constructor(private readonly opts: HttpOptions) {
     this.maxBodyBytes = opts.maxBodyBytes ?? DEFAULT_MAX_BODY;
+    this.now = opts.now ?? Date.now;
   }
 
   /**
@@ -85,7 +89,7 @@ export class HttpClient {
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
-    const deadline = Date.now() + this.opts.timeoutMs;
+    const deadline = this.now() + this.opts.timeoutMs;
     for (let attempt = 0; ; attempt++) {
       try {
         const res = await this.once(req, deadline);
@@ -95,14 +99,15 @@ export class HttpClient {
         const delay = RETRY_DELAYS_MS[attempt];
         if (!req.retry || delay === undefined || !(err instanceof ChainMcpError) || !err.transient) throw err;
         const wait = err instanceof HttpStatusError && err.retryAfterMs !== undefined ? err.retryAfterMs : delay;
-        if (Date.now() + wait >= deadline || req.signal?.aborted) throw err;
+        if (this.now() + wait >= deadline || req.signal?.aborted) throw err;
         await sleep(wait, undefined, { signal: req.signal }).catch(() => undefined);
       }
     }
   }
 
   private async once(req: HttpRequest, deadline: number): Promise<HttpResponse> {
-    const remaining = Math.max(1, deadline - Date.now());
+    // Each attempt gets what is left of the call's deadline, not a fresh timeout.
+    const remaining = Math.max(1, deadline - this.now());
     // One controller per attempt, its timer cleared when the attempt ends: AbortSignal.timeout
     // and AbortSignal.any would keep every finished request's signals alive for the whole
     // timeout (memory grows with calls per second times CHAIN_MCP_TIMEOUT_MS).

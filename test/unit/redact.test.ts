@@ -1,0 +1,141 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool, type ToolDef } from '../../src/catalogue/types.js';
+import { loadConfig } from '../../src/config.js';
+import { ChainMcpError } from '../../src/errors.js';
+import { createLogger } from '../../src/log.js';
+import { redactSecrets, redactValue } from '../../src/redact.js';
+import { callTool, Services } from '../../src/registry/execute.js';
+
+/**
+ * Redaction (DESIGN "Errors", STYLE secrets): every configured secret is masked, every time it
+ * appears, in a result's text, its structuredContent (nested in objects and arrays), an error's
+ * text and every log line, including fields the logger's path list does not name.
+ */
+
+const TOKEN = 'tok-Redact-0a1b2c3d4e5f';
+const KEYSTORE_PASSWORD = 'Keystore-Passw0rd!';
+const AUTH_PASSWORD = 'Auth-Passw0rd-77';
+const SECRETS = [TOKEN, KEYSTORE_PASSWORD, AUTH_PASSWORD];
+const count = (text: string, part: string) => text.split(part).length - 1;
+
+describe('redactSecrets and redactValue', () => {
+  it('masks every occurrence of every secret in a string', () => {
+    const text = `a ${TOKEN} b ${TOKEN}${KEYSTORE_PASSWORD} c ${AUTH_PASSWORD} ${TOKEN}`;
+    const out = redactSecrets(text, SECRETS);
+    for (const s of SECRETS) expect(out).not.toContain(s);
+    expect(out).toBe('a [redacted] b [redacted][redacted] c [redacted] [redacted]');
+  });
+
+  it('masks secrets in every string of nested objects and arrays, keeping the rest', () => {
+    const value = {
+      top: TOKEN,
+      list: [`x${TOKEN}y${TOKEN}`, { deep: [{ deeper: KEYSTORE_PASSWORD }] }, 7, null, true],
+      nested: { a: { b: { c: `${AUTH_PASSWORD}/${AUTH_PASSWORD}` } } },
+      plain: 'nothing here',
+    };
+    expect(redactValue(value, SECRETS)).toEqual({
+      top: '[redacted]',
+      list: ['x[redacted]y[redacted]', { deep: [{ deeper: '[redacted]' }] }, 7, null, true],
+      nested: { a: { b: { c: '[redacted]/[redacted]' } } },
+      plain: 'nothing here',
+    });
+  });
+
+  it('leaves text alone when no secret is configured', () => {
+    expect(redactSecrets(`a ${TOKEN}`, [])).toBe(`a ${TOKEN}`);
+    expect(redactValue({ a: [TOKEN] }, [])).toEqual({ a: [TOKEN] });
+  });
+});
+
+/** A read tool that echoes the secrets it is given back in its result, or in its error. */
+const leaky = defineTool({
+  name: 'test_leaky',
+  title: 'Leaky',
+  description: 'Echoes secrets.',
+  tier: 'read',
+  toolset: 'info',
+  input: z.strictObject({ fail: z.boolean().default(false), internal: z.boolean().default(false) }),
+  output: z.object({ echo: z.string(), nested: z.object({ list: z.array(z.object({ value: z.string() })), again: z.string() }) }),
+  run: async (input, ctx) => {
+    const [token, keystore] = [ctx.config.authToken!, ctx.config.keystore!.password];
+    if (input.internal) throw new Error(`bug while holding ${token} and ${token}`);
+    if (input.fail) throw new ChainMcpError('connection', `refused ${token} twice: ${token}; password ${keystore}`, { hint: `try ${keystore}` });
+    return { echo: `${token} ${token}`, nested: { list: [{ value: keystore }, { value: `${keystore}+${token}` }], again: token } };
+  },
+  summarize: (o) => `echo ${o.echo} / ${o.nested.again} / ${o.nested.list.map((l) => l.value).join(',')}`,
+});
+
+function services(lines: string[]): Services {
+  const config = loadConfig({
+    CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9',
+    CHAIN_MCP_AUTH_TOKEN: TOKEN,
+    CHAIN_MCP_AUTH_PASSWORD: AUTH_PASSWORD,
+    CHAIN_MCP_KEYSTORE_USER: 'devnet',
+    CHAIN_MCP_KEYSTORE_PASSWORD: KEYSTORE_PASSWORD,
+  });
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  return new Services({ config, log: createLogger('debug', config.secrets, sink), catalogue: [leaky as unknown as ToolDef] });
+}
+
+describe('tool results and errors', () => {
+  it('masks each secret every time it appears in text and nested structuredContent', async () => {
+    const result = await callTool(services([]), leaky as unknown as ToolDef, {});
+    expect(result.isError).toBeUndefined();
+    const text = result.content[0]!.text;
+    expect(text).toBe('echo [redacted] [redacted] / [redacted] / [redacted],[redacted]+[redacted]');
+    expect(result.structuredContent).toEqual({
+      echo: '[redacted] [redacted]',
+      nested: { list: [{ value: '[redacted]' }, { value: '[redacted]+[redacted]' }], again: '[redacted]' },
+    });
+  });
+
+  it('masks secrets in error text and hint, every occurrence', async () => {
+    const result = await callTool(services([]), leaky as unknown as ToolDef, { fail: true });
+    expect(result.isError).toBe(true);
+    const text = result.content[0]!.text;
+    expect(text).toContain('refused [redacted] twice: [redacted]; password [redacted]');
+    expect(text).toContain('try [redacted]');
+    for (const s of SECRETS) expect(text).not.toContain(s);
+  });
+
+  it('masks secrets in the log line of an internal failure and in its result', async () => {
+    const lines: string[] = [];
+    const result = await callTool(services(lines), leaky as unknown as ToolDef, { internal: true });
+    expect(result.isError).toBe(true);
+    for (const s of SECRETS) expect(result.content[0]!.text).not.toContain(s);
+    const log = lines.join('');
+    expect(log).toContain('tool failed');
+    expect(log).toContain('bug while holding [redacted] and [redacted]');
+    expect(log).not.toContain(TOKEN);
+  });
+});
+
+describe('log lines', () => {
+  it('masks every known secret value anywhere in a line, also in fields the path list does not name', () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const log = createLogger('info', SECRETS, sink);
+    log.info({ detail: { note: `${TOKEN}:${TOKEN}`, list: [KEYSTORE_PASSWORD, { deep: AUTH_PASSWORD }] } }, `msg ${AUTH_PASSWORD} ${AUTH_PASSWORD}`);
+    log.warn({ password: 'by-path', headers: { authorization: 'Bearer by-path' } }, 'paths');
+    expect(lines).toHaveLength(2);
+    const [first, second] = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(first!.detail).toEqual({ note: '[redacted]:[redacted]', list: ['[redacted]', { deep: '[redacted]' }] });
+    expect(first!.msg).toBe('msg [redacted] [redacted]');
+    expect(second!.password).toBe('[redacted]');
+    expect(second!.headers).toEqual({ authorization: '[redacted]' });
+    for (const s of SECRETS) expect(lines.join('')).not.toContain(s);
+    expect(count(lines[0]!, '[redacted]')).toBe(6);
+  });
+});
