@@ -1,10 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { parseChainAddress } from './codec/index.js';
 import { ChainMcpError } from './errors.js';
-import type { AnyObject, SpendPlan, ToolContext, ToolDef } from './catalogue/types.js';
+import type { AnyObject, ToolDef } from './catalogue/types.js';
 import { confirmField } from './catalogue/fields.js';
-import { nativeAmount } from './summarize/format.js';
 
 /** How long a preview's confirmationId stays valid. */
 export const CONFIRMATION_TTL_MS = 5 * 60 * 1000;
@@ -82,50 +80,5 @@ export class ConfirmationBook {
 
   private sweep(nowMs: number): void {
     for (const [nonce, expiresAt] of this.open) if (nowMs > expiresAt) this.open.delete(nonce);
-  }
-}
-
-/** EVM addresses compare case-insensitively (EIP-55 mixed case); bech32 ones are lowercase already. */
-function normalizeRecipient(address: string): string {
-  return /^0x[0-9a-fA-F]{40}$/.test(address) ? address.toLowerCase() : address;
-}
-
-/**
- * Hard limits (DESIGN "Confirmation of spends", 5): refused before any request that changes
- * anything, both at preview and at execution.
- */
-export async function enforceLimits(plan: SpendPlan, ctx: ToolContext): Promise<void> {
-  const { config } = ctx;
-  const network = await ctx.network();
-  if (config.maxSpend !== undefined && plan.amount !== undefined && plan.amount > config.maxSpend) {
-    throw new ChainMcpError(
-      'policy',
-      `Refused: the amount ${nativeAmount(plan.amount, network).display} exceeds CHAIN_MCP_MAX_SPEND (${nativeAmount(config.maxSpend, network).display}).`,
-      { hint: 'Send a smaller amount, or ask the operator to raise the limit.' },
-    );
-  }
-  const allowed = config.allowedRecipients?.map(normalizeRecipient);
-  for (const recipient of plan.recipients ?? []) {
-    if (allowed && !allowed.includes(normalizeRecipient(recipient))) {
-      throw new ChainMcpError('policy', `Refused: ${recipient} is not in CHAIN_MCP_ALLOWED_RECIPIENTS.`, {
-        hint: 'Only the operator can add recipients to the allow-list.',
-      });
-    }
-    if (/^[XPC]-/.test(recipient) && (network.source === 'configuration' || network.hrp !== 'custom')) {
-      const { hrp } = parseChainAddress(recipient);
-      if (hrp !== network.hrp) {
-        throw new ChainMcpError('policy', `Refused: ${recipient} belongs to network prefix "${hrp}", but the node is on "${network.hrp}".`, {
-          hint: 'Check that the address is for this network.',
-        });
-      }
-    }
-  }
-  if (config.expectNetworkId !== undefined) {
-    const raw = (await ctx.rpc('info', 'info.getNetworkID')) as { networkID?: unknown };
-    if (String(raw?.networkID) !== config.expectNetworkId) {
-      throw new ChainMcpError('policy', `Refused: the node is on network ${String(raw?.networkID)}, not CHAIN_MCP_EXPECT_NETWORK_ID=${config.expectNetworkId}.`, {
-        hint: 'Point CHAIN_MCP_NODE_URL at the expected network.',
-      });
-    }
   }
 }

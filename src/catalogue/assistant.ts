@@ -669,8 +669,6 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
   ];
   return {
     lines,
-    amount: i.amount,
-    recipients: [i.to],
     details: {
       route: `${route.from}->${route.to}`,
       steps: route.steps.map((s, n) => ({ step: n + 1, action: s.action, chain: s.chain })),
@@ -732,7 +730,10 @@ const transfer = defineTool({
     steps: z.array(StepOut),
     next: z.string().optional().describe('What to do when the transfer stopped part way.'),
   }),
+  validate: (i) => void routeOf(i),
   plan: transferPlan,
+  // The C import credits evmAddress: it is a recipient too.
+  limits: (i) => ({ amount: i.amount, recipients: i.evmAddress === undefined ? [i.to] : [i.to, i.evmAddress] }),
   run: async (i, ctx) => {
     const route = routeOf(i);
     const steps: StepOut[] = route.steps.map((s, n) => ({ step: n + 1, action: s.action, chain: s.chain, status: 'not_run' }));

@@ -47,11 +47,10 @@ export const cxSpendTools: ToolDef[] = [
           `${feeLine(txFee, network)}; atomic base fee ${i.baseFee === undefined ? 'suggested by the node' : `${i.baseFee} wei`}`,
           'Balance after: unknown here (check eth_getBalance of your C address).',
         ],
-        amount: asset.native ? i.amount : undefined,
-        recipients: [i.to],
         details: { to: i.to, amount: i.amount.toString() },
       };
     },
+    limits: (i) => ({ amount: i.amount, recipients: [i.to] }),
     summarize: async (o, i, ctx) =>
       issuedText(`Exported ${await shownAmount(ctx, i.assetID, i.amount)} from C to ${i.to}`, o.txID, STATUS, [
         `Not done yet: complete the transfer with xvm_import {"to": "${i.to}", "sourceChain": "C"}.`,
@@ -87,6 +86,7 @@ export const cxSpendTools: ToolDef[] = [
         waitingOn: (await userXAddresses(ctx)).map((a) => onChain(a, 'C')),
         fee: () => `Fee: taken from the imported amount (atomic base fee ${i.baseFee === undefined ? 'suggested by the node' : `${i.baseFee} wei`})`,
       }),
+    limits: (i) => ({ recipients: [i.to] }),
     summarize: (o, i) => issuedText(`Imported funds from ${i.sourceChain} to ${i.to}`, o.txID, STATUS),
   }),
   issueSignedTx({

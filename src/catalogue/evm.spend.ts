@@ -2,8 +2,7 @@ import { z } from 'zod';
 import { isHexData } from '../codec/index.js';
 import { InputError } from '../errors.js';
 import { chainSelector } from './fields.js';
-import { defineTool, type ToolDef } from './types.js';
-import { refuseOpaqueUnderLimits } from '../spend/plan.js';
+import { defineTool, type SpendLimits, type ToolDef } from './types.js';
 import { decodeRawEvmTx, type EvmTxFacts } from '../spend/rlp.js';
 import { issuedText } from '../spend/result.js';
 import { weiAmount } from '../summarize/format.js';
@@ -11,6 +10,21 @@ import { weiAmount } from '../summarize/format.js';
 /** EVM JSON-RPC eth_sendRawTransaction on /ext/bc/C/rpc (spec document 2). Spend tier. */
 
 const WEI_PER_UNIT = 10n ** 9n;
+
+function decoded(signedTx: string): EvmTxFacts | undefined {
+  try {
+    return decodeRawEvmTx(signedTx);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The decoded value in native smallest units (rounded up: 1 unit = 10^9 wei) and the decoded `to`. */
+function rawTxLimits(i: { signedTx: string }): SpendLimits {
+  const facts = decoded(i.signedTx);
+  if (!facts) return { recipients: [], opaque: 'a transaction this server cannot decode' };
+  return { amount: (facts.value + WEI_PER_UNIT - 1n) / WEI_PER_UNIT, recipients: facts.to ? [facts.to] : [] };
+}
 
 export const evmSpendTools: ToolDef[] = [
   defineTool({
@@ -27,18 +41,12 @@ export const evmSpendTools: ToolDef[] = [
     request: { kind: 'rpc', endpoint: 'evm', method: 'eth_sendRawTransaction', params: (i) => [i.signedTx] },
     decode: (raw) => ({ txHash: typeof raw === 'string' ? raw : String((raw as { result?: unknown })?.result ?? '') }),
     plan: async (i, ctx) => {
-      let facts: EvmTxFacts | undefined;
-      try {
-        facts = decodeRawEvmTx(i.signedTx);
-      } catch (err) {
-        refuseOpaqueUnderLimits(ctx, 'a transaction this server cannot decode');
-        if (i.signedTx.length < 4) throw new InputError('signedTx', `not a signed transaction (${(err as Error).message})`);
-      }
+      const facts = decoded(i.signedTx);
+      if (!facts && i.signedTx.length < 4) throw new InputError('signedTx', 'not a signed transaction (too short)');
       const network = await ctx.network();
       if (!facts) {
         return { lines: [`Network: ${network.networkID}, chain C`, 'Broadcasts a transaction that could not be decoded here: approve only if you built it yourself.'] };
       }
-      const units = (facts.value + WEI_PER_UNIT - 1n) / WEI_PER_UNIT;
       return {
         lines: [
           `Network: ${network.networkID}, chain C${facts.chainId !== undefined ? ` (EVM chain ID in the tx: ${facts.chainId})` : ''}`,
@@ -46,11 +54,10 @@ export const evmSpendTools: ToolDef[] = [
           `Value: ${weiAmount(facts.value, network.assetSymbol).display}`,
           'Fee: gas, paid in the native asset as the transaction sets it',
         ],
-        amount: units,
-        recipients: facts.to ? [facts.to] : [],
         details: { to: facts.to ?? null, valueWei: facts.value.toString() },
       };
     },
+    limits: rawTxLimits,
     summarize: (o) => issuedText('EVM transaction', o.txHash, `Follow it with eth_getTransactionReceipt {"txHash": "${o.txHash}"}.`),
   }),
 ];

@@ -12,6 +12,7 @@ import {
   headLines,
   MIN_DELEGATION_FEE,
   onChain,
+  payloadBytes,
   PRIMARY_NETWORK,
   pUnlocked,
   requiredValidatorStake,
@@ -20,6 +21,7 @@ import {
   userXAddresses,
 } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
+import { recipientsOf } from '../spend/guard.js';
 import { nativeAmount } from '../summarize/format.js';
 import type { NetworkInfo } from '../context/network.js';
 
@@ -45,6 +47,12 @@ async function pBefore(ctx: ToolContext, network: NetworkInfo, fromP?: string[])
   const addresses = fromP ?? (await userXAddresses(ctx)).map((a) => onChain(a, 'P'));
   return pUnlocked(ctx, addresses, network.assetID);
 }
+
+/** The stake leaves the user's control until the end of the period. */
+const stakeLimits = (i: { stakeAmount: bigint; rewardAddress: string; changeAddr?: string }) => ({
+  amount: i.stakeAmount,
+  recipients: recipientsOf(i.rewardAddress, i.changeAddr),
+});
 
 const stakerFollow = (nodeID: string) => `Follow it with platform_getPendingValidators {"nodeIDs": ["${nodeID}"]}: it is pending until its start time.`;
 
@@ -79,8 +87,8 @@ export const platformSpendTools: ToolDef[] = [
       }),
     ),
     decode: decodeTx,
+    validate: (i, now) => checkPeriod(i.startTime, i.endTime, now),
     plan: async (i, ctx) => {
-      checkPeriod(i.startTime, i.endTime, ctx.now());
       const network = await ctx.network();
       const required = await requiredValidatorStake(ctx, network);
       if (required !== undefined && i.stakeAmount !== required) {
@@ -96,11 +104,10 @@ export const platformSpendTools: ToolDef[] = [
           'Fee: none (staking transactions have no fee)',
           endsWithLine(before, i.stakeAmount, (v) => show(v, network)),
         ],
-        amount: i.stakeAmount,
-        recipients: [i.rewardAddress],
         details: { nodeID: i.nodeID, stakeAmount: i.stakeAmount.toString() },
       };
     },
+    limits: stakeLimits,
     summarize: (o, i) => issuedText(`Added validator ${i.nodeID}`, o.txID, stakerFollow(i.nodeID)),
   }),
   defineTool({
@@ -131,8 +138,8 @@ export const platformSpendTools: ToolDef[] = [
       }),
     ),
     decode: decodeTx,
+    validate: (i, now) => checkPeriod(i.startTime, i.endTime, now, false),
     plan: async (i, ctx) => {
-      checkPeriod(i.startTime, i.endTime, ctx.now(), false);
       const network = await ctx.network();
       const { validator, cap } = await checkDelegation(ctx, i, network);
       const before = await pBefore(ctx, network, i.from);
@@ -145,11 +152,10 @@ export const platformSpendTools: ToolDef[] = [
           'Fee: none (delegation has no fee)',
           endsWithLine(before, i.stakeAmount, (v) => show(v, network)),
         ],
-        amount: i.stakeAmount,
-        recipients: [i.rewardAddress],
         details: { nodeID: i.nodeID, stakeAmount: i.stakeAmount.toString(), cap: cap.toString() },
       };
     },
+    limits: stakeLimits,
     summarize: (o, i) => issuedText(`Delegated to ${i.nodeID}`, o.txID, stakerFollow(i.nodeID)),
   }),
   defineTool({
@@ -172,8 +178,8 @@ export const platformSpendTools: ToolDef[] = [
       compact({ nodeID: i.nodeID, subnetID: i.subnetID, startTime: i.startTime, endTime: i.endTime, weight: i.weight, from: i.from, changeAddr: i.changeAddr }),
     ),
     decode: decodeTx,
+    validate: (i, now) => checkPeriod(i.startTime, i.endTime, now, false),
     plan: async (i, ctx) => {
-      checkPeriod(i.startTime, i.endTime, ctx.now(), false);
       const network = await ctx.network();
       const primary = await findValidator(ctx, i.nodeID);
       if (!primary) throw new InputError('nodeID', `${i.nodeID} does not validate the Primary Network; it must for the whole subnet period`);
@@ -186,6 +192,7 @@ export const platformSpendTools: ToolDef[] = [
         details: { nodeID: i.nodeID, subnetID: i.subnetID },
       };
     },
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => issuedText(`Added ${i.nodeID} to subnet ${i.subnetID}`, o.txID, `Follow it with platform_getPendingValidators {"subnetID": "${i.subnetID}"}.`),
   }),
   defineTool({
@@ -205,8 +212,10 @@ export const platformSpendTools: ToolDef[] = [
       compact({ controlKeys: i.controlKeys, threshold: i.threshold, from: i.from, changeAddr: i.changeAddr }),
     ),
     decode: decodeTx,
-    plan: async (i, ctx) => {
+    validate: (i) => {
       if (i.threshold > i.controlKeys.length) throw new InputError('threshold', `must be between 1 and the number of control keys (${i.controlKeys.length})`);
+    },
+    plan: async (i, ctx) => {
       const network = await ctx.network();
       const { txFee } = await txFees(ctx);
       return {
@@ -214,6 +223,7 @@ export const platformSpendTools: ToolDef[] = [
         details: { threshold: i.threshold, controlKeys: i.controlKeys.length },
       };
     },
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
     summarize: (o) => issuedText('Created a subnet', o.txID, `The subnet ID is ${o.txID}; see it with platform_getSubnets {"ids": ["${o.txID}"]}.`),
   }),
   defineTool({
@@ -244,6 +254,8 @@ export const platformSpendTools: ToolDef[] = [
         details: { subnetID: i.subnetID, vmID: i.vmID, name: i.name },
       };
     },
+    validate: (i) => void payloadBytes('genesisData', i.genesisData, i.encoding),
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => issuedText(`Created blockchain ${i.name}`, o.txID, `Follow it with platform_getBlockchainStatus {"blockchainID": "${o.txID}"}.`),
   }),
   defineTool({
@@ -270,11 +282,10 @@ export const platformSpendTools: ToolDef[] = [
           feeLine(txFee, network),
           endsWithLine(before, i.amount + txFee, (v) => show(v, network)),
         ],
-        amount: i.amount,
-        recipients: [i.to],
         details: { to: i.to, amount: i.amount.toString() },
       };
     },
+    limits: (i) => ({ amount: i.amount, recipients: recipientsOf(i.to, i.changeAddr) }),
     summarize: (o, i) =>
       issuedText(`Exported ${i.amount} native units from P to ${i.to}`, o.txID, `Check the atomic funds with xvm_getUTXOs {"addresses": ["${i.to}"], "sourceChain": "P"}.`, [
         `Not done yet: complete the transfer with xvm_import {"to": "${i.to}", "sourceChain": "P"}.`,
@@ -303,10 +314,10 @@ export const platformSpendTools: ToolDef[] = [
       const { txFee } = await txFees(ctx);
       return {
         lines: [...headLines(network, i.from, 'P'), `${i.remove ? 'Clears' : 'Sets'} ${stateName(i.state)} (${i.state}) on ${i.address}`, feeLine(txFee, network)],
-        recipients: [i.address],
         details: { address: i.address, state: i.state, remove: i.remove },
       };
     },
+    limits: (i) => ({ recipients: recipientsOf(i.address, i.changeAddr) }),
     summarize: (o, i) =>
       issuedText(`${i.remove ? 'Cleared' : 'Set'} ${stateName(i.state)} on ${i.address}`, o.txID, `Check it with platform_getAddressStates {"address": "${i.address}"}.`),
   }),

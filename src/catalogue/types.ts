@@ -53,16 +53,25 @@ export interface RunnerRequestSpec<I> {
 
 export type RequestSpec<I> = RpcRequestSpec<I> | RestRequestSpec<I> | RunnerRequestSpec<I>;
 
-/** What a spend shows before it runs and what hard limits check (DESIGN "Confirmation of spends"). */
+/** What a spend shows before it runs (DESIGN "Confirmation of spends"); the hard limits use SpendLimits. */
 export interface SpendPlan {
   /** One line per fact a human must see before saying yes. */
   lines: string[];
-  /** Native amount leaving the user's control, smallest unit, checked against CHAIN_MCP_MAX_SPEND. */
-  amount?: bigint;
-  /** Recipient addresses, checked against CHAIN_MCP_ALLOWED_RECIPIENTS and the node's network prefix. */
-  recipients?: string[];
   /** Structured facts for structuredContent. */
   details?: Record<string, unknown>;
+}
+
+/**
+ * What the hard limits check, computed from the input alone (no request), so a spend over a
+ * limit is refused before anything is sent (DESIGN section 6, guard order).
+ */
+export interface SpendLimits {
+  /** Amount leaving the user's control, smallest unit, checked against CHAIN_MCP_MAX_SPEND (docs/choices.md). */
+  amount?: bigint;
+  /** Every address the spend pays, credits, or names for change or rewards. */
+  recipients: string[];
+  /** Set when the content cannot be read (signed bytes): what it is, for the refusal under a limit. */
+  opaque?: string;
 }
 
 export interface ToolDef<I extends AnyObject = AnyObject, O extends AnyObject = AnyObject> {
@@ -84,6 +93,10 @@ export interface ToolDef<I extends AnyObject = AnyObject, O extends AnyObject = 
   summarize(output: z.output<O>, input: z.output<I>, ctx: ToolContext): string | Promise<string>;
   /** Spend tier: checks and preview text shown before confirmation. */
   plan?(input: z.output<I>, ctx: ToolContext): Promise<SpendPlan>;
+  /** Spend tier: input rules the schema cannot express (across fields, the clock, checksums); no request. */
+  validate?(input: z.output<I>, nowMs: number): void;
+  /** Spend tier, required: amount and recipients from the input alone, no request. */
+  limits?(input: z.output<I>): SpendLimits;
   /** Overrides of the annotation defaults derived from the tier. */
   annotations?: { idempotentHint?: boolean; openWorldHint?: boolean; readOnlyHint?: boolean; destructiveHint?: boolean };
 }

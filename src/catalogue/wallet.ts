@@ -3,7 +3,7 @@ import { chainSelector } from './fields.js';
 import { defineTool, type ToolDef } from './types.js';
 import { listLines } from '../summarize/format.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
-import { issueSignedTx, sendInput, sendParams, sendPlan } from './xvm.spend.js';
+import { issueSignedTx, sendInput, sendLimits, sendParams, sendPlan } from './xvm.spend.js';
 import { shownAmount } from '../spend/plan.js';
 
 /**
@@ -25,6 +25,7 @@ export const walletTools: ToolDef[] = [
     request: { kind: 'rpc', endpoint: 'wallet', method: 'wallet.send', credentials: true, params: sendParams },
     decode: decodeTx,
     plan: sendPlan,
+    limits: sendLimits,
     summarize: async (o, i, ctx) => issuedText(`Sent ${await shownAmount(ctx, i.assetID, i.amount)} to ${i.to} (wallet API)`, o.txID, 'xvm_getTxStatus'),
   }),
   issueSignedTx({

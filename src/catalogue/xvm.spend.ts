@@ -3,15 +3,15 @@ import { formatAmount } from '../codec/index.js';
 import { InputError } from '../errors.js';
 import { nativeAmount } from '../summarize/format.js';
 import { amount, assetIdOrAlias, chainAddress, chainIdOrAlias, chainSelector, compact, xAddress } from './fields.js';
-import { defineTool, type SpendPlan, type ToolContext, type ToolDef } from './types.js';
+import { defineTool, type SpendLimits, type SpendPlan, type ToolContext, type ToolDef } from './types.js';
 import { assetName, changeAddrField, denominationField, fromField, memoField, minterSets, symbolField } from '../spend/fields.js';
+import { recipientsOf, sumAmounts } from '../spend/guard.js';
 import {
-  encodedLength,
   importPlan,
   feeLine,
   endsWithLine,
   headLines,
-  refuseOpaqueUnderLimits,
+  payloadBytes,
   resolveAsset,
   shownAmount,
   txFees,
@@ -44,6 +44,11 @@ export function sendParams(i: SendInput): Record<string, unknown> {
   return compact({ amount: i.amount, assetID: i.assetID, to: i.to, memo: i.memo, from: i.from, changeAddr: i.changeAddr });
 }
 
+/** Every fungible amount counts against the cap, whatever its asset (docs/choices.md). */
+export function sendLimits(i: SendInput): SpendLimits {
+  return { amount: i.amount, recipients: recipientsOf(i.to, i.changeAddr) };
+}
+
 export async function sendPlan(i: SendInput, ctx: ToolContext): Promise<SpendPlan> {
   const network = await ctx.network();
   const asset = await resolveAsset(ctx, i.assetID, network);
@@ -60,8 +65,6 @@ export async function sendPlan(i: SendInput, ctx: ToolContext): Promise<SpendPla
       endsWithLine(before, leaving, asset.show),
       ...(i.memo ? [`Memo: ${i.memo}`] : []),
     ],
-    amount: asset.native ? i.amount : undefined,
-    recipients: [i.to],
     details: { to: i.to, amount: i.amount.toString(), assetID: asset.info.assetID, fee: txFee.toString() },
   };
 }
@@ -77,7 +80,6 @@ async function creationPlan(
   i: { name: string; symbol: string; from?: string[]; denomination?: number },
   kind: string,
   more: string[],
-  recipients: string[] = [],
 ): Promise<SpendPlan> {
   const network = await ctx.network();
   const { creationTxFee } = await txFees(ctx);
@@ -89,7 +91,6 @@ async function creationPlan(
       ...more,
       `${feeLine(creationTxFee, network)} (asset creation fee)`,
     ],
-    recipients,
     details: { kind, name: i.name, symbol: i.symbol, fee },
   };
 }
@@ -116,8 +117,10 @@ export const xvmSpendTools: ToolDef[] = [
     decode: (raw) => ({ assetID: String((raw as { assetID?: unknown })?.assetID ?? ''), changeAddr: (raw as { changeAddr?: string })?.changeAddr }),
     plan: (i, ctx) => {
       const show = (v: bigint) => formatAmount(v, { decimals: i.denomination ?? 0, symbol: i.symbol || undefined });
-      return creationPlan(ctx, i, 'a fixed-cap asset', i.initialHolders.map((h) => `Holder: ${h.address} gets ${show(h.amount)} (${h.amount} units)`), i.initialHolders.map((h) => h.address));
+      return creationPlan(ctx, i, 'a fixed-cap asset', i.initialHolders.map((h) => `Holder: ${h.address} gets ${show(h.amount)} (${h.amount} units)`));
     },
+    // The holders get units of a new asset: nothing the user holds leaves but the fee.
+    limits: (i) => ({ recipients: recipientsOf(i.initialHolders.map((h) => h.address), i.changeAddr) }),
     summarize: (o, i) => `Created fixed-cap asset ${i.name} (${i.symbol}): assetID ${o.assetID}. Check it with xvm_getAssetDescription.`,
   }),
   defineTool({
@@ -139,6 +142,7 @@ export const xvmSpendTools: ToolDef[] = [
         'a variable-cap asset',
         i.minterSets.map((s, n) => `Minter set ${n + 1}: ${s.threshold} of ${s.minters.join(', ')}`),
       ),
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => `Created variable-cap asset ${i.name} (${i.symbol}): assetID ${o.assetID}. Mint it with xvm_mint.`,
   }),
   defineTool({
@@ -155,6 +159,7 @@ export const xvmSpendTools: ToolDef[] = [
     decode: (raw) => ({ assetID: String((raw as { assetID?: unknown })?.assetID ?? ''), changeAddr: (raw as { changeAddr?: string })?.changeAddr }),
     plan: (i, ctx) =>
       creationPlan(ctx, i, 'an NFT asset', i.minterSets.map((s, n) => `Minter set ${n + 1}: ${s.threshold} of ${s.minters.join(', ')}`)),
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => `Created NFT asset ${i.name} (${i.symbol}): assetID ${o.assetID}. Mint tokens with xvm_mintNFT.`,
   }),
   defineTool({
@@ -182,10 +187,11 @@ export const xvmSpendTools: ToolDef[] = [
       const { txFee } = await txFees(ctx);
       return {
         lines: [...headLines(network, i.from), `Mints: ${asset.show(i.amount)} of ${asset.info.name || asset.info.assetID}`, `To: ${i.to}`, feeLine(txFee, network)],
-        recipients: [i.to],
         details: { assetID: asset.info.assetID, amount: i.amount.toString(), to: i.to },
       };
     },
+    // Minting creates units; only the fee leaves the user.
+    limits: (i) => ({ recipients: recipientsOf(i.to, i.changeAddr) }),
     summarize: async (o, i, ctx) => issuedText(`Minted ${await shownAmount(ctx, i.assetID, i.amount)} to ${i.to}`, o.txID, STATUS),
   }),
   defineTool({
@@ -196,7 +202,7 @@ export const xvmSpendTools: ToolDef[] = [
     toolset: 'xvm',
     input: z.strictObject({
       assetID: assetIdOrAlias('Asset ID of the NFT asset.'),
-      payload: z.string().min(1).max(4096).describe('Token data, at most 1024 bytes: cb58, or hex as 0x + data + 4-byte checksum.'),
+      payload: z.string().min(1).max(4096).describe('Token data, at most 1024 bytes: cb58, or hex as 0x + data + 4-byte checksum (sha256).'),
       to: xAddress('X address that receives the token.'),
       encoding: z.enum(['cb58', 'hex']).optional().describe('Encoding of payload; default cb58.'),
       from,
@@ -209,21 +215,16 @@ export const xvmSpendTools: ToolDef[] = [
     ),
     decode: decodeTx,
     plan: async (i, ctx) => {
-      let size: number;
-      try {
-        size = encodedLength(i.payload, i.encoding);
-      } catch (err) {
-        throw new InputError('payload', `not valid ${i.encoding ?? 'cb58'}: ${(err as Error).message}`);
-      }
-      if (size > 1024) throw new InputError('payload', `must be at most 1024 bytes; it is ${size} bytes`);
+      const size = nftPayloadBytes(i.payload, i.encoding);
       const network = await ctx.network();
       const { txFee } = await txFees(ctx);
       return {
         lines: [...headLines(network, i.from), `Mints: one NFT of ${i.assetID} with a ${size}-byte payload`, `To: ${i.to}`, feeLine(txFee, network)],
-        recipients: [i.to],
         details: { assetID: i.assetID, payloadBytes: size, to: i.to },
       };
     },
+    validate: (i) => void nftPayloadBytes(i.payload, i.encoding),
+    limits: (i) => ({ recipients: recipientsOf(i.to, i.changeAddr) }),
     summarize: (o, i) => issuedText(`Minted an NFT of ${i.assetID} to ${i.to}`, o.txID, STATUS),
   }),
   defineTool({
@@ -237,6 +238,7 @@ export const xvmSpendTools: ToolDef[] = [
     request: xvm('xvm.send', sendParams),
     decode: decodeTx,
     plan: sendPlan,
+    limits: sendLimits,
     summarize: async (o, i, ctx) => issuedText(`Sent ${await shownAmount(ctx, i.assetID, i.amount)} to ${i.to}`, o.txID, STATUS),
   }),
   defineTool({
@@ -281,11 +283,10 @@ export const xvmSpendTools: ToolDef[] = [
       const show = (v: bigint) => nativeAmount(v, network).display;
       return {
         lines: [...headLines(network, i.from), ...lines, feeLine(txFee, network), endsWithLine(before, native + txFee, show), ...(i.memo ? [`Memo: ${i.memo}`] : [])],
-        amount: native,
-        recipients: i.outputs.map((o) => o.to),
         details: { outputs: i.outputs.length, nativeTotal: native.toString(), fee: txFee.toString() },
       };
     },
+    limits: (i) => ({ amount: sumAmounts(i.outputs.map((o) => o.amount)), recipients: recipientsOf(i.outputs.map((o) => o.to), i.changeAddr) }),
     summarize: (o, i) => issuedText(`Sent ${i.outputs.length} payments`, o.txID, STATUS),
   }),
   defineTool({
@@ -312,10 +313,10 @@ export const xvmSpendTools: ToolDef[] = [
       const { txFee } = await txFees(ctx);
       return {
         lines: [...headLines(network, i.from), `Sends: NFT group ${i.groupID} of ${i.assetID}`, `To: ${i.to}`, feeLine(txFee, network)],
-        recipients: [i.to],
         details: { assetID: i.assetID, groupID: i.groupID, to: i.to },
       };
     },
+    limits: (i) => ({ recipients: recipientsOf(i.to, i.changeAddr) }),
     summarize: (o, i) => issuedText(`Sent NFT group ${i.groupID} of ${i.assetID} to ${i.to}`, o.txID, STATUS),
   }),
   defineTool({
@@ -351,11 +352,10 @@ export const xvmSpendTools: ToolDef[] = [
           feeLine(txFee, network),
           endsWithLine(before, i.amount + (asset.native ? txFee : 0n), asset.show),
         ],
-        amount: asset.native ? i.amount : undefined,
-        recipients: [i.to],
         details: { to: i.to, amount: i.amount.toString(), destinationChain: dest },
       };
     },
+    limits: (i) => ({ amount: i.amount, recipients: recipientsOf(i.to, i.changeAddr) }),
     summarize: async (o, i, ctx) =>
       issuedText(`Exported ${await shownAmount(ctx, i.assetID, i.amount)} from X to ${i.to}`, o.txID, STATUS, [
         `Not done yet: complete the transfer with ${importTool(i.to.slice(0, 1))} (sourceChain "X", to the same destination) once this is Accepted.`,
@@ -376,6 +376,7 @@ export const xvmSpendTools: ToolDef[] = [
     request: xvm('xvm.import', (i: { to: string; sourceChain: string }) => ({ to: i.to, sourceChain: i.sourceChain })),
     decode: decodeTx,
     plan: (i, ctx) => importPlan(ctx, { endpoint: 'xvm', to: i.to, sourceChain: i.sourceChain, chain: i.chain, waitingOn: [i.to], fee: feeLine }),
+    limits: (i) => ({ recipients: [i.to] }),
     summarize: (o, i) => issuedText(`Imported funds from ${i.sourceChain} to ${i.to}`, o.txID, STATUS),
   }),
   issueSignedTx({
@@ -390,19 +391,20 @@ export const xvmSpendTools: ToolDef[] = [
   }),
 ];
 
+/** An NFT payload's size (at most 1024 bytes), its checksum verified; refused naming `payload`. */
+function nftPayloadBytes(payload: string, encoding: 'cb58' | 'hex' | undefined): number {
+  const size = payloadBytes('payload', payload, encoding);
+  if (size > 1024) throw new InputError('payload', `must be at most 1024 bytes; it is ${size} bytes`);
+  return size;
+}
+
 export function importTool(dest: string): string {
   return dest === 'C' ? 'cx_import' : dest === 'P' ? "the platform chain's import" : 'xvm_import';
 }
 
 /** Preview of signed bytes: only their size and that they cannot be checked. */
 export async function opaquePlan(ctx: ToolContext, tx: string, enc: 'cb58' | 'hex' | undefined, chain: string): Promise<SpendPlan> {
-  let size: number;
-  try {
-    size = encodedLength(tx, enc);
-  } catch (err) {
-    throw new InputError('tx', `not valid ${enc ?? 'cb58'}: ${(err as Error).message}`);
-  }
-  refuseOpaqueUnderLimits(ctx, 'this transaction');
+  const size = payloadBytes('tx', tx, enc);
   const network = await ctx.network();
   return {
     lines: [
@@ -442,6 +444,8 @@ export function issueSignedTx(opts: {
     request: { kind: 'rpc', endpoint: opts.endpoint, method: `${opts.endpoint}.issueTx`, params: (i) => compact({ tx: i.tx, encoding: i.encoding }) },
     decode: decodeTx,
     plan: (i, ctx) => opaquePlan(ctx, i.tx, i.encoding, opts.chain),
+    validate: (i) => void payloadBytes('tx', i.tx, i.encoding),
+    limits: () => ({ recipients: [], opaque: 'this transaction' }),
     summarize: (o) => issuedText(opts.done, o.txID, opts.statusTool),
   });
 }

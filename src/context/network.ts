@@ -41,18 +41,30 @@ type RpcFn = (endpoint: 'platform' | 'info' | 'xvm', method: string, params?: Re
  */
 export class NetworkCache {
   private network?: Promise<NetworkInfo>;
+  private known?: NetworkInfo;
   private readonly assets = new Map<string, Promise<AssetInfo>>();
 
   constructor(private readonly rpc: RpcFn) {}
 
   get(): Promise<NetworkInfo> {
     if (!this.network) {
-      this.network = this.load().catch((err: unknown) => {
-        this.network = undefined;
-        throw err;
-      });
+      this.network = this.load().then(
+        (info) => {
+          this.known = info;
+          return info;
+        },
+        (err: unknown) => {
+          this.network = undefined;
+          throw err;
+        },
+      );
     }
     return this.network;
+  }
+
+  /** The network if it was already learned, without a request (the spend guards' first stage). */
+  peek(): NetworkInfo | undefined {
+    return this.known;
   }
 
   asset(assetID: string): Promise<AssetInfo> {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Config } from '../config.js';
-import { ConfirmationBook, enforceLimits } from '../confirm.js';
+import { ConfirmationBook } from '../confirm.js';
 import type { CallOptions, SpendPlan, ToolContext, ToolDef } from '../catalogue/types.js';
 import { loadCatalogue } from '../catalogue/load.js';
 import { NetworkCache } from '../context/network.js';
@@ -8,6 +8,7 @@ import { ChainMcpError, HttpStatusError, InputError, renderError, toChainMcpErro
 import type { Logger } from '../log.js';
 import { redactSecrets, redactValue } from '../redact.js';
 import { clipText } from '../summarize/format.js';
+import { checkWithoutRequests, pinNetwork, spendLimits } from '../spend/guard.js';
 import { HttpClient } from '../transport/http.js';
 import { JsonRpcClient, type RpcParams } from '../transport/jsonrpc.js';
 import { RestClient } from '../transport/rest.js';
@@ -83,6 +84,11 @@ export class Services {
 
   network() {
     return this.networkCache.get();
+  }
+
+  /** The network if already cached; never a request. */
+  cachedNetwork() {
+    return this.networkCache.peek();
   }
 
   asset(assetID: string) {
@@ -278,9 +284,14 @@ async function callSpend(services: Services, tool: ToolDef, input: Record<string
   const { config, log } = services;
   const { confirm, ...args } = input;
   if (!tool.plan) throw new ChainMcpError('internal', `Spend tool ${tool.name} has no preview; refusing to run it.`);
+  // Guard order (DESIGN section 6): limits needing no request, the network pin, then the preview's reads.
+  tool.validate?.(args, services.now());
+  const limits = spendLimits(tool, args);
+  const cached = services.cachedNetwork();
+  checkWithoutRequests(limits, config, cached);
+  await pinNetwork(limits, config, () => ctx.network(), cached !== undefined);
   const plan: SpendPlan = await tool.plan(args, ctx);
-  await enforceLimits(plan, ctx);
-  const audit = { tool: tool.name, amount: plan.amount?.toString(), recipients: plan.recipients };
+  const audit = { tool: tool.name, amount: limits.amount?.toString(), recipients: limits.recipients };
   if (typeof confirm !== 'string') {
     const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now());
     log.info({ audit: 'preview', ...audit }, 'spend preview');

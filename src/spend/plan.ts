@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cb58Decode, hexToBytes, parseChainAddress } from '../codec/index.js';
+import { type ByteEncoding, decodeEncoded, parseChainAddress } from '../codec/index.js';
 import { type AssetInfo, KNOWN_NETWORKS, type NetworkInfo } from '../context/network.js';
 import { ChainMcpError, InputError } from '../errors.js';
 import type { SpendPlan, ToolContext } from '../catalogue/types.js';
@@ -133,11 +133,16 @@ export function endsWithLine(before: bigint | undefined, leaving: bigint, show: 
   return `Balance after: ${show(before - leaving)} (now ${show(before)}).`;
 }
 
-/** Byte length of data in the node's encodings: `cb58` (default) or `hex` (0x + data + 4-byte checksum). */
-export function encodedLength(data: string, encoding: 'cb58' | 'hex' | undefined): number {
-  if (encoding !== 'hex') return cb58Decode(data).length;
-  if (!data.startsWith('0x')) throw new Error('expected 0x-prefixed hex');
-  return Math.max(0, hexToBytes(data).length - 4);
+/**
+ * Payload size of bytes given in one of the node's encodings, checksum verified (cb58, hex) so a
+ * typo is refused here naming `field`, before any request; the size excludes the checksum.
+ */
+export function payloadBytes(field: string, data: string, encoding: ByteEncoding | undefined): number {
+  try {
+    return decodeEncoded(data, encoding).length;
+  } catch (err) {
+    throw new InputError(field, `not valid ${encoding ?? 'cb58'}: ${(err as Error).message}`);
+  }
 }
 
 /** Validation period rules of `platform.addValidator` (2 weeks to 1 year, starting in the future). */
@@ -228,18 +233,6 @@ export function headLines(network: NetworkInfo, from: readonly string[] | undefi
   ];
 }
 
-/** Spends whose content this server cannot decode (signed bytes) cannot be held to the hard limits. */
-export function refuseOpaqueUnderLimits(ctx: ToolContext, what: string): void {
-  const { config } = ctx;
-  if (config.maxSpend !== undefined || config.allowedRecipients !== undefined) {
-    throw new ChainMcpError(
-      'policy',
-      `Refused: ${what} is signed bytes whose recipients and amounts this server cannot check, and CHAIN_MCP_MAX_SPEND or CHAIN_MCP_ALLOWED_RECIPIENTS is set.`,
-      { hint: 'Use the tool that builds the transaction (for example xvm_send) so the limits can be checked.' },
-    );
-  }
-}
-
 export function feeLine(fee: bigint, network: NetworkInfo): string {
   return `Fee: ${nativeAmount(fee, network).display}`;
 }
@@ -292,7 +285,6 @@ export async function importPlan(
       importLine(waiting, txFee, network, opts.sourceChain),
       opts.fee(txFee, network),
     ],
-    recipients: [opts.to],
     details: { to: opts.to, sourceChain: opts.sourceChain },
   };
 }

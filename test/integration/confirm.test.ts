@@ -306,7 +306,8 @@ describe('spends the server cannot read are held to the limits', () => {
     const capped = await harness(devnet, { env: { CHAIN_MCP_MAX_SPEND: '1000' } });
     try {
       for (const tool of ['xvm_issueTx', 'wallet_issueTx', 'cx_issueTx']) {
-        const args = { tx: '0xdeadbeef00000000', encoding: 'hex' };
+        // 0x + deadbeef + the last 4 bytes of its sha256: a valid `hex` payload.
+        const args = { tx: '0xdeadbeefaa813953', encoding: 'hex' };
         const preview = await open.call(tool, args);
         expect(preview.text, tool).toContain('cannot be shown here');
         const refused = await capped.call(tool, args);
