@@ -110,6 +110,13 @@ const accountOverview = defineTool({
     const bares = [...new Set(input.addresses.filter((a) => !isHexAddress(a)).map(bareOf))];
     const hexes = [...new Set(input.addresses.filter((a) => isHexAddress(a)).map((a) => a.toLowerCase()))];
     const show = (v: bigint) => nativeAmount(v, network);
+    // Every step starts in the same turn, so the node reads go out as one batch per endpoint.
+    const evmPending = Promise.all(
+      hexes.map(async (address) => {
+        const out = await step(ctx, problems, `C balance of ${address}`, 'eth_getBalance', { address });
+        return out ? { address, balance: out.balance as AmountOut } : undefined;
+      }),
+    );
     const accounts = await Promise.all(
       bares.map(async (bare) => {
         const [x, p, fromP, fromC, toC] = await Promise.all([
@@ -148,14 +155,7 @@ const accountOverview = defineTool({
         return { address: bare, x: xLines, ...(pPart ? { p: pPart } : {}), waiting };
       }),
     );
-    const evm = (
-      await Promise.all(
-        hexes.map(async (address) => {
-          const out = await step(ctx, problems, `C balance of ${address}`, 'eth_getBalance', { address });
-          return out ? { address, balance: out.balance as AmountOut } : undefined;
-        }),
-      )
-    ).filter((e): e is z.infer<typeof EvmBalance> => e !== undefined);
+    const evm = (await evmPending).filter((e): e is z.infer<typeof EvmBalance> => e !== undefined);
     let total = 0n;
     for (const a of accounts) {
       for (const line of a.x) if (line.assetID === nativeID) total += big(line.amount.value);

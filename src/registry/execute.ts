@@ -6,6 +6,7 @@ import { loadCatalogue } from '../catalogue/load.js';
 import { NetworkCache } from '../context/network.js';
 import { ChainMcpError, HttpStatusError, InputError, renderError, toChainMcpError } from '../errors.js';
 import type { Logger } from '../log.js';
+import { RpcBatcher } from './batcher.js';
 import { redactSecrets, redactValue } from '../redact.js';
 import { clipText } from '../summarize/format.js';
 import { checkWithoutRequests, pinNetwork, spendLimits } from '../spend/guard.js';
@@ -100,15 +101,23 @@ export class Services {
   }
 }
 
-/** Builds the context one tool call sees. Reads retry; wallet, spend and admin calls never do. */
-export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks): ToolContext {
+/**
+ * Builds the context one tool call sees. Reads retry; wallet, spend and admin calls never do.
+ * The steps of a composite (ctx.call) share `batcher`: their node reads go out as one batch per endpoint.
+ */
+export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks, batcher?: RpcBatcher): ToolContext {
   const signal = hooks.signal ?? new AbortController().signal;
   const retryDefault = tool.tier === 'read';
+  let stepBatcher: RpcBatcher | undefined;
   const ctx: ToolContext = {
     config: services.config,
     log: services.log,
     signal,
-    rpc: (endpoint, method, params, opts = {}) => services.rpc(endpoint, method, params, { retry: opts.retry ?? retryDefault, chain: opts.chain, signal }),
+    rpc: (endpoint, method, params, opts = {}) => {
+      const retry = opts.retry ?? retryDefault;
+      if (!batcher) return services.rpc(endpoint, method, params, { retry, chain: opts.chain, signal });
+      return batcher.call(endpointPath(endpoint, services.config.wire, opts.chain), wireMethod(method, services.config.wire), params, retry);
+    },
     rpcBatch: (endpoint, calls, opts = {}) =>
       services.node.batch(
         endpointPath(endpoint, services.config.wire, opts.chain),
@@ -137,7 +146,8 @@ export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks)
       const other = await services.tool(name);
       if (other?.tier !== 'read') throw new ChainMcpError('internal', `Composite step ${name} is not a read operation.`);
       const input = parseInput(other, other.input, args);
-      return (await runOperation(other, input, makeContext(services, other, hooks))) as Record<string, unknown>;
+      stepBatcher ??= batcher ?? new RpcBatcher(services.node, signal);
+      return (await runOperation(other, input, makeContext(services, other, hooks, stepBatcher))) as Record<string, unknown>;
     },
     progress: hooks.progress ?? (async () => undefined),
     now: services.now,

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RpcFault } from '../../tools/devnet/rpc.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: structured results are checked field by field
@@ -65,5 +66,56 @@ describe('account_overview against the devnet', () => {
     expect(bad.text).toMatch(/addresses\[0\]/);
     expect(stack.devnet.router.requests).toHaveLength(0);
     stack.devnet.router.record = false;
+  });
+
+  it('sends its node reads as one JSON-RPC batch per endpoint, each read answered as on its own', async () => {
+    const [d0, d1] = stack.devnet.state.users.get(stack.devnet.state.devnetUser)!.keys;
+    const args = { addresses: [d0!.x, d1!.p, d0!.c, d1!.c] };
+    const first = await stack.call('account_overview', args); // learns the network and asset names once
+    stack.devnet.router.record = true;
+    stack.devnet.router.requests.length = 0;
+    try {
+      const second = await stack.call('account_overview', args);
+      expect(second.structured).toEqual(first.structured);
+      expect((second.structured as Rec).problems).toEqual([]);
+      const methods = (body: unknown) => (Array.isArray(body) ? body.map((b: Rec) => b.method) : [(body as Rec).method]);
+      const byPath = new Map<string, string[][]>();
+      for (const r of stack.devnet.router.requests) byPath.set(r.path, [...(byPath.get(r.path) ?? []), methods(r.body)]);
+      // One round trip per endpoint: X (balances and UTXOs of two keys), P, the C atomic API and C EVM.
+      expect(Object.fromEntries([...byPath].map(([path, bodies]) => [path, bodies.map((m) => [...m].sort())]))).toEqual({
+        '/ext/bc/X': [['xvm.getAllBalances', 'xvm.getAllBalances', 'xvm.getUTXOs', 'xvm.getUTXOs', 'xvm.getUTXOs', 'xvm.getUTXOs']],
+        '/ext/P': [['platform.getBalance', 'platform.getBalance']],
+        '/ext/bc/C/cx': [['cx.getUTXOs', 'cx.getUTXOs']],
+        '/ext/bc/C/rpc': [['eth_getBalance', 'eth_getBalance']],
+      });
+    } finally {
+      stack.devnet.router.record = false;
+    }
+  });
+});
+
+describe('account_overview when one read of a batch fails', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await inMemoryStack();
+  });
+  afterAll(() => stack.close());
+
+  it('reports the failed step as a problem and still answers every other step', async () => {
+    const [d0] = stack.devnet.state.users.get(stack.devnet.state.devnetUser)!.keys;
+    const healthy = (await stack.call('account_overview', { addresses: [d0!.x] })).structured as Rec;
+    expect(healthy.problems).toEqual([]);
+    stack.devnet.router.on('/ext/bc/X', 'xvm.getAllBalances', () => {
+      throw new RpcFault('balances index offline');
+    });
+    const result = await stack.call('account_overview', { addresses: [d0!.x] });
+    expect(result.isError, result.text).toBe(false);
+    const o = result.structured as Rec;
+    expect(o.problems).toEqual([{ step: `X balances of ${d0!.bech32}`, error: expect.stringContaining('balances index offline') }]);
+    expect(o.accounts[0].x).toEqual([]);
+    // The other reads of the same batch (the UTXO pages) and of the other endpoints still answered.
+    expect(o.accounts[0].waiting).toEqual(healthy.accounts[0].waiting);
+    expect(o.accounts[0].p).toEqual(healthy.accounts[0].p);
+    expect(result.text).toContain('Could not read: X balances of');
   });
 });

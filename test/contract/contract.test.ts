@@ -89,7 +89,9 @@ describe('every tool sends exactly the request the spec describes', () => {
         for (const fake of [node, indexer, runner]) fake.recorded.length = 0;
         result = await client.callTool({ name: tool.name, arguments: { ...example.args, confirm: id } });
       }
-      const recorded = [...node.recorded, ...indexer.recorded, ...runner.recorded];
+      // A JSON-RPC batch (composite steps) counts as its items, each sent as recorded.
+      const nodeItems = node.recorded.flatMap((r) => (Array.isArray(r.body) ? r.body.map((body: unknown) => ({ ...r, body })) : [r]));
+      const recorded = [...nodeItems, ...indexer.recorded, ...runner.recorded];
       const expected = Array.isArray(example.expect) ? example.expect : [example.expect];
       let cursor = 0;
       for (const want of expected) {
@@ -97,7 +99,7 @@ describe('every tool sends exactly the request the spec describes', () => {
         expect(at, `expected ${JSON.stringify(want)}\nrecorded:\n${recorded.map(describeRecorded).join('\n')}`).toBeGreaterThanOrEqual(0);
         cursor = at + 1;
       }
-      for (const r of node.recorded) {
+      for (const r of nodeItems) {
         if (r.httpMethod !== 'WS') expect(r.headers['content-type']).toBe('application/json');
         expect((r.body as { jsonrpc?: unknown }).jsonrpc).toBe('2.0');
         expect(typeof (r.body as { id?: unknown }).id).toBe('number');

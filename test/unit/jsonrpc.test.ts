@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { RpcBatcher } from '../../src/registry/batcher.js';
 import { HttpClient } from '../../src/transport/http.js';
 import { JsonRpcClient, MAX_BATCH, stringifyJson } from '../../src/transport/jsonrpc.js';
 
@@ -85,5 +86,44 @@ describe('JsonRpcClient.batch', () => {
     } finally {
       await node.close();
     }
+  });
+});
+
+describe('RpcBatcher', () => {
+  it('sends reads started together as one batch per path, a lone read as a plain call', async () => {
+    const node = await batchNode((item) => ({ jsonrpc: '2.0', id: item.id, result: `${item.method}:${JSON.stringify(item.params ?? null)}` }));
+    try {
+      const batcher = new RpcBatcher(node.client, new AbortController().signal);
+      const answers = await Promise.all([
+        batcher.call('/ext/bc/X', 'xvm.a', { n: 1 }, true),
+        batcher.call('/ext/P', 'platform.b', undefined, true),
+        batcher.call('/ext/bc/X', 'xvm.c', { n: 2 }, true),
+      ]);
+      expect(answers).toEqual(['xvm.a:{"n":1}', 'platform.b:null', 'xvm.c:{"n":2}']);
+      expect(node.bodies).toHaveLength(2);
+      const [x, p] = node.bodies as [Array<Record<string, unknown>>, Record<string, unknown>];
+      expect(x.map((b) => b.method)).toEqual(['xvm.a', 'xvm.c']);
+      expect(Array.isArray(p)).toBe(false);
+      expect(p.method).toBe('platform.b');
+      // A later turn is a new batch.
+      expect(await batcher.call('/ext/bc/X', 'xvm.d', undefined, true)).toBe('xvm.d:null');
+      expect(node.bodies).toHaveLength(3);
+    } finally {
+      await node.close();
+    }
+  });
+
+  it('rejects every read of a batch whose request failed, and settles each read of an answered batch on its own', async () => {
+    const node = await batchNode((item) =>
+      item.method === 'bad' ? { jsonrpc: '2.0', id: item.id, error: { code: -32000, message: 'nope' } } : { jsonrpc: '2.0', id: item.id, result: 1 },
+    );
+    const batcher = new RpcBatcher(node.client, new AbortController().signal);
+    const mixed = await Promise.allSettled([batcher.call('/p', 'good', undefined, true), batcher.call('/p', 'bad', undefined, true)]);
+    expect(mixed.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
+    expect(String((mixed[1] as PromiseRejectedResult).reason.message)).toContain('nope');
+    await node.close();
+    const down = await Promise.allSettled([batcher.call('/p', 'good', undefined, false), batcher.call('/p', 'good', undefined, false)]);
+    expect(down.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect((down[0] as PromiseRejectedResult).reason).toBe((down[1] as PromiseRejectedResult).reason);
   });
 });
