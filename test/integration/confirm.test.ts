@@ -132,6 +132,11 @@ describe('confirmation protocol', () => {
     const [nonce, expiry, mac] = id.split('.') as [string, string, string];
     const forged = [
       `${nonce}.${expiry}.${mac.slice(0, -2)}${mac.endsWith('AA') ? 'BB' : 'AA'}`,
+      // A prefix of the real MAC: a comparison over the given length only would accept these.
+      `${nonce}.${expiry}.${mac.slice(0, -1)}`,
+      `${nonce}.${expiry}.${mac.slice(0, 1)}`,
+      // The real MAC with more after it.
+      `${nonce}.${expiry}.${mac}A`,
       `${nonce}.${Number(expiry) + 60_000}.${mac}`,
       'not-an-id',
       `${nonce}.${expiry}.`,
