@@ -295,7 +295,8 @@ describe('hard limits refuse before any request, on every spend tool', () => {
   for (const tool of SPEND.filter((t) => OPAQUE.includes(t.name))) {
     it(`${tool.name}: signed bytes are refused under a cap or an allow-list with zero requests`, async () => {
       const [args] = argSets(tool);
-      for (const env of [{ CHAIN_MCP_MAX_SPEND: '1000000000000' }, { CHAIN_MCP_ALLOWED_RECIPIENTS: RAW_TO }]) {
+      const limits: Array<Record<string, string>> = [{ CHAIN_MCP_MAX_SPEND: '1000000000000' }, { CHAIN_MCP_ALLOWED_RECIPIENTS: RAW_TO }];
+      for (const env of limits) {
         const r = await attempt(tool, args!, env);
         expect(r.text, tool.name).toContain('signed bytes whose recipients and amounts this server cannot check');
         expect(r.requests, tool.name).toEqual([]);
