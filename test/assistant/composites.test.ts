@@ -42,12 +42,19 @@ describe('composite read tools against the devnet, cross-checked with single ope
   it('validator_lookup: a pending validator, its pending delegators, and an unknown node', async () => {
     const pv = stack.devnet.state.pendingValidators[0]!;
     const single = await stack.call('platform_getPendingValidators', { nodeIDs: [pv.nodeID] });
+    const before = Date.now();
     const look = await stack.call('validator_lookup', { nodeID: pv.nodeID });
     const s = look.structured as Rec;
     expect(s.status).toBe('pending');
     const pExpected = (single.structured as Rec).validators[0];
     expect(s).toMatchObject({ txID: pExpected.txID, startTime: pExpected.startTime, endTime: pExpected.endTime, stakeAmount: pExpected.stakeAmount });
-    expect(s.startsIn).toBeDefined();
+    // Seconds from the call to the validator's start (the call happened between these two clock reads).
+    const startUnix = BigInt(pExpected.startTime.unix);
+    const [earliest, latest] = [startUnix - BigInt(Math.floor(Date.now() / 1000)), startUnix - BigInt(Math.floor(before / 1000))];
+    expect(BigInt(s.startsIn.seconds)).toBeGreaterThanOrEqual(earliest);
+    expect(BigInt(s.startsIn.seconds)).toBeLessThanOrEqual(latest);
+    expect(BigInt(s.startsIn.seconds)).toBeGreaterThan(0n);
+    expect(look.text).toContain(s.startsIn.human);
     expect(look.text).toContain('starts in');
 
     const pd = stack.devnet.state.pendingDelegators[0]!;
@@ -113,7 +120,8 @@ describe('composite read tools against the devnet, cross-checked with single ope
       expect(o.isError).toBe(false);
       expect(s.bootstrapped).toEqual({ X: true, P: true, C: false });
       expect(s.supply).toBeUndefined();
-      expect(s.pHeight).toBeDefined();
+      expect(s.pHeight).toBe((await own.call('platform_getHeight')).structured?.height);
+      expect(s.pHeight).toBe(String(own.devnet.state.pBlocks.length - 1));
       expect(s.problems).toEqual([{ step: 'supply', error: expect.stringContaining('database closed') }]);
       expect(o.text).toMatch(/C NO/);
       expect(o.text).toMatch(/Could not read: supply/);

@@ -105,30 +105,58 @@ export interface Representative {
   baseline: CallResult;
 }
 
+/** A tool whose contract example could not run against the devnet, and what it answered. */
+export interface Unrunnable {
+  tool: string;
+  why: string;
+}
+
+/** The contract examples' placeholder keys (network "camino"); the devnet is on "local". */
+const EXAMPLE_KEYS = ['camino1qyqszqgpqyqszqgpqyqszqgpqyqszqgpua39v8', 'camino1qgpqyqszqgpqyqszqgpqyqszqgpqyqszdehq83'];
+
+/** A tool's contract example with its placeholder keys replaced by devnet keys of the keystore user. */
+export function devnetArgs(tool: ToolDef, devnet: Devnet): Record<string, unknown> | undefined {
+  const args = exampleArgs(tool);
+  if (!args) return undefined;
+  const keys = devnet.state.users.get(devnet.keystore.username)!.keys;
+  const json = EXAMPLE_KEYS.reduce((text, placeholder, i) => text.split(placeholder).join(keys[i + 1]!.bech32), JSON.stringify(args));
+  return JSON.parse(json) as Record<string, unknown>;
+}
+
 /**
  * For each toolset and request kind, the first catalogue tool of `tier` whose contract
- * example answers without error against the devnet: what fault tests exercise. Driven by
- * the catalogue, so new families are picked up as they land.
+ * example (on devnet addresses) answers without error against the devnet: what fault tests
+ * exercise. Driven by the catalogue, so new families are picked up as they land. Every tool
+ * passed over is returned in `unrunnable` with its answer: tests compare it with the known
+ * list, so a tool that stops working is a failure, not a silent skip.
  */
-export async function representatives(stack: ProxiedStack, tier: ToolDef['tier'] = 'read'): Promise<Representative[]> {
+export async function representatives(stack: ProxiedStack, tier: ToolDef['tier'] = 'read'): Promise<{ chosen: Representative[]; unrunnable: Unrunnable[] }> {
   const seen = new Set<string>();
   const chosen: Representative[] = [];
+  const unrunnable: Unrunnable[] = [];
   for (const tool of stack.tools) {
     if (tool.tier !== tier || !tool.request) continue;
     const key = `${tool.toolset}/${tool.request.kind}`;
-    const args = exampleArgs(tool);
+    const args = tier === 'spend' ? devnetArgs(tool, stack.devnet) : exampleArgs(tool);
     if (seen.has(key) || !args || !proxyFor(stack, tool)) continue;
     const baseline = await stack.call(tool.name, args);
-    if (baseline.isError) continue;
+    if (baseline.isError) {
+      unrunnable.push({ tool: tool.name, why: baseline.text });
+      continue;
+    }
     if (tier === 'spend') {
       // A spend representative must also go through when confirmed, without faults.
       const id = baseline.structured?.confirmationId;
-      if (typeof id !== 'string' || (await stack.call(tool.name, { ...args, confirm: id })).isError) continue;
+      const confirmed = typeof id === 'string' ? await stack.call(tool.name, { ...args, confirm: id }) : undefined;
+      if (!confirmed || confirmed.isError) {
+        unrunnable.push({ tool: tool.name, why: confirmed?.text ?? 'the preview has no confirmation id' });
+        continue;
+      }
     }
     seen.add(key);
     chosen.push({ tool, args, baseline });
   }
-  return chosen;
+  return { chosen, unrunnable };
 }
 
 /** Every catalogue tool the given configuration exposes (for reports). */

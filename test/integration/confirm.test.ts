@@ -158,7 +158,11 @@ describe('confirmation protocol', () => {
     expect(other.text).toContain('does not match');
     const otherTool = await h.call('wallet_send', { ...args(), confirm: id });
     expect(otherTool.isError).toBe(true);
+    // Refused by the confirmation check itself (bound to xvm_send), not by input validation or the node.
+    expect(otherTool.text).toContain('Confirmation refused: the confirmationId does not match this tool and these exact arguments');
+    expect(otherTool.text).toContain('Nothing was sent');
     expect(sends()).toBe(0);
+    expect(devnet.router.requests.filter((r) => JSON.stringify(r.body).includes('wallet.send'))).toHaveLength(0);
   });
 
   it('lets only one of two concurrent calls with one id issue', async () => {
@@ -210,7 +214,9 @@ describe('confirmation protocol', () => {
         expect(r.structured?.status).toBe('declined');
         expect(r.text).toContain('nothing was sent');
         // A declined id is spent: the model cannot retry past the human.
-        expect((await elicit.call('xvm_send', { ...args(), confirm: id })).isError).toBe(true);
+        const retried = await elicit.call('xvm_send', { ...args(), confirm: id });
+        expect(retried.isError).toBe(true);
+        expect(retried.text).toContain('the confirmationId was already used');
       }
       expect(sends()).toBe(1);
       expect(asked).toHaveLength(4);

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
 import { TOOLSETS } from '../../src/catalogue/types.js';
@@ -60,14 +60,16 @@ describe('tier and toolset selection', () => {
 
 /**
  * Schema snapshots: every tool's public surface (description, schemas, hints) is a reviewed
- * file in test/__toolsnaps__. UPDATE_TOOLSNAPS=1 rewrites them; a missing one fails in CI.
+ * file in test/__toolsnaps__. Only UPDATE_TOOLSNAPS=1 writes them; in any other run a missing
+ * or stale one fails, so a new tool's surface is never compared with itself.
  */
 describe('tool snapshots', () => {
+  const updating = process.env.UPDATE_TOOLSNAPS === '1';
   for (const tool of CATALOGUE) {
     it(tool.name, () => {
       const file = new URL(`${tool.name}.snap.json`, SNAP_DIR);
       const current = `${JSON.stringify(toolListing(tool), null, 2)}\n`;
-      if (process.env.UPDATE_TOOLSNAPS === '1' || (!existsSync(file) && !process.env.CI)) {
+      if (updating) {
         mkdirSync(SNAP_DIR, { recursive: true });
         writeFileSync(file, current);
       }
@@ -75,4 +77,11 @@ describe('tool snapshots', () => {
       expect(current).toBe(readFileSync(file, 'utf8'));
     });
   }
+
+  it('has no snapshot of a tool that is no longer in the catalogue', () => {
+    const names = new Set(CATALOGUE.map((t) => `${t.name}.snap.json`));
+    const stale = readdirSync(SNAP_DIR).filter((f) => f.endsWith('.snap.json') && !names.has(f));
+    if (updating) for (const f of stale) rmSync(new URL(f, SNAP_DIR));
+    else expect(stale, 'stale snapshots; run UPDATE_TOOLSNAPS=1 npx vitest run test/unit/catalogue.test.ts').toEqual([]);
+  });
 });
