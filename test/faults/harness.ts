@@ -139,7 +139,11 @@ export async function representatives(stack: ProxiedStack, tier: ToolDef['tier']
     const key = `${tool.toolset}/${tool.request.kind}`;
     const args = tier === 'spend' ? devnetArgs(tool, stack.devnet) : exampleArgs(tool);
     if (seen.has(key) || !args || !proxyFor(stack, tool)) continue;
-    const baseline = await stack.call(tool.name, args);
+    let baseline = await stack.call(tool.name, args);
+    // The fault stacks run with a short timeout: on a loaded machine a baseline may miss it.
+    for (let again = 0; again < 3 && baseline.isError && /did not answer within/.test(baseline.text); again++) {
+      baseline = await stack.call(tool.name, args);
+    }
     if (baseline.isError) {
       unrunnable.push({ tool: tool.name, why: baseline.text });
       continue;
