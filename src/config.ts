@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { TOOLSETS, type Toolset } from './catalogue/types.js';
-import { parseWireOverrides, type WireNames } from './wire.js';
+import { parseWireSetting, type WireSetting } from './wire.js';
 
 /** Thrown for configuration that cannot start the server; main prints `message` as one line. */
 export class ConfigError extends Error {
@@ -104,7 +104,8 @@ export interface Config {
   timeoutMs: number;
   logLevel: string;
   maxOutputBytes: number;
-  wire: WireNames;
+  /** CHAIN_MCP_WIRE_NAMES: `auto` learns the node's names on first use (src/context/dialect.ts). */
+  wire: WireSetting;
   /** Values that must never appear in a log line, an error or a tool result. */
   secrets: readonly string[];
 }
@@ -139,6 +140,7 @@ Usage: chain-mcp [--http [--port N]] [--devnet] [options]
   --http                serve Streamable HTTP on 127.0.0.1 (path /mcp)
   --port N              HTTP port (default 3000)
   --devnet              start the bundled simulator and point the server at it
+                        (real Camino names; CHAIN_MCP_DEVNET_DIALECT=spec for the spec's)
   --node-url URL        CHAIN_MCP_NODE_URL (default http://127.0.0.1:9650)
   --indexer-url URL     CHAIN_MCP_INDEXER_URL
   --runner-url URL      CHAIN_MCP_RUNNER_URL
@@ -149,6 +151,7 @@ Usage: chain-mcp [--http [--port N]] [--devnet] [options]
   --allow-admin         CHAIN_MCP_ALLOW_ADMIN=true
   --timeout-ms N        CHAIN_MCP_TIMEOUT_MS (default 15000)
   --log-level L         CHAIN_MCP_LOG_LEVEL (default info; logs go to stderr)
+  CHAIN_MCP_WIRE_NAMES  auto (default: learn the node's names), spec, camino, or key=value pairs
   --help, --version
 
 Secrets (auth token and password, keystore user and password) are read from the
@@ -222,9 +225,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if ((e.CHAIN_MCP_KEYSTORE_USER === undefined) !== (e.CHAIN_MCP_KEYSTORE_PASSWORD === undefined)) {
     throw new ConfigError('CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD: set both or neither');
   }
-  let wire: WireNames;
+  let wire: WireSetting;
   try {
-    wire = parseWireOverrides(e.CHAIN_MCP_WIRE_NAMES);
+    wire = parseWireSetting(e.CHAIN_MCP_WIRE_NAMES);
   } catch (err) {
     throw new ConfigError(`CHAIN_MCP_WIRE_NAMES: ${(err as Error).message}`);
   }

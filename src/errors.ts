@@ -69,6 +69,7 @@ export class RpcError extends ChainMcpError {
 
 /** Node error texts (DESIGN section 5) recognised so the hint can say what to do. */
 const RPC_HINTS: Array<[RegExp, string]> = [
+  [/can't find service/i, "This node does not speak that API name; set CHAIN_MCP_WIRE_NAMES=camino (real Camino nodes) or spec, or check the node's version."],
   [/can't find method|method .* not found|does not exist\/is not available/i, 'This node does not serve that method; check the node version or CHAIN_MCP_WIRE_NAMES.'],
   [/incorrect password|problem retrieving user/i, 'Check CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD on the server.'],
   [/insufficient funds|want to spend .* but only have/i, 'The keystore user lacks funds; check balances (account_overview) and remember that locked funds cannot pay fees.'],

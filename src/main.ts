@@ -18,7 +18,9 @@ async function main(): Promise<void> {
   if (cli.devnet) {
     // The simulator is developer tooling; it is loaded only when asked for.
     const { startDevnet } = await import('../tools/devnet/index.js');
-    const devnet = await startDevnet({ log: (line) => process.stderr.write(`${line}\n`) });
+    // A real node's names by default, so a newcomer sees what a real node looks like.
+    const dialect = env.CHAIN_MCP_DEVNET_DIALECT === 'spec' ? 'spec' : 'camino';
+    const devnet = await startDevnet({ dialect, log: (line) => process.stderr.write(`${line}\n`) });
     env.CHAIN_MCP_NODE_URL = devnet.nodeUrl;
     env.CHAIN_MCP_INDEXER_URL = devnet.indexerUrl;
     if (devnet.runnerUrl) env.CHAIN_MCP_RUNNER_URL = devnet.runnerUrl;

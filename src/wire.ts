@@ -1,46 +1,74 @@
 /**
- * The node's wire names in one table. The spec writes neutral names (`xvm`, `cx`,
- * `/ext/vm/xvm`); node builds that use other names override them with
- * CHAIN_MCP_WIRE_NAMES="xvm=avm,cx=avax,xvmStatic=/ext/vm/avm".
+ * The node's wire names in one table. The spec writes neutral names (`xvm`, `cx`, `/ext/vm/xvm`);
+ * a real Camino node speaks `avm` at /ext/bc/X, `avax` at /ext/bc/C/avax and serves the static
+ * API at /ext/vm/avm (docs/real-nodes.md). By default the server learns which one the node speaks
+ * (src/context/dialect.ts); CHAIN_MCP_WIRE_NAMES overrides with a preset and/or key=value pairs.
  */
 export interface WireNames {
-  /** JSON-RPC namespace of the asset VM (`xvm.getBalance`). */
+  /** JSON-RPC namespace of the asset VM (`xvm.getBalance` / `avm.getBalance`), also of its static API. */
   xvm: string;
-  /** JSON-RPC namespace of the contract chain's extra methods (`cx.getUTXOs`). */
+  /** JSON-RPC namespace of the contract chain's atomic API (`cx.getUTXOs` / `avax.getUTXOs`). */
   cx: string;
+  /** Path segment of that API under /ext/bc/<chain>/ (`cx` / `avax`). */
+  cxPath: string;
   /** Path of the asset VM's static API. */
   xvmStatic: string;
-  /** Path of the platform chain. */
+  /** Path of the platform chain (a real node serves it as /ext/P and /ext/bc/P). */
   platform: string;
 }
 
-export const DEFAULT_WIRE: WireNames = { xvm: 'xvm', cx: 'cx', xvmStatic: '/ext/vm/xvm', platform: '/ext/P' };
+export type Dialect = 'spec' | 'camino';
 
-export function parseWireOverrides(text: string | undefined): WireNames {
-  const wire = { ...DEFAULT_WIRE };
-  if (!text) return wire;
-  for (const pair of text.split(',')) {
-    const [key, value] = pair.split('=').map((s) => s.trim());
-    if (!key || !value || !(key in wire)) {
-      throw new Error(`expected key=value pairs with keys ${Object.keys(DEFAULT_WIRE).join(', ')}; got "${pair}"`);
+export const PRESETS: Record<Dialect, WireNames> = {
+  spec: { xvm: 'xvm', cx: 'cx', cxPath: 'cx', xvmStatic: '/ext/vm/xvm', platform: '/ext/P' },
+  camino: { xvm: 'avm', cx: 'avax', cxPath: 'avax', xvmStatic: '/ext/vm/avm', platform: '/ext/P' },
+};
+
+/** The spec's names: what the catalogue is written in. */
+export const DEFAULT_WIRE: WireNames = PRESETS.spec;
+
+/** CHAIN_MCP_WIRE_NAMES parsed: a base (`auto` learns it from the node) plus explicit overrides. */
+export interface WireSetting {
+  base: 'auto' | Dialect;
+  overrides: Partial<WireNames>;
+}
+
+/** `auto` (default), `spec`, `camino`, optionally followed by key=value pairs: `camino,platform=/ext/bc/P`. */
+export function parseWireSetting(text: string | undefined): WireSetting {
+  const setting: WireSetting = { base: 'auto', overrides: {} };
+  const parts = (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  parts.forEach((part, i) => {
+    if (!part.includes('=')) {
+      if (i !== 0 || !(part === 'auto' || part in PRESETS)) {
+        throw new Error(`expected auto, spec or camino first, then key=value pairs with keys ${Object.keys(DEFAULT_WIRE).join(', ')}; got "${part}"`);
+      }
+      setting.base = part as WireSetting['base'];
+      return;
     }
-    wire[key as keyof WireNames] = value;
-  }
-  return wire;
+    const [key, value] = part.split('=').map((s) => s.trim());
+    if (!key || !value || !(key in DEFAULT_WIRE)) {
+      throw new Error(`expected key=value pairs with keys ${Object.keys(DEFAULT_WIRE).join(', ')}; got "${part}"`);
+    }
+    setting.overrides[key as keyof WireNames] = value;
+  });
+  return setting;
+}
+
+/** The names in force once the base dialect is known. */
+export function resolveWire(setting: WireSetting, detected: Dialect): WireNames {
+  return { ...PRESETS[setting.base === 'auto' ? detected : setting.base], ...setting.overrides };
 }
 
 /** Where a JSON-RPC operation is served. `chain` selects another VM instance where the spec allows one. */
-export type Endpoint =
-  | 'auth'
-  | 'keystore'
-  | 'info'
-  | 'platform'
-  | 'xvm'
-  | 'xvmStatic'
-  | 'wallet'
-  | 'evm'
-  | 'cx'
-  | 'cadmin';
+export type Endpoint = 'auth' | 'keystore' | 'info' | 'platform' | 'xvm' | 'xvmStatic' | 'wallet' | 'evm' | 'cx' | 'cadmin';
+
+/** True when the path or the method namespace of a call depends on the dialect. */
+export function needsDialect(endpoint: Endpoint, method: string): boolean {
+  return endpoint === 'xvm' || endpoint === 'xvmStatic' || endpoint === 'cx' || method.startsWith('xvm.') || method.startsWith('cx.');
+}
 
 const CHAIN_ID = /^[A-Za-z0-9]{1,64}$/;
 
@@ -64,7 +92,7 @@ export function endpointPath(endpoint: Endpoint, wire: WireNames, chain?: string
     case 'evm':
       return `/ext/bc/${chain ?? 'C'}/rpc`;
     case 'cx':
-      return `/ext/bc/${chain ?? 'C'}/cx`;
+      return `/ext/bc/${chain ?? 'C'}/${wire.cxPath}`;
     case 'cadmin':
       return `/ext/bc/${chain ?? 'C'}/admin`;
   }

@@ -39,8 +39,15 @@ export async function networkResource(services: Services): Promise<string> {
   } catch (err) {
     unavailable['network'] = toChainMcpError(err).message;
   }
+  let dialect: unknown;
+  try {
+    dialect = await services.dialect.get();
+  } catch (err) {
+    unavailable['dialect'] = toChainMcpError(err).message;
+  }
   const body = {
     nodeUrl: redactUrl(services.config.nodeUrl),
+    dialect,
     indexerConfigured: services.config.indexerUrl !== undefined,
     network,
     ...parts,

@@ -5,7 +5,7 @@ import { formatAmount, tolerantBigInt } from '../codec/index.js';
 import { ChainMcpError } from '../errors.js';
 import { amountOf, networkOrBlank } from '../summarize/chain.js';
 import { AmountOut, listLines, TimeOut, timeOut, weiAmount } from '../summarize/format.js';
-import { endpointPath } from '../wire.js';
+import { endpointPath, PRESETS } from '../wire.js';
 import { assetIdOrAlias, chainSelector, hexAddress } from './fields.js';
 import { type AnyObject, defineTool, type ToolContext, type ToolDef } from './types.js';
 
@@ -736,7 +736,7 @@ function headEvent(raw: unknown): Record<string, unknown> {
 }
 
 async function watch(input: WatchInput, ctx: ToolContext) {
-  const rpcPath = endpointPath('evm', ctx.config.wire, input.chain);
+  const rpcPath = endpointPath('evm', PRESETS.spec, input.chain);
   const url = wsUrlFor(ctx.config.nodeUrl, rpcPath.replace(/\/rpc$/, '/ws'));
   const headers: Record<string, string> = {};
   if (ctx.config.authToken) headers.authorization = `Bearer ${ctx.config.authToken}`;

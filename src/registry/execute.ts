@@ -13,7 +13,8 @@ import { checkWithoutRequests, pinNetwork, spendLimits } from '../spend/guard.js
 import { HttpClient } from '../transport/http.js';
 import { JsonRpcClient, type RpcParams } from '../transport/jsonrpc.js';
 import { RestClient } from '../transport/rest.js';
-import { endpointPath, wireMethod } from '../wire.js';
+import { DialectCache } from '../context/dialect.js';
+import { type Endpoint, endpointPath, needsDialect, PRESETS, wireMethod } from '../wire.js';
 import { effectiveSchemas } from './listing.js';
 
 export interface ToolResult {
@@ -55,6 +56,7 @@ export class Services {
   private byName?: Promise<Map<string, ToolDef>>;
   private readonly catalogueSource: () => Promise<readonly ToolDef[]>;
   private readonly networkCache: NetworkCache;
+  readonly dialect: DialectCache;
 
   constructor(opts: ServicesOptions) {
     this.config = opts.config;
@@ -66,6 +68,7 @@ export class Services {
     if (opts.config.runnerUrl) this.runnerClient = new RestClient(this.http, opts.config.runnerUrl, 'network runner');
     const given = opts.catalogue;
     this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
+    this.dialect = new DialectCache(opts.config.wire, (path, method, params) => this.node.call({ path, method, params }, { retry: true }), opts.log);
     this.networkCache = new NetworkCache((endpoint, method, params) => this.rpc(endpoint, method, params, { retry: true }));
   }
 
@@ -78,9 +81,15 @@ export class Services {
     return (await this.byName).get(name);
   }
 
-  rpc(endpoint: Parameters<typeof endpointPath>[0], method: string, params?: RpcParams, opts: CallOptions & { signal?: AbortSignal } = {}) {
-    const path = endpointPath(endpoint, this.config.wire, opts.chain);
-    return this.node.call({ path, method: wireMethod(method, this.config.wire), params }, { retry: opts.retry ?? true, signal: opts.signal });
+  /** Path and method on the wire; learns the node's dialect first when the names depend on it. */
+  async route(endpoint: Endpoint, method: string, chain?: string): Promise<{ path: string; method: string }> {
+    const wire = needsDialect(endpoint, method) ? (await this.dialect.get()).wire : PRESETS.spec;
+    return { path: endpointPath(endpoint, wire, chain), method: wireMethod(method, wire) };
+  }
+
+  async rpc(endpoint: Endpoint, method: string, params?: RpcParams, opts: CallOptions & { signal?: AbortSignal } = {}) {
+    const route = await this.route(endpoint, method, opts.chain);
+    return this.node.call({ ...route, params }, { retry: opts.retry ?? true, signal: opts.signal });
   }
 
   network() {
@@ -116,14 +125,16 @@ export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks,
     rpc: (endpoint, method, params, opts = {}) => {
       const retry = opts.retry ?? retryDefault;
       if (!batcher) return services.rpc(endpoint, method, params, { retry, chain: opts.chain, signal });
-      return batcher.call(endpointPath(endpoint, services.config.wire, opts.chain), wireMethod(method, services.config.wire), params, retry);
+      return services.route(endpoint, method, opts.chain).then((route) => batcher.call(route.path, route.method, params, retry));
     },
-    rpcBatch: (endpoint, calls, opts = {}) =>
-      services.node.batch(
-        endpointPath(endpoint, services.config.wire, opts.chain),
-        calls.map((c) => ({ method: wireMethod(c.method, services.config.wire), params: c.params })),
+    rpcBatch: async (endpoint, calls, opts = {}) => {
+      const routes = await Promise.all(calls.map((c) => services.route(endpoint, c.method, opts.chain)));
+      return services.node.batch(
+        routes[0]?.path ?? endpointPath(endpoint, PRESETS.spec, opts.chain),
+        calls.map((c, i) => ({ method: routes[i]!.method, params: c.params })),
         { retry: opts.retry ?? retryDefault, signal },
-      ),
+      );
+    },
     indexer: (path, query = []) => {
       if (!services.indexerClient) {
         throw new ChainMcpError('not_configured', 'The indexer is not configured.', {

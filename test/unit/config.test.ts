@@ -41,7 +41,8 @@ describe('configuration', () => {
   });
 
   it('overrides wire names for node builds that use others', () => {
-    expect(loadConfig({ CHAIN_MCP_WIRE_NAMES: 'xvm=avm,cx=avax' }).wire).toMatchObject({ xvm: 'avm', cx: 'avax', xvmStatic: '/ext/vm/xvm' });
+    expect(loadConfig({}).wire).toEqual({ base: 'auto', overrides: {} });
+    expect(loadConfig({ CHAIN_MCP_WIRE_NAMES: 'camino,xvm=avm2' }).wire).toEqual({ base: 'camino', overrides: { xvm: 'avm2' } });
     expect(() => loadConfig({ CHAIN_MCP_WIRE_NAMES: 'bogus=1' })).toThrow(/CHAIN_MCP_WIRE_NAMES/);
   });
 });

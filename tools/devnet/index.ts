@@ -16,7 +16,7 @@ import { registerPlatformSpend } from './node/platform.spend.js';
 import { registerWallet } from './node/wallet.js';
 import { registerXvmSpend } from './node/xvm.spend.js';
 import { type RunnerGateway, startRunnerGateway } from './runner.js';
-import { RpcRouter } from './rpc.js';
+import { type DevnetDialect, RpcRouter } from './rpc.js';
 import { createState, type DevnetState } from './state.js';
 
 export interface DevnetOptions {
@@ -27,12 +27,15 @@ export interface DevnetOptions {
   /** With authRequired: tokens that grant every endpoint from the start (tests that bring their own). */
   authTokens?: string[];
   log?: (line: string) => void;
+  /** API names the node speaks: `camino` (a real node's avm/avax) or `spec` (default, the specification's names). */
+  dialect?: DevnetDialect;
   /** Forward /ext/bc/C/rpc and /ext/bc/C/ws to a real anvil started here (stopped on close). */
   anvil?: boolean;
 }
 
 export interface Devnet {
   nodeUrl: string;
+  dialect: DevnetDialect;
   indexerUrl?: string;
   /** The indexer simulator (its request log lets tests count requests). */
   indexer?: DevnetIndexer;
@@ -61,6 +64,12 @@ async function listen(server: Server, port: number): Promise<string> {
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const state = createState();
   const router = new RpcRouter();
+  router.dialect = opts.dialect ?? 'spec';
+  if (router.dialect === 'camino') {
+    // A real node names its VMs by alias: avm, evm, platform.
+    const { xvm, ...others } = state.version.vmVersions;
+    state.version.vmVersions = { avm: xvm ?? '', ...others };
+  }
   for (const register of FAMILIES) register(router, state);
   if (opts.authRequired) {
     registerAuth(router, state);
@@ -86,6 +95,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const runner = await startRunnerGateway(nodeUrl);
   return {
     nodeUrl,
+    dialect: router.dialect,
     indexerUrl: indexer.url,
     runnerUrl: runner.url,
     runner,

@@ -38,6 +38,20 @@ export interface RecordedRequest {
 }
 
 /**
+ * Which API names the simulated node speaks. `camino` is what a real Camino node serves
+ * (`avm` at /ext/bc/X, `avax` at /ext/bc/C/avax, /ext/vm/avm); `spec` the specification's
+ * neutral names. Handlers are registered under the spec's names; the router translates.
+ */
+export type DevnetDialect = 'camino' | 'spec';
+
+const CAMINO_PATHS: Array<[RegExp, string]> = [
+  [/^(\/ext\/bc\/[^/]+)\/avax$/, '$1/cx'],
+  [/^\/ext\/vm\/avm$/, '/ext/vm/xvm'],
+];
+const SPEC_ONLY_PATHS = [/^\/ext\/bc\/[^/]+\/cx$/, /^\/ext\/vm\/xvm$/];
+const CAMINO_NAMESPACES: Record<string, string> = { avm: 'xvm', avax: 'cx' };
+
+/**
  * Routes JSON-RPC calls by endpoint path and method, with the node's HTTP conventions
  * (DESIGN section 5): 405 for non-POST, 415 for other content types, 404 for unknown
  * paths, -32700 for bad JSON, -32600 for a wrong jsonrpc version, batches.
@@ -48,6 +62,25 @@ export class RpcRouter {
   authorize?: (path: string, token: string | undefined) => void;
   readonly requests: RecordedRequest[] = [];
   record = false;
+  dialect: DevnetDialect = 'spec';
+
+  /** The registered (spec) path for a path on the wire; undefined where this dialect serves nothing. */
+  private internalPath(path: string): string | undefined {
+    if (this.dialect === 'spec') return path;
+    if (SPEC_ONLY_PATHS.some((p) => p.test(path))) return undefined;
+    for (const [pattern, to] of CAMINO_PATHS) if (pattern.test(path)) return path.replace(pattern, to);
+    return path;
+  }
+
+  /** The registered (spec) method for a method on the wire; undefined for a namespace this dialect lacks. */
+  private internalMethod(method: string): string | undefined {
+    const dot = method.indexOf('.');
+    const ns = dot < 0 ? method : method.slice(0, dot);
+    if (this.dialect === 'spec') return ns in CAMINO_NAMESPACES ? undefined : method;
+    if (ns === 'xvm' || ns === 'cx') return undefined;
+    const to = CAMINO_NAMESPACES[ns];
+    return to ? `${to}${method.slice(dot)}` : method;
+  }
 
   on(path: string, method: string, handler: Handler): this {
     let byMethod = this.routes.get(path);
@@ -69,7 +102,8 @@ export class RpcRouter {
 
   async handle(req: IncomingMessage, res: ServerResponse, bodyText: string): Promise<void> {
     const path = new URL(req.url ?? '/', 'http://x').pathname.replace(/\/+$/, '') || '/';
-    const { byMethod, chain } = this.resolve(path);
+    const internal = this.internalPath(path);
+    const { byMethod, chain } = internal === undefined ? {} : this.resolve(internal);
     if (!byMethod) return send(res, 404, 'text/plain', '404 page not found\n');
     if (req.method !== 'POST') return send(res, 405, 'text/plain', 'Method Not Allowed\n');
     const contentType = String(req.headers['content-type'] ?? '');
@@ -92,7 +126,7 @@ export class RpcRouter {
       }
       throw err;
     }
-    const ctx: HandlerContext = { path, chain };
+    const ctx: HandlerContext = { path: internal ?? path, chain };
     if (Array.isArray(body)) {
       const answers = await Promise.all(body.map((item) => this.dispatch(byMethod, item, ctx)));
       return json(res, 200, answers);
@@ -104,9 +138,13 @@ export class RpcRouter {
     const call = (item ?? {}) as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
     const id = call.id ?? null;
     if (call.jsonrpc !== '2.0') return { jsonrpc: '2.0', error: { code: -32600, message: 'invalid request', data: null }, id };
-    const handler = typeof call.method === 'string' ? byMethod.get(call.method) : undefined;
+    const method = typeof call.method === 'string' ? this.internalMethod(call.method) : undefined;
+    const handler = method === undefined ? undefined : byMethod.get(method);
     if (!handler) {
-      return { jsonrpc: '2.0', error: { code: -32000, message: `rpc: can't find method "${String(call.method)}"`, data: null }, id };
+      // gorilla/rpc's two texts: a namespace the endpoint lacks, or a method its namespace lacks.
+      const known = method !== undefined && (!method.includes('.') || [...byMethod.keys()].some((m) => m.startsWith(`${method.split('.')[0]}.`)));
+      const what = known ? 'method' : 'service';
+      return { jsonrpc: '2.0', error: { code: -32000, message: `rpc: can't find ${what} "${String(call.method)}"`, data: null }, id };
     }
     try {
       const params = (call.params ?? (handlerWantsArray(ctx.path) ? [] : {})) as Params & unknown[];
