@@ -116,6 +116,8 @@ export interface Cli {
   http: boolean;
   port: number;
   devnet: boolean;
+  /** `--check`: diagnose the configured node and indexer, print a report, exit (npm run doctor). */
+  check: boolean;
 }
 
 /** CLI flags map onto the same variable names, so one schema validates both. */
@@ -139,6 +141,7 @@ Usage: chain-mcp [--http [--port N]] [--devnet] [options]
   (no flags)            serve MCP on stdio
   --http                serve Streamable HTTP on 127.0.0.1 (path /mcp)
   --port N              HTTP port (default 3000)
+  --check               check the node and indexer setup, print what works and why not, exit
   --devnet              start the bundled simulator and point the server at it
                         (real Camino names; CHAIN_MCP_DEVNET_DIALECT=spec for the spec's)
   --node-url URL        CHAIN_MCP_NODE_URL (default http://127.0.0.1:9650)
@@ -170,6 +173,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): { cli
         http: { type: 'boolean' },
         port: { type: 'string' },
         devnet: { type: 'boolean' },
+        check: { type: 'boolean' },
         'allow-spend': { type: 'boolean' },
         'allow-admin': { type: 'boolean' },
         ...Object.fromEntries(Object.keys(FLAG_TO_ENV).map((k) => [k, { type: 'string' as const }])),
@@ -198,6 +202,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): { cli
       http: values.http === true,
       port,
       devnet: values.devnet === true,
+      check: values.check === true,
     },
     env: merged,
   };

@@ -32,6 +32,15 @@ async function main(): Promise<void> {
   const log = createLogger(config.logLevel, config.secrets);
   const { createServices } = await import('./server.js');
   const services = createServices(config, log);
+  if (cli.check) {
+    // Not an MCP session: the report is for a person at a terminal, so it goes to stdout.
+    const { diagnose, renderFindings } = await import('./doctor.js');
+    const findings = await diagnose(services);
+    process.stdout.write(`chain-mcp ${VERSION} check\n${renderFindings(findings)}\n`);
+    await services.close().catch(() => undefined);
+    await stopDevnet?.().catch(() => undefined);
+    process.exit(findings.some((f) => f.level === 'fail') ? 1 : 0);
+  }
   let closeMcp: (() => Promise<void>) | undefined;
   let closing = false;
   const shutdown = async () => {

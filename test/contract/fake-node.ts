@@ -10,11 +10,23 @@ export interface Recorded {
   body: unknown;
 }
 
+/** A real Camino node's names for the spec's (docs/real-nodes.md), written out by hand. */
+const CAMINO_TO_SPEC: Record<string, string> = { avm: 'xvm', avax: 'cx' };
+
 /**
  * A recording stand-in for the node, indexer or runner on loopback: it keeps every request
- * exactly as received and answers from a table of canned raw answers.
+ * exactly as received and answers from a table of canned raw answers, keyed by the spec's
+ * method names. As a `camino` node it reports `avm` among its VMs, so the server speaks
+ * `avm.*`/`avax.*` to it; the answers are looked up under the spec's name of the same method.
  */
-export async function startFakeNode() {
+export async function startFakeNode(opts: { dialect?: 'spec' | 'camino' } = {}) {
+  const dialect = opts.dialect ?? 'spec';
+  const versions = { vmVersions: dialect === 'camino' ? { avm: 'v1.1.18', evm: 'v0.5.4', platform: 'v1.1.18' } : { xvm: 'v1.1.18', evm: 'v0.5.4', platform: 'v1.1.18' } };
+  const specName = (method: string): string => {
+    const dot = method.indexOf('.');
+    const ns = CAMINO_TO_SPEC[method.slice(0, dot)];
+    return dialect === 'camino' && dot > 0 && ns ? `${ns}${method.slice(dot)}` : method;
+  };
   const recorded: Recorded[] = [];
   let answers: Record<string, unknown> = {};
   const server = createServer((req, res) => {
@@ -31,8 +43,9 @@ export async function startFakeNode() {
       }
       recorded.push({ httpMethod: req.method ?? '', path: url.pathname, query: [...url.searchParams.entries()], headers: req.headers, body });
       const answerFor = (item: { id?: unknown; method?: unknown }) => {
-        const method = String(item.method);
-        const result = method in answers ? answers[method] : url.pathname.endsWith('/rpc') ? '0x0' : {};
+        const method = specName(String(item.method));
+        const fallback = method === 'info.getNodeVersion' ? versions : url.pathname.endsWith('/rpc') ? '0x0' : {};
+        const result = method in answers ? answers[method] : fallback;
         return { jsonrpc: '2.0', id: item.id, result };
       };
       let reply: unknown;

@@ -29,6 +29,8 @@ export interface DevnetOptions {
   log?: (line: string) => void;
   /** API names the node speaks: `camino` (a real node's avm/avax) or `spec` (default, the specification's names). */
   dialect?: DevnetDialect;
+  /** Serve /ext/keystore (default true); a real node serves it only with --api-keystore-enabled=true. */
+  keystoreApi?: boolean;
   /** Forward /ext/bc/C/rpc and /ext/bc/C/ws to a real anvil started here (stopped on close). */
   anvil?: boolean;
 }
@@ -70,7 +72,8 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     const { xvm, ...others } = state.version.vmVersions;
     state.version.vmVersions = { avm: xvm ?? '', ...others };
   }
-  for (const register of FAMILIES) register(router, state);
+  const families = opts.keystoreApi === false ? FAMILIES.filter((f) => f !== registerKeystore && f !== registerKeystoreAdmin) : FAMILIES;
+  for (const register of families) register(router, state);
   if (opts.authRequired) {
     registerAuth(router, state);
     router.authorize = authorizer(state, opts.authTokens);

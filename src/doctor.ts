@@ -1,0 +1,143 @@
+import type { Config } from './config.js';
+import { ChainMcpError, HttpStatusError, RpcError, toChainMcpError } from './errors.js';
+import type { Services } from './registry/execute.js';
+import type { Endpoint } from './wire.js';
+
+/** One finding: `ok` works, `warn` will not work but the setup is usable, `fail` a broken setup. */
+export interface Finding {
+  level: 'ok' | 'warn' | 'fail';
+  text: string;
+}
+
+const MARK = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' } as const;
+
+export function renderFindings(findings: readonly Finding[]): string {
+  return findings.map((f) => `${MARK[f.level]}  ${f.text}`).join('\n');
+}
+
+/** Whether a failed call still proves the API is there (the node understood the method, but disliked the arguments). */
+function served(err: unknown): boolean {
+  return err instanceof RpcError && !/can't find (service|method)/i.test(err.message);
+}
+
+function why(err: unknown): string {
+  const e = toChainMcpError(err);
+  return e.message.replace(/\.$/, '');
+}
+
+/** A cheap call per API family: answered (or refused for its arguments) means the family works. */
+const PROBES: Array<{ toolsets: string; endpoint: Endpoint; method: string; params?: Record<string, unknown> | unknown[] }> = [
+  { toolsets: 'platform', endpoint: 'platform', method: 'platform.getHeight', params: {} },
+  { toolsets: 'xvm', endpoint: 'xvm', method: 'xvm.getAssetDescription', params: { assetID: 'AVAX' } },
+  { toolsets: 'evm', endpoint: 'evm', method: 'eth_chainId', params: [] },
+  { toolsets: 'cx', endpoint: 'cx', method: 'cx.getAtomicTxStatus', params: { txID: '11111111111111111111111111111111LpoYY' } },
+];
+
+/**
+ * `chain-mcp --check` / `npm run doctor`: connects to the configured node and indexer and says, one
+ * line each, what works and why the rest will not. Exit code 1 when the setup is broken.
+ */
+export async function diagnose(services: Services): Promise<Finding[]> {
+  const { config } = services;
+  const findings: Finding[] = [];
+  const node = safeUrl(config.nodeUrl);
+  try {
+    const version = (await services.rpc('info', 'info.getNodeVersion', undefined, { retry: false })) as { version?: unknown } | null;
+    findings.push({ level: 'ok', text: `node at ${node} answers: ${String(version?.version ?? 'version not reported')}` });
+  } catch (err) {
+    const e = toChainMcpError(err);
+    const text =
+      e.kind === 'connection' || e.kind === 'timeout'
+        ? `cannot reach the node at ${node} (${why(e)}); check CHAIN_MCP_NODE_URL and that the node is running`
+        : e instanceof HttpStatusError && e.status === 404
+          ? `${node} answers, but not as a node of this family (/ext/info is 404); check CHAIN_MCP_NODE_URL`
+          : `the node at ${node} refused info.getNodeVersion: ${why(e)}`;
+    findings.push({ level: 'fail', text });
+    return [...findings, ...(await indexerFindings(services))];
+  }
+  try {
+    const d = await services.dialect.get();
+    findings.push({ level: 'ok', text: `API names: ${d.dialect} (${d.source === 'configured' ? 'from CHAIN_MCP_WIRE_NAMES' : `learned from ${d.source}`}): X chain "${d.wire.xvm}", C-chain atomic API "${d.wire.cx}" at /ext/bc/C/${d.wire.cxPath}` });
+  } catch (err) {
+    findings.push({ level: 'fail', text: `API names unknown: ${why(err)}; set CHAIN_MCP_WIRE_NAMES=camino or spec` });
+  }
+  try {
+    const n = await services.network();
+    findings.push({ level: 'ok', text: `network ${n.networkID} (address prefix "${n.hrp}"${n.assetSymbol ? `, native asset ${n.assetSymbol}` : ''})` });
+  } catch (err) {
+    findings.push({ level: 'warn', text: `network not learned: ${why(err)}` });
+  }
+  for (const probe of PROBES) {
+    try {
+      await services.rpc(probe.endpoint, probe.method, probe.params, { retry: false });
+      findings.push({ level: 'ok', text: `${probe.toolsets} tools: the API answers` });
+    } catch (err) {
+      if (served(err)) findings.push({ level: 'ok', text: `${probe.toolsets} tools: the API answers` });
+      else findings.push({ level: 'warn', text: `${probe.toolsets} tools will not work: ${why(err)}` });
+    }
+  }
+  findings.push(await keystoreFinding(services, config));
+  findings.push(tierFinding(config));
+  return [...findings, ...(await indexerFindings(services))];
+}
+
+async function keystoreFinding(services: Services, config: Config): Promise<Finding> {
+  const needed = config.allowSpend || config.keystore !== undefined;
+  try {
+    const raw = (await services.rpc('keystore', 'keystore.listUsers', {}, { retry: false })) as { users?: unknown } | null;
+    const users = Array.isArray(raw?.users) ? raw.users.map(String) : [];
+    if (config.keystore && !users.includes(config.keystore.username)) {
+      return { level: 'fail', text: `keystore user "${config.keystore.username}" does not exist on the node; wallet and spend tools will fail (keystore_createUser, or fix CHAIN_MCP_KEYSTORE_USER)` };
+    }
+    return { level: 'ok', text: `keystore API enabled${config.keystore ? `; user "${config.keystore.username}" exists` : '; no CHAIN_MCP_KEYSTORE_USER set, so wallet and spend tools stay off'}` };
+  } catch (err) {
+    const off = err instanceof HttpStatusError && err.status === 404;
+    // With the API off no user can be created or checked; one made earlier may still sign.
+    const text = off
+      ? "the node's keystore API is disabled (404 on /ext/keystore): keystore users cannot be created or checked, so wallet and spend tools will likely fail; start the node with --api-keystore-enabled=true (all reads work without it)"
+      : `keystore API: ${why(err)}`;
+    return { level: off || !needed ? 'warn' : 'fail', text };
+  }
+}
+
+function tierFinding(config: Config): Finding {
+  const on = ['read', config.keystore ? 'wallet' : '', config.allowSpend ? 'spend' : '', config.allowAdmin ? 'admin' : ''].filter(Boolean);
+  const off = [
+    config.keystore ? '' : 'wallet (set CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD)',
+    config.allowSpend ? '' : 'spend (CHAIN_MCP_ALLOW_SPEND=true)',
+    config.allowAdmin ? '' : 'admin (CHAIN_MCP_ALLOW_ADMIN=true)',
+  ].filter(Boolean);
+  const spendWithoutKeys = config.allowSpend && !config.keystore;
+  return {
+    level: spendWithoutKeys ? 'warn' : 'ok',
+    text: `tiers on: ${on.join(', ')}${off.length ? `; off: ${off.join(', ')}` : ''}${spendWithoutKeys ? '; spends stay off until the keystore credentials are set' : ''}`,
+  };
+}
+
+async function indexerFindings(services: Services): Promise<Finding[]> {
+  const url = services.config.indexerUrl;
+  if (!url || !services.indexerClient) return [{ level: 'warn', text: 'indexer not configured: indexer tools stay hidden (set CHAIN_MCP_INDEXER_URL)' }];
+  try {
+    await services.indexerClient.get('/v2', []);
+    return [{ level: 'ok', text: `indexer at ${safeUrl(url)} answers` }];
+  } catch (err) {
+    const e = err instanceof ChainMcpError ? err : toChainMcpError(err);
+    const text =
+      e.kind === 'connection' || e.kind === 'timeout'
+        ? `cannot reach the indexer at ${safeUrl(url)} (${why(e)}); check CHAIN_MCP_INDEXER_URL`
+        : `the indexer at ${safeUrl(url)} does not answer GET /v2 as an indexer: ${why(e)}`;
+    return [{ level: 'fail', text }];
+  }
+}
+
+/** Credentials in a URL never reach the report. */
+function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return '(invalid URL)';
+  }
+}
