@@ -60,6 +60,7 @@ const envSchema = z.object({
   CHAIN_MCP_AUTH_PASSWORD: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
   CHAIN_MCP_KEYSTORE_USER: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
   CHAIN_MCP_KEYSTORE_PASSWORD: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
+  CHAIN_MCP_ADMIN_SECRET: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
   CHAIN_MCP_ALLOW_SPEND: boolText.default(false),
   CHAIN_MCP_ALLOW_ADMIN: boolText.default(false),
   CHAIN_MCP_TOOLSETS: toolsetList.optional(),
@@ -93,6 +94,8 @@ export interface Config {
   authToken?: string;
   authPassword?: string;
   keystore?: { username: string; password: string };
+  /** The node's admin API secret, sent as the `secret` param of admin calls (never in a schema, log or result). */
+  adminSecret?: string;
   allowSpend: boolean;
   allowAdmin: boolean;
   toolsets: ReadonlySet<Toolset>;
@@ -221,7 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
-    const shown = name.includes('PASSWORD') || name.includes('TOKEN') ? '' : ` (got "${String(env[name] ?? '')}")`;
+    const shown = name.includes('PASSWORD') || name.includes('TOKEN') || name.includes('SECRET') ? '' : ` (got "${String(env[name] ?? '')}")`;
     const message =
       issue.code === 'invalid_value' && issue.message.startsWith('Invalid') ? `expected one of ${issue.values.join(', ')}` : issue.message;
     throw new ConfigError(`${name}: ${message}${shown}`);
@@ -240,7 +243,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const toolsets = new Set<Toolset>(
     !toolsetNames || toolsetNames.length === 0 || toolsetNames.includes('all') ? TOOLSETS : (toolsetNames as Toolset[]),
   );
-  const secrets = [e.CHAIN_MCP_AUTH_TOKEN, e.CHAIN_MCP_AUTH_PASSWORD, e.CHAIN_MCP_KEYSTORE_PASSWORD].filter(
+  const secrets = [e.CHAIN_MCP_AUTH_TOKEN, e.CHAIN_MCP_AUTH_PASSWORD, e.CHAIN_MCP_KEYSTORE_PASSWORD, e.CHAIN_MCP_ADMIN_SECRET].filter(
     (s): s is string => typeof s === 'string' && s.length >= 4,
   );
   return {
@@ -254,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       e.CHAIN_MCP_KEYSTORE_USER && e.CHAIN_MCP_KEYSTORE_PASSWORD
         ? { username: e.CHAIN_MCP_KEYSTORE_USER, password: e.CHAIN_MCP_KEYSTORE_PASSWORD }
         : undefined,
+    adminSecret: e.CHAIN_MCP_ADMIN_SECRET,
     allowSpend: e.CHAIN_MCP_ALLOW_SPEND,
     allowAdmin: e.CHAIN_MCP_ALLOW_ADMIN,
     toolsets,

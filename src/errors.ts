@@ -71,7 +71,7 @@ export class RpcError extends ChainMcpError {
 const RPC_HINTS: Array<[RegExp, string]> = [
   [/can't find service/i, "This node does not speak that API name; set CHAIN_MCP_WIRE_NAMES=camino (real Camino nodes) or spec, or check the node's version."],
   [/can't find method|method .* not found|does not exist\/is not available/i, 'This node does not serve that method; check the node version or CHAIN_MCP_WIRE_NAMES.'],
-  [/incorrect password|problem retrieving user/i, 'Check CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD on the server.'],
+  [/incorrect password|problem retrieving user/i, 'Check CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD on the server. A real node answers this also for a user that does not exist: create it through the keystore API, which the node serves only when started with --api-keystore-enabled=true.'],
   [/insufficient funds|want to spend .* but only have/i, 'The keystore user lacks funds; check balances (account_overview) and remember that locked funds cannot pay fees.'],
   [/auth token|unauthori[sz]ed/i, 'Set CHAIN_MCP_AUTH_TOKEN to a token that grants this endpoint (auth_newToken with the admin tier).'],
   [/index(ing)? .*(disabled|not enabled)|index-transactions/i, 'Enable index-transactions in the chain configuration of the node.'],

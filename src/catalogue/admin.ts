@@ -18,7 +18,7 @@ function simple(name: string, method: string, title: string, description: string
     toolset: 'admin',
     input,
     output: done,
-    request: { kind: 'rpc', endpoint: 'cadmin', method, params: () => ({}) },
+    request: { kind: 'rpc', endpoint: 'cadmin', method, params: () => ({}), adminSecret: true },
     decode,
     summarize: (o) => (o.success ? did : `The node did not confirm ${method}.`),
   });
@@ -36,7 +36,7 @@ export const adminTools: ToolDef[] = [
       chain: chainSelector('C'),
     }),
     output: done,
-    request: { kind: 'rpc', endpoint: 'cadmin', method: 'admin.setLogLevel', params: (i) => ({ level: i.level }) },
+    request: { kind: 'rpc', endpoint: 'cadmin', method: 'admin.setLogLevel', params: (i) => ({ level: i.level }), adminSecret: true },
     decode,
     summarize: (o, i) => (o.success ? `C-Chain log level set to ${i.level}.` : 'The node did not confirm the change.'),
     annotations: { idempotentHint: true },

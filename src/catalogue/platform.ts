@@ -89,10 +89,49 @@ const AssetBalance = z.object({
   assetID: z.string(),
   total: AmountOut,
   unlocked: AmountOut.describe('Spendable, can pay fees.'),
-  bonded: AmountOut.describe('Staked (validating or delegating); returns at the end of the period.'),
-  deposited: AmountOut.describe('In a deposit offer; returns when the deposit unlocks.'),
-  bondedDeposited: AmountOut.describe('Both deposited and staked.'),
+  bonded: AmountOut.optional().describe('Staked (validating or delegating); returns at the end of the period.'),
+  deposited: AmountOut.optional().describe('In a deposit offer; returns when the deposit unlocks.'),
+  bondedDeposited: AmountOut.optional().describe('Both deposited and staked.'),
+  lockedStakeable: AmountOut.optional().describe('Locked, can be staked (nodes without bond/deposit lock mode).'),
+  lockedNotStakeable: AmountOut.optional().describe('Locked, cannot be staked (nodes without bond/deposit lock mode).'),
 });
+
+/** The Avalanche shape (lockModeBondDeposit off): totals per asset, or one native total in older answers. */
+const AVALANCHE_KINDS = [
+  ['unlocked', 'unlockeds', 'unlocked'],
+  ['lockedStakeable', 'lockedStakeables', 'lockedStakeable'],
+  ['lockedNotStakeable', 'lockedNotStakeables', 'lockedNotStakeable'],
+] as const;
+
+type BalanceParts = Record<string, bigint>;
+
+/**
+ * Both shapes of platform.getBalance, as amounts per asset: `lockModeBondDeposit` on
+ * (maps unlockedOutputs, bondedOutputs, depositedOutputs, bondedDepositedOutputs) or off
+ * (balance/unlocked/lockedStakeable/lockedNotStakeable plus the per-asset `…s` maps).
+ */
+export function balanceParts(raw: unknown, nativeAssetID: string): Map<string, { total: bigint; parts: BalanceParts }> {
+  const r = obj(raw);
+  const out = new Map<string, { total: bigint; parts: BalanceParts }>();
+  const totals = obj(r.balances);
+  const camino = BALANCE_KINDS.some(([, key]) => r[key] !== undefined);
+  const kinds: ReadonlyArray<readonly [string, string]> = camino ? BALANCE_KINDS : AVALANCHE_KINDS.map(([kind, key]) => [kind, key] as const);
+  const maps = kinds.map(([kind, key]) => [kind, obj(r[key])] as const);
+  const ids = new Set<string>([...Object.keys(totals), ...maps.flatMap(([, m]) => Object.keys(m))]);
+  if (!camino && ids.size === 0 && r.balance !== undefined) {
+    // Older answers carry only the native asset's sums.
+    const parts = Object.fromEntries(AVALANCHE_KINDS.map(([kind, , single]) => [kind, big(r[single])]));
+    out.set(nativeAssetID || 'native', { total: big(r.balance), parts });
+    return out;
+  }
+  for (const id of ids) {
+    const parts = Object.fromEntries(maps.map(([kind, m]) => [kind, big(m[id])]));
+    // Without `balances` the total is every lock kind added up (bondedDeposited included).
+    const sum = Object.values(parts).reduce((a, b) => a + b, 0n);
+    out.set(id, { total: totals[id] !== undefined ? big(totals[id]) : sum, parts });
+  }
+  return out;
+}
 
 export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
@@ -163,30 +202,14 @@ export const platformTools: ToolDef[] = withShallowOutputs([
     request: rpc('platform.getBalance'),
     decode: async (raw, input, ctx) => {
       const network = await networkOrBlank(ctx);
-      const r = obj(raw);
-      const ids = new Set<string>();
-      const maps: Record<string, Record<string, unknown>> = {};
-      for (const [kind, key] of BALANCE_KINDS) {
-        maps[kind] = obj(r[key]);
-        for (const id of Object.keys(maps[kind]!)) ids.add(id);
-      }
-      const totals = obj(r.balances);
-      for (const id of Object.keys(totals)) ids.add(id);
       const assets = [];
-      for (const id of ids) {
-        const parts = Object.fromEntries(BALANCE_KINDS.map(([kind]) => [kind, big(maps[kind]![id])])) as Record<(typeof BALANCE_KINDS)[number][0], bigint>;
-        const sum = parts.unlocked + parts.bonded + parts.deposited + parts.bondedDeposited;
-        const total = totals[id] !== undefined ? big(totals[id]) : sum;
+      for (const [id, { total, parts }] of balanceParts(raw, network.assetID)) {
         const show = (v: bigint) => amountOf(ctx, network, id, v).then(({ value, display }) => ({ value, display }));
-        assets.push({
-          assetID: id,
-          total: await show(total),
-          unlocked: await show(parts.unlocked),
-          bonded: await show(parts.bonded),
-          deposited: await show(parts.deposited),
-          bondedDeposited: await show(parts.bondedDeposited),
-        });
+        const asset: Record<string, unknown> = { assetID: id, total: await show(total) };
+        for (const [kind, value] of Object.entries(parts)) asset[kind] = await show(value);
+        assets.push(asset as z.infer<typeof AssetBalance>);
       }
+      const r = obj(raw);
       return { addresses: input.addresses, assets, utxoCount: Array.isArray(r.utxoIDs) ? r.utxoIDs.length : 0 };
     },
     summarize: (o) => {
@@ -194,14 +217,23 @@ export const platformTools: ToolDef[] = withShallowOutputs([
       if (o.assets.length === 0) return `${who} holds nothing on the P-Chain.`;
       const lines = [`P-Chain balance of ${who} (${o.utxoCount} UTXOs):`];
       for (const a of o.assets) {
-        lines.push(
-          `- total ${a.total.display}: ${a.unlocked.display} unlocked, ${a.bonded.display} bonded, ${a.deposited.display} deposited, ${a.bondedDeposited.display} bonded and deposited`,
-        );
+        const parts = [
+          `${a.unlocked.display} unlocked`,
+          ...(a.bonded ? [`${a.bonded.display} bonded`] : []),
+          ...(a.deposited ? [`${a.deposited.display} deposited`] : []),
+          ...(a.bondedDeposited ? [`${a.bondedDeposited.display} bonded and deposited`] : []),
+          ...(a.lockedStakeable ? [`${a.lockedStakeable.display} locked (stakeable)`] : []),
+          ...(a.lockedNotStakeable ? [`${a.lockedNotStakeable.display} locked (not stakeable)`] : []),
+        ];
+        lines.push(`- total ${a.total.display}: ${parts.join(', ')}`);
       }
       const locked = o.assets.some((a) => a.total.value !== a.unlocked.value);
       if (locked) {
+        const bondMode = o.assets.some((a) => a.bonded !== undefined);
         lines.push(
-          'Only unlocked funds can be spent or pay fees: bonded funds return when their staking period ends, deposited funds when the deposit unlocks.',
+          bondMode
+            ? 'Only unlocked funds can be spent or pay fees: bonded funds return when their staking period ends, deposited funds when the deposit unlocks.'
+            : 'Only unlocked funds can be spent or pay fees; locked funds return when their lock time passes.',
         );
       }
       return lines.join('\n');

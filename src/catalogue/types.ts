@@ -37,6 +37,8 @@ export interface RpcRequestSpec<I> {
   params?(input: I, ctx: ToolContext): RpcParams;
   /** Inject the configured keystore `username` and `password` into the params object. */
   credentials?: boolean;
+  /** Inject CHAIN_MCP_ADMIN_SECRET as `secret` (a real node's admin API checks that param) when it is set. */
+  adminSecret?: boolean;
 }
 
 export interface RestRequestSpec<I> {

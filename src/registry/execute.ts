@@ -89,7 +89,8 @@ export class Services {
 
   async rpc(endpoint: Endpoint, method: string, params?: RpcParams, opts: CallOptions & { signal?: AbortSignal } = {}) {
     const route = await this.route(endpoint, method, opts.chain);
-    return this.node.call({ ...route, params }, { retry: opts.retry ?? true, signal: opts.signal });
+    const answer = this.node.call({ ...route, params }, { retry: opts.retry ?? true, signal: opts.signal });
+    return endpoint === 'keystore' ? answer.catch((err: unknown) => Promise.reject(keystoreDisabled(err))) : answer;
   }
 
   network() {
@@ -223,6 +224,14 @@ export async function runOperation(tool: ToolDef, input: Record<string, unknown>
 
 const LOCAL_FIELDS = new Set(['chain', 'confirm']);
 
+/** A real node serves /ext/keystore only when started with --api-keystore-enabled=true (off by default): it answers 404. */
+function keystoreDisabled(err: unknown): unknown {
+  if (!(err instanceof HttpStatusError) || err.status !== 404) return err;
+  return new ChainMcpError('not_configured', "The node's keystore API is disabled (HTTP 404 on /ext/keystore).", {
+    hint: 'Start the node with --api-keystore-enabled=true; wallet and spend tools need it.',
+  });
+}
+
 async function sendRequest(tool: ToolDef, input: Record<string, unknown>, ctx: ToolContext): Promise<unknown> {
   const spec = tool.request!;
   switch (spec.kind) {
@@ -238,6 +247,9 @@ async function sendRequest(tool: ToolDef, input: Record<string, unknown>, ctx: T
           });
         }
         params = { ...(params as Record<string, unknown>), username: keystore.username, password: keystore.password };
+      }
+      if (spec.adminSecret && ctx.config.adminSecret !== undefined) {
+        params = { ...(params as Record<string, unknown>), secret: ctx.config.adminSecret };
       }
       const chain = typeof input.chain === 'string' ? input.chain : undefined;
       return ctx.rpc(spec.endpoint, spec.method, params, { chain });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { decodeBase64Text } from '../codec/index.js';
 import type { NetworkInfo } from '../context/network.js';
-import { DurationOut, durationOut } from './chain.js';
+import { DurationOut, durationOut, memoText } from './chain.js';
 import { AmountOut, big, nativeAmount, TimeOut, timeOut } from './format.js';
 
 /** Address states and deposit offers of the platform chain (spec document 3, section 2). */
@@ -43,7 +43,7 @@ export const DepositOfferOut = z.object({
   maxDuration: DurationOut,
   unlockPeriodDuration: DurationOut,
   noRewardsPeriodDuration: DurationOut,
-  memo: z.string().describe('Decoded from base64 when it is text.'),
+  memo: z.string().describe('Decoded from base64 or 0x hex when it is text.'),
   flags: z.string(),
   flagNames: z.array(z.string()),
 });
@@ -82,7 +82,8 @@ export function decodeDepositOffer(raw: unknown, network: Pick<NetworkInfo, 'ass
     maxDuration: durationOut(big(field(r, 'MaxDuration'))),
     unlockPeriodDuration: durationOut(big(field(r, 'UnlockPeriodDuration'))),
     noRewardsPeriodDuration: durationOut(big(field(r, 'NoRewardsPeriodDuration'))),
-    memo: typeof memoRaw === 'string' ? decodeBase64Text(memoRaw) : '',
+    // A real node sends the memo as hexnc ("0x…", vms/types JSONByteSlice); the spec, base64.
+    memo: typeof memoRaw === 'string' ? (memoRaw.startsWith('0x') ? memoText(memoRaw) : decodeBase64Text(memoRaw)) : '',
     flags: flags.toString(),
     flagNames: [
       ...OFFER_FLAGS.filter(([, bit]) => (flags >> BigInt(bit)) & 1n).map(([name]) => name),

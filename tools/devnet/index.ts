@@ -33,6 +33,8 @@ export interface DevnetOptions {
   keystoreApi?: boolean;
   /** Forward /ext/bc/C/rpc and /ext/bc/C/ws to a real anvil started here (stopped on close). */
   anvil?: boolean;
+  /** The C-Chain admin API then requires this `secret` param. */
+  adminSecret?: string;
 }
 
 export interface Devnet {
@@ -74,6 +76,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   }
   const families = opts.keystoreApi === false ? FAMILIES.filter((f) => f !== registerKeystore && f !== registerKeystoreAdmin) : FAMILIES;
   for (const register of families) register(router, state);
+  if (opts.adminSecret !== undefined) registerAdmin(router, state, opts.adminSecret);
   if (opts.authRequired) {
     registerAuth(router, state);
     router.authorize = authorizer(state, opts.authTokens);

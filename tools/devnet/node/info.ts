@@ -30,5 +30,9 @@ export function registerInfo(router: RpcRouter, state: DevnetState): void {
       return { numPeers: String(peers.length), peers };
     })
     .on(path, 'info.getTxFee', () => ({ txFee: String(state.fees.txFee), creationTxFee: String(state.fees.creationTxFee) }))
-    .on(path, 'info.uptime', () => ({ ...state.uptime }));
+    // caminogo's json.Float64: a quoted decimal with 4 digits (utils/json/float64.go).
+    .on(path, 'info.uptime', () => ({
+      rewardingStakePercentage: state.uptime.rewardingStakePercentage.toFixed(4),
+      weightedAveragePercentage: state.uptime.weightedAveragePercentage.toFixed(4),
+    }));
 }

@@ -78,6 +78,36 @@ function nodeFilter(p: Params): Set<string> | undefined {
   return Array.isArray(p.nodeIDs) && p.nodeIDs.length > 0 ? new Set(p.nodeIDs.map(String)) : undefined;
 }
 
+/**
+ * The answer of a node whose lockModeBondDeposit is off (caminogo vms/platformvm/service.go
+ * GetBalanceResponse): native sums plus per-asset maps. This simulator counts every locked
+ * kind as lockedNotStakeable.
+ */
+function avalancheBalance(
+  state: DevnetState,
+  kinds: Record<string, Record<string, string>>,
+  totals: Record<string, string>,
+  utxos: Array<{ txID: string; outputIndex: number }>,
+) {
+  const locked: Record<string, string> = {};
+  for (const id of Object.keys(totals)) {
+    const sum = ['bonded', 'deposited', 'bondedDeposited'].reduce((a, k) => a + BigInt(kinds[k]![id] ?? '0'), 0n);
+    if (sum > 0n) locked[id] = s(sum);
+  }
+  const native = state.nativeAssetID;
+  return {
+    balance: totals[native] ?? '0',
+    unlocked: kinds.unlocked![native] ?? '0',
+    lockedStakeable: '0',
+    lockedNotStakeable: locked[native] ?? '0',
+    balances: totals,
+    unlockeds: kinds.unlocked,
+    lockedStakeables: {},
+    lockedNotStakeables: locked,
+    utxoIDs: utxos.map((u) => ({ txID: u.txID, outputIndex: u.outputIndex })),
+  };
+}
+
 export function registerPlatform(router: RpcRouter, state: DevnetState): void {
   const path = '/ext/P';
   router
@@ -122,6 +152,7 @@ export function registerPlatform(router: RpcRouter, state: DevnetState): void {
         }
         totals[assetID] = s(total);
       }
+      if (!state.config.lockModeBondDeposit) return avalancheBalance(state, kinds, totals, utxos);
       return {
         balances: totals,
         unlockedOutputs: kinds.unlocked,

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { inMemoryStack, type Stack } from '../helpers/stack.js';
+
+/**
+ * Real-node behaviours over the MCP protocol against the devnet set up like a real caminogo
+ * node: getBalance with lockModeBondDeposit off, the keystore API off (404), an admin secret.
+ */
+
+const ADMIN_SECRET = 'Adm1n-Secret-9f8e7d6c';
+
+describe('platform_getBalance on a node without bond/deposit lock mode', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await inMemoryStack();
+  });
+  afterAll(() => stack.close());
+
+  it('answers in the Avalanche shape and the server reads it', async () => {
+    const { devnet } = stack;
+    const user = devnet.state.users.get('devnet')!.keys[0]!;
+    const address = `P-${user.x.slice(2)}`;
+    const camino = await stack.call('platform_getBalance', { addresses: [address] });
+    expect(camino.isError).toBe(false);
+    const caminoAsset = (camino.structured!.assets as Array<Record<string, { value: string }>>)[0]!;
+
+    devnet.state.config.lockModeBondDeposit = false;
+    devnet.router.record = true;
+    const avalanche = await stack.call('platform_getBalance', { addresses: [address] });
+    devnet.router.record = false;
+    devnet.state.config.lockModeBondDeposit = true;
+    const sent = devnet.router.requests.at(-1)!;
+    expect(sent.path).toBe('/ext/P');
+    expect(avalanche.isError).toBe(false);
+    const asset = (avalanche.structured!.assets as Array<Record<string, { value: string } | undefined>>)[0]!;
+    // The same holdings, now read from balance/unlockeds/lockedNotStakeables.
+    expect(asset.total!.value).toBe(caminoAsset.total!.value);
+    expect(asset.unlocked!.value).toBe(caminoAsset.unlocked!.value);
+    expect(BigInt(asset.lockedNotStakeable!.value)).toBe(BigInt(caminoAsset.total!.value) - BigInt(caminoAsset.unlocked!.value));
+    expect(asset.bonded).toBeUndefined();
+    expect(avalanche.text).toContain('unlocked');
+  });
+
+  it('reads info.uptime sent as json.Float64 strings', async () => {
+    const r = await stack.call('info_uptime');
+    expect(r.structured).toEqual({ rewardingStakePercentage: '100', weightedAveragePercentage: '99.5' });
+  });
+});
+
+describe('a node started without --api-keystore-enabled', () => {
+  let devnet: Devnet;
+  let stack: Stack;
+  beforeAll(async () => {
+    devnet = await startDevnet({ keystoreApi: false });
+    stack = await inMemoryStack({
+      devnet,
+      env: { CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password, CHAIN_MCP_ALLOW_ADMIN: 'true' },
+    });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await devnet.close();
+  });
+
+  it('says the keystore API is disabled and how to enable it', async () => {
+    const raw = await fetch(`${devnet.nodeUrl}/ext/keystore`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(raw.status).toBe(404);
+    for (const name of ['keystore_listUsers', 'keystore_createUser']) {
+      const r = await stack.call(name);
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain("The node's keystore API is disabled");
+      expect(r.text).toContain('--api-keystore-enabled=true');
+    }
+  });
+});
+
+describe('CHAIN_MCP_ADMIN_SECRET on admin calls', () => {
+  let devnet: Devnet;
+  beforeAll(async () => {
+    devnet = await startDevnet({ adminSecret: ADMIN_SECRET });
+  });
+  afterAll(() => devnet.close());
+
+  it('is refused by the node without the secret', async () => {
+    const stack = await inMemoryStack({ devnet, env: { CHAIN_MCP_ALLOW_ADMIN: 'true' } });
+    try {
+      const r = await stack.call('admin_memoryProfile');
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain('secret arg missing or wrong');
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('is injected as the secret param, absent from the schema and from every result', async () => {
+    const stack = await inMemoryStack({ devnet, env: { CHAIN_MCP_ALLOW_ADMIN: 'true', CHAIN_MCP_ADMIN_SECRET: ADMIN_SECRET } });
+    try {
+      const { tools } = await stack.client.listTools();
+      expect(JSON.stringify(tools)).not.toContain(ADMIN_SECRET);
+      expect(JSON.stringify(tools.find((t) => t.name === 'admin_setLogLevel')!.inputSchema)).not.toContain('secret');
+      devnet.router.record = true;
+      const ok = await stack.call('admin_setLogLevel', { level: 'debug' });
+      const refused = await stack.call('admin_setLogLevel', { level: 'nonsense' });
+      devnet.router.record = false;
+      expect(ok.isError).toBe(false);
+      expect(refused.isError).toBe(true);
+      const sent = devnet.router.requests.filter((q) => q.path === '/ext/bc/C/admin');
+      expect(sent).toHaveLength(2);
+      for (const q of sent) expect((q.body as { params: { secret?: string } }).params.secret).toBe(ADMIN_SECRET);
+      for (const r of [ok, refused]) expect(JSON.stringify(r)).not.toContain(ADMIN_SECRET);
+    } finally {
+      await stack.close();
+    }
+  });
+});
