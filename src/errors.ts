@@ -75,6 +75,7 @@ const RPC_HINTS: Array<[RegExp, string]> = [
   [/insufficient funds|want to spend .* but only have/i, 'The keystore user lacks funds; check balances (account_overview) and remember that locked funds cannot pay fees.'],
   [/auth token|unauthori[sz]ed/i, 'Set CHAIN_MCP_AUTH_TOKEN to a token that grants this endpoint (auth_newToken with the admin tier).'],
   [/index(ing)? .*(disabled|not enabled)|index-transactions/i, 'Enable index-transactions in the chain configuration of the node.'],
+  [/invalid encoding|unsupported encoding/i, 'Newer nodes take hex, hexnc or json and refuse cb58; leave encoding out to get the node\'s default (hex).'],
   [/not found|unknown (tx|transaction|block)|couldn't find/i, 'Check the ID; the node may not have seen it.'],
 ];
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cb58Decode, formatBareBech32, formatCb58Id, hexToBytes } from '../codec/index.js';
+import { cb58Decode, formatBareBech32, formatCb58Id, hexChecksumDecode } from '../codec/index.js';
 
 /**
  * Decodes the codec form of a UTXO (as getUTXOs / getRewardUTXOs return it) far enough
@@ -25,13 +25,9 @@ export const DecodedUtxo = z.object({
 });
 export type DecodedUtxo = z.infer<typeof DecodedUtxo>;
 
-/** Bytes of a `cb58` or `hex` (0x..., with 4-byte checksum) encoded string. */
+/** Bytes of a `cb58` or `hex` (0x + data + 4-byte checksum, verified: a node's `hex` always carries one) string. */
 export function encodedBytes(text: string): Uint8Array {
-  if (text.startsWith('0x')) {
-    const bytes = hexToBytes(text);
-    return bytes.length > 4 ? bytes.subarray(0, bytes.length - 4) : bytes;
-  }
-  return cb58Decode(text);
+  return text.startsWith('0x') ? hexChecksumDecode(text) : cb58Decode(text);
 }
 
 export function decodeUtxo(text: string, hrp: string): DecodedUtxo | undefined {

@@ -3,7 +3,10 @@ import { infoTools } from '../../src/catalogue/info.js';
 import { balanceParts, platformTools } from '../../src/catalogue/platform.js';
 import type { ToolContext } from '../../src/catalogue/types.js';
 import { loadConfig } from '../../src/config.js';
+import { rpcHint } from '../../src/errors.js';
 import { decodeDepositOffer } from '../../src/summarize/platform.js';
+import { decodeUtxo } from '../../src/summarize/utxo.js';
+import { createState, encodeUtxo, hexWithChecksum } from '../../tools/devnet/state.js';
 
 /**
  * Answers shaped as caminogo marshals them (fixtures written by hand from the Go structs named
@@ -197,5 +200,21 @@ describe('CHAIN_MCP_ADMIN_SECRET', () => {
     expect(c.secrets).toContain('Adm1n-Secret-42');
     const tooLong = 'S'.repeat(1025);
     expect(() => loadConfig({ CHAIN_MCP_ADMIN_SECRET: tooLong })).toThrow(/CHAIN_MCP_ADMIN_SECRET: expected at most 1024 characters$/);
+  });
+});
+
+describe('byte encodings', () => {
+  it('decodes a hex UTXO only when its 4-byte sha256 checksum is right', () => {
+    const state = createState();
+    const utxo = [...state.utxos.values()][0]!;
+    const text = hexWithChecksum(encodeUtxo(utxo));
+    expect(decodeUtxo(text, state.hrp)).toMatchObject({ txID: utxo.txID, outputIndex: utxo.outputIndex });
+    const last = text.slice(-2);
+    const flipped = text.slice(0, -2) + (last === '00' ? '01' : '00');
+    expect(decodeUtxo(flipped, state.hrp)).toBeUndefined();
+  });
+
+  it('explains a node refusing cb58', () => {
+    expect(rpcHint('invalid encoding')).toContain('refuse cb58');
   });
 });
