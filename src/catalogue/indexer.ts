@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isCb58Id, isHexAddress, parseBareBech32, parseChainAddress, parseDateTime, parseUint64, tolerantBigInt } from '../codec/index.js';
 import { ChainMcpError, InputError } from '../errors.js';
-import { AmountOut, listLines, TimeOut } from '../summarize/format.js';
+import { AmountOut, listLines, TimeOut, timeOut } from '../summarize/format.js';
 import {
   AssetAmount,
   amountOf,
@@ -364,22 +364,28 @@ function decodeAsset(raw: unknown): Asset {
   };
 }
 
-function decodeCTx(raw: unknown, symbol: string): CTx {
+/**
+ * A C-Chain transaction record in either of Magellan's shapes: /v2/ctxdata rows (createdAt,
+ * fromAddr, toAddr, gasLimit, receipt{...}) or /v2/cblocks rows (timestamp as hex Unix
+ * seconds, from, to, gas, and status, gasUsed, effectiveGasPrice as hex at the top level).
+ */
+export function decodeCTx(raw: unknown, symbol: string): CTx {
   const t = rec(raw);
   const receipt = rec(t.receipt);
-  const gasUsed = tolerantBigInt(receipt.gasUsed) ?? 0n;
-  const price = tolerantBigInt(receipt.effectiveGasPrice) ?? tolerantBigInt(t.gasPrice) ?? 0n;
-  const statusCode = tolerantBigInt(receipt.status);
+  const gasUsed = tolerantBigInt(receipt.gasUsed ?? t.gasUsed) ?? 0n;
+  const price = tolerantBigInt(receipt.effectiveGasPrice ?? t.effectiveGasPrice) ?? tolerantBigInt(t.gasPrice) ?? 0n;
+  const statusCode = tolerantBigInt(receipt.status ?? t.status);
+  const stamp = t.createdAt ?? t.timestamp;
   return {
     hash: str(t.hash),
     block: count(t.block ?? receipt.blockNumber),
     type: str(t.type),
-    createdAt: timeOf(t.createdAt),
-    from: str(t.fromAddr),
-    to: str(t.toAddr),
+    createdAt: typeof stamp === 'string' && stamp.startsWith('0x') ? timeOut(tolerantBigInt(stamp)) : timeOf(stamp),
+    from: str(t.fromAddr ?? t.from),
+    to: str(t.toAddr ?? t.to),
     value: weiOf(t.value, symbol),
     nonce: count(t.nonce),
-    gasLimit: count(t.gasLimit),
+    gasLimit: count(t.gasLimit ?? t.gas),
     gasUsed: gasUsed.toString(),
     gasPrice: weiOf(price, symbol),
     fee: weiOf(gasUsed * price, symbol),

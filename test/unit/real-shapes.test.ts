@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { decodeCTx } from '../../src/catalogue/indexer.js';
 import { infoTools } from '../../src/catalogue/info.js';
 import { balanceParts, platformTools } from '../../src/catalogue/platform.js';
 import type { ToolContext } from '../../src/catalogue/types.js';
@@ -216,5 +217,46 @@ describe('byte encodings', () => {
 
   it('explains a node refusing cb58', () => {
     expect(rpcHint('invalid encoding')).toContain('refuse cb58');
+  });
+});
+
+describe('Magellan C-Chain transaction rows (models/collections.go)', () => {
+  it('reads a /v2/cblocks row (hex timestamp, from/to, gas, top-level status) like a /v2/ctxdata row', () => {
+    const ctxdata = decodeCTx(
+      {
+        type: 2,
+        block: '12',
+        hash: '0xabc',
+        createdAt: '2023-11-14T22:13:20Z',
+        nonce: 3,
+        gasPrice: '25000000000',
+        gasLimit: 21000,
+        value: '1000000000000000000',
+        fromAddr: '0x1111111111111111111111111111111111111111',
+        toAddr: '0x2222222222222222222222222222222222222222',
+        receipt: { status: '0x1', gasUsed: '0x5208', effectiveGasPrice: '0x5d21dba00', logs: [] },
+      },
+      'AVAX',
+    );
+    const cblocks = decodeCTx(
+      {
+        type: '0x2',
+        block: '0xc',
+        index: '0x0',
+        hash: '0xabc',
+        nonce: '0x3',
+        gas: '0x5208',
+        value: '0xde0b6b3a7640000',
+        from: '0x1111111111111111111111111111111111111111',
+        to: '0x2222222222222222222222222222222222222222',
+        timestamp: '0x6553f100',
+        status: '0x1',
+        gasUsed: '0x5208',
+        effectiveGasPrice: '0x5d21dba00',
+      },
+      'AVAX',
+    );
+    expect(cblocks).toEqual({ ...ctxdata, type: '0x2' });
+    expect(cblocks).toMatchObject({ block: '12', createdAt: { unix: '1700000000' }, gasLimit: '21000', status: 'success', fee: { value: '525000000000000' } });
   });
 });
