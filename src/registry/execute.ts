@@ -227,7 +227,8 @@ const LOCAL_FIELDS = new Set(['chain', 'confirm']);
 /** A real node serves /ext/keystore only when started with --api-keystore-enabled=true (off by default): it answers 404. */
 function keystoreDisabled(err: unknown): unknown {
   if (!(err instanceof HttpStatusError) || err.status !== 404) return err;
-  return new ChainMcpError('not_configured', "The node's keystore API is disabled (HTTP 404 on /ext/keystore).", {
+  // Still an HttpStatusError: callers (the doctor) tell a disabled API by its status.
+  return new HttpStatusError(404, "The node's keystore API is disabled: /ext/keystore answered HTTP 404 (not found).", {
     hint: 'Start the node with --api-keystore-enabled=true; wallet and spend tools need it.',
   });
 }

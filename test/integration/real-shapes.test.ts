@@ -113,3 +113,41 @@ describe('CHAIN_MCP_ADMIN_SECRET on admin calls', () => {
     }
   });
 });
+
+describe('deposit offers from a Camino-dialect devnet (real APIDepositOffer shape)', () => {
+  let spec: Stack;
+  let camino: Stack;
+  beforeAll(async () => {
+    spec = await inMemoryStack();
+    camino = await inMemoryStack({ devnet: await startDevnet({ dialect: 'camino' }) });
+  });
+  afterAll(async () => {
+    await spec.close();
+    await camino.close();
+    await camino.devnet.close();
+  });
+
+  it('reads lowercase fields and the 0x memo as the spec shape, and null as no offers', async () => {
+    const ts = camino.devnet.state.genesisTime + 86400;
+    const direct = async (timestamp: number) => {
+      const res = await fetch(`${camino.devnet.nodeUrl}/ext/P`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getAllDepositOffers', params: { timestamp: String(timestamp) } }),
+      });
+      return ((await res.json()) as { result: { depositOffers: Array<Record<string, unknown>> | null } }).result.depositOffers;
+    };
+    const wire = (await direct(ts))!;
+    expect(wire[0]).toMatchObject({ memo: expect.stringMatching(/^0x/), minDuration: expect.any(Number), interestRateNominator: expect.any(String) });
+    expect(wire[0]!.Memo).toBeUndefined();
+    const real = await camino.call('platform_getAllDepositOffers', { timestamp: ts });
+    const fromSpec = await spec.call('platform_getAllDepositOffers', { timestamp: ts });
+    expect(real.isError).toBe(false);
+    expect(real.structured).toEqual(fromSpec.structured);
+    expect(real.text).toContain('"Standard 8% offer"');
+    const before = camino.devnet.state.genesisTime - 10 * 365 * 86400;
+    expect(await direct(before)).toBeNull();
+    const none = await camino.call('platform_getAllDepositOffers', { timestamp: before });
+    expect(none.structured).toMatchObject({ count: 0, depositOffers: [] });
+  });
+});

@@ -108,6 +108,32 @@ function avalancheBalance(
   };
 }
 
+/**
+ * A deposit offer as caminogo sends it (vms/platformvm/camino_service.go APIDepositOffer): lowercase
+ * names, uint32 durations as numbers, the memo as 0x hex (JSONByteSlice), a nil list as null.
+ */
+function caminoOffer(o: DevnetState['depositOffers'][number]) {
+  return {
+    upgradeVersion: 0,
+    id: o.id,
+    interestRateNominator: s(o.interestRateNominator),
+    start: s(o.start),
+    end: s(o.end),
+    minAmount: s(o.minAmount),
+    totalMaxAmount: '0',
+    depositedAmount: '0',
+    minDuration: o.minDuration,
+    maxDuration: o.maxDuration,
+    unlockPeriodDuration: o.unlockPeriodDuration,
+    noRewardsPeriodDuration: o.noRewardsPeriodDuration,
+    memo: `0x${Buffer.from(o.memo, 'base64').toString('hex')}`,
+    flags: s(o.flags),
+    totalMaxRewardAmount: '0',
+    rewardedAmount: '0',
+    ownerAddress: '111111111111111111116DBWJs',
+  };
+}
+
 export function registerPlatform(router: RpcRouter, state: DevnetState): void {
   const path = '/ext/P';
   router
@@ -117,22 +143,22 @@ export function registerPlatform(router: RpcRouter, state: DevnetState): void {
     })
     .on(path, 'platform.getAllDepositOffers', (p) => {
       const at = Number(needUint(p, 'timestamp'));
+      const active = state.depositOffers.filter((o) => o.start <= at && at <= o.end);
+      if (router.dialect === 'camino') return { depositOffers: active.length === 0 ? null : active.map(caminoOffer) };
       return {
-        depositOffers: state.depositOffers
-          .filter((o) => o.start <= at && at <= o.end)
-          .map((o) => ({
-            ID: o.id,
-            InterestRateNominator: s(o.interestRateNominator),
-            Start: s(o.start),
-            End: s(o.end),
-            MinAmount: s(o.minAmount),
-            MinDuration: o.minDuration,
-            MaxDuration: o.maxDuration,
-            UnlockPeriodDuration: o.unlockPeriodDuration,
-            NoRewardsPeriodDuration: o.noRewardsPeriodDuration,
-            Memo: o.memo,
-            Flags: s(o.flags),
-          })),
+        depositOffers: active.map((o) => ({
+          ID: o.id,
+          InterestRateNominator: s(o.interestRateNominator),
+          Start: s(o.start),
+          End: s(o.end),
+          MinAmount: s(o.minAmount),
+          MinDuration: o.minDuration,
+          MaxDuration: o.maxDuration,
+          UnlockPeriodDuration: o.unlockPeriodDuration,
+          NoRewardsPeriodDuration: o.noRewardsPeriodDuration,
+          Memo: o.memo,
+          Flags: s(o.flags),
+        })),
       };
     })
     .on(path, 'platform.getBalance', (p) => {
