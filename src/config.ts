@@ -83,6 +83,12 @@ const envSchema = z.object({
     .transform(Number)
     .refine((n) => n >= 1024, 'expected at least 1024 bytes')
     .default(8192),
+  CHAIN_MCP_MAX_STRUCTURED_BYTES: z
+    .string()
+    .regex(/^\d+$/, 'expected bytes as a whole number')
+    .transform(Number)
+    .refine((n) => n >= 4096, 'expected at least 4096 bytes')
+    .default(65_536),
   CHAIN_MCP_WIRE_NAMES: z.string().optional(),
 });
 
@@ -107,6 +113,8 @@ export interface Config {
   timeoutMs: number;
   logLevel: string;
   maxOutputBytes: number;
+  /** Budget for one result's structuredContent; lists lose whole items from their end to fit. */
+  maxStructuredBytes: number;
   /** CHAIN_MCP_WIRE_NAMES: `auto` learns the node's names on first use (src/context/dialect.ts). */
   wire: WireSetting;
   /** Values that must never appear in a log line, an error or a tool result. */
@@ -269,6 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     timeoutMs: e.CHAIN_MCP_TIMEOUT_MS,
     logLevel: e.CHAIN_MCP_LOG_LEVEL,
     maxOutputBytes: e.CHAIN_MCP_MAX_OUTPUT_BYTES,
+    maxStructuredBytes: e.CHAIN_MCP_MAX_STRUCTURED_BYTES,
     wire,
     secrets,
   };

@@ -44,6 +44,25 @@ function jsonError(res: ServerResponse, status: number, code: number, message: s
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/**
+ * A client that hangs up before its answer is written gets no answer, so its calls are cancelled
+ * the way MCP cancels them (notifications/cancelled): the node request is aborted at once instead
+ * of running on to its timeout. Over stdio the same happens when the pipe closes.
+ */
+function abortOnHangUp(transport: StreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): void {
+  if (req.method !== 'POST') return;
+  const ids = (Array.isArray(body) ? body : [body])
+    .filter((m): m is { id: string | number; method: string } => typeof m === 'object' && m !== null && 'method' in m && 'id' in m)
+    .map((m) => m.id);
+  if (ids.length === 0) return;
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    for (const requestId of ids) {
+      transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the HTTP client disconnected' } });
+    }
+  });
+}
+
 /** Streamable HTTP on 127.0.0.1 at /mcp, one MCP server per session, sharing the process's services. */
 export async function serveHttp(opts: { config: Config; log: Logger; services: Services; port: number }) {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
@@ -74,6 +93,7 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
         await mcp.connect(created);
         transport = created;
       }
+      abortOnHangUp(transport, req, res, body);
       await transport.handleRequest(req, res, body);
     } catch (err) {
       opts.log.error({ err: (err as Error).message }, 'HTTP request failed');

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isCb58Id, isHexAddress, parseBareBech32, parseChainAddress, parseDateTime, parseUint64, tolerantBigInt } from '../codec/index.js';
 import { ChainMcpError, InputError } from '../errors.js';
 import { AmountOut, listLines, TimeOut, timeOut } from '../summarize/format.js';
+import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
 import {
   AssetAmount,
   amountOf,
@@ -269,7 +270,7 @@ function decodeOutput(raw: unknown, assets: Map<string, IndexerAsset>): Output {
     symbol: asset?.symbol ?? '',
     outputType: Number(tolerantBigInt(o.outputType) ?? 0n),
     amount: nftOutput(o)
-      ? { value: count(o.amount), display: `NFT (${asset?.symbol || shortId(assetID)})` }
+      ? { value: count(o.amount), display: `NFT (${asset?.symbol ? quote(asset.symbol, 16) : shortId(assetID)})` }
       : amountOf(o.amount, asset ?? { assetID, symbol: '', name: '', denomination: 0, known: false }),
     locktime: count(o.locktime),
     threshold: Number(tolerantBigInt(o.threshold) ?? 0n),
@@ -507,7 +508,7 @@ const shortAddress = (a: string): string => (a.length > 24 ? `${a.slice(0, 14)}â
 
 function txLine(t: TxSummary): string {
   const out = t.outputTotals.map((a) => a.amount.display).join(', ') || 'nothing';
-  const memo = t.memo ? `, memo "${t.memo.slice(0, 60)}"` : '';
+  const memo = t.memo ? `, memo ${quote(t.memo, 60)}` : '';
   const to = t.to.length ? ` to ${t.to.slice(0, 2).map(shortAddress).join(', ')}${t.to.length > 2 ? ', â€¦' : ''}` : '';
   return `${isoShort(t.timestamp)} ${t.chain || shortId(t.chainID)} ${t.type || 'tx'} ${t.id}: out ${out}${to}; fee ${t.txFee.display}${memo}`;
 }
@@ -524,7 +525,7 @@ function addressLines(a: AddressRecord): string[] {
 }
 
 function assetLine(a: Asset): string {
-  return `${a.name || '(no name)'} (${a.symbol || 'no symbol'}) ${a.id}: ${a.kind}, supply ${a.currentSupply.display}, ${a.denomination} decimals`;
+  return `${a.name ? quote(a.name) : '(no name)'} (${a.symbol ? quote(a.symbol, 16) : 'no symbol'}) ${a.id}: ${a.kind}, supply ${a.currentSupply.display}, ${a.denomination} decimals`;
 }
 
 function cTxLine(t: CTx): string {
@@ -727,7 +728,7 @@ export const indexerTools: ToolDef[] = [
         const type = str(item.type);
         const id = str(d.id ?? d.address ?? d.hash ?? d.number);
         const detail =
-          type === 'asset' ? `${str(d.name)} (${str(d.symbol)})` : type === 'transaction' ? str(d.type) : type === 'cBlock' ? `block ${str(d.number)}` : '';
+          type === 'asset' ? `${quote(str(d.name))} (${quote(str(d.symbol), 16)})` : type === 'transaction' ? str(d.type) : type === 'cBlock' ? `block ${str(d.number)}` : '';
         return { type, id, score: str(item.score), detail };
       });
       return { count: count(r.count ?? results.length), results };
@@ -830,6 +831,7 @@ export const indexerTools: ToolDef[] = [
       [
         `${o.count} transaction(s).`,
         ...listLines(o.transactions as TxSummary[], 30, txLine),
+        ...((o.transactions as TxSummary[]).some((t) => t.memo || t.outputTotals.some((a) => a.amount.display.includes('"'))) ? [STRANGER_NOTE] : []),
         ...nextLine('indexer_listTransactions', o.next),
       ].join('\n'),
   }),
@@ -859,7 +861,7 @@ export const indexerTools: ToolDef[] = [
     summarize: (o) =>
       [
         `${o.type || 'Transaction'} ${o.id} on ${o.chain || o.chainID} at ${isoShort(o.timestamp)}${o.genesis ? ' (genesis)' : ''}.`,
-        `Fee ${o.txFee.display}.${o.memo ? ` Memo: "${o.memo.slice(0, 200)}".` : ''}`,
+        `Fee ${o.txFee.display}.${o.memo ? ` Memo: ${quote(o.memo, 200)}.` : ''}`,
         `In: ${(o.inputTotals as AssetAmount[]).map((a) => a.amount.display).join(', ') || 'nothing'}; out: ${(o.outputTotals as AssetAmount[]).map((a) => a.amount.display).join(', ') || 'nothing'}.`,
         `${o.inputCount} input(s):`,
         ...listLines(o.inputs as Output[], 10, (i) => `${i.amount.display} from ${i.addresses.join(', ') || '(no address)'}`),
@@ -922,7 +924,7 @@ export const indexerTools: ToolDef[] = [
       const assets = arr(r.assets).map(decodeAsset);
       return { count: assets.length, assets, next: nextPage(r, input, assets) };
     },
-    summarize: (o) => [`${o.count} asset(s).`, ...listLines(o.assets as Asset[], 30, assetLine), ...nextLine('indexer_listAssets', o.next)].join('\n'),
+    summarize: (o) => [`${o.count} asset(s).`, ...listLines(o.assets as Asset[], 30, assetLine), STRANGER_NOTE, ...nextLine('indexer_listAssets', o.next)].join('\n'),
   }),
   defineTool({
     ...common,
@@ -933,7 +935,7 @@ export const indexerTools: ToolDef[] = [
     output: AssetShallow,
     request: getAssetReq.request,
     run: async (input, ctx) => decodeAsset((await getAssetReq.fetch(input, ctx)).raw),
-    summarize: (o) => `${assetLine(o)}; on chain ${o.chainID}${o.timestamp ? `, created ${isoShort(o.timestamp)}` : ''}.`,
+    summarize: (o) => `${assetLine(o)}; on chain ${o.chainID}${o.timestamp ? `, created ${isoShort(o.timestamp)}` : ''}.\n${STRANGER_NOTE}`,
   }),
   defineTool({
     ...common,

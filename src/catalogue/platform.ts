@@ -3,6 +3,7 @@ import { withShallowOutputs } from '../summarize/schema.js';
 import { nanosToSeconds, parseDateTime, tolerantBigInt } from '../codec/index.js';
 import { amountOf, BLOCKCHAIN_STATUS_MEANING, DurationOut, durationOut, meaningOf, networkOrBlank } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut, timeOut } from '../summarize/format.js';
+import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
 import { ADDRESS_STATES, decodeAddressStates, decodeDepositOffer, DepositOfferOut, offerLine } from '../summarize/platform.js';
 import { DecodedUtxo, decodeUtxo, totalsByAsset } from '../summarize/utxo.js';
 import {
@@ -189,6 +190,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
               25,
               offerLine,
             ),
+            ...(o.depositOffers.some((d) => d.memo) ? [STRANGER_NOTE] : []),
           ].join('\n'),
   }),
   defineTool({
@@ -290,7 +292,11 @@ export const platformTools: ToolDef[] = withShallowOutputs([
       return { count: blockchains.length, blockchains };
     },
     summarize: (o) =>
-      [`${o.count} blockchain(s) besides the P-Chain:`, ...listLines(o.blockchains, 50, (b) => `${b.name || '(unnamed)'} ${b.id} on subnet ${b.subnetID === PRIMARY_NETWORK_ID ? 'primary network' : b.subnetID}, VM ${b.vmID}`)].join('\n'),
+      [
+        `${o.count} blockchain(s) besides the P-Chain:`,
+        ...listLines(o.blockchains, 50, (b) => `${b.name ? quote(b.name) : '(unnamed)'} ${b.id} on subnet ${b.subnetID === PRIMARY_NETWORK_ID ? 'primary network' : b.subnetID}, VM ${b.vmID}`),
+        ...(o.blockchains.some((b) => b.name) ? [STRANGER_NOTE] : []),
+      ].join('\n'),
   }),
   defineTool({
     name: 'platform_getBlockchainStatus',

@@ -4,6 +4,7 @@ import { type ChainLetter, parseBareBech32 } from '../codec/index.js';
 import { InputError } from '../errors.js';
 import { amountOf, memoText, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, big, listLines } from '../summarize/format.js';
+import { imitatesNative, imitationWarning, quote, STRANGER_NOTE } from '../summarize/stranger.js';
 import { DecodedUtxo, decodeUtxo, totalsByAsset } from '../summarize/utxo.js';
 import type { Endpoint } from '../wire.js';
 import { addressList, assetIdOrAlias, cb58Id, chainAddress, chainIdOrAlias, chainSelector, encoding, uint64, xAddress } from './fields.js';
@@ -249,8 +250,13 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
       }
       return { address: input.address, count: list.length, balances };
     },
-    summarize: (o) =>
-      o.count === 0 ? `${o.address} holds nothing on this chain.` : [`${o.address} holds ${o.count} asset(s):`, ...listLines(o.balances, 30, (b) => `${b.balance.display}${b.symbol ? '' : ` of ${b.asset}`}`)].join('\n'),
+    summarize: async (o, _i, ctx) => {
+      if (o.count === 0) return `${o.address} holds nothing on this chain.`;
+      const network = await networkOrBlank(ctx);
+      const foreign = o.balances.some((b) => b.asset !== network.assetID && b.asset !== network.assetSymbol);
+      const lines = listLines(o.balances, 30, (b) => `${b.balance.display}${b.symbol ? '' : ` of ${b.asset}`}`);
+      return [`${o.address} holds ${o.count} asset(s):`, ...lines, ...(foreign ? [STRANGER_NOTE] : [])].join('\n');
+    },
   }),
   defineTool({
     name: 'xvm_getAssetDescription',
@@ -265,8 +271,13 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
       const r = obj(raw);
       return { assetID: str(r.assetID ?? r.assetId ?? input.assetID), name: str(r.name), symbol: str(r.symbol), denomination: Number(big(r.denomination)) };
     },
-    summarize: (o) =>
-      `${o.name || '(unnamed)'}${o.symbol ? ` (${o.symbol})` : ''}, asset ID ${o.assetID}: denomination ${o.denomination}, so 100 units display as ${o.denomination === 0 ? '100' : (100 / 10 ** o.denomination).toFixed(o.denomination)}.`,
+    summarize: async (o, _i, ctx) => {
+      const network = await networkOrBlank(ctx);
+      const warning = imitatesNative(o, network) ? ` ${imitationWarning(o.assetID, network)}` : '';
+      const names = `name ${o.name ? quote(o.name) : '(none)'}, symbol ${o.symbol ? quote(o.symbol, 16) : '(none)'}${warning}`;
+      const units = o.denomination === 0 ? '100' : (100 / 10 ** o.denomination).toFixed(o.denomination);
+      return `Asset ${o.assetID}: ${names}; denomination ${o.denomination}, so 100 units display as ${units}.\n${STRANGER_NOTE}`;
+    },
   }),
   defineTool({
     name: 'xvm_getAddressTxs',
@@ -331,7 +342,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
       const lines = [`Transaction ${o.txID}: ${o.inputCount ?? 0} input(s), ${o.outputs.length} output(s).`];
       if (o.sourceChain) lines.push(`Imports from chain ${o.sourceChain}.`);
       lines.push(...listLines(o.outputs, 15, (x) => `${x.amount?.display ?? 'NFT/other'} to ${x.addresses.join(', ') || '?'}${x.chain !== 'this chain' ? ` (exported to ${x.chain})` : ''}${x.locktime ? `, locked until ${x.locktime}` : ''}`));
-      if (o.memo) lines.push(`Memo: "${o.memo.slice(0, 256)}"`);
+      if (o.memo) lines.push(`Memo: ${quote(o.memo, 256)}`, STRANGER_NOTE);
       return lines.join('\n');
     },
   }),

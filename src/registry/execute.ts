@@ -15,7 +15,9 @@ import { JsonRpcClient, type RpcParams } from '../transport/jsonrpc.js';
 import { RestClient } from '../transport/rest.js';
 import { DialectCache } from '../context/dialect.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, wireMethod } from '../wire.js';
+import { cleanValue } from '../summarize/stranger.js';
 import { effectiveSchemas } from './listing.js';
+import { fitStructured } from './structured-budget.js';
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -263,10 +265,10 @@ async function sendRequest(tool: ToolDef, input: Record<string, unknown>, ctx: T
 }
 
 function textResult(text: string, structured: Record<string, unknown> | undefined, config: Config): ToolResult {
-  const safe = clipText(redactSecrets(text, config.secrets), config.maxOutputBytes);
-  const result: ToolResult = { content: [{ type: 'text', text: safe }] };
-  if (structured) result.structuredContent = redactValue(structured, config.secrets);
-  return result;
+  if (!structured) return { content: [{ type: 'text', text: clipText(redactSecrets(text, config.secrets), config.maxOutputBytes) }] };
+  const fitted = fitStructured(cleanValue(redactValue(structured, config.secrets)), config.maxStructuredBytes);
+  const full = fitted.note ? `${text}\n${fitted.note}` : text;
+  return { content: [{ type: 'text', text: clipText(redactSecrets(full, config.secrets), config.maxOutputBytes) }], structuredContent: fitted.value };
 }
 
 export function errorResult(err: unknown, config: Config): ToolResult {

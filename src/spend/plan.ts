@@ -94,7 +94,7 @@ export async function resolveAsset(ctx: ToolContext, assetID: string, network: N
   const native = nativeByName || (info !== undefined && network.assetID !== '' && info.assetID === network.assetID);
   if (native) return { native, info: info ?? { assetID, name: '', symbol: network.assetSymbol, denomination: 9 }, show: (v) => nativeAmount(v, network).display };
   const known = info!;
-  return { native, info: known, show: (v) => assetAmount(v, known).display };
+  return { native, info: known, show: (v) => assetAmount(v, known, network).display };
 }
 
 /** Sum of an asset over X addresses, or undefined when the node would not say. */

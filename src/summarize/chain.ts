@@ -29,7 +29,7 @@ export async function amountOf(ctx: ToolContext, network: NetworkInfo, assetID: 
   }
   try {
     const asset = await ctx.asset(assetID);
-    return { ...assetAmount(value, asset), symbol: asset.symbol };
+    return { ...assetAmount(value, asset, network), symbol: asset.symbol };
   } catch {
     return { value: value.toString(), display: `${value} (units of ${assetID.slice(0, 12)}…)`, symbol: '' };
   }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { formatAmount, tolerantBigInt, unixToIso } from '../codec/index.js';
 import { type AssetInfo, NATIVE_DECIMALS, type NetworkInfo, WEI_DECIMALS } from '../context/network.js';
+import { imitatesNative, imitationWarning, type NativeIdentity, quote, shortAsset } from './stranger.js';
 
 /** An amount in results: the exact smallest-unit value as a decimal string, and a display form. */
 export const AmountOut = z.object({
@@ -17,8 +18,15 @@ export function nativeAmount(value: bigint, network: Pick<NetworkInfo, 'assetSym
   return { value: value.toString(), display: formatAmount(value, { decimals: NATIVE_DECIMALS, symbol: network.assetSymbol || undefined }) };
 }
 
-export function assetAmount(value: bigint, asset: Pick<AssetInfo, 'denomination' | 'symbol'>): AmountOut {
-  return { value: value.toString(), display: formatAmount(value, { decimals: asset.denomination, symbol: asset.symbol || undefined }) };
+/**
+ * An amount of a non-native asset: its symbol quoted (strangers choose symbols), and a warning with
+ * the asset's short ID when it imitates the native asset, so `5,000 "CAM"` never reads as native CAM.
+ */
+export function assetAmount(value: bigint, asset: Pick<AssetInfo, 'assetID' | 'denomination' | 'symbol' | 'name'>, native: NativeIdentity): AmountOut {
+  const number = formatAmount(value, { decimals: asset.denomination });
+  const label = asset.symbol ? quote(asset.symbol, 16) : `units of ${shortAsset(asset.assetID)}`;
+  const warning = imitatesNative(asset, native) ? ` ${imitationWarning(asset.assetID, native)}` : '';
+  return { value: value.toString(), display: `${number} ${label}${warning}` };
 }
 
 /** EVM values are wei: 18 decimals of the native asset. */

@@ -1,3 +1,4 @@
+import { imitatesNative, imitationWarning, type NativeIdentity, quote } from './stranger.js';
 import { z } from 'zod';
 import type { ToolContext } from '../catalogue/types.js';
 import { decodeBase64Text, formatAmount, isCb58Id, parseDateTime, tolerantBigInt } from '../codec/index.js';
@@ -29,6 +30,10 @@ export interface IndexerAsset {
   denomination: number;
   /** False when the indexer had no record: amounts are then shown in the smallest unit. */
   known: boolean;
+  /** The native asset of a chain the indexer follows (its symbol is shown unquoted). */
+  native?: boolean;
+  /** Set when this non-native asset's symbol or name imitates the native asset's: what it imitates. */
+  imitates?: NativeIdentity;
 }
 
 interface Cache {
@@ -135,9 +140,9 @@ export function indexerAsset(ctx: ToolContext, assetID: string): Promise<Indexer
   if (!entry) {
     entry = Promise.resolve()
       .then(() => ctx.indexer(`/v2/assets/${encodeURIComponent(assetID)}`))
-      .then((raw) => {
+      .then(async (raw) => {
         if (raw === null || typeof raw !== 'object') throw new ChainMcpError('not_found', `asset ${assetID} unknown`);
-        return parseAssetRecord(raw, assetID);
+        return flagImitation(ctx, parseAssetRecord(raw, assetID));
       });
     const stored = entry.catch((err: unknown) => {
       cache.assets.delete(assetID);
@@ -147,6 +152,18 @@ export function indexerAsset(ctx: ToolContext, assetID: string): Promise<Indexer
     entry = stored;
   }
   return entry.catch(() => fallbackAsset(assetID));
+}
+
+/** Marks an asset that passes itself off as the native asset of a chain the indexer follows. */
+async function flagImitation(ctx: ToolContext, asset: IndexerAsset): Promise<IndexerAsset> {
+  const status = await statusOrEmpty(ctx).catch(() => ({ networkID: '', chains: [] }) as IndexerStatus);
+  const nativeIDs = new Set(status.chains.map((c) => c.nativeAssetID).filter(Boolean));
+  const nativeID = [...nativeIDs][0];
+  if (nativeIDs.has(asset.assetID)) return { ...asset, native: true };
+  if (!nativeID) return asset;
+  const native = await indexerAsset(ctx, nativeID);
+  const identity: NativeIdentity = { assetID: nativeID, assetSymbol: native.symbol, name: native.name };
+  return imitatesNative(asset, identity) ? { ...asset, imitates: identity } : asset;
 }
 
 /** Resolves many assets at once; the map always has an entry per ID. */
@@ -161,12 +178,15 @@ export function shortId(id: string): string {
 }
 
 /** Amount of an asset in display units: "12.5 CAM", or "1200 (asset 2Fx…9aB, smallest unit)" when unknown. */
+/** Non-native symbols are quoted (their creators chose them); native amounts go through nativeAmountOf. */
 export function amountOf(value: unknown, asset: IndexerAsset | undefined): AmountOut {
   const v = tolerantBigInt(value) ?? 0n;
   if (!asset?.known) {
     return { value: v.toString(), display: `${formatAmount(v, { decimals: 0 })}${asset?.assetID ? ` (asset ${shortId(asset.assetID)}, smallest unit)` : ''}` };
   }
-  return { value: v.toString(), display: formatAmount(v, { decimals: asset.denomination, symbol: asset.symbol || shortId(asset.assetID) }) };
+  const label = !asset.symbol ? shortId(asset.assetID) : asset.native ? asset.symbol : quote(asset.symbol, 16);
+  const warning = asset.imitates ? ` ${imitationWarning(asset.assetID, asset.imitates)}` : '';
+  return { value: v.toString(), display: `${formatAmount(v, { decimals: asset.denomination })} ${label}${warning}` };
 }
 
 export function nativeAmountOf(value: unknown, asset: IndexerAsset | undefined): AmountOut {
