@@ -21,7 +21,7 @@ function arraySites(root: Record<string, unknown>): ArraySite[] {
   const walk = (holder: Record<string, unknown> | unknown[], key: string | number, path: string, value: unknown) => {
     if (Array.isArray(value)) {
       sites.push({ holder, key, path, items: value, size: bytesOf(value) });
-      value.forEach((item, i) => walk(value, i, `${path}[${i}]`, item));
+      for (const [i, item] of value.entries()) walk(value, i, `${path}[${i}]`, item);
     } else if (value && typeof value === 'object') {
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) walk(value as Record<string, unknown>, k, path ? `${path}.${k}` : k, v);
     }
@@ -59,5 +59,5 @@ export function fitStructured(value: Record<string, unknown>, maxBytes: number):
   }
   copy.truncated = { budgetBytes: maxBytes, lists: kept };
   const what = kept.map((k) => `${k.path}: first ${k.shown} of ${k.total}`).join('; ');
-  return { value: copy, note: `Structured result cut to fit ${maxBytes} bytes (${what || 'nothing to page'}); ask for fewer items with the paging arguments for the rest.` };
+  return { value: copy, note: `Structured result trimmed to ${maxBytes} bytes (${what || 'nothing to page'}); ask for fewer items with the paging arguments for the rest.` };
 }

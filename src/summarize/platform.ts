@@ -96,7 +96,7 @@ export function decodeDepositOffer(raw: unknown, network: Pick<NetworkInfo, 'ass
 }
 
 export function offerLine(o: DepositOfferOut): string {
-  const memo = o.memo ? ` memo ${quote(o.memo, 60)}` : '';
+  const memo = o.memo ? ` ${quote(o.memo, 60)}` : '';
   const flags = o.flagNames.length ? ` [${o.flagNames.join(', ')}]` : '';
   return (
     `${o.interestRatePercent} % a year${memo}${flags}: deposit ${o.minDuration.human} to ${o.maxDuration.human}, ` +

@@ -8,7 +8,9 @@
 /** Bidirectional overrides and isolates, zero-width and other invisible format characters. */
 const HIDDEN = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
 /** C0 and C1 controls (DEL included). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point: they are removed
 const CONTROLS = /[\u0000-\u001F\u007F-\u009F]/g;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: as above; tab and newline are kept
 const CONTROLS_BUT_LAYOUT = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 
 /** One short line for summaries of lists that carry stranger-written text. */

@@ -125,7 +125,7 @@ describe('EVM tools against a real anvil behind the devnet', () => {
     const gld = [...devnet.state.assets.values()].find((a) => a.symbol === 'GLD')!;
     devnet.state.cAssetBalances.set(A1, new Map([[gld.id, 250n]]));
     const r = await stack.call('eth_getAssetBalance', { address: A1, assetID: gld.id });
-    expect(r.structured!.balance).toEqual({ value: '250', display: '2.5 GLD' });
+    expect(r.structured!.balance).toEqual({ value: '250', display: '2.5 "GLD"' });
   });
 
   it('evm_rpc calls allow-listed reads and refuses signing or sending', async () => {
@@ -215,7 +215,7 @@ describe('EVM tools against the devnet\'s own answers (no anvil)', () => {
     expect((balance.structured!.balance as { value: string }).value).toBe(String(state.cBalances.get(c)));
     expect(balance.text).toMatch(new RegExp(`${c} holds 99\\d\\.\\d+ CAM`));
     const gld = [...state.assets.values()].find((a) => a.symbol === 'GLD')!;
-    expect((await stack.call('eth_getAssetBalance', { address: c, assetID: gld.id })).structured!.balance).toEqual({ value: '1234', display: '12.34 GLD' });
+    expect((await stack.call('eth_getAssetBalance', { address: c, assetID: gld.id })).structured!.balance).toEqual({ value: '1234', display: '12.34 "GLD"' });
     const last = state.cBlocks[state.cBlocks.length - 1]!;
     expect((await stack.call('eth_blockNumber')).structured!.blockNumber).toBe(String(last.number));
     const logs = await stack.call('eth_getLogs', { fromBlock: 0, address: hexAddressFor('token-contract') });

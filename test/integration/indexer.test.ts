@@ -181,7 +181,10 @@ describe('indexer toolset against the devnet', () => {
   it('keeps the summary of a 5000-item answer inside the output budget', async () => {
     const r = await stack.call('indexer_listOutputs', { limit: 5000 });
     expect(r.isError).toBe(false);
-    expect((items(r, 'outputs') as unknown[]).length).toBeGreaterThan(300);
+    // structuredContent keeps whole items within its 64 KB budget and says how many of how many.
+    const kept = (items(r, 'outputs') as unknown[]).length;
+    expect(kept).toBeGreaterThan(100);
+    expect((r.structured?.truncated as { lists: unknown[] }).lists).toEqual([{ path: 'outputs', shown: kept, total: 5000 }]);
     expect(Buffer.byteLength(r.text)).toBeLessThan(8192);
     expect(r.text).toMatch(/… and \d+ more/);
   });
@@ -194,7 +197,7 @@ describe('indexer toolset against the devnet', () => {
     expect(assets.find((a) => a.symbol === 'ART')?.kind).toBe('NFT');
     const gld = [...state().assets.values()].find((a) => a.symbol === 'GLD')!;
     const one = await stack.call('indexer_getAsset', { id: gld.id });
-    expect(one.text).toContain('Gold Bar (GLD)');
+    expect(one.text).toContain('"Gold Bar" ("GLD")');
     expect(one.text).toContain(`supply ${(Number(gld.supply) / 100).toLocaleString('en-US')} GLD`);
     expect(one.text).toContain('fixed cap');
 

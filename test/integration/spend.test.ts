@@ -119,7 +119,7 @@ describe('spend flows on the devnet', () => {
     const assetID = created.result.assetID!;
     expect(state.assets.get(assetID)?.kind).toBe('variableCap');
     const minted = await confirmed(stack, 'xvm_mint', { amount: '12345', assetID, to: a0.x });
-    expect(minted.preview.text).toContain('123.45 TST');
+    expect(minted.preview.text).toContain('123.45 "TST"');
     expect(balanceOf(state, 'X', a0.x, assetID)).toBe(12_345n);
   });
 
@@ -145,7 +145,7 @@ describe('spend flows on the devnet', () => {
       ],
       memo: 'split',
     });
-    expect(multi.preview.text).toContain('Pays: 10 BND to');
+    expect(multi.preview.text).toContain('Pays: 10 "BND" to');
     expect(balanceOf(state, 'X', a0.x, assetID)).toBe(350n);
     expect(balanceOf(state, 'X', d0.x, assetID)).toBe(900n);
   });

@@ -23,7 +23,7 @@ describe('xvm and keystore toolsets against the devnet', () => {
     expect(r.text).toContain(`in ${native.length} UTXO(s)`);
     // The fixed-cap asset has denomination 2: 100000 units are 1,000 GLD.
     const gld = await stack.call('xvm_getBalance', { address: xAddr, assetID: asset(state, 'GLD').id });
-    expect(gld.text).toContain('holds 1,000 GLD');
+    expect(gld.text).toContain('holds 1,000 "GLD"');
     const all = await stack.call('xvm_getAllBalances', { address: xAddr });
     expect(all.structured!.count).toBe(4);
     expect(all.text).toContain('7,500 SLV');
