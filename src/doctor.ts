@@ -91,7 +91,8 @@ async function keystoreFinding(services: Services, config: Config): Promise<Find
     }
     return { level: 'ok', text: `keystore API enabled${config.keystore ? `; user "${config.keystore.username}" exists` : '; no CHAIN_MCP_KEYSTORE_USER set, so wallet and spend tools stay off'}` };
   } catch (err) {
-    const off = err instanceof HttpStatusError && err.status === 404;
+    // The executor already says a 404 on /ext/keystore means the API is off (execute.ts keystoreDisabled).
+    const off = (err instanceof HttpStatusError && err.status === 404) || (err instanceof ChainMcpError && /keystore API is disabled/.test(err.message));
     // With the API off no user can be created or checked; one made earlier may still sign.
     const text = off
       ? "the node's keystore API is disabled (404 on /ext/keystore): keystore users cannot be created or checked, so wallet and spend tools will likely fail; start the node with --api-keystore-enabled=true (all reads work without it)"

@@ -40,7 +40,7 @@ const CASES: Case[] = [
     },
     expect: /HTTP 401 \(unauthorized\).*revoked[\s\S]*CHAIN_MCP_AUTH_TOKEN/,
   },
-  { name: '404 text', fault: { kind: 'status', status: 404, body: '404 page not found\n' }, expect: /HTTP 404 \(not found\)/ },
+  { name: '404 text', fault: { kind: 'status', status: 404, body: '404 page not found\n' }, expect: /HTTP 404 \(not found\)|keystore API is disabled \(HTTP 404 on \/ext\/keystore\)/ },
   { name: '405 text', fault: { kind: 'status', status: 405, body: 'Method Not Allowed\n' }, expect: /HTTP 405 \(method not allowed\)/ },
   { name: '415 text', fault: { kind: 'status', status: 415, body: 'Unsupported Media Type\n' }, expect: /HTTP 415 \(unsupported media type\)/ },
   {
