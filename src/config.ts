@@ -51,6 +51,15 @@ const toolsetList = nameList.superRefine((names, ctx) => {
 });
 
 /** Environment variables (DESIGN section 1), each validated on its own so errors can name it. */
+/** A result budget in bytes, given as a whole number of at least `min`. */
+const byteBudget = (min: number, fallback: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'expected bytes as a whole number')
+    .transform(Number)
+    .refine((n) => n >= min, `expected at least ${min} bytes`)
+    .default(fallback);
+
 const envSchema = z.object({
   CHAIN_MCP_NODE_URL: url('node').default('http://127.0.0.1:9650'),
   CHAIN_MCP_INDEXER_URL: url('indexer').optional(),
@@ -77,18 +86,8 @@ const envSchema = z.object({
     .refine((n) => n >= 100 && n <= 600_000, 'expected between 100 and 600000 milliseconds')
     .default(15_000),
   CHAIN_MCP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  CHAIN_MCP_MAX_OUTPUT_BYTES: z
-    .string()
-    .regex(/^\d+$/, 'expected bytes as a whole number')
-    .transform(Number)
-    .refine((n) => n >= 1024, 'expected at least 1024 bytes')
-    .default(8192),
-  CHAIN_MCP_MAX_STRUCTURED_BYTES: z
-    .string()
-    .regex(/^\d+$/, 'expected bytes as a whole number')
-    .transform(Number)
-    .refine((n) => n >= 4096, 'expected at least 4096 bytes')
-    .default(65_536),
+  CHAIN_MCP_MAX_OUTPUT_BYTES: byteBudget(1024, 8192),
+  CHAIN_MCP_MAX_STRUCTURED_BYTES: byteBudget(4096, 65_536),
   CHAIN_MCP_WIRE_NAMES: z.string().optional(),
 });
 

@@ -40,6 +40,13 @@ describe('configuration', () => {
     expect(() => parseCli(['--port', 'x'], {})).toThrow(ConfigError);
   });
 
+  it('reads the result budgets and refuses a budget too small to be useful, naming the variable', () => {
+    expect(loadConfig({})).toMatchObject({ maxOutputBytes: 8192, maxStructuredBytes: 65_536 });
+    expect(loadConfig({ CHAIN_MCP_MAX_STRUCTURED_BYTES: '20000' }).maxStructuredBytes).toBe(20_000);
+    expect(() => loadConfig({ CHAIN_MCP_MAX_STRUCTURED_BYTES: '100' })).toThrow(/CHAIN_MCP_MAX_STRUCTURED_BYTES: expected at least 4096 bytes/);
+    expect(() => loadConfig({ CHAIN_MCP_MAX_OUTPUT_BYTES: '1k' })).toThrow(/CHAIN_MCP_MAX_OUTPUT_BYTES: expected bytes as a whole number/);
+  });
+
   it('overrides wire names for node builds that use others', () => {
     expect(loadConfig({}).wire).toEqual({ base: 'auto', overrides: {} });
     expect(loadConfig({ CHAIN_MCP_WIRE_NAMES: 'camino,xvm=avm2' }).wire).toEqual({ base: 'camino', overrides: { xvm: 'avm2' } });
