@@ -89,6 +89,13 @@ const envSchema = z.object({
   CHAIN_MCP_MAX_OUTPUT_BYTES: byteBudget(1024, 8192),
   CHAIN_MCP_MAX_STRUCTURED_BYTES: byteBudget(4096, 65_536),
   CHAIN_MCP_WIRE_NAMES: z.string().optional(),
+  CHAIN_MCP_APPROVAL: z.enum(['human', 'confirm-id']).default('human'),
+  CHAIN_MCP_APPROVAL_WAIT_MS: z
+    .string()
+    .regex(/^\d+$/, 'expected milliseconds as a whole number')
+    .transform(Number)
+    .refine((n) => n <= 300_000, 'expected at most 300000 milliseconds (the approval expires after 5 minutes)')
+    .default(60_000),
 });
 
 export interface Config {
@@ -112,6 +119,13 @@ export interface Config {
   timeoutMs: number;
   logLevel: string;
   maxOutputBytes: number;
+  /**
+   * `human`: a spend is sent only after the human approved that exact preview through a channel
+   * the model cannot drive (src/approval). `confirm-id`: the model's confirm call alone sends.
+   */
+  approval: 'human' | 'confirm-id';
+  /** How long a confirm call waits for the approval page when the client has no way to ask the human. */
+  approvalWaitMs: number;
   /** Budget for one result's structuredContent; lists lose whole items from their end to fit. */
   maxStructuredBytes: number;
   /** CHAIN_MCP_WIRE_NAMES: `auto` learns the node's names on first use (src/context/dialect.ts). */
@@ -277,6 +291,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     logLevel: e.CHAIN_MCP_LOG_LEVEL,
     maxOutputBytes: e.CHAIN_MCP_MAX_OUTPUT_BYTES,
     maxStructuredBytes: e.CHAIN_MCP_MAX_STRUCTURED_BYTES,
+    approval: e.CHAIN_MCP_APPROVAL,
+    approvalWaitMs: e.CHAIN_MCP_APPROVAL_WAIT_MS,
     wire,
     secrets,
   };

@@ -17,6 +17,7 @@ export function spendOutput(tool: ToolDef): AnyObject {
     status: z.enum(['preview', 'issued', 'declined']).describe('preview: nothing sent yet; issued: sent once; declined: the human said no.'),
     preview: z.array(z.string()),
     confirmationId: z.string().optional(),
+    approvalUrl: z.string().optional().describe('Loopback page where the human approves, when the client has no way to ask them.'),
     expiresAt: z.string().optional(),
     details: z.record(z.string(), z.unknown()).optional(),
     result: tool.output.optional(),
@@ -55,6 +56,15 @@ export class ConfirmationBook {
 
   /** Checks and consumes an id; throws a `confirmation` error that says why it was refused. */
   redeem(id: string, toolName: string, args: unknown, nowMs: number): void {
+    const nonce = this.verify(id, toolName, args, nowMs);
+    this.open.delete(nonce);
+  }
+
+  /**
+   * Checks an id without consuming it (a spend waiting for the human's approval keeps its id);
+   * returns its nonce. Throws a `confirmation` error that says why it was refused.
+   */
+  verify(id: string, toolName: string, args: unknown, nowMs: number): string {
     const [nonce, expiry, mac] = id.split('.');
     const expiresAt = Number(expiry);
     const refuse = (why: string) =>
@@ -71,7 +81,8 @@ export class ConfirmationBook {
       this.open.delete(nonce);
       throw refuse('the confirmationId has expired (valid for 5 minutes)');
     }
-    if (!this.open.delete(nonce)) throw refuse('the confirmationId was already used');
+    if (!this.open.has(nonce)) throw refuse('the confirmationId was already used');
+    return nonce;
   }
 
   private mac(toolName: string, args: unknown, nonce: string, expiresAt: number): string {

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, type ClientCapabilities, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDef } from './catalogue/types.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
@@ -43,6 +43,13 @@ export function createServices(config: Config, log: Logger, catalogue?: readonly
   return new Services({ config, log, catalogue });
 }
 
+/** Form elicitation: declared as `form`, or as a bare `elicitation: {}` (clients older than URL mode). */
+function formElicitation(caps: ClientCapabilities | undefined): boolean {
+  const e = caps?.elicitation as { form?: unknown; url?: unknown } | undefined;
+  if (!e) return false;
+  return e.form !== undefined || e.url === undefined;
+}
+
 /** Builds one MCP server: catalogue -> filters (tier, toolset, tools, exclude) -> tool handlers. */
 export function buildServer(opts: BuildOptions): BuiltServer {
   const services = opts.services ?? createServices(opts.config, opts.log, opts.catalogue);
@@ -82,7 +89,15 @@ export function buildServer(opts: BuildOptions): BuiltServer {
           : async (progress, total, message) => {
               await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
             },
-      elicit: server.getClientCapabilities()?.elicitation
+      elicitUrl: server.getClientCapabilities()?.elicitation?.url
+        ? async (message, url, elicitationId) => {
+            const answer = await server
+              .elicitInput({ mode: 'url', message, url, elicitationId }, { signal: extra.signal })
+              .catch(() => ({ action: 'cancel' as const }));
+            return answer.action;
+          }
+        : undefined,
+      elicit: formElicitation(server.getClientCapabilities())
         ? async (message) => {
             const answer = await server
               .elicitInput(

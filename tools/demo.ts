@@ -2,10 +2,12 @@
  * `npm run demo`: a real MCP session, printed like a chat transcript. It spawns the built
  * `chain-mcp --devnet` over stdio (the bundled simulator starts in-process), connects an SDK
  * Client, and walks through the questions people ask, ending with a guarded transfer:
- * preview first, then the confirmed call.
+ * preview first, then the confirmed call, which the human approves on the server's approval
+ * page (the client opens it through URL elicitation; here the demo plays the human's click).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const MAIN = new URL('../src/main.js', import.meta.url).pathname;
 
@@ -80,7 +82,19 @@ async function main(): Promise<void> {
     env: { PATH: process.env.PATH ?? '', CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_LOG_LEVEL: 'warn' },
     stderr: 'ignore',
   });
-  const client = new Client({ name: 'chain-mcp-demo', version: '1.0.0' });
+  const client = new Client({ name: 'chain-mcp-demo', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
+  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    const params = request.params as { mode?: string; url?: string; message: string };
+    if (params.mode !== 'url' || !params.url) return { action: 'decline' };
+    console.log(`  [your client opens the approval page: ${params.url}]`);
+    const page = await (await fetch(params.url)).text();
+    const decodeHtml = (t: string) => t.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    const facts = [...page.matchAll(/<li>(.*?)<\/li>/g)].map((m) => decodeHtml(m[1] ?? ''));
+    console.log(indent(`Approval page shows:\n${facts.map((f) => `  • ${f}`).join('\n')}\n[you click "Approve and send once"]`));
+    const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+    await fetch(params.url, { method: 'POST', headers: { origin: new URL(params.url).origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, decision: 'approve' }) });
+    return { action: 'accept' };
+  });
   await client.connect(transport);
   const { tools } = await client.listTools();
   const available = new Set(tools.map((t) => t.name));

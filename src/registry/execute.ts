@@ -13,6 +13,9 @@ import { checkWithoutRequests, pinNetwork, spendLimits } from '../spend/guard.js
 import { HttpClient } from '../transport/http.js';
 import { JsonRpcClient, type RpcParams } from '../transport/jsonrpc.js';
 import { RestClient } from '../transport/rest.js';
+import { ApprovalBook } from '../approval/book.js';
+import { humanDecision, needsLink } from '../approval/flow.js';
+import { ApprovalPages } from '../approval/page.js';
 import { DialectCache } from '../context/dialect.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, wireMethod } from '../wire.js';
 import { cleanValue } from '../summarize/stranger.js';
@@ -30,8 +33,10 @@ export interface ToolResult {
 export interface CallHooks {
   signal?: AbortSignal;
   progress?: (done: number, total?: number, message?: string) => Promise<void>;
-  /** Asks the human; undefined when the client cannot be asked (no elicitation capability). */
+  /** Asks the human yes or no; undefined when the client cannot be asked (no form elicitation). */
   elicit?: (message: string) => Promise<'accept' | 'decline' | 'cancel'>;
+  /** Asks the client to open a URL for the human (URL-mode elicitation); undefined when it cannot. */
+  elicitUrl?: (message: string, url: string, elicitationId: string) => Promise<'accept' | 'decline' | 'cancel'>;
 }
 
 export interface ServicesOptions {
@@ -54,6 +59,8 @@ export class Services {
   readonly indexerClient?: RestClient;
   readonly runnerClient?: RestClient;
   readonly confirmations = new ConfirmationBook();
+  readonly approvals: ApprovalBook;
+  readonly approvalPages: ApprovalPages;
   readonly now: () => number;
   private byName?: Promise<Map<string, ToolDef>>;
   private readonly catalogueSource: () => Promise<readonly ToolDef[]>;
@@ -70,6 +77,8 @@ export class Services {
     if (opts.config.runnerUrl) this.runnerClient = new RestClient(this.http, opts.config.runnerUrl, 'network runner');
     const given = opts.catalogue;
     this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
+    this.approvals = new ApprovalBook(this.now);
+    this.approvalPages = new ApprovalPages(this.approvals, opts.log);
     this.dialect = new DialectCache(opts.config.wire, (path, method, params) => this.node.call({ path, method, params }, { retry: true }), opts.log);
     this.networkCache = new NetworkCache((endpoint, method, params) => this.rpc(endpoint, method, params, { retry: true }));
   }
@@ -109,6 +118,7 @@ export class Services {
   }
 
   async close(): Promise<void> {
+    await this.approvalPages.close();
     await this.http.close();
   }
 }
@@ -296,6 +306,70 @@ export async function callTool(services: Services, tool: ToolDef, args: unknown,
   }
 }
 
+function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>): void {
+  try {
+    services.confirmations.redeem(confirm, tool.name, args, services.now());
+  } catch (err) {
+    services.log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
+    throw err;
+  }
+}
+
+/** The limits in force, for the human to see beside the preview. */
+function limitsInForce(config: Config): string[] {
+  const lines: string[] = [];
+  if (config.maxSpend !== undefined) lines.push(`Limit in force: at most ${config.maxSpend} smallest units per spend (CHAIN_MCP_MAX_SPEND)`);
+  if (config.allowedRecipients) lines.push(`Limit in force: recipients only from CHAIN_MCP_ALLOWED_RECIPIENTS (${config.allowedRecipients.length})`);
+  if (config.expectNetworkId) lines.push(`Limit in force: network ${config.expectNetworkId} only (CHAIN_MCP_EXPECT_NETWORK_ID)`);
+  return lines;
+}
+
+/**
+ * Under CHAIN_MCP_APPROVAL=human: the id must be valid, and the human must have approved this
+ * exact preview through a channel the model cannot drive. Returns a declined result, throws when
+ * not (yet) approved, and returns undefined once the id is consumed and the spend may go.
+ */
+async function humanApproval(
+  services: Services,
+  tool: ToolDef,
+  args: Record<string, unknown>,
+  confirm: string,
+  plan: SpendPlan,
+  hooks: CallHooks,
+): Promise<ToolResult | undefined> {
+  const { config, log } = services;
+  const audit = { tool: tool.name };
+  let nonce: string;
+  try {
+    nonce = services.confirmations.verify(confirm, tool.name, args, services.now());
+  } catch (err) {
+    log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
+    throw err;
+  }
+  const approval = services.approvals.get(nonce);
+  if (!approval) {
+    throw new ChainMcpError('confirmation', 'Confirmation refused: this preview has no approval waiting (expired, or the server restarted). Nothing was sent.', {
+      hint: 'Call the tool again without confirm to get a fresh preview.',
+    });
+  }
+  const state = await humanDecision({ book: services.approvals, pages: services.approvalPages, log, waitMs: config.approvalWaitMs }, approval, hooks);
+  if (state === 'pending') {
+    log.info({ audit: 'not_approved', ...audit }, 'spend not approved yet');
+    const where = needsLink(hooks) ? ` The human approves at ${await services.approvalPages.url(approval)} .` : '';
+    throw new ChainMcpError('confirmation', `Not approved by the human yet; nothing was sent.${where}`, {
+      hint: 'Ask the human to approve (or decline) this exact preview, then call again with the same confirm. The model cannot approve it.',
+    });
+  }
+  services.confirmations.redeem(confirm, tool.name, args, services.now());
+  services.approvals.forget(approval);
+  if (state === 'declined') {
+    log.info({ audit: 'declined', ...audit, channel: approval.decidedBy }, 'spend declined');
+    return textResult('Declined by the human; nothing was sent.', { status: 'declined', preview: plan.lines }, config);
+  }
+  log.info({ audit: 'approved', ...audit, channel: approval.decidedBy }, 'spend approved by the human');
+  return undefined;
+}
+
 /** Where to look when a spend's outcome is unknown, by toolset. */
 const OUTCOME_CHECK: Record<string, string> = {
   xvm: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
@@ -331,25 +405,42 @@ async function callSpend(services: Services, tool: ToolDef, input: Record<string
   if (typeof confirm !== 'string') {
     const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now());
     log.info({ audit: 'preview', ...audit }, 'spend preview');
+    for (const gone of services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
     const preview = [...plan.lines];
-    const text = [
-      `PREVIEW, nothing sent: ${tool.title}`,
-      ...preview.map((l) => `- ${l}`),
-      `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`,
-    ].join('\n');
+    let how = `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`;
+    let approvalUrl: string | undefined;
+    if (config.approval === 'human') {
+      const exact = limits.amount !== undefined ? [`Amount in smallest units: ${limits.amount}`] : [];
+      const lines = [...preview, ...exact, ...limitsInForce(config)];
+      const approval = services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt);
+      if (needsLink(hooks)) {
+        approvalUrl = await services.approvalPages.url(approval);
+        how = `Only the human can approve this: give them this link to open in their browser on this computer: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
+      } else {
+        how = `To execute once, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes); the human is then asked to approve in their client. Your confirm alone sends nothing.`;
+      }
+    }
+    const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), how].join('\n');
     return textResult(
       text,
-      { status: 'preview', preview, confirmationId: id, expiresAt: new Date(expiresAt).toISOString(), details: jsonSafe(plan.details) },
+      {
+        status: 'preview',
+        preview,
+        confirmationId: id,
+        expiresAt: new Date(expiresAt).toISOString(),
+        ...(approvalUrl ? { approvalUrl } : {}),
+        details: jsonSafe(plan.details),
+      },
       config,
     );
   }
-  try {
-    services.confirmations.redeem(confirm, tool.name, args, services.now());
-  } catch (err) {
-    log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
-    throw err;
+  if (config.approval === 'human') {
+    const declined = await humanApproval(services, tool, args, confirm, plan, hooks);
+    if (declined) return declined;
+  } else {
+    redeemOrRefuse(services, tool, args, confirm, audit);
   }
-  if (hooks.elicit) {
+  if (config.approval === 'confirm-id' && hooks.elicit) {
     const answer = await hooks.elicit([`Approve ${tool.title}?`, ...plan.lines].join('\n'));
     if (answer !== 'accept') {
       log.info({ audit: 'declined', ...audit, answer }, 'spend declined');

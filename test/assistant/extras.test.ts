@@ -118,7 +118,7 @@ describe('resources reflect the configuration and never leak secrets', () => {
 
 describe('guarded_transfer with spending enabled', () => {
   it('walks through preview, human approval and confirm with the amount in the smallest unit', async () => {
-    const stack = await inMemoryStack({ env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' } });
+    const stack = await inMemoryStack({ env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' } });
     try {
       const text = promptText(await stack.client.getPrompt({ name: 'guarded_transfer', arguments: { to: X_ADDR, amount: '5.25' } }));
       expect(text).toContain('amount "5250000000"');

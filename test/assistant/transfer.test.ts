@@ -22,7 +22,7 @@ describe('transfer: guarded same-chain and cross-chain moves of the native asset
     devnet = await startDevnet();
     stack = await inMemoryStack({
       devnet,
-      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password },
+      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password },
     });
     d0 = devnet.state.users.get(devnet.state.devnetUser)!.keys[0]!;
     alice = devnet.state.users.get('alice')!.keys[0]!;
@@ -151,7 +151,7 @@ describe('transfer: guarded same-chain and cross-chain moves of the native asset
     const limited = await inMemoryStack({
       devnet,
       env: {
-        CHAIN_MCP_ALLOW_SPEND: 'true',
+        CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id',
         CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
         CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
         CHAIN_MCP_MAX_SPEND: String(ONE),

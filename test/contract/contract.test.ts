@@ -55,7 +55,7 @@ describe.each(['spec', 'camino'] as const)('every tool sends exactly the request
       CHAIN_MCP_AUTH_PASSWORD: AUTH_PASSWORD,
       CHAIN_MCP_KEYSTORE_USER: KEYSTORE.username,
       CHAIN_MCP_KEYSTORE_PASSWORD: KEYSTORE.password,
-      CHAIN_MCP_ALLOW_SPEND: 'true',
+      CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id',
       CHAIN_MCP_ALLOW_ADMIN: 'true',
     });
     const { mcp, services } = buildServer({ config, log: silentLogger() });

@@ -43,7 +43,7 @@ export async function proxiedStack(opts: { env?: Record<string, string>; full?: 
     CHAIN_MCP_LOG_LEVEL: 'silent',
     ...(opts.full
       ? {
-          CHAIN_MCP_ALLOW_SPEND: 'true',
+          CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id',
           CHAIN_MCP_ALLOW_ADMIN: 'true',
           CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
           CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,

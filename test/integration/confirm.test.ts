@@ -26,7 +26,7 @@ interface Harness {
 async function harness(devnet: Devnet, opts: { env?: Record<string, string>; elicit?: () => Answer } = {}): Promise<Harness> {
   const config = loadConfig(
     devnetEnv(devnet, {
-      CHAIN_MCP_ALLOW_SPEND: 'true',
+      CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id',
       CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
       CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
       ...opts.env,

@@ -26,7 +26,7 @@ describe('secrets over a whole stdio session', () => {
       CHAIN_MCP_AUTH_PASSWORD: DEVNET_AUTH_PASSWORD,
       CHAIN_MCP_KEYSTORE_USER: 'devnet',
       CHAIN_MCP_KEYSTORE_PASSWORD: KEYSTORE_PASSWORD,
-      CHAIN_MCP_ALLOW_SPEND: 'true',
+      CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id',
       CHAIN_MCP_ALLOW_ADMIN: 'true',
       CHAIN_MCP_RUNNER_URL: devnet.runnerUrl!,
       CHAIN_MCP_RUNNER_EXEC_PATH: '/opt/node/camino-node',

@@ -29,7 +29,7 @@ describe('spend flows on the devnet', () => {
   let state: DevnetState;
   beforeAll(async () => {
     stack = await inMemoryStack({
-      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' },
+      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' },
     });
     state = stack.devnet.state;
   });
@@ -235,7 +235,7 @@ describe('spec rules refused before any chain-changing request', () => {
   let state: DevnetState;
   beforeAll(async () => {
     stack = await inMemoryStack({
-      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' },
+      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' },
     });
     state = stack.devnet.state;
   });

@@ -1,0 +1,66 @@
+import type { Logger } from '../log.js';
+import type { Approval, ApprovalBook, ApprovalState } from './book.js';
+import type { ApprovalPages } from './page.js';
+
+export type Answer = 'accept' | 'decline' | 'cancel';
+
+/** How this call's client can reach its human, best first (MCP client capabilities). */
+export interface HumanChannels {
+  /** URL-mode elicitation (protocol 2025-11-25): the client opens our approval page for the human. */
+  elicitUrl?: (message: string, url: string, elicitationId: string) => Promise<Answer>;
+  /** Form elicitation: the client asks the human yes or no. */
+  elicit?: (message: string) => Promise<Answer>;
+  progress?: (done: number, total?: number, message?: string) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+export interface ApprovalDeps {
+  book: ApprovalBook;
+  pages: ApprovalPages;
+  log: Logger;
+  /** How long a confirm call waits for the page when the client can ask the human nothing itself. */
+  waitMs: number;
+}
+
+/** The link goes to the model only when the client has no channel of its own to the human. */
+export function needsLink(channels: HumanChannels): boolean {
+  return !channels.elicitUrl && !channels.elicit;
+}
+
+/**
+ * Gets the human's decision on one preview through the best channel the client offers:
+ * URL elicitation to the approval page, then form elicitation, else the page link the human
+ * was given with the preview (waited for, with progress). The model's call itself never decides.
+ */
+export async function humanDecision(deps: ApprovalDeps, approval: Approval, channels: HumanChannels): Promise<ApprovalState> {
+  if (approval.state !== 'pending') return approval.state;
+  const audit = { tool: approval.tool };
+  if (channels.elicitUrl) {
+    const url = await deps.pages.url(approval);
+    const answer = await channels.elicitUrl(`Approve ${approval.title}? The approval page shows every fact of this transaction.`, url, approval.nonce);
+    if (answer !== 'accept') {
+      deps.book.decide(approval, 'declined', 'url-elicitation');
+      deps.log.info({ audit: 'declined', channel: 'url-elicitation', answer, ...audit }, 'spend declined');
+      return approval.state;
+    }
+    return waitForPage(deps, approval, channels, Math.max(deps.waitMs, 60_000));
+  }
+  if (channels.elicit) {
+    const answer = await channels.elicit([`Approve ${approval.title}?`, ...approval.lines].join('\n'));
+    const state = answer === 'accept' ? 'approved' : 'declined';
+    deps.book.decide(approval, state, 'form-elicitation');
+    deps.log.info({ audit: state, channel: 'form-elicitation', answer, ...audit }, `spend ${state}`);
+    return approval.state;
+  }
+  return waitForPage(deps, approval, channels, deps.waitMs);
+}
+
+/** Waits for the page's decision, reporting progress every few seconds; bounded by `ms` and the approval's expiry. */
+async function waitForPage(deps: ApprovalDeps, approval: Approval, channels: HumanChannels, ms: number): Promise<ApprovalState> {
+  const slice = 5_000;
+  for (let waited = 0; waited < ms && approval.state === 'pending' && !channels.signal?.aborted; waited += slice) {
+    await channels.progress?.(waited, ms, 'waiting for the human to approve on the approval page');
+    await deps.book.wait(approval, Math.min(slice, ms - waited), channels.signal);
+  }
+  return approval.state;
+}

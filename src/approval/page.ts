@@ -1,0 +1,134 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from '../log.js';
+import type { Approval, ApprovalBook } from './book.js';
+
+const MAX_FORM = 4096;
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
+
+/**
+ * The loopback approval page: a human approves or declines one exact preview in a browser, a
+ * channel the model cannot drive. Served by this process on 127.0.0.1 at a random port; the path
+ * carries a one-time token, the form a per-page token; Host and Origin must be this page's own;
+ * a GET only shows, a POST decides, once.
+ */
+export class ApprovalPages {
+  private server?: Server;
+  private origin?: string;
+  private starting?: Promise<string>;
+
+  constructor(
+    private readonly book: ApprovalBook,
+    private readonly log: Logger,
+  ) {}
+
+  /** Starts the page server on first use; resolves with its origin (`http://127.0.0.1:PORT`). */
+  start(): Promise<string> {
+    this.starting ??= new Promise((resolve, reject) => {
+      const server = createServer((req, res) => this.handle(req, res));
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        this.server = server;
+        this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        server.unref();
+        resolve(this.origin);
+      });
+    });
+    return this.starting;
+  }
+
+  async url(approval: Approval): Promise<string> {
+    return `${await this.start()}/approve/${approval.token}`;
+  }
+
+  close(): Promise<void> {
+    const server = this.server;
+    if (!server) return Promise.resolve();
+    return new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  }
+
+  private allowedHost(req: IncomingMessage): boolean {
+    const port = new URL(this.origin ?? 'http://127.0.0.1').port;
+    return req.headers.host === `127.0.0.1:${port}` || req.headers.host === `localhost:${port}`;
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse) {
+    const security = {
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'same-origin',
+      'cache-control': 'no-store',
+    };
+    const reply = (status: number, body: string) => {
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...security }).end(body);
+    };
+    if (!this.allowedHost(req)) return reply(403, page('Refused', '<p>This page answers only on its own loopback address.</p>'));
+    const match = /^\/approve\/([A-Za-z0-9_-]{20,64})$/.exec(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
+    const found = match ? this.book.lookup(match[1]!) : 'unknown';
+    if (found === 'unknown') return reply(404, page('Not found', '<p>No approval is waiting at this address.</p>'));
+    if (found === 'expired') return reply(410, page('Expired', '<p>This approval expired (5 minutes). Nothing was sent. Ask for a new preview.</p>'));
+    if (req.method === 'GET') return reply(200, approvalPage(found));
+    if (req.method !== 'POST') return reply(405, page('Not allowed', '<p>Use the buttons on the page.</p>'));
+    // A browser sends Origin on a form POST; anything else (another site, a script without it) is refused.
+    const origin = req.headers.origin;
+    if (origin !== this.origin && origin !== this.origin?.replace('127.0.0.1', 'localhost')) {
+      this.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why: 'origin' }, 'approval page refused a foreign origin');
+      return reply(403, page('Refused', '<p>Approvals are accepted only from this page itself.</p>'));
+    }
+    readForm(req).then(
+      (form) => {
+        const decision = form.get('decision');
+        if (decision !== 'approve' && decision !== 'decline') return reply(400, page('Bad request', '<p>Choose Approve or Decline.</p>'));
+        if (found.state !== 'pending') return reply(409, page('Already decided', `<p>This preview was already ${found.state}. Nothing more happens.</p>`));
+        const state = decision === 'approve' ? 'approved' : 'declined';
+        if (!this.book.decide(found, state, 'page', form.get('csrf') ?? '')) {
+          this.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why: 'token' }, 'approval page refused a wrong page token');
+          return reply(403, page('Refused', '<p>This form is not from this page. Reload the page and try again.</p>'));
+        }
+        this.log.info({ audit: state, channel: 'page', tool: found.tool }, `spend ${state} on the approval page`);
+        return reply(200, page(state === 'approved' ? 'Approved' : 'Declined', decidedText(state)));
+      },
+      () => reply(413, page('Too large', '<p>The form was too large.</p>')),
+    );
+  }
+}
+
+function decidedText(state: 'approved' | 'declined'): string {
+  return state === 'approved'
+    ? '<p><strong>Approved.</strong> The assistant can now send this transaction, once. You can close this page.</p>'
+    : '<p><strong>Declined.</strong> Nothing will be sent. You can close this page.</p>';
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  let text = '';
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    text += chunk.toString('utf8');
+    if (text.length > MAX_FORM) throw new Error('form too large');
+  }
+  return new URLSearchParams(text);
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+}
+
+/** Every fact of the preview, escaped; stranger-written text already arrives quoted by the preview. */
+function approvalPage(a: Approval): string {
+  const facts = a.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('');
+  const left = Math.max(0, Math.round((a.expiresAt - Date.now()) / 1000));
+  const form = (decision: string, label: string, cls: string) =>
+    `<form method="post"><input type="hidden" name="csrf" value="${escapeHtml(a.csrf)}"><input type="hidden" name="decision" value="${decision}"><button type="submit" class="${cls}" id="${decision}">${label}</button></form>`;
+  const body =
+    a.state === 'pending'
+      ? `<p>Your assistant asks to send this transaction. Check every line; approve only what you meant.</p><ul id="facts">${facts}</ul><p class="note">Quoted names are written by strangers on the chain. This approval is for these exact facts, once, and expires in ${Math.floor(left / 60)} min ${left % 60} s.</p><div class="buttons">${form('approve', 'Approve and send once', 'approve')}${form('decline', 'Decline', 'decline')}</div>`
+      : `<ul id="facts">${facts}</ul><p>This preview was already ${a.state}.</p>`;
+  return page(`Approve: ${a.title}`, body);
+}
+
+const STYLE =
+  'body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:1rem;background:#f6f7f9;color:#111}main{max-width:40rem;margin:auto;background:#fff;border-radius:8px;padding:1rem 1.25rem;box-shadow:0 1px 3px #0002}h1{font-size:1.25rem}ul{padding-left:1.2rem}li{margin:.3rem 0;overflow-wrap:anywhere}.note{color:#555;font-size:.9rem}.buttons{display:flex;gap:.75rem;flex-wrap:wrap}button{font:inherit;padding:.6rem 1rem;border-radius:6px;border:1px solid #888;cursor:pointer}button.approve{background:#0a6b2d;color:#fff;border-color:#0a6b2d}button:focus{outline:3px solid #f90;outline-offset:2px}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1c1c1c}.note{color:#aaa}}';
