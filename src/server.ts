@@ -1,5 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type ClientCapabilities, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { decideFromCard } from './approval/card-tool.js';
+import { CARD_TOOL, CARD_URI, cardResource, hostShowsCards } from './approval/card.js';
 import type { ToolDef } from './catalogue/types.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
@@ -72,6 +74,10 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await selection()).listing }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    // App-only (never in tools/list): only the approval card holds a secret it accepts.
+    if (request.params.name === CARD_TOOL && opts.config.allowSpend && opts.config.approval === 'human') {
+      return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log }, request.params.arguments ?? {});
+    }
     const { byName, catalogue } = await selection();
     const tool = byName.get(request.params.name);
     if (!tool) {
@@ -89,6 +95,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
           : async (progress, total, message) => {
               await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
             },
+      appCard: hostShowsCards(server.getClientCapabilities()),
       elicitUrl: server.getClientCapabilities()?.elicitation?.url
         ? async (message, url, elicitationId) => {
             const answer = await server
@@ -121,6 +128,9 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     return callTool(services, tool, request.params.arguments ?? {}, hooks);
   });
 
+  if (opts.config.allowSpend && opts.config.approval === 'human') {
+    mcp.registerResource('approval-card', CARD_URI, { title: 'Spend approval card', mimeType: cardResource().mimeType }, async () => ({ contents: [cardResource()] }));
+  }
   const tools = async () => (await selection()).tools;
   registerAssistantExtras(mcp, services, tools);
   return { mcp, services, tools };

@@ -10,6 +10,8 @@ export interface HumanChannels {
   elicitUrl?: (message: string, url: string, elicitationId: string) => Promise<Answer>;
   /** Form elicitation: the client asks the human yes or no. */
   elicit?: (message: string) => Promise<Answer>;
+  /** The host shows the MCP Apps approval card with the preview (src/approval/card.ts). */
+  appCard?: boolean;
   progress?: (done: number, total?: number, message?: string) => Promise<void>;
   signal?: AbortSignal;
 }
@@ -24,7 +26,7 @@ export interface ApprovalDeps {
 
 /** The link goes to the model only when the client has no channel of its own to the human. */
 export function needsLink(channels: HumanChannels): boolean {
-  return !channels.elicitUrl && !channels.elicit;
+  return !channels.elicitUrl && !channels.elicit && !channels.appCard;
 }
 
 /**

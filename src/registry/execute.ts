@@ -16,6 +16,7 @@ import { RestClient } from '../transport/rest.js';
 import { ApprovalBook } from '../approval/book.js';
 import { humanDecision, needsLink } from '../approval/flow.js';
 import { ApprovalPages } from '../approval/page.js';
+import { CardSecrets, cardMeta } from '../approval/card.js';
 import { DialectCache } from '../context/dialect.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, wireMethod } from '../wire.js';
 import { cleanValue } from '../summarize/stranger.js';
@@ -37,6 +38,8 @@ export interface CallHooks {
   elicit?: (message: string) => Promise<'accept' | 'decline' | 'cancel'>;
   /** Asks the client to open a URL for the human (URL-mode elicitation); undefined when it cannot. */
   elicitUrl?: (message: string, url: string, elicitationId: string) => Promise<'accept' | 'decline' | 'cancel'>;
+  /** The host shows MCP Apps views: spend previews link the approval card. */
+  appCard?: boolean;
 }
 
 export interface ServicesOptions {
@@ -61,6 +64,7 @@ export class Services {
   readonly confirmations = new ConfirmationBook();
   readonly approvals: ApprovalBook;
   readonly approvalPages: ApprovalPages;
+  readonly cardSecrets = new CardSecrets();
   readonly now: () => number;
   private byName?: Promise<Map<string, ToolDef>>;
   private readonly catalogueSource: () => Promise<readonly ToolDef[]>;
@@ -409,19 +413,23 @@ async function callSpend(services: Services, tool: ToolDef, input: Record<string
     const preview = [...plan.lines];
     let how = `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`;
     let approvalUrl: string | undefined;
+    let meta: Record<string, unknown> | undefined;
     if (config.approval === 'human') {
       const exact = limits.amount !== undefined ? [`Amount in smallest units: ${limits.amount}`] : [];
       const lines = [...preview, ...exact, ...limitsInForce(config)];
       const approval = services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt);
+      if (hooks.appCard) meta = cardMeta(services.cardSecrets, approval);
       if (needsLink(hooks)) {
         approvalUrl = await services.approvalPages.url(approval);
         how = `Only the human can approve this: give them this link to open in their browser on this computer: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
+      } else if (hooks.appCard) {
+        how = `The human approves or declines on the approval card shown with this preview. After they approve, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
       } else {
         how = `To execute once, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes); the human is then asked to approve in their client. Your confirm alone sends nothing.`;
       }
     }
     const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), how].join('\n');
-    return textResult(
+    const result = textResult(
       text,
       {
         status: 'preview',
@@ -433,6 +441,8 @@ async function callSpend(services: Services, tool: ToolDef, input: Record<string
       },
       config,
     );
+    // The card's secret travels in _meta, which hosts give the view and not the model.
+    return meta ? { ...result, _meta: meta } : result;
   }
   if (config.approval === 'human') {
     const declined = await humanApproval(services, tool, args, confirm, plan, hooks);

@@ -1,0 +1,218 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CARD_META_KEY, CARD_TOOL, CARD_URI } from '../../src/approval/card.js';
+import { CATALOGUE } from '../../src/catalogue/index.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/log.js';
+import { Services } from '../../src/registry/execute.js';
+import { buildServer } from '../../src/server.js';
+import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { devnetEnv } from '../helpers/stack.js';
+
+/**
+ * The MCP Apps approval card: the host (played by the test client) renders the `ui://` card from
+ * the preview result's `_meta`, and the human's Approve/Decline calls the app-only tool with the
+ * card's one-time secret. The model's text never holds that secret.
+ */
+interface Call {
+  text: string;
+  isError: boolean;
+  structured?: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+}
+
+interface Harness {
+  client: Client;
+  call(name: string, args: Record<string, unknown>): Promise<Call>;
+  clock: { now: number };
+  logs: string[];
+  close(): Promise<void>;
+}
+
+const UI_HOST = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+
+async function harness(devnet: Devnet, opts: { capabilities?: Record<string, unknown>; approval?: string } = {}): Promise<Harness> {
+  const config = loadConfig(
+    devnetEnv(devnet, {
+      CHAIN_MCP_ALLOW_SPEND: 'true',
+      CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
+      CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+      CHAIN_MCP_APPROVAL_WAIT_MS: '0',
+      ...(opts.approval ? { CHAIN_MCP_APPROVAL: opts.approval } : {}),
+    }),
+  );
+  const logs: string[] = [];
+  const log = createLogger('info', config.secrets, { write: (line: string) => logs.push(line) });
+  const clock = { now: Date.now() };
+  const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now });
+  const { mcp } = buildServer({ config, log, services });
+  const client = new Client({ name: 'ui-host-and-human', version: '0' }, { capabilities: opts.capabilities ?? UI_HOST });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await mcp.connect(b);
+  await client.connect(a);
+  return {
+    client,
+    clock,
+    logs,
+    call: async (name, args) => {
+      const r = await client.callTool({ name, arguments: args });
+      const text = ((r.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+      return { text, isError: r.isError === true, structured: r.structuredContent as Record<string, unknown> | undefined, meta: r._meta as Record<string, unknown> | undefined };
+    },
+    close: async () => {
+      await client.close();
+      await mcp.close();
+      await services.close();
+    },
+  };
+}
+
+interface CardData {
+  secret: string;
+  title: string;
+  lines: string[];
+}
+
+describe('the MCP Apps approval card', () => {
+  let devnet: Devnet;
+  let to: string;
+  const sends = () =>
+    devnet.router.requests.filter((r) => {
+      const body = r.body as { method?: string } | Array<{ method?: string }>;
+      return (Array.isArray(body) ? body : [body]).some((b) => b.method === 'xvm.send');
+    }).length;
+  const args = () => ({ amount: '1000000000', assetID: 'CAM', to });
+
+  beforeAll(async () => {
+    devnet = await startDevnet();
+    devnet.router.record = true;
+    to = devnet.state.users.get('alice')!.keys[1]!.x;
+  });
+  afterAll(() => devnet.close());
+
+  describe('a host that renders MCP Apps views', () => {
+    let h: Harness;
+    beforeAll(async () => {
+      h = await harness(devnet);
+    });
+    afterAll(() => h.close());
+
+    async function preview(): Promise<{ id: string; card: CardData }> {
+      const p = await h.call('xvm_send', args());
+      expect(p.isError, p.text).toBe(false);
+      expect((p.meta?.ui as { resourceUri?: string } | undefined)?.resourceUri).toBe(CARD_URI);
+      const card = p.meta?.[CARD_META_KEY] as CardData;
+      expect(card.secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
+      // The model reads the text and (on some hosts) structuredContent: neither holds the secret, nor a page link.
+      expect(p.text).not.toContain(card.secret);
+      expect(JSON.stringify(p.structured)).not.toContain(card.secret);
+      expect(p.structured?.approvalUrl).toBeUndefined();
+      expect(p.text).not.toContain('http://127.0.0.1');
+      expect(p.text).toContain('approval card');
+      return { id: p.structured?.confirmationId as string, card };
+    }
+
+    it('the app-only tool is never listed, and the card is a strict-CSP ui:// resource', async () => {
+      const { tools } = await h.client.listTools();
+      expect(tools.length).toBeGreaterThan(10);
+      expect(tools.map((t) => t.name)).not.toContain(CARD_TOOL);
+      const read = await h.client.readResource({ uri: CARD_URI });
+      const card = read.contents[0] as { mimeType?: string; text?: string };
+      expect(card.mimeType).toBe('text/html;profile=mcp-app');
+      expect(card.text).toMatch(/Content-Security-Policy" content="default-src 'none'; style-src 'sha256-[^']+'; script-src 'sha256-[^']+';/);
+      expect(card.text).not.toMatch(/https?:\/\//);
+    });
+
+    it("the card shows the facts; its Approve sends once, the model's confirm alone sends nothing", async () => {
+      const { id, card } = await preview();
+      expect(card.lines.join('\n')).toContain('Amount in smallest units: 1000000000');
+      expect(card.lines.join('\n')).toContain(to);
+      const before = sends();
+      const early = await h.call('xvm_send', { ...args(), confirm: id });
+      expect(early.isError).toBe(true);
+      expect(early.text).toContain('Not approved by the human yet; nothing was sent');
+      expect(sends()).toBe(before);
+
+      const forged = await h.call(CARD_TOOL, { secret: 'A'.repeat(32), decision: 'approve' });
+      expect(forged.isError).toBe(true);
+      expect(forged.text).toContain('no longer valid');
+      const approved = await h.call(CARD_TOOL, { secret: card.secret, decision: 'approve' });
+      expect(approved.isError, approved.text).toBe(false);
+      expect(approved.text).toContain('Approved');
+      const replay = await h.call(CARD_TOOL, { secret: card.secret, decision: 'decline' });
+      expect(replay.isError).toBe(true);
+      expect(sends()).toBe(before);
+
+      const sent = await h.call('xvm_send', { ...args(), confirm: id });
+      expect(sent.isError, sent.text).toBe(false);
+      expect(sent.structured?.status).toBe('issued');
+      expect(sends()).toBe(before + 1);
+      expect((await h.call('xvm_send', { ...args(), confirm: id })).text).toContain('already used');
+      expect(sends()).toBe(before + 1);
+
+      const audit = h.logs.map((l) => JSON.parse(l) as { audit?: string; channel?: string });
+      expect(audit.some((l) => l.audit === 'approved' && l.channel === 'app')).toBe(true);
+      expect(h.logs.join('\n')).not.toContain(card.secret);
+    });
+
+    it('a card Decline sends nothing, ever', async () => {
+      const { id, card } = await preview();
+      const before = sends();
+      expect((await h.call(CARD_TOOL, { secret: card.secret, decision: 'decline' })).isError).toBe(false);
+      const r = await h.call('xvm_send', { ...args(), confirm: id });
+      expect(r.structured?.status).toBe('declined');
+      expect((await h.call('xvm_send', { ...args(), confirm: id })).text).toContain('already used');
+      expect(sends()).toBe(before);
+      expect(h.logs.some((l) => l.includes('"audit":"declined"') && l.includes('"channel":"app"'))).toBe(true);
+    });
+
+    it('an expired card approves nothing and sends nothing', async () => {
+      const { id, card } = await preview();
+      const before = sends();
+      h.clock.now += 5 * 60_000 + 1_000;
+      const late = await h.call(CARD_TOOL, { secret: card.secret, decision: 'approve' });
+      expect(late.isError).toBe(true);
+      expect(late.text).toContain('expired');
+      const r = await h.call('xvm_send', { ...args(), confirm: id });
+      expect(r.isError).toBe(true);
+      expect(sends()).toBe(before);
+      expect(h.logs.some((l) => l.includes('"audit":"expired"') && l.includes('"channel":"app"'))).toBe(true);
+    });
+
+    it('one card approves only its own preview', async () => {
+      const first = await preview();
+      const second = await preview();
+      const before = sends();
+      expect((await h.call(CARD_TOOL, { secret: first.card.secret, decision: 'approve' })).isError).toBe(false);
+      expect((await h.call('xvm_send', { ...args(), confirm: second.id })).text).toContain('Not approved by the human yet');
+      expect(sends()).toBe(before);
+      expect((await h.call('xvm_send', { ...args(), confirm: first.id })).structured?.status).toBe('issued');
+      expect(sends()).toBe(before + 1);
+    });
+  });
+
+  it('a host without MCP Apps gets no card, and the app-only tool decides nothing', async () => {
+    const h = await harness(devnet, { capabilities: {} });
+    try {
+      const p = await h.call('xvm_send', args());
+      expect(p.meta?.[CARD_META_KEY]).toBeUndefined();
+      expect(p.structured?.approvalUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
+      const r = await h.call(CARD_TOOL, { secret: 'A'.repeat(32), decision: 'approve' });
+      expect(r.isError).toBe(true);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('under confirm-id there is no card and no app-only tool', async () => {
+    const h = await harness(devnet, { approval: 'confirm-id' });
+    try {
+      const p = await h.call('xvm_send', args());
+      expect(p.meta?.[CARD_META_KEY]).toBeUndefined();
+      await expect(h.call(CARD_TOOL, { secret: 'A'.repeat(32), decision: 'approve' })).rejects.toThrow('Unknown tool');
+    } finally {
+      await h.close();
+    }
+  });
+});
