@@ -1,65 +1,18 @@
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { type ClientCapabilities, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../../src/catalogue/index.js';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/log.js';
-import { Services } from '../../src/registry/execute.js';
-import { buildServer } from '../../src/server.js';
 import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
-import { devnetEnv } from '../helpers/stack.js';
+import { type ElicitAnswer, type ElicitParams, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
 /**
  * CHAIN_MCP_APPROVAL=human (the default with spends on): a spend goes out only after the human
  * approved that exact preview through a channel the model cannot drive. Each test's client plays
  * both the host and the human.
  */
-type Elicit = (params: { mode?: string; url?: string; message: string }) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }>;
-
-interface Harness {
-  call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; structured?: Record<string, unknown> }>;
-  clock: { now: number };
-  close(): Promise<void>;
-}
-
-async function harness(devnet: Devnet, opts: { capabilities?: ClientCapabilities; elicit?: Elicit; waitMs?: string } = {}): Promise<Harness> {
-  const config = loadConfig(
-    devnetEnv(devnet, {
-      CHAIN_MCP_ALLOW_SPEND: 'true',
-      CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
-      CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
-      CHAIN_MCP_APPROVAL_WAIT_MS: opts.waitMs ?? '0',
-    }),
-  );
-  const clock = { now: Date.now() };
-  const services = new Services({ config, log: silentLogger(), catalogue: CATALOGUE, now: () => clock.now });
-  const { mcp } = buildServer({ config, log: silentLogger(), services });
-  const client = new Client({ name: 'host-and-human', version: '0' }, { capabilities: opts.capabilities ?? {} });
-  if (opts.elicit) {
-    const elicit = opts.elicit;
-    client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params as Parameters<Elicit>[0]));
-  }
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await mcp.connect(b);
-  await client.connect(a);
-  return {
-    clock,
-    call: async (name, args) => {
-      const r = await client.callTool({ name, arguments: args });
-      const text = ((r.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
-      return { text, isError: r.isError === true, structured: r.structuredContent as Record<string, unknown> | undefined };
-    },
-    close: async () => {
-      await client.close();
-      await mcp.close();
-      await services.close();
-    },
-  };
-}
+const harness = (devnet: Devnet, opts: { capabilities?: ClientCapabilities; elicit?: (p: ElicitParams) => Promise<ElicitAnswer>; waitMs?: string } = {}) =>
+  spendHarness(devnet, { capabilities: opts.capabilities, elicit: opts.elicit, env: { CHAIN_MCP_APPROVAL_WAIT_MS: opts.waitMs ?? '0' } });
 
 /** The human at the approval page: reads the page's own token, then presses a button (or a forger tries). */
 async function pressButton(url: string, decision: 'approve' | 'decline', opts: { origin?: string | null; csrf?: string } = {}): Promise<number> {
@@ -104,7 +57,7 @@ describe('approval that only the human can give', () => {
   afterAll(() => devnet.close());
 
   describe('a client with no channel to the human: the approval page link', () => {
-    let h: Harness;
+    let h: SpendHarness;
     beforeAll(async () => {
       h = await harness(devnet);
     });

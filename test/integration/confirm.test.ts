@@ -1,63 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CATALOGUE } from '../../src/catalogue/index.js';
 import { formatChainAddress } from '../../src/codec/index.js';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/log.js';
-import { Services } from '../../src/registry/execute.js';
-import { buildServer } from '../../src/server.js';
 import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
 import { balanceOf } from '../../tools/devnet/state.js';
-import { devnetEnv } from '../helpers/stack.js';
+import { type ElicitAnswer, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
 /** The confirmation protocol (DESIGN "Confirmation of spends") over a real MCP client. */
 
-type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+type Answer = ElicitAnswer;
+type Harness = SpendHarness;
 
-interface Harness {
-  call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; structured?: Record<string, unknown> }>;
-  clock: { now: number };
-  close(): Promise<void>;
-}
-
-async function harness(devnet: Devnet, opts: { env?: Record<string, string>; elicit?: () => Answer } = {}): Promise<Harness> {
-  const config = loadConfig(
-    devnetEnv(devnet, {
-      CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id',
-      CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
-      CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
-      ...opts.env,
-    }),
-  );
-  const clock = { now: Date.now() };
-  const log = silentLogger();
-  const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now });
-  const { mcp } = buildServer({ config, log, services });
-  const client = new Client({ name: 'test', version: '0' }, { capabilities: opts.elicit ? { elicitation: {} } : {} });
-  if (opts.elicit) {
-    const answer = opts.elicit;
-    client.setRequestHandler(ElicitRequestSchema, async () => answer());
-  }
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await mcp.connect(b);
-  await client.connect(a);
-  return {
-    clock,
-    call: async (name, args) => {
-      const r = await client.callTool({ name, arguments: args });
-      const text = ((r.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
-      return { text, isError: r.isError === true, structured: r.structuredContent as Record<string, unknown> | undefined };
-    },
-    close: async () => {
-      await client.close();
-      await mcp.close();
-      await services.close();
-    },
-  };
-}
+/** The protocol these tests cover is confirm-id (CHAIN_MCP_APPROVAL=human is covered in approval.test.ts). */
+const harness = (devnet: Devnet, opts: { env?: Record<string, string>; elicit?: () => Answer } = {}) =>
+  spendHarness(devnet, { env: { CHAIN_MCP_APPROVAL: 'confirm-id', ...opts.env }, ...(opts.elicit ? { capabilities: { elicitation: {} }, elicit: opts.elicit } : {}) });
 
 describe('confirmation protocol', () => {
   let devnet: Devnet;

@@ -1,0 +1,63 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { type ClientCapabilities, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CATALOGUE } from '../../src/catalogue/index.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/log.js';
+import { Services } from '../../src/registry/execute.js';
+import { buildServer } from '../../src/server.js';
+import type { Devnet } from '../../tools/devnet/index.js';
+import { devnetEnv } from './stack.js';
+
+export type ElicitParams = { mode?: string; url?: string; message: string };
+export type ElicitAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+
+export interface SpendHarness {
+  call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; structured?: Record<string, unknown> }>;
+  /** The server's clock: tests move it to expire ids and approvals. */
+  clock: { now: number };
+  close(): Promise<void>;
+}
+
+/**
+ * A spend-enabled server on the devnet with a fake clock, joined to a client that plays host and
+ * human: `capabilities` says what the client supports, `elicit` answers the server's questions.
+ */
+export async function spendHarness(
+  devnet: Devnet,
+  opts: { env?: Record<string, string>; capabilities?: ClientCapabilities; elicit?: (params: ElicitParams) => ElicitAnswer | Promise<ElicitAnswer> } = {},
+): Promise<SpendHarness> {
+  const config = loadConfig(
+    devnetEnv(devnet, {
+      CHAIN_MCP_ALLOW_SPEND: 'true',
+      CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
+      CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+      ...opts.env,
+    }),
+  );
+  const clock = { now: Date.now() };
+  const log = silentLogger();
+  const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now });
+  const { mcp } = buildServer({ config, log, services });
+  const client = new Client({ name: 'host-and-human', version: '0' }, { capabilities: opts.capabilities ?? {} });
+  if (opts.elicit) {
+    const elicit = opts.elicit;
+    client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params as ElicitParams));
+  }
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await mcp.connect(b);
+  await client.connect(a);
+  return {
+    clock,
+    call: async (name, args) => {
+      const r = await client.callTool({ name, arguments: args });
+      const text = ((r.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+      return { text, isError: r.isError === true, structured: r.structuredContent as Record<string, unknown> | undefined };
+    },
+    close: async () => {
+      await client.close();
+      await mcp.close();
+      await services.close();
+    },
+  };
+}
