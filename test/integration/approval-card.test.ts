@@ -1,7 +1,9 @@
+import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARD_META_KEY, CARD_TOOL, CARD_URI } from '../../src/approval/card.js';
+import { CARD_HTML, CARD_META_KEY, CARD_TOOL, CARD_URI } from '../../src/approval/card.js';
 import { CATALOGUE } from '../../src/catalogue/index.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
@@ -190,6 +192,71 @@ describe('the MCP Apps approval card', () => {
       expect((await h.call('xvm_send', { ...args(), confirm: first.id })).structured?.status).toBe('issued');
       expect(sends()).toBe(before + 1);
     });
+  });
+
+  it('in headless chromium, played by a host page: the card renders the facts as text under its CSP and its Approve sends once', async () => {
+    // Debian's chromium (.ci/run installs it); a missing browser fails here, it is never skipped.
+    expect(existsSync('/usr/bin/chromium'), 'chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)').toBe(true);
+    const h = await harness(devnet);
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+    try {
+      const p = await h.client.callTool({ name: 'xvm_send', arguments: args() });
+      const id = (p.structuredContent as { confirmationId: string }).confirmationId;
+      // A stranger-written line must show as text, never as markup.
+      const hostile = '<img src=x onerror="document.title=1">"GLD"';
+      const meta = p._meta as Record<string, { lines: string[] }>;
+      const shown = { ...p, _meta: { ...meta, [CARD_META_KEY]: { ...meta[CARD_META_KEY]!, lines: [...meta[CARD_META_KEY]!.lines, hostile] } } };
+      const page = await browser.newPage();
+      const violations: string[] = [];
+      page.on('console', (m) => {
+        if (/Content Security Policy/i.test(m.text())) violations.push(m.text());
+      });
+      await page.exposeFunction('hostCallTool', async (name: string, a: Record<string, unknown>) => h.client.callTool({ name, arguments: a }));
+      await page.setContent('<!doctype html><html><body></body></html>');
+      // The host side of the MCP Apps postMessage protocol: initialize, hand over the tool result, proxy tools/call.
+      // Browser-side code as a string: the test build has no DOM types.
+      await page.evaluate(`(() => {
+        const html = ${JSON.stringify(CARD_HTML)};
+        const result = ${JSON.stringify(shown)};
+        const frame = document.createElement('iframe');
+        frame.sandbox.add('allow-scripts');
+        frame.style.width = '600px';
+        frame.style.height = '400px';
+        const post = (m) => frame.contentWindow.postMessage(m, '*');
+        window.addEventListener('message', async (ev) => {
+          const m = ev.data;
+          if (ev.source !== frame.contentWindow || !m) return;
+          if (m.method === 'ui/initialize') post({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2026-01-26', hostInfo: { name: 'test host', version: '0' }, hostCapabilities: {}, hostContext: {} } });
+          if (m.method === 'ui/notifications/initialized') post({ jsonrpc: '2.0', method: 'ui/notifications/tool-result', params: result });
+          if (m.method === 'tools/call') post({ jsonrpc: '2.0', id: m.id, result: await window.hostCallTool(m.params.name, m.params.arguments) });
+        });
+        frame.srcdoc = html;
+        document.body.appendChild(frame);
+      })()`);
+      const card = page.frameLocator('iframe');
+      await card.locator('#approve').waitFor({ state: 'visible', timeout: 10_000 });
+      const facts = await card.locator('#facts li').allTextContents();
+      expect(facts.join('\n')).toContain('Amount in smallest units: 1000000000');
+      expect(facts.join('\n')).toContain(to);
+      expect(facts).toContain(hostile);
+      expect(await card.locator('img').count()).toBe(0);
+      expect(await card.locator('#title').textContent()).toContain('Approve');
+
+      const before = sends();
+      await card.locator('#approve').click();
+      await expect.poll(() => card.locator('#status').textContent(), { timeout: 10_000 }).toContain('Approved');
+      expect(sends()).toBe(before);
+      const sent = await h.call('xvm_send', { ...args(), confirm: id });
+      expect(sent.structured?.status, sent.text).toBe('issued');
+      expect(sends()).toBe(before + 1);
+      expect(violations).toEqual([]);
+    } finally {
+      await browser.close();
+      await h.close();
+    }
   });
 
   it('a host without MCP Apps gets no card, and the app-only tool decides nothing', async () => {
