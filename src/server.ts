@@ -71,11 +71,17 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   );
   const server = mcp.server;
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (await selection()).listing }));
+  const cards = opts.config.allowSpend && opts.config.approval === 'human';
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    const { listing, byName } = await selection();
+    if (!cards || !hostShowsCards(server.getClientCapabilities())) return { tools: listing };
+    // MCP Apps hosts learn a tool's view from its listing: spend tools name the approval card.
+    return { tools: listing.map((t) => (byName.get(t.name)?.tier === 'spend' ? { ...t, _meta: { ui: { resourceUri: CARD_URI } } } : t)) };
+  });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // App-only (never in tools/list): only the approval card holds a secret it accepts.
-    if (request.params.name === CARD_TOOL && opts.config.allowSpend && opts.config.approval === 'human') {
+    if (request.params.name === CARD_TOOL && cards) {
       return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log }, request.params.arguments ?? {});
     }
     const { byName, catalogue } = await selection();
@@ -128,7 +134,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     return callTool(services, tool, request.params.arguments ?? {}, hooks);
   });
 
-  if (opts.config.allowSpend && opts.config.approval === 'human') {
+  if (cards) {
     mcp.registerResource('approval-card', CARD_URI, { title: 'Spend approval card', mimeType: cardResource().mimeType }, async () => ({ contents: [cardResource()] }));
   }
   const tools = async () => (await selection()).tools;

@@ -55,7 +55,8 @@ const SCRIPT = `(function(){var id=0,pending={},data=null;
 function send(m){window.parent.postMessage(m,'*')}
 function request(method,params){id+=1;var n=id;send({jsonrpc:'2.0',id:n,method:method,params:params});return new Promise(function(res,rej){pending[n]={res:res,rej:rej}})}
 function el(t,x){var e=document.createElement(t);e.textContent=x;return e}
-function show(r){var d=r&&r._meta&&r._meta['${CARD_META_KEY}'];if(!d)return;data=d;
+function show(r){var d=r&&r._meta&&r._meta['${CARD_META_KEY}'];
+if(!d){document.getElementById('title').textContent='Spend';document.getElementById('status').textContent=(r&&r.content||[]).map(function(c){return c.text||''}).join(' ');return}data=d;
 document.getElementById('title').textContent='Approve: '+d.title+'?';var ul=document.getElementById('facts');ul.textContent='';
 d.lines.forEach(function(l){ul.appendChild(el('li',l))});ul.appendChild(el('li','Valid until '+d.expiresAt));
 document.getElementById('buttons').hidden=false}

@@ -119,6 +119,9 @@ describe('the MCP Apps approval card', () => {
       const { tools } = await h.client.listTools();
       expect(tools.length).toBeGreaterThan(10);
       expect(tools.map((t) => t.name)).not.toContain(CARD_TOOL);
+      // Spend tools name the card in their listing (how MCP Apps hosts find a tool's view); reads do not.
+      expect((tools.find((t) => t.name === 'xvm_send')?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri).toBe(CARD_URI);
+      expect(tools.find((t) => t.name === 'xvm_getBalance')?._meta).toBeUndefined();
       const read = await h.client.readResource({ uri: CARD_URI });
       const card = read.contents[0] as { mimeType?: string; text?: string };
       expect(card.mimeType).toBe('text/html;profile=mcp-app');
@@ -262,6 +265,7 @@ describe('the MCP Apps approval card', () => {
   it('a host without MCP Apps gets no card, and the app-only tool decides nothing', async () => {
     const h = await harness(devnet, { capabilities: {} });
     try {
+      expect((await h.client.listTools()).tools.some((t) => t._meta !== undefined)).toBe(false);
       const p = await h.call('xvm_send', args());
       expect(p.meta?.[CARD_META_KEY]).toBeUndefined();
       expect(p.structured?.approvalUrl).toMatch(/^http:\/\/127\.0\.0\.1:/);
