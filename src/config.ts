@@ -72,6 +72,7 @@ const envSchema = z.object({
   CHAIN_MCP_ADMIN_SECRET: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
   CHAIN_MCP_ALLOW_SPEND: boolText.default(false),
   CHAIN_MCP_ALLOW_ADMIN: boolText.default(false),
+  CHAIN_MCP_DYNAMIC: boolText.default(false),
   CHAIN_MCP_TOOLSETS: toolsetList.optional(),
   CHAIN_MCP_TOOLS: nameList.optional(),
   CHAIN_MCP_EXCLUDE_TOOLS: nameList.optional(),
@@ -110,6 +111,8 @@ export interface Config {
   adminSecret?: string;
   allowSpend: boolean;
   allowAdmin: boolean;
+  /** Start with the assistant tools and the discovery tools; each session enables toolsets on demand. */
+  dynamic: boolean;
   toolsets: ReadonlySet<Toolset>;
   tools?: ReadonlySet<string>;
   excludeTools: ReadonlySet<string>;
@@ -176,6 +179,7 @@ Usage: chain-mcp [--http [--port N]] [--devnet] [options]
   --exclude-tools a,b   CHAIN_MCP_EXCLUDE_TOOLS
   --allow-spend         CHAIN_MCP_ALLOW_SPEND=true
   --allow-admin         CHAIN_MCP_ALLOW_ADMIN=true
+  --dynamic             CHAIN_MCP_DYNAMIC=true: start with a few tools, enable toolsets on demand
   --timeout-ms N        CHAIN_MCP_TIMEOUT_MS (default 15000)
   --log-level L         CHAIN_MCP_LOG_LEVEL (default info; logs go to stderr)
   CHAIN_MCP_WIRE_NAMES  auto (default: learn the node's names), spec, camino, or key=value pairs
@@ -200,6 +204,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): { cli
         check: { type: 'boolean' },
         'allow-spend': { type: 'boolean' },
         'allow-admin': { type: 'boolean' },
+        dynamic: { type: 'boolean' },
         ...Object.fromEntries(Object.keys(FLAG_TO_ENV).map((k) => [k, { type: 'string' as const }])),
       },
     });
@@ -214,6 +219,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): { cli
   }
   if (values['allow-spend']) merged.CHAIN_MCP_ALLOW_SPEND = 'true';
   if (values['allow-admin']) merged.CHAIN_MCP_ALLOW_ADMIN = 'true';
+  if (values.dynamic) merged.CHAIN_MCP_DYNAMIC = 'true';
   let port = 3000;
   if (typeof values.port === 'string') {
     port = Number(values.port);
@@ -238,7 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const given = (k: string) => env[k] !== undefined && !/^\$\{[^}]*\}$/.test(env[k] ?? '');
   const relevant = Object.fromEntries(
     Object.keys(envSchema.shape)
-      .filter((k) => given(k) && (env[k] !== '' || k === 'CHAIN_MCP_ALLOW_SPEND' || k === 'CHAIN_MCP_ALLOW_ADMIN'))
+      .filter((k) => given(k) && (env[k] !== '' || k === 'CHAIN_MCP_ALLOW_SPEND' || k === 'CHAIN_MCP_ALLOW_ADMIN' || k === 'CHAIN_MCP_DYNAMIC'))
       .map((k) => [k, env[k]]),
   );
   const result = envSchema.safeParse(relevant);
@@ -281,6 +287,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     adminSecret: e.CHAIN_MCP_ADMIN_SECRET,
     allowSpend: e.CHAIN_MCP_ALLOW_SPEND,
     allowAdmin: e.CHAIN_MCP_ALLOW_ADMIN,
+    dynamic: e.CHAIN_MCP_DYNAMIC,
     toolsets,
     tools: e.CHAIN_MCP_TOOLS && e.CHAIN_MCP_TOOLS.length > 0 ? new Set(e.CHAIN_MCP_TOOLS) : undefined,
     excludeTools: new Set(e.CHAIN_MCP_EXCLUDE_TOOLS ?? []),

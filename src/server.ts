@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { type CallHooks, callTool, Services } from './registry/execute.js';
 import { type ToolListing, toolListing } from './registry/listing.js';
+import { DISCOVERY_LISTING, ToolsetSession } from './registry/dynamic.js';
 import { selectTools, whyHidden } from './registry/select.js';
 import { registerAssistantExtras, SERVER_INSTRUCTIONS } from './assistant/extras.js';
 import { VERSION } from './version.js';
@@ -67,13 +68,25 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   };
   const mcp = new McpServer(
     { name: 'chain-mcp', title: 'Blockchain node (chain-mcp)', version: VERSION },
-    { capabilities: { tools: { listChanged: false }, logging: {} }, instructions: SERVER_INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: opts.config.dynamic }, logging: {} }, instructions: SERVER_INSTRUCTIONS },
   );
   const server = mcp.server;
 
   const cards = opts.config.allowSpend && opts.config.approval === 'human';
+  // CHAIN_MCP_DYNAMIC: this session's enabled toolsets (each MCP session has its own).
+  let toolsets: ToolsetSession | undefined;
+  const session = async (): Promise<ToolsetSession | undefined> => {
+    if (!opts.config.dynamic) return undefined;
+    const { tools, catalogue } = await selection();
+    toolsets ??= new ToolsetSession(tools, catalogue, opts.config);
+    return toolsets;
+  };
+
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const { listing, byName } = await selection();
+    const selected = await selection();
+    const dynamic = await session();
+    const byName = selected.byName;
+    const listing = dynamic ? [...selected.listing.filter((t) => dynamic.visible(byName.get(t.name)!)), ...DISCOVERY_LISTING] : selected.listing;
     if (!cards || !hostShowsCards(server.getClientCapabilities())) return { tools: listing };
     // MCP Apps hosts learn a tool's view from its listing: spend tools name the approval card.
     return { tools: listing.map((t) => (byName.get(t.name)?.tier === 'spend' ? { ...t, _meta: { ui: { resourceUri: CARD_URI } } } : t)) };
@@ -85,7 +98,14 @@ export function buildServer(opts: BuildOptions): BuiltServer {
       return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log }, request.params.arguments ?? {});
     }
     const { byName, catalogue } = await selection();
+    const dynamic = await session();
+    if (dynamic?.isDiscovery(request.params.name)) {
+      const { changed, ...result } = dynamic.call(request.params.name, request.params.arguments ?? {});
+      if (changed) await server.sendToolListChanged();
+      return result;
+    }
     const tool = byName.get(request.params.name);
+    if (tool && dynamic && !dynamic.visible(tool)) return { content: [{ type: 'text', text: dynamic.notEnabled(tool) }], isError: true };
     if (!tool) {
       const hidden = catalogue.find((t) => t.name === request.params.name);
       const why = hidden ? `Tool "${hidden.name}" is not enabled on this server: ${whyHidden(hidden, opts.config)}.` : `Unknown tool "${request.params.name}".`;

@@ -1,6 +1,7 @@
 import { CATALOGUE } from '../catalogue/index.js';
 import type { ToolDef } from '../catalogue/types.js';
 import type { Config } from '../config.js';
+import { DISCOVERY_LISTING } from '../registry/dynamic.js';
 import { toolListing } from '../registry/listing.js';
 import { selectTools } from '../registry/select.js';
 
@@ -14,7 +15,9 @@ export interface ToolListSize {
 }
 
 export function toolListSize(config: Config, catalogue: readonly ToolDef[] = CATALOGUE): ToolListSize {
-  const listing = selectTools(catalogue, config).map(toolListing);
+  const selected = selectTools(catalogue, config);
+  // CHAIN_MCP_DYNAMIC: a session starts with the assistant composites and the discovery tools.
+  const listing = config.dynamic ? [...selected.filter((t) => t.toolset === 'assistant').map(toolListing), ...DISCOVERY_LISTING] : selected.map(toolListing);
   const bytes = Buffer.byteLength(JSON.stringify(listing), 'utf8');
   const modelBytes = Buffer.byteLength(JSON.stringify(listing.map(({ outputSchema: _out, ...rest }) => rest)), 'utf8');
   return { tools: listing.length, bytes, approxTokens: Math.round(bytes / 4), modelBytes };

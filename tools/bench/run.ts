@@ -198,6 +198,8 @@ async function benchToolList(devnet: Devnet): Promise<string> {
   for (const [label, env] of [
     ['default (read tier; no indexer URL)', base],
     ['full (all tiers + keystore + indexer + runner)', full],
+    ['dynamic start (CHAIN_MCP_DYNAMIC=true, read tier)', { ...base, CHAIN_MCP_DYNAMIC: 'true' }],
+    ['dynamic start, full', { ...full, CHAIN_MCP_DYNAMIC: 'true' }],
   ] as const) {
     const { bytes, tools } = await listBytes(env);
     rows.push([label, tools, kb(bytes), `~${Math.round(bytes / 4).toLocaleString('en-US')}`]);
