@@ -14,7 +14,10 @@ describe('CHAIN_MCP_DYNAMIC: start small, enable toolsets on demand', () => {
   beforeAll(async () => {
     devnet = await startDevnet();
   });
-  afterAll(() => devnet.close());
+  afterAll(async () => {
+    await stack?.close();
+    await devnet.close();
+  });
   beforeEach(async () => {
     // A fresh session each time: enabled toolsets belong to one session.
     await stack?.close();
@@ -24,7 +27,6 @@ describe('CHAIN_MCP_DYNAMIC: start small, enable toolsets on demand', () => {
       changes += 1;
     });
   });
-  afterAll(() => stack?.close());
 
   it('starts with the read-tier assistant composites and the three discovery tools, within 12 KB', async () => {
     const { tools } = await stack.client.listTools();
