@@ -1,3 +1,4 @@
+import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type ClientCapabilities, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { decideFromCard } from './approval/card-tool.js';
@@ -8,6 +9,7 @@ import type { Logger } from './log.js';
 import { type CallHooks, callTool, Services } from './registry/execute.js';
 import { type ToolListing, toolListing } from './registry/listing.js';
 import { DISCOVERY_LISTING, ToolsetSession } from './registry/dynamic.js';
+import { VIEWS, viewFor, viewHtml } from './views/views.js';
 import { selectTools, whyHidden } from './registry/select.js';
 import { registerAssistantExtras, SERVER_INSTRUCTIONS } from './assistant/extras.js';
 import { VERSION } from './version.js';
@@ -87,9 +89,11 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     const dynamic = await session();
     const byName = selected.byName;
     const listing = dynamic ? [...selected.listing.filter((t) => dynamic.visible(byName.get(t.name)!)), ...DISCOVERY_LISTING] : selected.listing;
-    if (!cards || !hostShowsCards(server.getClientCapabilities())) return { tools: listing };
-    // MCP Apps hosts learn a tool's view from its listing: spend tools name the approval card.
-    return { tools: listing.map((t) => (byName.get(t.name)?.tier === 'spend' ? { ...t, _meta: { ui: { resourceUri: CARD_URI } } } : t)) };
+    if (!hostShowsCards(server.getClientCapabilities())) return { tools: listing };
+    // MCP Apps hosts learn a tool's view from its listing: spend tools name the approval card,
+    // the tools with a picture worth showing name their view (src/views).
+    const uriOf = (name: string) => (cards && byName.get(name)?.tier === 'spend' ? CARD_URI : viewFor(name)?.uri);
+    return { tools: listing.map((t) => (uriOf(t.name) ? { ...t, _meta: { ui: { resourceUri: uriOf(t.name) } } } : t)) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
@@ -154,6 +158,10 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     return callTool(services, tool, request.params.arguments ?? {}, hooks);
   });
 
+  for (const view of VIEWS) {
+    const contents = [{ uri: view.uri, mimeType: RESOURCE_MIME_TYPE, text: viewHtml(view), _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } } }];
+    mcp.registerResource(`view-${view.title}`, view.uri, { title: `${view.title} view`, mimeType: RESOURCE_MIME_TYPE }, async () => ({ contents }));
+  }
   if (cards) {
     mcp.registerResource('approval-card', CARD_URI, { title: 'Spend approval card', mimeType: cardResource().mimeType }, async () => ({ contents: [cardResource()] }));
   }

@@ -8,6 +8,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { viewFor } from '../src/views/views.js';
 
 const MAIN = new URL('../src/main.js', import.meta.url).pathname;
 
@@ -109,6 +110,8 @@ async function main(): Promise<void> {
     const result = await client.callTool({ name: tool, arguments: args });
     const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
     console.log(`${indent(result.isError ? `[error] ${text}` : text)}\n`);
+    const view = viewFor(tool);
+    if (view && !result.isError) console.log(`  [in hosts with MCP Apps this answer also shows the ${view.title} view]\n`);
     if (!result.isError && result.structuredContent) step.learn?.(result.structuredContent as Record<string, unknown>, facts);
   }
   await client.close();

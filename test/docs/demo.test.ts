@@ -18,6 +18,8 @@ describe('npm run demo', () => {
     expect(out).toMatch(/deposit offer\(s\) active/);
     expect(out).toContain('PREVIEW, nothing sent');
     expect(out).toMatch(/Sent 1\.5 CAM to X-local1\S+: issued once, txID \w+/);
+    expect(out).toContain('[in hosts with MCP Apps this answer also shows the Portfolio view]');
+    expect(out).toContain('[your client opens the approval page: http://127.0.0.1:');
     expect(out).not.toContain('[error]');
   }, 60_000);
 });
