@@ -1,3 +1,4 @@
+import { VIEWS } from '../../src/views/views.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVER_INSTRUCTIONS } from '../../src/assistant/extras.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
@@ -64,9 +65,12 @@ describe('prompts, resources and instructions over MCP', () => {
     expect(bad).toMatch(/not a positive amount/);
   });
 
-  it('lists the three resources and reads each', async () => {
+  it('lists the three chain resources and the views, and reads each chain resource', async () => {
     const { resources } = await stack.client.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual(['chain://limits', 'chain://network', 'chain://tools']);
+    const uris = resources.map((r) => r.uri).sort();
+    expect(uris.filter((u) => u.startsWith('chain://'))).toEqual(['chain://limits', 'chain://network', 'chain://tools']);
+    // MCP Apps views (src/views) are resources too; nothing else is listed.
+    expect(uris.filter((u) => !u.startsWith('chain://'))).toEqual(VIEWS.map((v) => v.uri).sort());
 
     const network = await stack.client.readResource({ uri: 'chain://network' });
     const net = JSON.parse((network.contents[0] as { text: string }).text) as Record<string, unknown>;
