@@ -61,3 +61,11 @@ export async function spendHarness(
     },
   };
 }
+
+/** How many requests with this JSON-RPC method the devnet has recorded (batch items counted one by one). */
+export function requestsFor(devnet: Devnet, method: string): number {
+  return devnet.router.requests.filter((r) => {
+    const body = r.body as { method?: string } | Array<{ method?: string }>;
+    return (Array.isArray(body) ? body : [body]).some((b) => b.method === method);
+  }).length;
+}

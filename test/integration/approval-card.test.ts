@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { chromium } from 'playwright-core';
+import { requestsFor } from '../helpers/spend-harness.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_HTML, CARD_META_KEY, CARD_TOOL, CARD_URI } from '../../src/approval/card.js';
 import { CATALOGUE } from '../../src/catalogue/index.js';
@@ -79,11 +80,7 @@ interface CardData {
 describe('the MCP Apps approval card', () => {
   let devnet: Devnet;
   let to: string;
-  const sends = () =>
-    devnet.router.requests.filter((r) => {
-      const body = r.body as { method?: string } | Array<{ method?: string }>;
-      return (Array.isArray(body) ? body : [body]).some((b) => b.method === 'xvm.send');
-    }).length;
+  const sends = () => requestsFor(devnet, 'xvm.send');
   const args = () => ({ amount: '1000000000', assetID: 'CAM', to });
 
   beforeAll(async () => {

@@ -4,7 +4,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
-import { type ElicitAnswer, type ElicitParams, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+import { type ElicitAnswer, type ElicitParams, type SpendHarness, spendHarness, requestsFor } from '../helpers/spend-harness.js';
 
 /**
  * CHAIN_MCP_APPROVAL=human (the default with spends on): a spend goes out only after the human
@@ -42,11 +42,7 @@ function getWithHost(url: string, host: string): Promise<number> {
 describe('approval that only the human can give', () => {
   let devnet: Devnet;
   let to: string;
-  const sends = () =>
-    devnet.router.requests.filter((r) => {
-      const body = r.body as { method?: string } | Array<{ method?: string }>;
-      return (Array.isArray(body) ? body : [body]).some((b) => b.method === 'xvm.send');
-    }).length;
+  const sends = () => requestsFor(devnet, 'xvm.send');
   const args = () => ({ amount: '1000000000', assetID: 'CAM', to });
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatChainAddress } from '../../src/codec/index.js';
 import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
 import { balanceOf } from '../../tools/devnet/state.js';
-import { type ElicitAnswer, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+import { type ElicitAnswer, type SpendHarness, spendHarness, requestsFor } from '../helpers/spend-harness.js';
 
 /** The confirmation protocol (DESIGN "Confirmation of spends") over a real MCP client. */
 
@@ -18,11 +18,7 @@ describe('confirmation protocol', () => {
   let devnet: Devnet;
   let h: Harness;
   let to: string;
-  const sends = () =>
-    devnet.router.requests.filter((r) => {
-      const body = r.body as { method?: string } | Array<{ method?: string }>;
-      return (Array.isArray(body) ? body : [body]).some((b) => b.method === 'xvm.send');
-    }).length;
+  const sends = () => requestsFor(devnet, 'xvm.send');
   const args = () => ({ amount: '1000000000', assetID: 'CAM', to });
 
   beforeAll(async () => {
