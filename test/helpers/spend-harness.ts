@@ -3,7 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type ClientCapabilities, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { CATALOGUE } from '../../src/catalogue/index.js';
 import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/log.js';
+import { createLogger } from '../../src/log.js';
 import { Services } from '../../src/registry/execute.js';
 import { buildServer } from '../../src/server.js';
 import type { Devnet } from '../../tools/devnet/index.js';
@@ -12,8 +12,19 @@ import { devnetEnv } from './stack.js';
 export type ElicitParams = { mode?: string; url?: string; message: string };
 export type ElicitAnswer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
 
+export interface SpendCall {
+  text: string;
+  isError: boolean;
+  structured?: Record<string, unknown>;
+  /** The result's `_meta` (hosts give it to views, not to the model). */
+  meta?: Record<string, unknown>;
+}
+
 export interface SpendHarness {
-  call(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean; structured?: Record<string, unknown> }>;
+  client: Client;
+  call(name: string, args: Record<string, unknown>): Promise<SpendCall>;
+  /** The server's log lines (audit lines included), as written. */
+  logs: string[];
   /** The server's clock: tests move it to expire ids and approvals. */
   clock: { now: number };
   close(): Promise<void>;
@@ -36,7 +47,8 @@ export async function spendHarness(
     }),
   );
   const clock = { now: Date.now() };
-  const log = silentLogger();
+  const logs: string[] = [];
+  const log = createLogger('info', config.secrets, { write: (line: string) => logs.push(line) });
   const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now });
   const { mcp } = buildServer({ config, log, services });
   const client = new Client({ name: 'host-and-human', version: '0' }, { capabilities: opts.capabilities ?? {} });
@@ -48,11 +60,13 @@ export async function spendHarness(
   await mcp.connect(b);
   await client.connect(a);
   return {
+    client,
     clock,
+    logs,
     call: async (name, args) => {
       const r = await client.callTool({ name, arguments: args });
       const text = ((r.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
-      return { text, isError: r.isError === true, structured: r.structuredContent as Record<string, unknown> | undefined };
+      return { text, isError: r.isError === true, structured: r.structuredContent as Record<string, unknown> | undefined, meta: r._meta as Record<string, unknown> | undefined };
     },
     close: async () => {
       await client.close();

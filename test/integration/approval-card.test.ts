@@ -1,75 +1,25 @@
 import { existsSync } from 'node:fs';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { chromium } from 'playwright-core';
-import { requestsFor } from '../helpers/spend-harness.js';
+import { launchChromium } from '../../tools/views/host.js';
+import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_HTML, CARD_META_KEY, CARD_TOOL, CARD_URI } from '../../src/approval/card.js';
-import { CATALOGUE } from '../../src/catalogue/index.js';
-import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/log.js';
-import { Services } from '../../src/registry/execute.js';
-import { buildServer } from '../../src/server.js';
 import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
-import { devnetEnv } from '../helpers/stack.js';
 
 /**
  * The MCP Apps approval card: the host (played by the test client) renders the `ui://` card from
  * the preview result's `_meta`, and the human's Approve/Decline calls the app-only tool with the
  * card's one-time secret. The model's text never holds that secret.
  */
-interface Call {
-  text: string;
-  isError: boolean;
-  structured?: Record<string, unknown>;
-  meta?: Record<string, unknown>;
-}
-
-interface Harness {
-  client: Client;
-  call(name: string, args: Record<string, unknown>): Promise<Call>;
-  clock: { now: number };
-  logs: string[];
-  close(): Promise<void>;
-}
+type Harness = SpendHarness;
 
 const UI_HOST = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 
-async function harness(devnet: Devnet, opts: { capabilities?: Record<string, unknown>; approval?: string } = {}): Promise<Harness> {
-  const config = loadConfig(
-    devnetEnv(devnet, {
-      CHAIN_MCP_ALLOW_SPEND: 'true',
-      CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
-      CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
-      CHAIN_MCP_APPROVAL_WAIT_MS: '0',
-      ...(opts.approval ? { CHAIN_MCP_APPROVAL: opts.approval } : {}),
-    }),
-  );
-  const logs: string[] = [];
-  const log = createLogger('info', config.secrets, { write: (line: string) => logs.push(line) });
-  const clock = { now: Date.now() };
-  const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now });
-  const { mcp } = buildServer({ config, log, services });
-  const client = new Client({ name: 'ui-host-and-human', version: '0' }, { capabilities: opts.capabilities ?? UI_HOST });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await mcp.connect(b);
-  await client.connect(a);
-  return {
-    client,
-    clock,
-    logs,
-    call: async (name, args) => {
-      const r = await client.callTool({ name, arguments: args });
-      const text = ((r.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
-      return { text, isError: r.isError === true, structured: r.structuredContent as Record<string, unknown> | undefined, meta: r._meta as Record<string, unknown> | undefined };
-    },
-    close: async () => {
-      await client.close();
-      await mcp.close();
-      await services.close();
-    },
-  };
-}
+const harness = (devnet: Devnet, opts: { capabilities?: Record<string, unknown>; approval?: string } = {}) =>
+  spendHarness(devnet, {
+    capabilities: (opts.capabilities ?? UI_HOST) as ClientCapabilities,
+    env: { CHAIN_MCP_APPROVAL_WAIT_MS: '0', ...(opts.approval ? { CHAIN_MCP_APPROVAL: opts.approval } : {}) },
+  });
 
 interface CardData {
   secret: string;
@@ -198,10 +148,7 @@ describe('the MCP Apps approval card', () => {
     // Debian's chromium (.ci/run installs it); a missing browser fails here, it is never skipped.
     expect(existsSync('/usr/bin/chromium'), 'chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)').toBe(true);
     const h = await harness(devnet);
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    const browser = await launchChromium();
     try {
       const p = await h.client.callTool({ name: 'xvm_send', arguments: args() });
       const id = (p.structuredContent as { confirmationId: string }).confirmationId;

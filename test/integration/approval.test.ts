@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../tools/views/host.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
 import { type ElicitAnswer, type ElicitParams, type SpendHarness, spendHarness, requestsFor } from '../helpers/spend-harness.js';
@@ -220,10 +220,7 @@ describe('approval that only the human can give', () => {
     // Debian's chromium (.ci/run installs it); a missing browser fails here, it is never skipped.
     expect(existsSync('/usr/bin/chromium'), 'chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)').toBe(true);
     const h = await harness(devnet);
-    const browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-    });
+    const browser = await launchChromium();
     try {
       const p = await h.call('xvm_send', args());
       const page = await browser.newPage();
