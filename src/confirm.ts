@@ -6,7 +6,7 @@ import { confirmField } from './catalogue/fields.js';
 
 /** How long a preview's confirmationId stays valid. */
 export const CONFIRMATION_TTL_MS = 5 * 60 * 1000;
-const MAX_OPEN = 10_000;
+export const MAX_OPEN = 10_000;
 
 export function spendInput(tool: ToolDef): AnyObject {
   return tool.input.extend({ confirm: confirmField });
@@ -54,6 +54,11 @@ export class ConfirmationBook {
     return { id: `${nonce}.${expiresAt}.${this.mac(toolName, args, nonce, expiresAt)}`, expiresAt };
   }
 
+  /** Ids issued and neither redeemed nor swept: bounded by MAX_OPEN and the TTL. */
+  get openCount(): number {
+    return this.open.size;
+  }
+
   /** Checks and consumes an id; throws a `confirmation` error that says why it was refused. */
   redeem(id: string, toolName: string, args: unknown, nowMs: number): void {
     const nonce = this.verify(id, toolName, args, nowMs);
@@ -65,13 +70,14 @@ export class ConfirmationBook {
    * returns its nonce. Throws a `confirmation` error that says why it was refused.
    */
   verify(id: string, toolName: string, args: unknown, nowMs: number): string {
-    const [nonce, expiry, mac] = id.split('.');
+    const parts = id.split('.');
+    const [nonce, expiry, mac] = parts;
     const expiresAt = Number(expiry);
     const refuse = (why: string) =>
       new ChainMcpError('confirmation', `Confirmation refused: ${why}. Nothing was sent.`, {
         hint: 'Call the tool again without confirm to get a fresh preview and confirmationId.',
       });
-    if (!nonce || !mac || !Number.isSafeInteger(expiresAt)) throw refuse('the confirmationId is malformed');
+    if (parts.length !== 3 || !nonce || !mac || !/^\d+$/.test(expiry ?? '') || !Number.isSafeInteger(expiresAt)) throw refuse('the confirmationId is malformed');
     const expected = Buffer.from(this.mac(toolName, args, nonce, expiresAt));
     const given = Buffer.from(mac);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) {

@@ -17,9 +17,7 @@ export function createLogger(level: string, secrets: readonly string[], destinat
         paths: ['password', 'authToken', 'authPassword', 'token', 'privateKey', '*.password', '*.token', '*.privateKey', 'params.password', 'headers.authorization'],
         censor: '[redacted]',
       },
-      hooks: {
-        streamWrite: secrets.length > 0 ? mask : undefined,
-      },
+      hooks: { streamWrite: mask },
     },
     destination,
   );

@@ -42,14 +42,14 @@ export function parseWireSetting(text: string | undefined): WireSetting {
     .filter(Boolean);
   parts.forEach((part, i) => {
     if (!part.includes('=')) {
-      if (i !== 0 || !(part === 'auto' || part in PRESETS)) {
+      if (i !== 0 || !(part === 'auto' || Object.hasOwn(PRESETS, part))) {
         throw new Error(`expected auto, spec or camino first, then key=value pairs with keys ${Object.keys(DEFAULT_WIRE).join(', ')}; got "${part}"`);
       }
       setting.base = part as WireSetting['base'];
       return;
     }
     const [key, value] = part.split('=').map((s) => s.trim());
-    if (!key || !value || !(key in DEFAULT_WIRE)) {
+    if (!key || !value || !Object.hasOwn(DEFAULT_WIRE, key)) {
       throw new Error(`expected key=value pairs with keys ${Object.keys(DEFAULT_WIRE).join(', ')}; got "${part}"`);
     }
     setting.overrides[key as keyof WireNames] = value;

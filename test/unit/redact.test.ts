@@ -1,10 +1,11 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineTool, type ToolDef } from '../../src/catalogue/types.js';
 import { loadConfig } from '../../src/config.js';
 import { ChainMcpError } from '../../src/errors.js';
-import { createLogger } from '../../src/log.js';
+import { createLogger, silentLogger } from '../../src/log.js';
 import { redactSecrets, redactValue } from '../../src/redact.js';
 import { callTool, Services } from '../../src/registry/execute.js';
 
@@ -45,7 +46,8 @@ describe('redactSecrets and redactValue', () => {
 
   it('leaves text alone when no secret is configured', () => {
     expect(redactSecrets(`a ${TOKEN}`, [])).toBe(`a ${TOKEN}`);
-    expect(redactValue({ a: [TOKEN] }, [])).toEqual({ a: [TOKEN] });
+    const value = { a: [TOKEN] };
+    expect(redactValue(value, [])).toBe(value);
   });
 });
 
@@ -137,5 +139,24 @@ describe('log lines', () => {
     expect(second!.headers).toEqual({ authorization: '[redacted]' });
     for (const s of SECRETS) expect(lines.join('')).not.toContain(s);
     expect(count(lines[0]!, '[redacted]')).toBe(6);
+  });
+
+  it('names the server in every line and writes to stderr (fd 2) unless given a stream', () => {
+    const destination = vi.spyOn(pino, 'destination');
+    try {
+      createLogger('info', SECRETS);
+      expect(destination).toHaveBeenCalledWith(expect.objectContaining({ fd: 2, sync: false }));
+    } finally {
+      destination.mockRestore();
+    }
+    const lines: string[] = [];
+    createLogger('info', [], { write: (line: string) => void lines.push(line) }).info('hello');
+    expect(JSON.parse(lines[0]!)).toMatchObject({ name: 'chain-mcp', msg: 'hello' });
+  });
+
+  it('the silent logger logs nothing at any level', () => {
+    const log = silentLogger();
+    expect(log.level).toBe('silent');
+    expect(log.isLevelEnabled('fatal')).toBe(false);
   });
 });

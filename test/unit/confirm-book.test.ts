@@ -1,0 +1,149 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool } from '../../src/catalogue/types.js';
+import { canonicalArgs, CONFIRMATION_TTL_MS, ConfirmationBook, MAX_OPEN, spendOutput } from '../../src/confirm.js';
+import { ChainMcpError } from '../../src/errors.js';
+
+/**
+ * The confirmation book on its own (DESIGN "Confirmation"): what an id is bound to, when it
+ * expires, how many stay open, and the reason each refusal gives.
+ */
+
+const T0 = 1_700_000_000_000;
+const ARGS = { to: 'X-local1qqq', amount: 5n, outputs: [{ b: 2, a: 1 }] };
+
+/** The refusal an id gets, as the error the tool call would carry. */
+function refusal(fn: () => unknown): ChainMcpError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(ChainMcpError);
+    return e as ChainMcpError;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('canonicalArgs', () => {
+  it('sorts object keys at every depth, keeps array order, writes bigints as decimal strings', () => {
+    expect(canonicalArgs({ b: 1, a: { d: [3, 1, { z: 1, y: 2 }], c: 10n } })).toBe('{"a":{"c":"10","d":[3,1,{"y":2,"z":1}]},"b":1}');
+    expect(canonicalArgs({ b: 1, a: 2 })).toBe(canonicalArgs({ a: 2, b: 1 }));
+    expect(canonicalArgs(['b', 'a'])).toBe('["b","a"]');
+    expect(canonicalArgs({ a: null, b: 'x' })).toBe('{"a":null,"b":"x"}');
+  });
+
+  it('keeps keys that only differ in case apart and in order', () => {
+    expect(canonicalArgs({ b: 1, B: 2, a: 3 })).toBe('{"B":2,"a":3,"b":1}');
+  });
+});
+
+describe('ConfirmationBook', () => {
+  it('accepts an id for the same tool and the same arguments in another key order, once', () => {
+    const book = new ConfirmationBook();
+    const { id, expiresAt } = book.issue('xvm_send', ARGS, T0);
+    expect(expiresAt).toBe(T0 + CONFIRMATION_TTL_MS);
+    expect(id.split('.')[1]).toBe(String(expiresAt));
+    expect(book.openCount).toBe(1);
+    book.redeem(id, 'xvm_send', { outputs: [{ a: 1, b: 2 }], amount: 5n, to: 'X-local1qqq' }, T0 + 1);
+    expect(book.openCount).toBe(0);
+    expect(refusal(() => book.redeem(id, 'xvm_send', ARGS, T0 + 2)).message).toContain('already used');
+  });
+
+  it('verify checks without consuming', () => {
+    const book = new ConfirmationBook();
+    const { id } = book.issue('xvm_send', ARGS, T0);
+    const nonce = book.verify(id, 'xvm_send', ARGS, T0);
+    expect(id.startsWith(`${nonce}.`)).toBe(true);
+    expect(book.verify(id, 'xvm_send', ARGS, T0)).toBe(nonce);
+    expect(book.openCount).toBe(1);
+  });
+
+  it('refuses another tool, other arguments and another book, with the reason and a hint', () => {
+    const book = new ConfirmationBook();
+    const { id } = book.issue('xvm_send', ARGS, T0);
+    for (const attempt of [
+      () => book.verify(id, 'xvm_export', ARGS, T0),
+      () => book.verify(id, 'xvm_send', { ...ARGS, amount: 6n }, T0),
+      () => new ConfirmationBook().verify(id, 'xvm_send', ARGS, T0),
+    ]) {
+      const e = refusal(attempt);
+      expect(e.kind).toBe('confirmation');
+      expect(e.message).toBe(
+        'Confirmation refused: the confirmationId does not match this tool and these exact arguments (or was not issued by this server). Nothing was sent.',
+      );
+      expect(e.hint).toBe('Call the tool again without confirm to get a fresh preview and confirmationId.');
+    }
+  });
+
+  it('refuses a MAC cut to a prefix or extended by a character', () => {
+    const book = new ConfirmationBook();
+    const { id } = book.issue('xvm_send', ARGS, T0);
+    for (const forged of [id.slice(0, -1), id.slice(0, -20), `${id}A`]) {
+      expect(refusal(() => book.verify(forged, 'xvm_send', ARGS, T0)).message).toContain('does not match');
+    }
+  });
+
+  it('calls an id malformed when any of its three parts is missing or the expiry is not an integer', () => {
+    const book = new ConfirmationBook();
+    const { id } = book.issue('xvm_send', ARGS, T0);
+    const [nonce, expiry, mac] = id.split('.');
+    for (const bad of ['', 'abc', `${nonce}.${expiry}`, `.${expiry}.${mac}`, `${nonce}.${expiry}.`, `${nonce}.soon.${mac}`, `${nonce}.1.5.${mac}`, `${nonce}..${mac}`, `${nonce}.-1.${mac}`, `${nonce}.99999999999999999999.${mac}`]) {
+      expect(refusal(() => book.verify(bad, 'xvm_send', ARGS, T0)).message, bad).toContain('the confirmationId is malformed');
+    }
+  });
+
+  it('is valid through the last millisecond of its life and expired one after', () => {
+    const book = new ConfirmationBook();
+    const { id, expiresAt } = book.issue('xvm_send', ARGS, T0);
+    expect(() => book.verify(id, 'xvm_send', ARGS, expiresAt)).not.toThrow();
+    const e = refusal(() => book.verify(id, 'xvm_send', ARGS, expiresAt + 1));
+    expect(e.message).toContain('has expired (valid for 5 minutes)');
+    expect(book.openCount).toBe(0);
+  });
+
+  it('sweeps ids past their expiry when issuing, and only those', () => {
+    const book = new ConfirmationBook();
+    const first = book.issue('xvm_send', ARGS, T0);
+    book.issue('xvm_send', ARGS, T0 + 10);
+    // At first's exact expiry it is still valid, so issuing then must keep it.
+    book.issue('xvm_send', ARGS, first.expiresAt);
+    expect(book.openCount).toBe(3);
+    book.redeem(first.id, 'xvm_send', ARGS, first.expiresAt);
+    book.issue('xvm_send', ARGS, T0 + 10 + CONFIRMATION_TTL_MS + 1);
+    expect(book.openCount).toBe(2);
+  });
+
+  it(`holds at most ${MAX_OPEN} open ids, dropping the oldest first`, () => {
+    const book = new ConfirmationBook();
+    const oldest = book.issue('xvm_send', ARGS, T0);
+    const second = book.issue('xvm_send', ARGS, T0);
+    for (let i = 2; i < MAX_OPEN; i++) book.issue('xvm_send', ARGS, T0);
+    expect(book.openCount).toBe(MAX_OPEN);
+    const newest = book.issue('xvm_send', ARGS, T0);
+    expect(book.openCount).toBe(MAX_OPEN);
+    expect(refusal(() => book.verify(oldest.id, 'xvm_send', ARGS, T0)).message).toContain('already used');
+    expect(() => book.verify(second.id, 'xvm_send', ARGS, T0)).not.toThrow();
+    expect(() => book.verify(newest.id, 'xvm_send', ARGS, T0)).not.toThrow();
+  });
+});
+
+describe('spendOutput', () => {
+  const tool = defineTool({
+    name: 'test_spend',
+    title: 'Spend',
+    description: 'A spend.',
+    tier: 'spend',
+    toolset: 'xvm',
+    input: z.strictObject({}),
+    output: z.object({ txID: z.string() }),
+    run: async () => ({ txID: 'x' }),
+    summarize: () => '',
+  });
+
+  it('describes the three states and the tool result inside', () => {
+    const schema = spendOutput(tool);
+    for (const status of ['preview', 'issued', 'declined']) expect(schema.safeParse({ status, preview: [] }).success, status).toBe(true);
+    expect(schema.safeParse({ status: 'sent', preview: [] }).success).toBe(false);
+    expect(schema.safeParse({ status: 'issued', preview: ['a'], result: { txID: 'abc' } }).success).toBe(true);
+    expect(schema.safeParse({ status: 'issued', preview: ['a'], result: { txID: 5 } }).success).toBe(false);
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { type Endpoint, endpointPath, needsDialect, parseWireSetting, PRESETS, resolveWire, wireMethod } from '../../src/wire.js';
+
+/** The wire-name table (docs/real-nodes.md): the spec's neutral names and a real Camino node's. */
+
+const ENDPOINTS: Endpoint[] = ['auth', 'keystore', 'info', 'platform', 'xvm', 'xvmStatic', 'wallet', 'evm', 'cx', 'cadmin'];
+
+describe('parseWireSetting', () => {
+  it('defaults to auto with no overrides, for unset, empty and blank text', () => {
+    for (const text of [undefined, '', ' , ']) expect(parseWireSetting(text)).toEqual({ base: 'auto', overrides: {} });
+  });
+
+  it('reads a preset, then trimmed key=value overrides', () => {
+    expect(parseWireSetting(' camino , platform = /ext/bc/P ')).toEqual({ base: 'camino', overrides: { platform: '/ext/bc/P' } });
+    expect(parseWireSetting('spec')).toEqual({ base: 'spec', overrides: {} });
+    expect(parseWireSetting('auto,cx=avax,cxPath=avax')).toEqual({ base: 'auto', overrides: { cx: 'avax', cxPath: 'avax' } });
+    expect(parseWireSetting('xvm=avm')).toEqual({ base: 'auto', overrides: { xvm: 'avm' } });
+  });
+
+  it('refuses an unknown preset, a preset after an override, an unknown key and an empty side', () => {
+    for (const bad of ['avalanche', 'xvm=avm,camino', 'spec,camino', 'colour=blue', 'xvm=', '=avm', 'toString=x', 'constructor']) {
+      expect(() => parseWireSetting(bad), bad).toThrow(/expected/);
+    }
+    expect(() => parseWireSetting('avalanche')).toThrow('got "avalanche"');
+    expect(() => parseWireSetting('colour=blue')).toThrow('keys xvm, cx, cxPath, xvmStatic, platform; got "colour=blue"');
+  });
+});
+
+describe('resolveWire', () => {
+  it('takes the detected dialect under auto, the configured one otherwise, then the overrides', () => {
+    expect(resolveWire(parseWireSetting('auto'), 'camino')).toEqual(PRESETS.camino);
+    expect(resolveWire(parseWireSetting('auto'), 'spec')).toEqual(PRESETS.spec);
+    expect(resolveWire(parseWireSetting('spec'), 'camino')).toEqual(PRESETS.spec);
+    expect(resolveWire(parseWireSetting('camino,platform=/ext/bc/P'), 'spec')).toEqual({ ...PRESETS.camino, platform: '/ext/bc/P' });
+  });
+});
+
+describe('needsDialect', () => {
+  it('is true exactly for the asset VM, its static API, the C-chain atomic API and their namespaces', () => {
+    const dependent = ENDPOINTS.filter((e) => needsDialect(e, 'info.getNodeID'));
+    expect(dependent).toEqual(['xvm', 'xvmStatic', 'cx']);
+    expect(needsDialect('wallet', 'xvm.send')).toBe(true);
+    expect(needsDialect('platform', 'cx.getUTXOs')).toBe(true);
+    expect(needsDialect('wallet', 'wallet.send')).toBe(false);
+    expect(needsDialect('info', 'info.xvm.')).toBe(false);
+    expect(needsDialect('info', 'platform.cx.')).toBe(false);
+  });
+});
+
+describe('endpointPath', () => {
+  it('maps every endpoint in both dialects, the default chain where the spec allows another', () => {
+    const paths = (wire: typeof PRESETS.spec) => Object.fromEntries(ENDPOINTS.map((e) => [e, endpointPath(e, wire)]));
+    expect(paths(PRESETS.spec)).toEqual({
+      auth: '/ext/auth',
+      keystore: '/ext/keystore',
+      info: '/ext/info',
+      platform: '/ext/P',
+      xvm: '/ext/bc/X',
+      xvmStatic: '/ext/vm/xvm',
+      wallet: '/ext/bc/X/wallet',
+      evm: '/ext/bc/C/rpc',
+      cx: '/ext/bc/C/cx',
+      cadmin: '/ext/bc/C/admin',
+    });
+    expect(paths(PRESETS.camino)).toMatchObject({ xvm: '/ext/bc/X', xvmStatic: '/ext/vm/avm', cx: '/ext/bc/C/avax', platform: '/ext/P' });
+  });
+
+  it('puts a named chain in place of the default', () => {
+    expect(endpointPath('xvm', PRESETS.spec, 'myChain1')).toBe('/ext/bc/myChain1');
+    expect(endpointPath('wallet', PRESETS.spec, 'myChain1')).toBe('/ext/bc/myChain1/wallet');
+    expect(endpointPath('evm', PRESETS.spec, 'D')).toBe('/ext/bc/D/rpc');
+    expect(endpointPath('cx', PRESETS.camino, 'D')).toBe('/ext/bc/D/avax');
+    expect(endpointPath('cadmin', PRESETS.spec, 'D')).toBe('/ext/bc/D/admin');
+  });
+
+  it('refuses a chain that could change the path', () => {
+    for (const chain of ['../P', 'X/wallet', '', 'a'.repeat(65), 'X?x=1']) {
+      expect(() => endpointPath('xvm', PRESETS.spec, chain), chain).toThrow(`invalid chain "${chain}"`);
+    }
+    expect(endpointPath('xvm', PRESETS.spec, 'a'.repeat(64))).toBe(`/ext/bc/${'a'.repeat(64)}`);
+  });
+});
+
+describe('wireMethod', () => {
+  it('rewrites only the xvm and cx namespaces', () => {
+    expect(wireMethod('xvm.getBalance', PRESETS.camino)).toBe('avm.getBalance');
+    expect(wireMethod('cx.getUTXOs', PRESETS.camino)).toBe('avax.getUTXOs');
+    expect(wireMethod('xvm.getBalance', PRESETS.spec)).toBe('xvm.getBalance');
+    expect(wireMethod('platform.getBalance', PRESETS.camino)).toBe('platform.getBalance');
+    expect(wireMethod('eth_blockNumber', PRESETS.camino)).toBe('eth_blockNumber');
+    expect(wireMethod('xvmx.get', PRESETS.camino)).toBe('xvmx.get');
+    expect(wireMethod('.xvm', PRESETS.camino)).toBe('.xvm');
+    expect(wireMethod('cxs', PRESETS.camino)).toBe('cxs');
+    expect(wireMethod('xvm.a.b', PRESETS.camino)).toBe('avm.a.b');
+  });
+});
