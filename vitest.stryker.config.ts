@@ -1,13 +1,21 @@
 import { defineConfig } from 'vitest/config';
 
-/** The tests `npm run mutate` runs against each mutant: the fast in-process ones, so ~2,200 mutants finish in about half an hour on 2 cores. */
+/**
+ * The tests `npm run mutate` runs against each mutant: every test that drives the server in this
+ * process (unit, codec, the per-tool contract, fuzz, the in-memory integration and assistant
+ * suites). Left out: suites whose work happens in another process or a browser (stdio clients,
+ * faults through a proxy, load, packaging, views, the approval page), since a mutant in src/ can
+ * only be seen by code running here; they still run in `npm test`.
+ */
 export default defineConfig({
   test: {
     include: [
       'test/unit/**/*.test.ts',
       'test/codec/**/*.test.ts',
-      'test/integration/confirm.test.ts',
-      'test/integration/limits.test.ts',
+      'test/contract/**/*.test.ts',
+      'test/fuzz/**/*.test.ts',
+      'test/assistant/**/*.test.ts',
+      'test/integration/{admin,confirm,dialects,dynamic,evm,gating,hostile,indexer,info,limits,platform,real-shapes,spend,xvm}.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
