@@ -190,8 +190,15 @@ export function parseInput(tool: ToolDef, schema: z.ZodType, args: unknown): Rec
   const issues = result.error.issues.slice(0, 3);
   const first = issues[0]!;
   const field = fieldPath(first.path, first);
-  const rest = issues.slice(1).map((i) => `${fieldPath(i.path, i)}: ${issueMessage(i)}`);
-  throw new InputError(field, issueMessage(first) + (rest.length ? `; also ${rest.join('; ')}` : '') + ` (tool ${tool.name}).`);
+  const rest = issues.slice(1).map((i) => `${fieldPath(i.path, i)}: ${issueMessage(i, args)}`);
+  throw new InputError(field, issueMessage(first, args) + (rest.length ? `; also ${rest.join('; ')}` : '') + ` (tool ${tool.name}).`);
+}
+
+/** The argument at an issue's path (zod does not keep the input on its issues). */
+function valueAt(args: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let value = args;
+  for (const key of path) value = value !== null && typeof value === 'object' ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
 }
 
 function fieldPath(path: ReadonlyArray<PropertyKey>, issue: z.core.$ZodIssue): string {
@@ -200,12 +207,12 @@ function fieldPath(path: ReadonlyArray<PropertyKey>, issue: z.core.$ZodIssue): s
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
 }
 
-function issueMessage(issue: z.core.$ZodIssue): string {
+function issueMessage(issue: z.core.$ZodIssue, args: unknown): string {
   switch (issue.code) {
     case 'unrecognized_keys':
       return 'unknown argument; remove it';
     case 'invalid_type':
-      return issue.input === undefined ? `required (${issue.expected})` : `expected ${issue.expected}`;
+      return valueAt(args, issue.path) === undefined ? `required (${issue.expected})` : `expected ${issue.expected}`;
     case 'invalid_value':
       return `expected one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'too_big':
