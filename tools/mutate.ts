@@ -1,7 +1,10 @@
 /**
- * `npm run mutate [group ...]`: mutation testing of the money, secret and wire paths
+ * `npm run mutate [group ...] [--survivors]`: mutation testing of the money, secret and wire paths
  * (StrykerJS, stryker.config.json). With no group it runs the whole scope; with groups, only
- * their files, keeping the other groups' last results. Each group's report is kept in
+ * their files, keeping the other groups' last results. `--survivors` re-tests only the lines
+ * where a group's last report has undetected mutants (after tests were added), in files whose
+ * source is unchanged since that report, and whole files otherwise; a mutant a test killed stays
+ * killed while its source is unchanged, so the merged report is what a full run would give. Each group's report is kept in
  * reports/mutation/<group>.json; the summary (score per group and over the whole scope, each with
  * the time of its run) goes to stdout and reports/mutation/summary.md, and every mutant no test
  * caught to reports/mutation/<group>.survivors.txt. Not part of `npm test`: a full run takes
@@ -22,10 +25,11 @@ const DIR = 'reports/mutation';
 const WHOLE_RUN = `${DIR}/last-run.json`;
 
 interface ReportMutant {
+  id?: string;
   status: string;
   mutatorName: string;
   replacement?: string;
-  location: { start: { line: number } };
+  location: { start: { line: number; column: number }; end: { line: number; column: number } };
 }
 interface Report {
   files: Record<string, { source: string; mutants: ReportMutant[] }>;
@@ -106,15 +110,59 @@ function summary(): string {
   return `${rows.join('\n')}\n`;
 }
 
+const mutantKey = (file: string, m: ReportMutant) =>
+  `${file}:${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.mutatorName} ${m.replacement ?? ''}`;
+
+/** Mutate patterns for a group's undetected mutants: their lines where the file is unchanged, the whole file where not. */
+function survivorPatterns(group: string): string[] {
+  const path = `${DIR}/${group}.json`;
+  if (!existsSync(path)) return [...GROUPS[group]!];
+  const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
+  const patterns: string[] = [];
+  for (const [file, { source, mutants }] of Object.entries(report.files)) {
+    const open = mutants.filter((m) => UNDETECTED.has(m.status));
+    if (open.length === 0) continue;
+    if (readFileSync(file, 'utf8') !== source) {
+      patterns.push(file);
+      continue;
+    }
+    const lines = [...new Set(open.flatMap((m) => [`${m.location.start.line}-${m.location.end.line}`]))];
+    patterns.push(...lines.map((range) => `${file}:${range}`));
+  }
+  return patterns;
+}
+
+/** Puts a survivors-only run's results over the group's last report (same file, place, mutator and replacement). */
+function mergeInto(group: string, rerun: Report): Report {
+  const last = JSON.parse(readFileSync(`${DIR}/${group}.json`, 'utf8')) as Report;
+  for (const [file, entry] of Object.entries(rerun.files)) {
+    if (groupOf(file) !== group) continue;
+    const previous = last.files[file];
+    if (!previous || previous.source !== entry.source) {
+      last.files[file] = entry;
+      continue;
+    }
+    const fresh = new Map(entry.mutants.map((m) => [mutantKey(file, m), m]));
+    previous.mutants = previous.mutants.map((m) => fresh.get(mutantKey(file, m)) ?? m);
+  }
+  return last;
+}
+
 async function main(): Promise<void> {
-  const asked = process.argv.slice(2).filter((a) => a !== '--summary');
+  const survivors = process.argv.includes('--survivors');
+  const asked = process.argv.slice(2).filter((a) => a !== '--summary' && a !== '--survivors');
   const unknown = asked.filter((g) => !(g in GROUPS));
   if (unknown.length) throw new Error(`unknown group(s) ${unknown.join(', ')}; groups: ${Object.keys(GROUPS).join(', ')}`);
   mkdirSync(DIR, { recursive: true });
   if (!process.argv.includes('--summary')) {
     const ran = asked.length ? asked : Object.keys(GROUPS);
-    await new Stryker({ mutate: ran.flatMap((g) => [...GROUPS[g]!]), jsonReporter: { fileName: WHOLE_RUN } }).runMutationTest();
-    keepGroups(JSON.parse(readFileSync(WHOLE_RUN, 'utf8')) as Report, ran);
+    const mutate = ran.flatMap((g) => (survivors ? survivorPatterns(g) : [...GROUPS[g]!]));
+    if (mutate.length > 0) {
+      await new Stryker({ mutate, jsonReporter: { fileName: WHOLE_RUN } }).runMutationTest();
+      const report = JSON.parse(readFileSync(WHOLE_RUN, 'utf8')) as Report;
+      if (!survivors) keepGroups(report, ran);
+      else for (const g of ran) keepGroups(existsSync(`${DIR}/${g}.json`) ? mergeInto(g, report) : report, [g]);
+    }
   }
   const table = summary();
   writeFileSync(`${DIR}/summary.md`, table);
