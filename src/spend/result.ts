@@ -9,7 +9,7 @@ export type TxOut = z.infer<typeof TxOut>;
 
 export function decodeTx(raw: unknown): TxOut {
   const r = (raw ?? {}) as Record<string, unknown>;
-  const changeAddr = typeof r.changeAddr === 'string' && r.changeAddr !== '' ? r.changeAddr : undefined;
+  const changeAddr = typeof r.changeAddr === 'string' ? r.changeAddr : '';
   return { txID: String(r.txID ?? r.txId ?? ''), ...(changeAddr ? { changeAddr } : {}) };
 }
 

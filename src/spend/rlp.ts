@@ -55,7 +55,8 @@ export interface EvmTxFacts {
 
 export function decodeRawEvmTx(hex: string): EvmTxFacts {
   const bytes = hexToBytes(hex);
-  const typed = bytes[0] !== undefined && bytes[0] < 0x7f;
+  // EIP-2718: a first byte 0x00-0x7f is a transaction type; legacy RLP lists start at 0xc0.
+  const typed = bytes[0] !== undefined && bytes[0] <= 0x7f;
   const [item] = decodeItem(bytes, typed ? 1 : 0);
   if (!Array.isArray(item)) throw new Error('not an RLP list');
   const field = (i: number) => item[i];
