@@ -15,7 +15,7 @@ export default defineConfig({
       'test/contract/**/*.test.ts',
       'test/fuzz/**/*.test.ts',
       'test/assistant/**/*.test.ts',
-      'test/integration/{admin,approval,confirm,dialects,dynamic,evm,gating,hostile,indexer,info,limits,platform,real-shapes,spend,xvm}.test.ts',
+      'test/integration/{admin,approval,confirm,dialects,dynamic,gating,hostile,indexer,info,limits,platform,real-shapes,spend,xvm}.test.ts',
     ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
