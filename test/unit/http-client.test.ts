@@ -430,6 +430,24 @@ describe('HttpClient.send: Retry-After and the deadline', () => {
     expect(err.message).toBe(`The call to the node at ${url} was cancelled.`);
     expect(seen).toHaveLength(1);
   });
+  it('gives each retry only what is left of the deadline, as its header and body timeouts', async () => {
+    // Readings: the deadline (T + 60 s), attempt 1, then 1.5 s left for each retry check and the
+    // three retries (100 + 300 + 900 ms of back-off, all short of the deadline).
+    const c = client({ timeoutMs: 60_000, now: readings(T, T, T + 58_500) });
+    const timeouts: Array<[unknown, unknown]> = [];
+    await fakeRequest(c, ((_url: string, options: { headersTimeout?: number; bodyTimeout?: number }) => {
+      timeouts.push([options.headersTimeout, options.bodyTimeout]);
+      return Promise.reject(codeError('ECONNREFUSED'));
+    }) as unknown as () => Promise<never>);
+    const err = await failure(c.send(read()));
+    expect(err.kind).toBe('connection');
+    expect(timeouts).toEqual([
+      [60_000, 60_000],
+      [1_500, 1_500],
+      [1_500, 1_500],
+      [1_500, 1_500],
+    ]);
+  });
 });
 
 describe('HttpClient.send: decode runs inside the retry loop', () => {
