@@ -422,10 +422,11 @@ describe('HttpClient.send: Retry-After and the deadline', () => {
   it('ends the back-off wait as soon as the caller cancels', async () => {
     const controller = new AbortController();
     handler = (_req, res) => {
-      res.writeHead(503, { 'retry-after': '3' }).end();
+      // An hour's back-off inside a two-hour deadline: only the cancel can end this test in time.
+      res.writeHead(503, { 'retry-after': '3600' }).end();
       setTimeout(() => controller.abort(), 50);
     };
-    const err = await failure(client({ timeoutMs: 10_000 }).send(read({ signal: controller.signal })));
+    const err = await failure(client({ timeoutMs: 7_200_000 }).send(read({ signal: controller.signal })));
     expect(err.kind).toBe('cancelled');
     expect(err.message).toBe(`The call to the node at ${url} was cancelled.`);
     expect(seen).toHaveLength(1);
@@ -682,7 +683,8 @@ describe('HttpClient.send: timeouts and cancellation', () => {
     handler = () => {
       setTimeout(() => controller.abort(), 20);
     };
-    const err = await failure(client({ timeoutMs: 3_000 }).send(read({ signal: controller.signal })));
+    // The node never answers and the timeout is an hour away: only the cancel can end this test in time.
+    const err = await failure(client({ timeoutMs: 3_600_000 }).send(read({ signal: controller.signal })));
     expect(err.kind).toBe('cancelled');
     expect(err.message).toBe(`The call to the node at ${url} was cancelled.`);
     expect(seen).toHaveLength(1);
