@@ -1,5 +1,5 @@
 /**
- * `npm run mutate [group ...] [--survivors]`: mutation testing of the money, secret and wire paths
+ * `npm run mutate [group ...] [--survivors | --recheck]`: mutation testing of the money, secret and wire paths
  * (StrykerJS, stryker.config.json). With no group it runs the whole scope; with groups, only
  * their files, keeping the other groups' last results. `--survivors` re-tests only the lines
  * where a group's last report has undetected mutants (after tests were added), in files whose
@@ -7,10 +7,14 @@
  * killed while its source is unchanged, so the merged report is what a full run would give. Each group's report is kept in
  * reports/mutation/<group>.json; the summary (score per group and over the whole scope, each with
  * the time of its run) goes to stdout and reports/mutation/summary.md, and every mutant no test
- * caught to reports/mutation/<group>.survivors.txt. Not part of `npm test`: a full run takes
- * over an hour on 2 cores.
+ * caught to reports/mutation/<group>.survivors.txt. `--recheck` only re-checks the static
+ * survivors of the groups' last reports (see recheckStatic). Not part of `npm test`: a full run
+ * takes over an hour on 2 cores.
  */
-import { mkdirSync, readFileSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { Stryker } from '@stryker-mutator/core';
 
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
@@ -27,6 +31,8 @@ const WHOLE_RUN = `${DIR}/last-run.json`;
 interface ReportMutant {
   id?: string;
   status: string;
+  statusReason?: string;
+  static?: boolean;
   mutatorName: string;
   replacement?: string;
   location: { start: { line: number; column: number }; end: { line: number; column: number } };
@@ -148,18 +154,81 @@ function mergeInto(group: string, rerun: Report): Report {
   return last;
 }
 
+const RECHECK_CONFIG = `import { defineConfig } from 'vitest/config';
+export default defineConfig({ test: { include: ['test/unit/**/*.test.ts', 'test/codec/**/*.test.ts'], testTimeout: 30_000 } });
+`;
+
+/** Puts a mutant's replacement into the source text (report locations: 1-based lines and columns, end exclusive). */
+function applyMutant(source: string, m: ReportMutant): string {
+  const lines = source.split('\n');
+  const offset = (line: number, column: number) => lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + column - 1;
+  return source.slice(0, offset(m.location.start.line, m.location.start.column)) + (m.replacement ?? '') + source.slice(offset(m.location.end.line, m.location.end.column));
+}
+
+/**
+ * Stryker's vitest runner switches a mutant on after the test files have loaded the source, so a
+ * mutant in code that runs once at import (a constant, a zod schema) stays off in the tests that
+ * would see it, and is reported as survived. Each such survivor is re-checked here the plain way:
+ * its replacement written into a copy of the source, then the unit and codec tests that import the
+ * file are run; a failing test counts it killed. Survivors stay survived otherwise (the slower
+ * integration suites are not re-run), so this can only under-count.
+ */
+function recheckStatic(report: Report): void {
+  const open = Object.entries(report.files).flatMap(([file, { mutants }]) => mutants.filter((m) => m.static && m.status === 'Survived').map((m) => ({ file, m })));
+  if (open.length === 0) return;
+  // A copy outside the project, so a Stryker run cleaning .stryker-tmp cannot pull it away.
+  const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-recheck-'));
+  for (const entry of readdirSync('.')) {
+    if (['node_modules', '.git', '.stryker-tmp', 'reports', 'dist'].includes(entry)) continue;
+    cpSync(entry, join(dir, entry), { recursive: true });
+  }
+  symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
+  writeFileSync(join(dir, 'vitest.recheck.config.ts'), RECHECK_CONFIG);
+  const vitest = resolve('node_modules/.bin/vitest');
+  let killed = 0;
+  for (const [i, { file, m }] of open.entries()) {
+    const target = join(dir, file);
+    const original = readFileSync(target, 'utf8');
+    writeFileSync(target, applyMutant(original, m));
+    const run = spawnSync(vitest, ['related', '--run', file, '--config', 'vitest.recheck.config.ts', '--bail', '1', '--passWithNoTests', '--reporter', 'dot'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 300_000,
+    });
+    writeFileSync(target, original);
+    const failed = run.status !== 0 && run.status !== null;
+    const timedOut = run.status === null;
+    if (failed || timedOut) {
+      killed++;
+      m.status = timedOut ? 'Timeout' : 'Killed';
+      m.statusReason = 'static mutant re-checked by tools/mutate.ts: the unit/codec tests failed with it in the source';
+    }
+    process.stdout.write(`static re-check ${i + 1}/${open.length}: ${file}:${m.location.start.line} ${m.mutatorName} ${m.status}\n`);
+  }
+  process.stdout.write(`static re-check: ${killed} of ${open.length} static survivors killed by the unit/codec tests\n`);
+  rmSync(dir, { recursive: true, force: true });
+}
+
 async function main(): Promise<void> {
   const survivors = process.argv.includes('--survivors');
-  const asked = process.argv.slice(2).filter((a) => a !== '--summary' && a !== '--survivors');
+  const recheckOnly = process.argv.includes('--recheck');
+  const asked = process.argv.slice(2).filter((a) => !a.startsWith('--'));
   const unknown = asked.filter((g) => !(g in GROUPS));
   if (unknown.length) throw new Error(`unknown group(s) ${unknown.join(', ')}; groups: ${Object.keys(GROUPS).join(', ')}`);
   mkdirSync(DIR, { recursive: true });
-  if (!process.argv.includes('--summary')) {
+  if (recheckOnly) {
+    for (const g of asked.length ? asked : Object.keys(GROUPS).filter((x) => existsSync(`${DIR}/${x}.json`))) {
+      const report = JSON.parse(readFileSync(`${DIR}/${g}.json`, 'utf8')) as Report;
+      recheckStatic(report);
+      keepGroups(report, [g]);
+    }
+  } else if (!process.argv.includes('--summary')) {
     const ran = asked.length ? asked : Object.keys(GROUPS);
     const mutate = ran.flatMap((g) => (survivors ? survivorPatterns(g) : [...GROUPS[g]!]));
     if (mutate.length > 0) {
       await new Stryker({ mutate, jsonReporter: { fileName: WHOLE_RUN } }).runMutationTest();
       const report = JSON.parse(readFileSync(WHOLE_RUN, 'utf8')) as Report;
+      recheckStatic(report);
       if (!survivors) keepGroups(report, ran);
       else for (const g of ran) keepGroups(existsSync(`${DIR}/${g}.json`) ? mergeInto(g, report) : report, [g]);
     }

@@ -57,6 +57,9 @@ describe('formatUnits / parseUnits', () => {
     }
     expect(() => parseUnits('1', -1)).toThrow('expected decimals');
     expect(() => formatUnits(1n, 1.5)).toThrow('expected decimals');
+    expect(() => formatUnits(1n, 256)).toThrow('expected decimals to be an integer from 0 to 255, got 256');
+    expect(formatUnits(10n ** 255n, 255)).toBe('1');
+    expect(formatUnits(1n, 0)).toBe('1');
   });
 
   it('round-trips random values for decimals 0..18', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { formatChainAddress } from '../../src/codec/index.js';
-import { addressStateField, memoField, minterSets, stateName } from '../../src/spend/fields.js';
+import { addressStateField, assetName, denominationField, fromField, memoField, minterSets, stateName, symbolField } from '../../src/spend/fields.js';
 
 /** Input fields of the spend tier: the limits a person's input is held to, and the refusal text. */
 
@@ -36,6 +36,52 @@ describe('memoField', () => {
 
   it('is optional', () => {
     expect(memoField.parse(undefined)).toBeUndefined();
+  });
+});
+
+describe('the count and length limits of the spec', () => {
+  const accepted = (schema: z.ZodType, value: unknown) => expect(refusals(schema, value)).toEqual([]);
+  const refused = (schema: z.ZodType, value: unknown) => expect(refusals(schema, value)).not.toEqual([]);
+
+  it('from: 1 to 64 addresses of the given chains, or none at all', () => {
+    const from = fromField(['X']);
+    for (const n of [1, 2, 64]) accepted(from, Array.from({ length: n }, (_, i) => xAddr(i + 1)));
+    accepted(from, undefined);
+    refused(from, []);
+    refused(from, Array.from({ length: 65 }, (_, i) => xAddr(i + 1)));
+  });
+
+  it('symbol: 0 to 4 characters, saying so', () => {
+    for (const v of ['', 'A', 'ABCD']) accepted(symbolField, v);
+    expect(refusals(symbolField, 'ABCDE')).toEqual([{ path: [], message: 'must be 0 to 4 characters' }]);
+  });
+
+  it('asset name: 1 to 128 characters', () => {
+    for (const v of ['A', 'ab', 'n'.repeat(128)]) accepted(assetName, v);
+    refused(assetName, '');
+    refused(assetName, 'n'.repeat(129));
+  });
+
+  it('denomination: a whole number from 0 to 32, optional', () => {
+    for (const v of [0, 1, 9, 32, undefined]) accepted(denominationField, v);
+    for (const v of [-1, 33, 1.5]) refused(denominationField, v);
+  });
+
+  it('minters: 1 to 64 per set, 1 to 16 sets', () => {
+    const set = (n: number) => ({ minters: Array.from({ length: n }, (_, i) => xAddr(i + 1)), threshold: 1 });
+    accepted(minterSets, [set(2)]);
+    accepted(minterSets, [set(64)]);
+    refused(minterSets, [set(0)]);
+    refused(minterSets, [set(65)]);
+    accepted(minterSets, [set(1), set(1)]);
+    accepted(minterSets, Array.from({ length: 16 }, () => set(1)));
+    refused(minterSets, []);
+    refused(minterSets, Array.from({ length: 17 }, () => set(1)));
+  });
+
+  it('minter set threshold: 2 of 3 minters is fine, and a set takes no other keys', () => {
+    accepted(minterSets, [{ minters: [xAddr(1), xAddr(2), xAddr(3)], threshold: 2 }]);
+    refused(minterSets, [{ minters: [xAddr(1)], threshold: 1, extra: true }]);
   });
 });
 
