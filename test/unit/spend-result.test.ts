@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeSuccess, decodeTx, issuedText } from '../../src/spend/result.js';
+import { decodeSuccess, decodeTx, issuedText, SuccessOut } from '../../src/spend/result.js';
 
 /** What the issuing tools report back: the node's answer decoded, and the line a person reads. */
 
@@ -84,5 +84,13 @@ describe('decodeSuccess', () => {
     expect(decodeSuccess({})).toStrictEqual({ success: false });
     expect(decodeSuccess(null)).toStrictEqual({ success: false });
     expect(decodeSuccess(undefined)).toStrictEqual({ success: false });
+  });
+});
+
+describe('SuccessOut', () => {
+  it('is the output shape { success: boolean } the admin and auth tools declare', () => {
+    expect(SuccessOut.parse({ success: true })).toStrictEqual({ success: true });
+    expect(SuccessOut.safeParse({}).success).toBe(false);
+    expect(SuccessOut.safeParse({ success: 'yes' }).success).toBe(false);
   });
 });
