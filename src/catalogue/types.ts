@@ -116,12 +116,6 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** One JSON-RPC call to the node. */
   rpc(endpoint: Endpoint, method: string, params?: RpcParams, opts?: CallOptions): Promise<unknown>;
-  /** Several calls to one endpoint as JSON-RPC batches of at most 40. */
-  rpcBatch(
-    endpoint: Endpoint,
-    calls: Array<{ method: string; params?: RpcParams }>,
-    opts?: CallOptions,
-  ): Promise<Array<PromiseSettledResult<unknown>>>;
   /** GET on the indexer; throws `not_configured` when CHAIN_MCP_INDEXER_URL is unset. */
   indexer(path: string, query?: QueryPairs): Promise<unknown>;
   /** POST on the local network runner's gateway; throws `not_configured` when CHAIN_MCP_RUNNER_URL is unset. */

@@ -144,14 +144,6 @@ export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks,
       if (!batcher) return services.rpc(endpoint, method, params, { retry, chain: opts.chain, signal });
       return services.route(endpoint, method, opts.chain).then((route) => batcher.call(route.path, route.method, params, retry));
     },
-    rpcBatch: async (endpoint, calls, opts = {}) => {
-      const routes = await Promise.all(calls.map((c) => services.route(endpoint, c.method, opts.chain)));
-      return services.node.batch(
-        routes[0]?.path ?? endpointPath(endpoint, PRESETS.spec, opts.chain),
-        calls.map((c, i) => ({ method: routes[i]!.method, params: c.params })),
-        { retry: opts.retry ?? retryDefault, signal },
-      );
-    },
     indexer: (path, query = []) => {
       if (!services.indexerClient) {
         throw new ChainMcpError('not_configured', 'The indexer is not configured.', {

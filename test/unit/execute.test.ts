@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -410,5 +412,203 @@ describe('the spend preview under CHAIN_MCP_APPROVAL=human', () => {
     expect(textOf(r)).toBe(
       'Confirmation refused: this preview has no approval waiting (expired, or the server restarted). Nothing was sent.\nWhat to try: Call the tool again without confirm to get a fresh preview.',
     );
+  });
+});
+
+describe('retries follow the tier: reads retry, every other tier sends once', () => {
+  // A node whose first info.getNodeID of each round is HTTP 503 (transient), the rest answered.
+  let node: Server;
+  let nodeUrl = '';
+  let asked = 0;
+  beforeAll(async () => {
+    node = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => {
+        body += c.toString('utf8');
+      });
+      req.on('end', () => {
+        const rpc = JSON.parse(body) as { id: number; method: string };
+        if (rpc.method === 'info.getNodeID' && ++asked === 1) {
+          res.writeHead(503, { 'content-type': 'text/plain' }).end('bootstrapping');
+          return;
+        }
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: { nodeID: 'NodeID-1' } }));
+      });
+    });
+    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', () => resolve()));
+    nodeUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    node.closeAllConnections();
+    await new Promise<void>((resolve) => node.close(() => resolve()));
+  });
+
+  const tierTool = (tier: string) =>
+    ({
+      name: `test_${tier}_call`,
+      title: 'Tier call',
+      description: 'x',
+      tier,
+      toolset: 'info',
+      input: z.strictObject({}),
+      output: z.object({}).passthrough(),
+      request: { kind: 'rpc', endpoint: 'info', method: 'info.getNodeID' },
+      summarize: (o: { nodeID?: string }) => `node ${o.nodeID}`,
+    }) as unknown as ToolDef;
+
+  it.each([
+    ['read', 2, false],
+    ['wallet', 1, true],
+    ['admin', 1, true],
+  ])('a %s tool asks %i time(s) after a transient HTTP 503', async (tier, requests, isError) => {
+    asked = 0;
+    const t = tierTool(tier);
+    const { call, services } = setup([t], { CHAIN_MCP_NODE_URL: nodeUrl });
+    const r = await call(t, {});
+    await services.close();
+    expect(asked).toBe(requests);
+    expect(r.isError === true).toBe(isError);
+    expect(textOf(r)).toBe(isError ? `The node at ${nodeUrl}/ext/info answered HTTP 503 (service unavailable): bootstrapping.\nWhat to try: The node may still be bootstrapping; try again shortly.` : 'node NodeID-1');
+  });
+});
+
+describe('the admin secret goes only to the entries that take it', () => {
+  it('a configured CHAIN_MCP_ADMIN_SECRET is not added to an entry without adminSecret', async () => {
+    const t = {
+      name: 'test_plain',
+      title: 'Plain',
+      description: 'x',
+      tier: 'read',
+      toolset: 'info',
+      input: z.strictObject({}),
+      output: z.object({}).passthrough(),
+      request: { kind: 'rpc', endpoint: 'info', method: 'info.getNodeID' },
+      summarize: () => 'ok',
+    } as unknown as ToolDef;
+    const before = devnet.router.requests.length;
+    await setup([t], { CHAIN_MCP_ADMIN_SECRET: 's3cret-admin-value' }).call(t, {});
+    expect(sent(before).map((r) => r.body.params)).toEqual([{}]);
+  });
+});
+
+describe('the audit trail of a spend (one log line per step, no secrets)', () => {
+  const audits = (lines: Array<Record<string, unknown>>) =>
+    lines.filter((l) => typeof l.audit === 'string').map(({ level, time, pid, hostname, name, ...rest }) => rest);
+
+  it('confirm-id: preview, confirmed and issued name the tool, the amount, the recipients and the txID', async () => {
+    const { lines } = await previewThenConfirm(spendTool('xvm'));
+    const facts = { tool: 'test_spend_xvm', amount: '5', recipients: [ARGS.to] };
+    expect(audits(lines)).toEqual([
+      { audit: 'preview', ...facts, msg: 'spend preview' },
+      { audit: 'confirmed', ...facts, msg: 'spend confirmed' },
+      { audit: 'issued', ...facts, txID: 'tx-1', msg: 'spend issued' },
+    ]);
+  });
+
+  it('confirm-id: a forged id is refused with the reason, a declined elicitation with the answer', async () => {
+    const tool = spendTool('xvm', () => new Error('must not run'));
+    const s = setup([tool], SPEND_ENV);
+    const preview = await s.call(tool, ARGS);
+    const id = (preview.structuredContent as { confirmationId: string }).confirmationId;
+    const forged = `${id.slice(0, -1)}${id.endsWith('A') ? 'B' : 'A'}`;
+    const refused = await s.call(tool, { ...ARGS, confirm: forged });
+    expect(refused.isError).toBe(true);
+    const declined = await s.call(tool, { ...ARGS, confirm: id }, { elicit: async () => 'cancel' });
+    expect(textOf(declined)).toBe('Declined by the human (cancel); nothing was sent.');
+    const facts = { tool: 'test_spend_xvm', amount: '5', recipients: [ARGS.to] };
+    expect(audits(s.lines).slice(1)).toEqual([
+      { audit: 'refused', ...facts, why: textOf(refused).split('\n')[0], msg: 'spend confirmation refused' },
+      { audit: 'declined', ...facts, answer: 'cancel', msg: 'spend declined' },
+    ]);
+  });
+
+  it('human: the form answer is asked once, and approved or declined is logged with its channel', async () => {
+    for (const answer of ['accept', 'decline'] as const) {
+      const tool = spendTool('xvm');
+      const s = setup([tool], { ...SPEND_ENV, CHAIN_MCP_APPROVAL: 'human' });
+      let asked = 0;
+      const hooks: CallHooks = {
+        elicit: async () => {
+          asked++;
+          return answer;
+        },
+      };
+      const preview = await s.call(tool, ARGS, hooks);
+      const id = (preview.structuredContent as { confirmationId: string }).confirmationId;
+      const r = await s.call(tool, { ...ARGS, confirm: id }, hooks);
+      expect(asked).toBe(1);
+      expect(textOf(r)).toBe(answer === 'accept' ? 'issued tx-1' : 'Declined by the human; nothing was sent.');
+      const state = answer === 'accept' ? 'approved' : 'declined';
+      expect(audits(s.lines).filter((l) => l.channel === 'form-elicitation' && !('answer' in l))).toEqual([
+        { audit: state, tool: 'test_spend_xvm', channel: 'form-elicitation', msg: answer === 'accept' ? 'spend approved by the human' : 'spend declined' },
+      ]);
+      await s.services.close();
+    }
+  });
+
+  it('human: a confirm before the human decided is refused as not approved, logged, and sends nothing', async () => {
+    const tool = spendTool('xvm', () => new Error('must not run'));
+    const s = setup([tool], { ...SPEND_ENV, CHAIN_MCP_APPROVAL: 'human' }, { approvalWaitMs: 0 });
+    const hooks: CallHooks = { appCard: true };
+    const preview = await s.call(tool, ARGS, hooks);
+    const id = (preview.structuredContent as { confirmationId: string }).confirmationId;
+    const r = await s.call(tool, { ...ARGS, confirm: id }, hooks);
+    expect(textOf(r)).toBe(
+      'Not approved by the human yet; nothing was sent.\nWhat to try: Ask the human to approve (or decline) this exact preview, then call again with the same confirm. The model cannot approve it.',
+    );
+    expect(audits(s.lines).at(-1)).toEqual({ audit: 'not_approved', tool: 'test_spend_xvm', msg: 'spend not approved yet' });
+    await s.services.close();
+  });
+});
+
+describe('the approval card (MCP Apps hosts)', () => {
+  it('links the card in _meta with the facts and a one-time secret, and tells the model the human decides there', async () => {
+    const tool = spendTool('xvm');
+    const s = setup([tool], { ...SPEND_ENV, CHAIN_MCP_APPROVAL: 'human' });
+    const preview = await s.call(tool, ARGS, { appCard: true });
+    const structured = preview.structuredContent as Record<string, unknown>;
+    const id = structured.confirmationId as string;
+    expect(structured.approvalUrl).toBeUndefined();
+    expect(textOf(preview)).toContain('The human approves or declines on the approval card shown with this preview.');
+    const meta = (preview as { _meta?: Record<string, { secret?: unknown; lines?: unknown; title?: unknown }> })._meta;
+    expect(meta?.ui).toEqual({ resourceUri: 'ui://chain-mcp/approval-card.html' });
+    const card = meta?.['chain-mcp/approval'];
+    expect(card?.title).toBe('Test spend');
+    expect(card?.lines).toEqual([`Send 5 to ${ARGS.to}`, 'Amount in smallest units: 5']);
+    expect(typeof card?.secret).toBe('string');
+    expect(JSON.stringify(preview.content) + JSON.stringify(structured)).not.toContain(String(card?.secret));
+    expect(s.services.approvals.get(id.split('.')[0]!)?.state).toBe('pending');
+    await s.services.close();
+  });
+
+  it('puts no _meta on a preview for a host without views', async () => {
+    const tool = spendTool('xvm');
+    const s = setup([tool], { ...SPEND_ENV, CHAIN_MCP_APPROVAL: 'human' });
+    const preview = await s.call(tool, ARGS, { elicit: async () => 'accept' });
+    expect('_meta' in preview).toBe(false);
+    await s.services.close();
+  });
+});
+
+describe('smaller promises of a call', () => {
+  it('says how short a string is allowed to be, in characters', async () => {
+    const coded = { ...echo, name: 'test_coded', input: z.strictObject({ code: z.string().min(3) }) } as unknown as ToolDef;
+    const r = await setup([coded]).call(coded, { code: 'ab' });
+    expect(textOf(r)).toBe('Invalid input: code: must be at least 3 characters (tool test_coded).');
+  });
+
+  it('a composite step that does not exist is refused by name, not as a crash', async () => {
+    const composite = defineTool({ ...echo, name: 'test_lost', run: async (_i, ctx) => ({ name: String((await ctx.call('test_missing', {})).name) }) });
+    const r = await setup([composite as unknown as ToolDef]).call(composite as unknown as ToolDef, { name: 'a' });
+    expect(textOf(r)).toBe('Composite step test_missing is not a read operation.');
+  });
+
+  it('a spend preview without details has none in structuredContent', async () => {
+    const plain = { ...spendTool('xvm'), plan: async () => ({ lines: ['Send it'] }) } as ToolDef;
+    const preview = await setup([plain], SPEND_ENV).call(plain, ARGS);
+    expect(preview.isError).toBeUndefined();
+    const structured = preview.structuredContent as Record<string, unknown>;
+    expect(structured.preview).toEqual(['Send it']);
+    expect(structured.details).toBeUndefined();
   });
 });
