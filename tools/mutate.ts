@@ -175,10 +175,12 @@ function applyMutant(source: string, m: ReportMutant): string {
  * skips altogether (ignoreStatic: each would need the whole suite, hours in all) are checked the
  * same way, so every mutant of the scope counts in the score.
  */
+const RECHECKED = 'static mutant re-checked by tools/mutate.ts';
+
 function recheckStatic(report: Report): void {
   const skipped = (m: ReportMutant) => m.status === 'Ignored' && m.statusReason?.startsWith('Static mutant') === true;
   const open = Object.entries(report.files).flatMap(([file, { mutants }]) =>
-    mutants.filter((m) => m.static && (m.status === 'Survived' || skipped(m))).map((m) => ({ file, m })),
+    mutants.filter((m) => m.static && ((m.status === 'Survived' && !m.statusReason?.startsWith(RECHECKED)) || skipped(m))).map((m) => ({ file, m })),
   );
   if (open.length === 0) return;
   // A copy outside the project, so a Stryker run cleaning .stryker-tmp cannot pull it away.
@@ -206,10 +208,10 @@ function recheckStatic(report: Report): void {
     if (failed || timedOut) {
       killed++;
       m.status = timedOut ? 'Timeout' : 'Killed';
-      m.statusReason = 'static mutant re-checked by tools/mutate.ts: the unit/codec tests failed with it in the source';
+      m.statusReason = `${RECHECKED}: the unit/codec tests failed with it in the source`;
     } else {
       m.status = 'Survived';
-      m.statusReason = 'static mutant re-checked by tools/mutate.ts: the unit/codec tests passed with it in the source';
+      m.statusReason = `${RECHECKED}: the unit/codec tests passed with it in the source`;
     }
     process.stdout.write(`static re-check ${i + 1}/${open.length}: ${file}:${m.location.start.line} ${m.mutatorName} ${m.status}\n`);
   }
