@@ -612,3 +612,40 @@ describe('smaller promises of a call', () => {
     expect(structured.details).toBeUndefined();
   });
 });
+
+describe('the audit trail under CHAIN_MCP_APPROVAL=human, continued', () => {
+  function clocked() {
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
+        done();
+      },
+    });
+    const clock = { now: T0 };
+    const tool = spendTool('xvm', () => new Error('must not run'));
+    const config = loadConfig({ CHAIN_MCP_NODE_URL: devnet.nodeUrl, ...SPEND_ENV, CHAIN_MCP_APPROVAL: 'human' });
+    const services = new Services({ config, log: createLogger('debug', config.secrets, sink), catalogue: [tool], now: () => clock.now });
+    return { lines, clock, tool, services, call: (args: unknown, hooks?: CallHooks) => callTool(services, tool, args, hooks) };
+  }
+  const audits = (lines: Array<Record<string, unknown>>) => lines.filter((l) => typeof l.audit === 'string').map(({ audit, tool, state, why }) => ({ audit, tool, state, why }));
+
+  it('a forged confirm is refused and logged with the reason', async () => {
+    const { lines, services, call } = clocked();
+    const preview = await call(ARGS, { appCard: true });
+    const id = (preview.structuredContent as { confirmationId: string }).confirmationId;
+    const r = await call({ ...ARGS, confirm: `${id.slice(0, -1)}${id.endsWith('A') ? 'B' : 'A'}` }, { appCard: true });
+    expect(r.isError).toBe(true);
+    expect(audits(lines).at(-1)).toEqual({ audit: 'refused', tool: 'test_spend_xvm', state: undefined, why: textOf(r).split('\n')[0] });
+    await services.close();
+  });
+
+  it('an approval nobody decided is logged as expired when the next preview sweeps it', async () => {
+    const { lines, clock, services, call } = clocked();
+    await call(ARGS, { appCard: true });
+    clock.now += 5 * 60 * 1000 + 1;
+    await call(ARGS, { appCard: true });
+    expect(audits(lines).filter((l) => l.audit !== 'preview')).toEqual([{ audit: 'expired', tool: 'test_spend_xvm', state: 'pending', why: undefined }]);
+    await services.close();
+  });
+});
