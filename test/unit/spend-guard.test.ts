@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { defineTool, type SpendLimits, type ToolDef } from '../../src/catalogue/types.js';
 import { formatChainAddress } from '../../src/codec/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import type { NetworkInfo } from '../../src/context/network.js';
-import { ChainMcpError } from '../../src/errors.js';
+import { NetworkCache, type NetworkInfo } from '../../src/context/network.js';
+import { ChainMcpError, RpcError } from '../../src/errors.js';
 import { checkWithoutRequests, pinNetwork, recipientsOf, spendLimits, sumAmounts } from '../../src/spend/guard.js';
 
 /**
@@ -18,6 +18,7 @@ const addr = (chain: 'X' | 'P' | 'C', hrp: string, seed = 1) => formatChainAddre
 const CAMINO_X = addr('X', 'camino');
 const CAMINO_P = addr('P', 'camino', 2);
 const COLUMBUS_X = addr('X', 'columbus', 3);
+const COLUMBUS_P = addr('P', 'columbus', 5);
 const LOCAL_X = addr('X', 'local', 4);
 
 const CAMINO: NetworkInfo = { networkID: '1000', hrp: 'camino', assetSymbol: 'CAM', assetID: '', source: 'configuration' };
@@ -306,5 +307,59 @@ describe('limit helpers', () => {
     expect(sumAmounts([])).toBe(0n);
     expect(sumAmounts([1n, 2n, 3n])).toBe(6n);
     expect(sumAmounts([2n ** 64n, 1n])).toBe(2n ** 64n + 1n);
+  });
+});
+
+/** A node without platform.getConfiguration on network 1001 (columbus); records what was asked. */
+function nodeWithoutConfiguration(configurationError: Error = new RpcError(-32601, 'the method platform.getConfiguration does not exist/is not available', undefined)) {
+  const requests: string[] = [];
+  const cache = new NetworkCache(async (_endpoint, method) => {
+    requests.push(method);
+    if (method === 'platform.getConfiguration') throw configurationError;
+    if (method === 'info.getNetworkID') return { networkID: '1001' };
+    throw new Error(`unexpected ${method}`);
+  });
+  return { cache, requests };
+}
+
+describe('network by ID when platform.getConfiguration is an RPC error', () => {
+  it('learns the network from info.getNetworkID and the known-networks table', async () => {
+    const { cache, requests } = nodeWithoutConfiguration();
+    expect(await cache.get()).toEqual({ networkID: '1001', hrp: 'columbus', assetSymbol: '', assetID: '', source: 'known-networks' });
+    expect(requests).toEqual(['platform.getConfiguration', 'info.getNetworkID']);
+  });
+
+  it('refuses a recipient with another network\'s prefix on the cold path (pinNetwork) and on the cached one', async () => {
+    const { cache, requests } = nodeWithoutConfiguration();
+    expect(await asyncRefusal(pinNetwork({ recipients: [COLUMBUS_P, CAMINO_X] }, config(), () => cache.get(), false))).toEqual(
+      prefixRefusal(CAMINO_X, 'camino', 'columbus'),
+    );
+    expect(requests).toEqual(['platform.getConfiguration', 'info.getNetworkID']);
+    let refused: unknown;
+    try {
+      checkWithoutRequests({ recipients: [CAMINO_X] }, config(), cache.peek());
+    } catch (err) {
+      refused = err;
+    }
+    expect(refused).toBeInstanceOf(ChainMcpError);
+    expect({ kind: (refused as ChainMcpError).kind, message: (refused as ChainMcpError).message, hint: (refused as ChainMcpError).hint }).toEqual(
+      prefixRefusal(CAMINO_X, 'camino', 'columbus'),
+    );
+    expect(requests).toHaveLength(2);
+  });
+
+  it('lets a recipient with the network\'s own prefix through', async () => {
+    const { cache } = nodeWithoutConfiguration();
+    await expect(pinNetwork({ recipients: [COLUMBUS_X, COLUMBUS_P] }, config(), () => cache.get(), false)).resolves.toBeUndefined();
+    expect(() => checkWithoutRequests({ recipients: [COLUMBUS_X, COLUMBUS_P] }, config(), cache.peek())).not.toThrow();
+  });
+
+  it('does not fall back on a failure that is not an RPC error, and does not cache it', async () => {
+    const { cache, requests } = nodeWithoutConfiguration(new ChainMcpError('timeout', 'The node did not answer within 15000 ms.'));
+    expect((await asyncRefusal(cache.get())).kind).toBe('timeout');
+    expect(requests).toEqual(['platform.getConfiguration']);
+    expect(cache.peek()).toBeUndefined();
+    expect((await asyncRefusal(cache.get())).kind).toBe('timeout');
+    expect(requests).toEqual(['platform.getConfiguration', 'platform.getConfiguration']);
   });
 });
