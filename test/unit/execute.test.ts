@@ -1,5 +1,3 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -10,6 +8,7 @@ import { createLogger } from '../../src/log.js';
 import { type CallHooks, callTool, Services } from '../../src/registry/execute.js';
 import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
 import { addressFor } from '../../tools/devnet/state.js';
+import { recordingNode } from '../helpers/recording-node.js';
 
 /**
  * One tools/call end to end inside execute.ts with tools made for the test: the refusal text for
@@ -417,31 +416,20 @@ describe('the spend preview under CHAIN_MCP_APPROVAL=human', () => {
 
 describe('retries follow the tier: reads retry, every other tier sends once', () => {
   // A node whose first info.getNodeID of each round is HTTP 503 (transient), the rest answered.
-  let node: Server;
-  let nodeUrl = '';
   let asked = 0;
+  const node = recordingNode((req, res) => {
+    const rpc = JSON.parse(req.body) as { id: number; method: string };
+    if (rpc.method === 'info.getNodeID' && ++asked === 1) {
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('bootstrapping');
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: { nodeID: 'NodeID-1' } }));
+  });
+  let nodeUrl = '';
   beforeAll(async () => {
-    node = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c: Buffer) => {
-        body += c.toString('utf8');
-      });
-      req.on('end', () => {
-        const rpc = JSON.parse(body) as { id: number; method: string };
-        if (rpc.method === 'info.getNodeID' && ++asked === 1) {
-          res.writeHead(503, { 'content-type': 'text/plain' }).end('bootstrapping');
-          return;
-        }
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: { nodeID: 'NodeID-1' } }));
-      });
-    });
-    await new Promise<void>((resolve) => node.listen(0, '127.0.0.1', () => resolve()));
-    nodeUrl = `http://127.0.0.1:${(node.address() as AddressInfo).port}`;
+    nodeUrl = await node.listen();
   });
-  afterAll(async () => {
-    node.closeAllConnections();
-    await new Promise<void>((resolve) => node.close(() => resolve()));
-  });
+  afterAll(() => node.close());
 
   const tierTool = (tier: string) =>
     ({

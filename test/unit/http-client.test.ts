@@ -1,9 +1,10 @@
 import { getEventListeners } from 'node:events';
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChainMcpError, HttpStatusError } from '../../src/errors.js';
 import { HttpClient, type HttpOptions, type HttpRequest, safeUrl } from '../../src/transport/http.js';
+import { type Handler, recordingNode } from '../helpers/recording-node.js';
 
 /**
  * HttpClient.send against a real loopback node:http server whose answers each test scripts.
@@ -12,68 +13,28 @@ import { HttpClient, type HttpOptions, type HttpRequest, safeUrl } from '../../s
  * a scripted clock (`now`), so no test waits for the 900 ms step.
  */
 
-interface Seen {
-  n: number;
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-  at: number;
-}
-
-type Handler = (req: Seen, res: ServerResponse) => void;
-
 const ok: Handler = (_req, res) => {
   res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
 };
 
-let server: Server;
+const node = recordingNode(ok);
+const seen = node.seen;
+const clients: HttpClient[] = [];
 let origin = '';
 let url = '';
-let handler: Handler = ok;
-let connections = 0;
-const seen: Seen[] = [];
-const clients: HttpClient[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const s: Seen = {
-        n: seen.length + 1,
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-        at: Date.now(),
-      };
-      seen.push(s);
-      handler(s, res);
-    });
-  });
-  server.on('connection', () => {
-    connections++;
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = await node.listen();
   url = `${origin}/ext/info`;
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => node.close());
 
-beforeEach(() => {
-  seen.length = 0;
-  connections = 0;
-  handler = ok;
-});
+beforeEach(() => node.reset());
 
 afterEach(async () => {
   // Unanswered requests are cut at the server first, so closing the agents never waits on them.
-  server.closeAllConnections();
+  node.cut();
   await Promise.all(clients.splice(0).map((c) => c.close()));
 });
 
@@ -173,14 +134,14 @@ describe('HttpClient basics', () => {
   });
 
   it('opens at most 64 connections to one origin and queues further requests', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       setTimeout(() => res.writeHead(200).end('ok'), 100);
     };
     const c = client();
     const answers = await Promise.all(Array.from({ length: 65 }, () => c.send(read()).then((r) => r.text)));
     expect(answers).toEqual(Array.from({ length: 65 }, () => 'ok'));
     expect(seen).toHaveLength(65);
-    expect(connections).toBe(64);
+    expect(node.connections).toBe(64);
   });
 });
 
@@ -210,7 +171,7 @@ describe('HttpClient.send: what goes out and what comes back', () => {
   });
 
   it('returns status, content type and text, and no value without decode', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(201, { 'content-type': 'application/json; charset=utf-8' }).end('{"a":1}');
     };
     const res = await client().send(read());
@@ -219,7 +180,7 @@ describe('HttpClient.send: what goes out and what comes back', () => {
   });
 
   it('returns an empty content type when the answer has none', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(200).end('plain');
     };
     const res = await client().send(read());
@@ -228,7 +189,7 @@ describe('HttpClient.send: what goes out and what comes back', () => {
   });
 
   it('returns what decode made of the text', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end('{"b":[1,2]}');
     };
     const res = await client().send(read({ decode: (text) => ({ parsed: JSON.parse(text) as unknown }) }));
@@ -237,7 +198,7 @@ describe('HttpClient.send: what goes out and what comes back', () => {
   });
 
   it('treats statuses below 400 as answers', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(399).end('odd but fine');
     };
     const res = await client().send(read());
@@ -246,7 +207,7 @@ describe('HttpClient.send: what goes out and what comes back', () => {
   });
 
   it('waits for a slow answer that comes within the deadline', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       setTimeout(() => res.writeHead(200).end('late'), 40);
     };
     const res = await client({ timeoutMs: 2_000 }).send(read());
@@ -255,7 +216,7 @@ describe('HttpClient.send: what goes out and what comes back', () => {
 
   it('leaves no abort listener on the caller signal once the call is over', async () => {
     const controller = new AbortController();
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       if (req.n === 1) res.writeHead(503, { 'retry-after': '0' }).end();
       else res.writeHead(200).end('ok');
     };
@@ -285,7 +246,7 @@ const STATUS_CASES: Array<[status: number, label: string, hint: string, transien
 
 describe('HttpClient.send: HTTP status errors', () => {
   it.each(STATUS_CASES)('HTTP %i is reported as (%s) with its hint; transient: %s', async (status, label, hint, transient) => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(status, { 'content-type': 'text/plain' }).end('nope');
     };
     const err = await failure(client().send(read({ retry: false })));
@@ -300,7 +261,7 @@ describe('HttpClient.send: HTTP status errors', () => {
   });
 
   it.each(STATUS_CASES)('a read that got HTTP %i (%s) is retried only if transient (%s)', async (status, _label, _hint, transient) => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       if (req.n === 1) res.writeHead(status, { 'retry-after': '0' }).end();
       else res.writeHead(200).end('second');
     };
@@ -315,7 +276,7 @@ describe('HttpClient.send: HTTP status errors', () => {
   });
 
   it('never retries a request sent with retry: false, even on a transient status', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(503, { 'retry-after': '0' }).end();
     };
     const err = await failure(client().send(read({ method: 'POST', body: '{}', retry: false })));
@@ -325,7 +286,7 @@ describe('HttpClient.send: HTTP status errors', () => {
   });
 
   it('retries a read at most 3 times (4 requests), then throws the last error', async () => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       res.writeHead(503, { 'retry-after': '0', 'content-type': 'text/plain' }).end(`busy ${req.n}`);
     };
     const err = await failure(client().send(read()));
@@ -335,7 +296,7 @@ describe('HttpClient.send: HTTP status errors', () => {
   });
 
   it('waits 100 ms before the first retry and 300 ms before the second when no Retry-After is given', async () => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       if (req.n < 3) res.writeHead(503).end();
       else res.writeHead(200).end('third');
     };
@@ -356,7 +317,7 @@ describe('HttpClient.send: Retry-After and the deadline', () => {
     ['12', 12_000],
     ['0', 0],
   ])('reads Retry-After: %s as %i ms', async (value, ms) => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(503, { 'retry-after': value }).end();
     };
     const err = await failure(client().send(read({ retry: false })));
@@ -364,7 +325,7 @@ describe('HttpClient.send: Retry-After and the deadline', () => {
   });
 
   it.each(['x5', '5x', '1.5', 'Wed, 21 Oct 2015 07:28:00 GMT'])('ignores Retry-After: %s, which is not whole seconds', async (value) => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(503, { 'retry-after': value }).end();
     };
     const err = await failure(client().send(read({ retry: false })));
@@ -373,7 +334,7 @@ describe('HttpClient.send: Retry-After and the deadline', () => {
 
   it('waits the Retry-After time instead of the back-off step: a wait reaching the deadline gives up', async () => {
     // 5 s of Retry-After against a 5 s deadline on a clock that stands still: 100 ms would fit.
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(503, { 'retry-after': '5' }).end();
     };
     const err = await failure(client({ timeoutMs: 5_000, now: readings(T) }).send(read()));
@@ -382,7 +343,7 @@ describe('HttpClient.send: Retry-After and the deadline', () => {
   });
 
   it('gives up when the back-off would end exactly at the deadline', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(503).end();
     };
     // Readings: the deadline (T + 10 s), the first attempt, then the check 100 ms before the deadline.
@@ -392,7 +353,7 @@ describe('HttpClient.send: Retry-After and the deadline', () => {
   });
 
   it('retries when the back-off ends 1 ms before the deadline', async () => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       if (req.n === 1) res.writeHead(503).end();
       else res.writeHead(200).end('retried');
     };
@@ -410,7 +371,7 @@ describe('HttpClient.send: Retry-After and the deadline', () => {
       if (calls === 3) controller.abort();
       return T;
     };
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(503).end();
     };
     const err = await failure(client({ timeoutMs: 10_000, now }).send(read({ signal: controller.signal })));
@@ -421,7 +382,7 @@ describe('HttpClient.send: Retry-After and the deadline', () => {
 
   it('ends the back-off wait as soon as the caller cancels', async () => {
     const controller = new AbortController();
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       // An hour's back-off inside a two-hour deadline: only the cancel can end this test in time.
       res.writeHead(503, { 'retry-after': '3600' }).end();
       setTimeout(() => controller.abort(), 50);
@@ -459,7 +420,7 @@ describe('HttpClient.send: decode runs inside the retry loop', () => {
       if (decodes === 1) throw new ChainMcpError('malformed', 'garbled', { transient: true });
       return text.toUpperCase();
     };
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       res.writeHead(200).end(`answer ${req.n}`);
     };
     const res = await client().send(read({ decode }));
@@ -518,7 +479,7 @@ describe('HttpClient.send: decode runs inside the retry loop', () => {
 
 describe('HttpClient.send: error body details', () => {
   async function detailOf(contentType: string | undefined, body: string): Promise<string> {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(400, contentType === undefined ? {} : { 'content-type': contentType }).end(body);
     };
     const err = await failure(client().send(read({ retry: false })));
@@ -586,7 +547,7 @@ describe('HttpClient.send: body size cap', () => {
   const MB = 1 << 20;
 
   it('accepts a body of exactly maxBodyBytes', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(200).end('x'.repeat(MB));
     };
     const res = await client({ maxBodyBytes: MB }).send(read());
@@ -594,7 +555,7 @@ describe('HttpClient.send: body size cap', () => {
   });
 
   it('cuts off a body one byte over the cap with a too_large error naming the MB, and does not retry', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(200).end('x'.repeat(MB + 1));
     };
     const err = await failure(client({ maxBodyBytes: MB }).send(read()));
@@ -606,7 +567,7 @@ describe('HttpClient.send: body size cap', () => {
   });
 
   it('applies a small cap exactly: 10 bytes pass, 11 do not', async () => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       res.writeHead(200).end(req.n === 1 ? '0123456789' : '0123456789A');
     };
     const c = client({ maxBodyBytes: 10 });
@@ -617,7 +578,7 @@ describe('HttpClient.send: body size cap', () => {
   });
 
   it('lets a body over 1 MB through when no cap is configured (default 32 MB)', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(200).end('y'.repeat(MB + 1));
     };
     const res = await client().send(read());
@@ -627,7 +588,7 @@ describe('HttpClient.send: body size cap', () => {
 
 describe('HttpClient.send: timeouts and cancellation', () => {
   it('reports a node that never answers as a timeout naming the configured ms, not transient, sent once', async () => {
-    handler = () => {
+    node.handler = () => {
       // no answer
     };
     const err = await failure(client({ timeoutMs: 200 }).send(read()));
@@ -639,7 +600,7 @@ describe('HttpClient.send: timeouts and cancellation', () => {
   });
 
   it('times out a body that keeps trickling past the deadline', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
       let sent = 0;
       const tick = setInterval(() => {
@@ -680,7 +641,7 @@ describe('HttpClient.send: timeouts and cancellation', () => {
 
   it('cancels a request in flight when the caller aborts, and does not retry it', async () => {
     const controller = new AbortController();
-    handler = () => {
+    node.handler = () => {
       setTimeout(() => controller.abort(), 20);
     };
     // The node never answers and the timeout is an hour away: only the cancel can end this test in time.
@@ -702,7 +663,7 @@ describe('HttpClient.send: connection failures', () => {
   });
 
   it('reports a connection the server drops as reset, transient', async () => {
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.socket?.destroy();
     };
     const err = await failure(client().send(read({ retry: false })));
@@ -753,9 +714,9 @@ describe('HttpClient.send: connection failures', () => {
   });
 
   it('never puts user, password or query of the URL into an error', async () => {
-    const port = (server.address() as AddressInfo).port;
+    const port = new URL(origin).port;
     const secretUrl = `http://admin:hunter2@127.0.0.1:${port}/ext/info?token=s3cr3t`;
-    handler = (_req, res) => {
+    node.handler = (_req, res) => {
       res.writeHead(401, { 'content-type': 'text/plain' }).end('no');
     };
     const status = await failure(client().send(read({ url: secretUrl })));
@@ -766,7 +727,7 @@ describe('HttpClient.send: connection failures', () => {
     const refused = await failure(client().send(read({ url: `http://admin:hunter2@127.0.0.1:${refusedPort}/x?token=s3cr3t`, retry: false })));
     expect(refused.message).toBe(`Could not connect to the node at http://127.0.0.1:${refusedPort}/x: connection refused.`);
 
-    handler = () => {
+    node.handler = () => {
       // no answer
     };
     const timeout = await failure(client({ timeoutMs: 150 }).send(read({ url: secretUrl })));

@@ -1,10 +1,9 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChainMcpError, HttpStatusError, RpcError } from '../../src/errors.js';
 import { HttpClient, type HttpOptions } from '../../src/transport/http.js';
 import { JsonRpcClient, stringifyJson } from '../../src/transport/jsonrpc.js';
 import { buildQuery, RestClient } from '../../src/transport/rest.js';
+import { type Handler, recordingNode } from '../helpers/recording-node.js';
 
 /**
  * JsonRpcClient and RestClient against a real loopback node:http server: the server records
@@ -12,47 +11,21 @@ import { buildQuery, RestClient } from '../../src/transport/rest.js';
  * reading of every answer shape are pinned down.
  */
 
-interface Seen {
-  n: number;
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-type Handler = (req: Seen, res: ServerResponse) => void;
-
-let server: Server;
-let origin = '';
-let handler: Handler = () => undefined;
-const seen: Seen[] = [];
+const node = recordingNode(() => undefined);
+const seen = node.seen;
 const https: HttpClient[] = [];
+let origin = '';
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const s: Seen = { n: seen.length + 1, method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      seen.push(s);
-      handler(s, res);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = await node.listen();
 });
 
-afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-});
+afterAll(() => node.close());
 
-beforeEach(() => {
-  seen.length = 0;
-});
+beforeEach(() => node.reset());
 
 afterEach(async () => {
-  server.closeAllConnections();
+  node.cut();
   await Promise.all(https.splice(0).map((h) => h.close()));
 });
 
@@ -121,7 +94,7 @@ describe('JsonRpcClient: requests', () => {
   });
 
   it('POSTs JSON-RPC 2.0 envelopes to base URL + path with ids 1, 2, 3 and params object, array or none', async () => {
-    handler = rpcNode((item) => ({ jsonrpc: '2.0', id: item.id, result: item.method }));
+    node.handler = rpcNode((item) => ({ jsonrpc: '2.0', id: item.id, result: item.method }));
     const rpc = new JsonRpcClient(http(), `${origin}/base`, 'tok');
     expect(await rpc.call({ path: '/ext/bc/X', method: 'avm.getBalance', params: { address: 'X-a', amount: 18446744073709551615n } }, { retry: true })).toBe('avm.getBalance');
     expect(await rpc.call({ path: '/ext/bc/C/rpc', method: 'eth_getBalance', params: ['0xabc', 'latest'] }, { retry: false })).toBe('eth_getBalance');
@@ -144,7 +117,7 @@ describe('JsonRpcClient: requests', () => {
   });
 
   it('retries a read on a transient status and sends a write (retry: false) once', async () => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       const body = JSON.parse(req.body) as { id: number };
       if (req.n === 1 || req.n === 3) res.writeHead(503, { 'retry-after': '0' }).end();
       else res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: body.id, result: 'ok' }));
@@ -170,7 +143,7 @@ describe('JsonRpcClient: requests', () => {
 
 describe('JsonRpcClient.call: answers', () => {
   async function answer(reply: Handler, method = 'm'): Promise<unknown> {
-    handler = reply;
+    node.handler = reply;
     return new JsonRpcClient(http(), origin).call({ path: '/ext/info', method }, { retry: false });
   }
 
@@ -271,7 +244,7 @@ describe('JsonRpcClient.call: answers', () => {
   });
 
   it('retries a read whose body was not JSON', async () => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       if (req.n === 1) res.writeHead(200).end('{"jsonrpc":"2.0","id":1,"res');
       else res.writeHead(200).end('{"jsonrpc":"2.0","id":1,"result":"whole"}');
     };
@@ -282,13 +255,13 @@ describe('JsonRpcClient.call: answers', () => {
 
 describe('JsonRpcClient.batch', () => {
   it('sends nothing for no calls', async () => {
-    handler = rpcNode((item) => ({ jsonrpc: '2.0', id: item.id, result: 1 }));
+    node.handler = rpcNode((item) => ({ jsonrpc: '2.0', id: item.id, result: 1 }));
     expect(await new JsonRpcClient(http(), origin).batch('/ext/info', [], { retry: true })).toEqual([]);
     expect(seen).toHaveLength(0);
   });
 
   it('sends one array of envelopes whose ids continue the call counter, params only when given', async () => {
-    handler = rpcNode((item) => ({ jsonrpc: '2.0', id: item.id, result: `${item.method}#${String(item.id)}` }));
+    node.handler = rpcNode((item) => ({ jsonrpc: '2.0', id: item.id, result: `${item.method}#${String(item.id)}` }));
     const rpc = new JsonRpcClient(http(), `${origin}/b`, 'tok');
     expect(await rpc.call({ path: '/ext/info', method: 'first' }, { retry: true })).toBe('first#1');
     const results = await rpc.batch('/ext/bc/X', [{ method: 'a', params: { n: 1n } }, { method: 'b' }, { method: 'c', params: ['x'] }], { retry: true });
@@ -305,7 +278,7 @@ describe('JsonRpcClient.batch', () => {
   });
 
   it('matches replies to calls by id whatever their order, skips null and stray replies, and settles each call on its own', async () => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       const items = JSON.parse(req.body) as Array<{ id: number; method: string }>;
       const replies = items.map((item) =>
         item.method === 'bad' ? { jsonrpc: '2.0', id: item.id, error: { code: -32602, message: 'bad params', data: 'd' } } : { jsonrpc: '2.0', id: item.id, result: item.method },
@@ -324,7 +297,7 @@ describe('JsonRpcClient.batch', () => {
   });
 
   it('rejects only the calls whose reply is missing from the batch answer', async () => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       const items = JSON.parse(req.body) as Array<{ id: number; method: string }>;
       const replies = items.filter((item) => item.method !== 'lost').map((item) => ({ jsonrpc: '2.0', id: item.id, result: item.method }));
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(replies));
@@ -338,13 +311,13 @@ describe('JsonRpcClient.batch', () => {
   });
 
   it('rejects a call whose reply has neither result nor error', async () => {
-    handler = rpcNode((item) => ({ jsonrpc: '2.0', id: item.id }));
+    node.handler = rpcNode((item) => ({ jsonrpc: '2.0', id: item.id }));
     const results = await new JsonRpcClient(http(), origin).batch('/ext/info', [{ method: 'empty' }], { retry: true });
     expect(rejection(results[0]).message).toBe("The node's answer to empty has neither result nor error.");
   });
 
   it('rejects every call of a batch answered with one error object, naming the path', async () => {
-    handler = json(200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } });
+    node.handler = json(200, { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'batch too large' } });
     const results = await new JsonRpcClient(http(), origin).batch('/ext/info', [{ method: 'a' }, { method: 'b' }, { method: 'c' }], { retry: true });
     expect(results).toHaveLength(3);
     for (const r of results) {
@@ -360,7 +333,7 @@ describe('JsonRpcClient.batch', () => {
     ['null', null],
     ['a number', 7],
   ])('rejects every call of a batch answered with %s as malformed', async (_what, whole) => {
-    handler = json(200, whole);
+    node.handler = json(200, whole);
     const results = await new JsonRpcClient(http(), origin).batch('/ext/info', [{ method: 'a' }, { method: 'b' }], { retry: true });
     expect(results).toHaveLength(2);
     for (const r of results) {
@@ -372,7 +345,7 @@ describe('JsonRpcClient.batch', () => {
   });
 
   it('sends 41 calls as 40 + 1 with consecutive ids and keeps the results in call order', async () => {
-    handler = rpcNode((item) => ({ jsonrpc: '2.0', id: item.id, result: item.id }));
+    node.handler = rpcNode((item) => ({ jsonrpc: '2.0', id: item.id, result: item.id }));
     const calls = Array.from({ length: 41 }, (_, i) => ({ method: `m${i}` }));
     const results = await new JsonRpcClient(http(), origin).batch('/ext/info', calls, { retry: true });
     const sent = bodies() as Array<Array<{ id: number; method: string }>>;
@@ -383,7 +356,7 @@ describe('JsonRpcClient.batch', () => {
   });
 
   it('throws for a batch whose answer is not JSON, and sends a write batch once', async () => {
-    handler = raw(200, 'not json');
+    node.handler = raw(200, 'not json');
     const err = await failure(new JsonRpcClient(http(), origin).batch('/ext/bc/P', [{ method: 'a' }], { retry: false }));
     expect(err.kind).toBe('malformed');
     expect(err.message).toBe('The node at /ext/bc/P answered with a body that is not JSON.');
@@ -392,7 +365,7 @@ describe('JsonRpcClient.batch', () => {
 
   it('retries a read batch on a transient status', async () => {
     const reply = rpcNode((item) => ({ jsonrpc: '2.0', id: item.id, result: 'late' }));
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       if (req.n === 1) res.writeHead(502, { 'retry-after': '0' }).end();
       else reply(req, res);
     };
@@ -428,7 +401,7 @@ describe('buildQuery', () => {
 
 describe('RestClient.get', () => {
   it('GETs base URL + path + query with accept: application/json and returns the parsed body', async () => {
-    handler = json(200, { txs: [1, 2] });
+    node.handler = json(200, { txs: [1, 2] });
     const rest = new RestClient(http(), `${origin}/idx`, 'indexer');
     expect(await rest.get('/v2/transactions', [['chainID', 'X'], ['limit', '2']])).toEqual({ txs: [1, 2] });
     expect(await rest.get('/v2', [])).toEqual({ txs: [1, 2] });
@@ -448,7 +421,7 @@ describe('RestClient.get', () => {
     ['a message that is not a string', { code: 404, message: 5 }],
     ['four keys', { code: 404, message: 'x', a: 1, b: 2 }],
   ])('returns %s as it is', async (_what, body) => {
-    handler = json(200, body);
+    node.handler = json(200, body);
     expect(await new RestClient(http(), origin, 'indexer').get('/v2/x', [])).toEqual(body);
   });
 
@@ -457,14 +430,14 @@ describe('RestClient.get', () => {
     [{ code: 400, message: 'bad cursor' }, 'http_status', 'bad cursor'],
     [{ code: 500, message: 'db down', details: 'pg' }, 'http_status', 'db down'],
   ])('throws an indexer error body %j as %s', async (body, kind, message) => {
-    handler = json(200, body);
+    node.handler = json(200, body);
     const err = await failure(new RestClient(http(), origin, 'indexer').get('/v2/txs/1', []));
     expect(err.kind).toBe(kind);
     expect(err.message).toBe(`The indexer refused /v2/txs/1: ${message}`);
   });
 
   it('retries a read on a transient status', async () => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       if (req.n === 1) res.writeHead(503, { 'retry-after': '0' }).end();
       else res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
     };
@@ -473,7 +446,7 @@ describe('RestClient.get', () => {
   });
 
   it('retries a body that is not JSON', async () => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' }).end(req.n === 1 ? '{"ok":' : '{"ok":2}');
     };
     expect(await new RestClient(http(), origin, 'indexer').get('/v2', [])).toEqual({ ok: 2 });
@@ -481,7 +454,7 @@ describe('RestClient.get', () => {
   });
 
   it('reports a body that stays not JSON as malformed, transient, with a hint naming the service', async () => {
-    handler = raw(200, 'nope');
+    node.handler = raw(200, 'nope');
     // A clock that jumps to the deadline after the first attempt: no retry is attempted.
     const readings = [0, 0, 10_000];
     let i = 0;
@@ -506,7 +479,7 @@ describe('RestClient.get', () => {
 
 describe('RestClient.post', () => {
   it('POSTs the JSON body with content type and accept, and parses the answer', async () => {
-    handler = json(200, { started: true });
+    node.handler = json(200, { started: true });
     const rest = new RestClient(http(), `${origin}/gw`, 'network runner');
     expect(await rest.post('/v1/control/start', { numNodes: 5, name: 'é' })).toEqual({ started: true });
     expect(seen.map((s) => [s.method, s.url, s.headers['content-type'], s.headers.accept, s.body])).toEqual([
@@ -515,7 +488,7 @@ describe('RestClient.post', () => {
   });
 
   it('sends {} for an undefined or null body', async () => {
-    handler = json(200, {});
+    node.handler = json(200, {});
     const rest = new RestClient(http(), origin, 'network runner');
     await rest.post('/v1/a', undefined);
     await rest.post('/v1/b', null);
@@ -523,7 +496,7 @@ describe('RestClient.post', () => {
   });
 
   it('returns {} for an empty or blank answer', async () => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       res.writeHead(200).end(req.n === 1 ? '' : ' \n ');
     };
     const rest = new RestClient(http(), origin, 'network runner');
@@ -532,14 +505,14 @@ describe('RestClient.post', () => {
   });
 
   it('reports an answer that is not JSON as malformed', async () => {
-    handler = raw(200, 'oops');
+    node.handler = raw(200, 'oops');
     const err = await failure(new RestClient(http(), origin, 'network runner').post('/v1/control/stop', {}));
     expect(err.kind).toBe('malformed');
     expect(err.message).toBe('The network runner answered /v1/control/stop with a body that is not JSON.');
   });
 
   it('never retries, not even a transient status', async () => {
-    handler = (req, res) => {
+    node.handler = (req, res) => {
       if (req.n === 1) res.writeHead(503, { 'retry-after': '0' }).end();
       else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
     };
