@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { TOOLSETS, type Toolset } from './catalogue/types.js';
+import { TOOLSETS, type Toolset } from './core/toolsets.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
 
 /** Thrown for configuration that cannot start the server; main prints `message` as one line. */

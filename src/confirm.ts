@@ -1,8 +1,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { ChainMcpError } from './errors.js';
-import type { AnyObject, ToolDef } from './catalogue/types.js';
-import { confirmField } from './catalogue/fields.js';
+import type { AnyObject, ToolDef } from './core/tool.js';
+import { confirmField } from './core/fields.js';
 
 /** How long a preview's confirmationId stays valid. */
 export const CONFIRMATION_TTL_MS = 5 * 60 * 1000;

@@ -1,6 +1,6 @@
 import type { Config } from './config.js';
 import { ChainMcpError, HttpStatusError, RpcError, toChainMcpError } from './errors.js';
-import type { Services } from './registry/execute.js';
+import type { Services } from './services.js';
 import type { Endpoint } from './wire.js';
 
 /** One finding: `ok` works, `warn` will not work but the setup is usable, `fail` a broken setup. */

@@ -5,7 +5,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
-import type { Services } from './registry/execute.js';
+import type { Services } from './services.js';
 import { buildServer } from './server.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   let stopDevnet: (() => Promise<void>) | undefined;
   if (cli.devnet) {
     // The simulator is developer tooling; it is loaded only when asked for.
-    const { startDevnet } = await import('../tools/devnet/index.js');
+    const { startDevnet } = await import('./devnet/index.js');
     // A real node's names by default, so a newcomer sees what a real node looks like.
     const dialect = env.CHAIN_MCP_DEVNET_DIALECT === 'spec' ? 'spec' : 'camino';
     const devnet = await startDevnet({ dialect, log: (line) => process.stderr.write(`${line}\n`) });

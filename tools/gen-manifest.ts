@@ -2,7 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CATALOGUE } from '../src/catalogue/index.js';
-import { TOOLSETS, type ToolDef } from '../src/catalogue/types.js';
+import type { ToolDef } from '../src/core/tool.js';
+import { TOOLSETS } from '../src/core/toolsets.js';
 import { VERSION } from '../src/version.js';
 
 /**

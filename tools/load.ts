@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { type Devnet, startDevnet } from './devnet/index.js';
+import { type Devnet, startDevnet } from '../src/devnet/index.js';
 
 /**
  * Load helpers shared by test/load and `npm run bench`, and a standalone leak check:

@@ -22,7 +22,7 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   spend: ['src/spend/**/*.ts'],
   codec: ['src/codec/**/*.ts'],
   transport: ['src/transport/**/*.ts'],
-  registry: ['src/registry/**/*.ts'],
+  registry: ['src/registry/**/*.ts', 'src/services.ts'],
 };
 
 const DIR = 'reports/mutation';

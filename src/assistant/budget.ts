@@ -1,5 +1,5 @@
 import { CATALOGUE } from '../catalogue/index.js';
-import type { ToolDef } from '../catalogue/types.js';
+import type { ToolDef } from '../core/tool.js';
 import type { Config } from '../config.js';
 import { DISCOVERY_LISTING } from '../registry/dynamic.js';
 import { toolListing } from '../registry/listing.js';

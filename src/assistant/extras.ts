@@ -1,9 +1,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { ToolDef } from '../catalogue/types.js';
+import type { ToolDef } from '../core/tool.js';
 import { isHexAddress, parseChainAddress, parseNodeId } from '../codec/index.js';
 import { redactSecrets } from '../redact.js';
-import type { Services } from '../registry/execute.js';
+import type { Services } from '../services.js';
 import { guardedTransfer, type PromptText, portfolioReport, stakingOptions, validatorReport } from './prompts.js';
 import { limitsResource, networkResource, RESOURCE_URIS, toolsResource } from './resources.js';
 

@@ -1,7 +1,9 @@
-import type { ToolDef } from '../catalogue/types.js';
+import type { ToolDef } from '../core/tool.js';
 import { CONFIRMATION_TTL_MS } from '../confirm.js';
 import { toChainMcpError } from '../errors.js';
-import { makeContext, parseInput, runOperation, type Services } from '../registry/execute.js';
+import { makeContext } from '../registry/context.js';
+import { parseInput, runOperation } from '../registry/operation.js';
+import type { Services } from '../services.js';
 import { outputFields, toolListing } from '../registry/listing.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { chainSelector } from './fields.js';
-import { defineTool, type ToolDef } from './types.js';
+import { chainSelector } from '../core/fields.js';
+import { defineTool, type ToolDef } from '../core/tool.js';
 import { decodeSuccess, SuccessOut } from '../spend/result.js';
 
 /** Contract chain admin API, /ext/bc/C/admin (spec document 2); off unless the node enables it. */

@@ -5,8 +5,8 @@ import { credentials, txFees, userXAddresses, xBalance, pUnlocked } from '../spe
 import { DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut } from '../summarize/format.js';
 import { withShallowOutputs } from '../summarize/schema.js';
-import { amount, cb58Id, hexAddress, nodeId } from './fields.js';
-import { defineTool, type SpendPlan, type ToolContext, type ToolDef } from './types.js';
+import { amount, cb58Id, hexAddress, nodeId } from '../core/fields.js';
+import { defineTool, type SpendPlan, type ToolContext, type ToolDef } from '../core/tool.js';
 
 /**
  * The assistant toolset (DESIGN section 4): one call answers a common question. Built only

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { amount, assetIdOrAlias, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from './fields.js';
-import { defineTool, type ToolDef } from './types.js';
+import { amount, assetIdOrAlias, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from '../core/fields.js';
+import { defineTool, type ToolDef } from '../core/tool.js';
 import { importPlan, feeLine, onChain, resolveAsset, shownAmount, txFees, userXAddresses } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
-import { uint64 } from './fields.js';
+import { uint64 } from '../core/fields.js';
 import { issueSignedTx } from './xvm.spend.js';
 
 /** Contract chain atomic transactions, endpoint /ext/bc/C/cx (spec document 2). Spend tier. */

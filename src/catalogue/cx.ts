@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { withShallowOutputs } from '../summarize/schema.js';
 import { meaningOf, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { big } from '../summarize/format.js';
-import { cb58Id, chainSelector, encoding } from './fields.js';
-import { defineTool, type ToolDef } from './types.js';
+import { cb58Id, chainSelector, encoding } from '../core/fields.js';
+import { defineTool, type ToolDef } from '../core/tool.js';
 import { fetchUtxos, summarizeUtxos, UtxoPageOut, utxoInput } from './xvm.js';
 
 /** Contract chain specific methods, endpoint /ext/bc/C/cx (spec document 2). */

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { isHexData } from '../codec/index.js';
 import { InputError } from '../errors.js';
-import { chainSelector } from './fields.js';
-import { defineTool, type SpendLimits, type ToolDef } from './types.js';
+import { chainSelector } from '../core/fields.js';
+import { defineTool, type SpendLimits, type ToolDef } from '../core/tool.js';
 import { decodeRawEvmTx, type EvmTxFacts } from '../spend/rlp.js';
 import { issuedText } from '../spend/result.js';
 import { weiAmount } from '../summarize/format.js';

@@ -6,8 +6,8 @@ import { ChainMcpError } from '../errors.js';
 import { amountOf, networkOrBlank } from '../summarize/chain.js';
 import { AmountOut, listLines, TimeOut, timeOut, weiAmount } from '../summarize/format.js';
 import { endpointPath, PRESETS } from '../wire.js';
-import { assetIdOrAlias, chainSelector, hexAddress } from './fields.js';
-import { type AnyObject, defineTool, type ToolContext, type ToolDef } from './types.js';
+import { assetIdOrAlias, chainSelector, hexAddress } from '../core/fields.js';
+import { type AnyObject, defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 
 /**
  * Contract chain EVM JSON-RPC, /ext/bc/C/rpc with positional params (spec document 2):

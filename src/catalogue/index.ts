@@ -15,7 +15,7 @@ import { xvmTools } from './xvm.js';
 import { cxTools } from './cx.js';
 import { keystoreTools } from './keystore.js';
 import { evmTools } from './evm.js';
-import type { ToolDef } from './types.js';
+import type { ToolDef } from '../core/tool.js';
 
 /**
  * Every operation, one entry each, in the order tools/list shows them. Registration,

@@ -27,8 +27,8 @@ import {
   weiOf,
 } from '../summarize/indexer.js';
 import type { QueryPairs } from '../transport/rest.js';
-import { assetIdOrAlias, cb58Id } from './fields.js';
-import { defineTool, type ToolContext, type ToolDef } from './types.js';
+import { assetIdOrAlias, cb58Id } from '../core/fields.js';
+import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 
 /**
  * Indexer API (spec document 3, "Indexer API"): read-only GET queries on CHAIN_MCP_INDEXER_URL.

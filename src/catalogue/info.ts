@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { chainIdOrAlias, nodeId } from './fields.js';
-import { defineTool, type ToolDef } from './types.js';
+import { chainIdOrAlias, nodeId } from '../core/fields.js';
+import { defineTool, type ToolDef } from '../core/tool.js';
 import { AmountOut, big, listLines, nativeAmount } from '../summarize/format.js';
 
 /** Information API, endpoint /ext/info (spec document 1). */

@@ -3,8 +3,8 @@ import { parsePrivateKey } from '../codec/index.js';
 import { ChainMcpError } from '../errors.js';
 import { credentials } from '../spend/plan.js';
 import { decodeSuccess, SuccessOut } from '../spend/result.js';
-import { chainSelector, hexAddress, pAddress, xAddress } from './fields.js';
-import { defineTool, type ToolDef } from './types.js';
+import { chainSelector, hexAddress, pAddress, xAddress } from '../core/fields.js';
+import { defineTool, type ToolDef } from '../core/tool.js';
 
 /**
  * Keystore administration (/ext/keystore, spec document 1) and key export/import on X, P

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { withShallowOutputs } from '../summarize/schema.js';
 import { listLines } from '../summarize/format.js';
-import { defineTool, type ToolDef } from './types.js';
+import { defineTool, type ToolDef } from '../core/tool.js';
 
 /** Keystore API, endpoint /ext/keystore (spec document 1): the one read operation. */
 

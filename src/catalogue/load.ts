@@ -1,4 +1,4 @@
-import type { ToolDef } from './types.js';
+import type { ToolDef } from '../core/tool.js';
 
 let loading: Promise<readonly ToolDef[]> | undefined;
 

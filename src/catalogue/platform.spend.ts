@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InputError } from '../errors.js';
-import { amount, cb58Id, compact, nodeId, pAddress, xAddress } from './fields.js';
-import { defineTool, type ToolContext, type ToolDef } from './types.js';
+import { amount, cb58Id, compact, nodeId, pAddress, xAddress } from '../core/fields.js';
+import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 import { addressStateField, changeAddrField, fromField, stateName } from '../spend/fields.js';
 import {
   checkDelegation,

@@ -20,8 +20,8 @@ import {
   validatorSetLines,
   validatorStats,
 } from '../summarize/validators.js';
-import { addressList, cb58Id, encoding, nodeId, pAddress } from './fields.js';
-import { defineTool, type ToolContext, type ToolDef } from './types.js';
+import { addressList, cb58Id, encoding, nodeId, pAddress } from '../core/fields.js';
+import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 
 /** Platform chain API, endpoint /ext/P (spec document 3). */
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ChainMcpError } from '../errors.js';
-import { defineTool, type ToolDef } from './types.js';
+import { defineTool, type ToolDef } from '../core/tool.js';
 import { listLines } from '../summarize/format.js';
 
 /**

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { chainSelector } from './fields.js';
-import { defineTool, type ToolDef } from './types.js';
+import { chainSelector } from '../core/fields.js';
+import { defineTool, type ToolDef } from '../core/tool.js';
 import { listLines } from '../summarize/format.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 import { issueSignedTx, sendInput, sendLimits, sendParams, sendPlan } from './xvm.spend.js';

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { formatAmount } from '../codec/index.js';
 import { InputError } from '../errors.js';
 import { nativeAmount } from '../summarize/format.js';
-import { amount, assetIdOrAlias, chainAddress, chainIdOrAlias, chainSelector, compact, xAddress } from './fields.js';
-import { defineTool, type SpendLimits, type SpendPlan, type ToolContext, type ToolDef } from './types.js';
+import { amount, assetIdOrAlias, chainAddress, chainIdOrAlias, chainSelector, compact, xAddress } from '../core/fields.js';
+import { defineTool, type SpendLimits, type SpendPlan, type ToolContext, type ToolDef } from '../core/tool.js';
 import { assetName, changeAddrField, denominationField, fromField, memoField, minterSets, symbolField } from '../spend/fields.js';
 import { recipientsOf, sumAmounts } from '../spend/guard.js';
 import {

@@ -7,8 +7,8 @@ import { AmountOut, big, listLines } from '../summarize/format.js';
 import { imitatesNative, imitationWarning, quote, STRANGER_NOTE } from '../summarize/stranger.js';
 import { DecodedUtxo, decodeUtxo, totalsByAsset } from '../summarize/utxo.js';
 import type { Endpoint } from '../wire.js';
-import { addressList, assetIdOrAlias, cb58Id, chainAddress, chainIdOrAlias, chainSelector, encoding, uint64, xAddress } from './fields.js';
-import { defineTool, type ToolContext, type ToolDef } from './types.js';
+import { addressList, assetIdOrAlias, cb58Id, chainAddress, chainIdOrAlias, chainSelector, encoding, uint64, xAddress } from '../core/fields.js';
+import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 
 /** Asset chain API, endpoint /ext/bc/X or /ext/bc/<chain> (spec document 2), and its static API. */
 

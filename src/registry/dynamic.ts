@@ -1,5 +1,5 @@
-import { TOOLSET_ABOUT } from '../catalogue/toolsets.js';
-import { TOOLSETS, type Toolset, type ToolDef } from '../catalogue/types.js';
+import type { ToolDef } from '../core/tool.js';
+import { TOOLSET_ABOUT, TOOLSETS, type Toolset } from '../core/toolsets.js';
 import type { Config } from '../config.js';
 import type { ToolListing } from './listing.js';
 import { whyHidden } from './select.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyObject, ToolDef } from '../catalogue/types.js';
+import type { AnyObject, ToolDef } from '../core/tool.js';
 import { spendInput, spendOutput } from '../confirm.js';
 
 export interface ToolAnnotations {

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import type { ToolDef } from '../catalogue/types.js';
+import type { ToolDef } from '../core/tool.js';
 
 /**
  * The one place tiers, toolsets and the allow/exclude lists apply, in that order

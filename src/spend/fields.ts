@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ChainLetter } from '../codec/index.js';
-import { byteLength, chainAddress, xAddress } from '../catalogue/fields.js';
+import { byteLength, chainAddress, xAddress } from '../core/fields.js';
 import { ADDRESS_STATES } from './plan.js';
 
 /** Input fields of the spend and wallet tiers, with the spec's limits (documents 2 and 3). */

@@ -2,7 +2,7 @@ import { parseChainAddress } from '../codec/index.js';
 import type { Config } from '../config.js';
 import type { NetworkInfo } from '../context/network.js';
 import { ChainMcpError } from '../errors.js';
-import type { SpendLimits, ToolDef } from '../catalogue/types.js';
+import type { SpendLimits, ToolDef } from '../core/tool.js';
 import { nativeAmount } from '../summarize/format.js';
 
 /**

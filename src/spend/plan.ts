@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type ByteEncoding, decodeEncoded, parseChainAddress } from '../codec/index.js';
 import { type AssetInfo, KNOWN_NETWORKS, type NetworkInfo } from '../context/network.js';
 import { ChainMcpError, InputError } from '../errors.js';
-import type { SpendPlan, ToolContext } from '../catalogue/types.js';
+import type { SpendPlan, ToolContext } from '../core/tool.js';
 import { assetAmount, big, nativeAmount } from '../summarize/format.js';
 import { decodeUtxo } from '../summarize/utxo.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { humanDuration } from '../codec/index.js';
-import type { ToolContext } from '../catalogue/types.js';
+import type { ToolContext } from '../core/tool.js';
 import type { NetworkInfo } from '../context/network.js';
 import { type AmountOut, assetAmount, nativeAmount } from './format.js';
 

@@ -1,6 +1,6 @@
 import { imitatesNative, imitationWarning, type NativeIdentity, quote } from './stranger.js';
 import { z } from 'zod';
-import type { ToolContext } from '../catalogue/types.js';
+import type { ToolContext } from '../core/tool.js';
 import { decodeBase64Text, formatAmount, isCb58Id, parseDateTime, tolerantBigInt } from '../codec/index.js';
 import { NATIVE_DECIMALS, WEI_DECIMALS } from '../context/network.js';
 import { ChainMcpError, HttpStatusError, InputError } from '../errors.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyObject } from '../catalogue/types.js';
+import type { AnyObject } from '../core/tool.js';
 
 /**
  * tools/list is read into the model's context on every conversation, so output schemas stay

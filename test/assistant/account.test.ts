@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RpcFault } from '../../tools/devnet/rpc.js';
+import { RpcFault } from '../../src/devnet/rpc.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: structured results are checked field by field

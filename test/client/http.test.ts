@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { serveHttp } from '../../src/http-server.js';
 import { silentLogger } from '../../src/log.js';
-import type { Services } from '../../src/registry/execute.js';
+import type { Services } from '../../src/services.js';
 import { createServices } from '../../src/server.js';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { type FaultProxy, startFaultProxy } from '../../tools/fault-proxy.js';
 
 /** Client misbehaviour over Streamable HTTP: bad bodies, a client that hangs up mid-call. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
-import { TOOLSETS } from '../../src/catalogue/types.js';
+import { TOOLSETS } from '../../src/core/toolsets.js';
 import { DEFAULT_WIRE, wireMethod } from '../../src/wire.js';
 import type { Fault, FaultProxy } from '../../tools/fault-proxy.js';
 import { type ProxiedStack, proxiedStack, proxyFor, type Representative, representatives, SECRET_TOKEN, type Unrunnable } from './harness.js';

@@ -1,12 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CATALOGUE } from '../../src/catalogue/index.js';
-import type { ToolDef } from '../../src/catalogue/types.js';
+import type { ToolDef } from '../../src/core/tool.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { selectTools } from '../../src/registry/select.js';
 import { buildServer } from '../../src/server.js';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { type FaultProxy, startFaultProxy } from '../../tools/fault-proxy.js';
 import { EXAMPLES } from '../contract/examples/index.js';
 import type { CallResult } from '../helpers/stack.js';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
-import type { ToolDef } from '../../src/catalogue/types.js';
+import type { ToolDef } from '../../src/core/tool.js';
 import { effectiveSchemas } from '../../src/registry/listing.js';
 import { exampleArgs, type ProxiedStack, proxiedStack } from '../faults/harness.js';
 

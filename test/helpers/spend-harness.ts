@@ -4,9 +4,9 @@ import { type ClientCapabilities, ElicitRequestSchema } from '@modelcontextproto
 import { CATALOGUE } from '../../src/catalogue/index.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
-import { Services } from '../../src/registry/execute.js';
+import { Services } from '../../src/services.js';
 import { buildServer } from '../../src/server.js';
-import type { Devnet } from '../../tools/devnet/index.js';
+import type { Devnet } from '../../src/devnet/index.js';
 import { devnetEnv } from './stack.js';
 
 export type ElicitParams = { mode?: string; url?: string; message: string };

@@ -5,7 +5,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 
 export const MAIN = new URL('../../dist/src/main.js', import.meta.url).pathname;
 

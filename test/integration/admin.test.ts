@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
-import { DEVNET_AUTH_PASSWORD } from '../../tools/devnet/node/auth.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { DEVNET_AUTH_PASSWORD } from '../../src/devnet/node/auth.js';
 
 /** Admin tier on the devnet: tokens, keystore users, keys, the C admin API and the runner. */
 

@@ -4,7 +4,7 @@ import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-h
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_HTML, CARD_META_KEY, CARD_TOOL, CARD_URI } from '../../src/approval/card.js';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 
 /**
  * The MCP Apps approval card: the host (played by the test client) renders the `ui://` card from

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { launchChromium } from '../../tools/views/host.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { type ElicitAnswer, type ElicitParams, type SpendHarness, spendHarness, requestsFor } from '../helpers/spend-harness.js';
 
 /**

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatChainAddress } from '../../src/codec/index.js';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
-import { balanceOf } from '../../tools/devnet/state.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { balanceOf } from '../../src/devnet/state.js';
 import { type ElicitAnswer, type SpendHarness, spendHarness, requestsFor } from '../helpers/spend-harness.js';
 
 /** The confirmation protocol (DESIGN "Confirmation of spends") over a real MCP client. */

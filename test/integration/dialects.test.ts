@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
-import type { ToolDef } from '../../src/catalogue/types.js';
-import { startDevnet } from '../../tools/devnet/index.js';
-import type { DevnetDialect } from '../../tools/devnet/rpc.js';
+import type { ToolDef } from '../../src/core/tool.js';
+import { startDevnet } from '../../src/devnet/index.js';
+import type { DevnetDialect } from '../../src/devnet/rpc.js';
 import { EXAMPLES } from '../contract/examples/index.js';
 import { type CallResult, inMemoryStack, type Stack } from '../helpers/stack.js';
 

@@ -1,7 +1,7 @@
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { inMemoryStack, type Stack, stdioStack } from '../helpers/stack.js';
 
 const DISCOVERY = ['enable_toolset', 'get_toolset_tools', 'list_toolsets'];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { toolListing } from '../../src/registry/listing.js';
 
 /** Tiers (DESIGN "Tiers and toolsets"): what each flag lists, over tools/list of a real client. */

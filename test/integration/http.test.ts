@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { serveHttp } from '../../src/http-server.js';
 import { silentLogger } from '../../src/log.js';
 import { createServices } from '../../src/server.js';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 
 function rawPost(port: number, headers: Record<string, string>, body: string): Promise<number> {
   return new Promise((resolve, reject) => {

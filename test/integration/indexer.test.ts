@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTx, bareAddress, fund, utxosOf } from '../../tools/devnet/state.js';
+import { addTx, bareAddress, fund, utxosOf } from '../../src/devnet/state.js';
 import { inMemoryStack, MAIN, type Stack } from '../helpers/stack.js';
 
 /** The indexer toolset through a real MCP client against the devnet's node and indexer. */
@@ -324,7 +324,7 @@ describe('indexer toolset against the devnet', () => {
 
 describe('indexer toolset without a reachable indexer', () => {
   it('hides the indexer tools when CHAIN_MCP_INDEXER_URL is unset, and a direct call explains how to configure it', async () => {
-    const { startDevnet } = await import('../../tools/devnet/index.js');
+    const { startDevnet } = await import('../../src/devnet/index.js');
     const devnet = await startDevnet();
     const stack = await inMemoryStack({ devnet: { ...devnet, indexerUrl: undefined } });
     try {
@@ -344,7 +344,7 @@ describe('indexer toolset without a reachable indexer', () => {
   });
 
   it('reports a connection failure as an isError result', async () => {
-    const { startDevnet } = await import('../../tools/devnet/index.js');
+    const { startDevnet } = await import('../../src/devnet/index.js');
     const devnet = await startDevnet();
     const stack = await inMemoryStack({ devnet: { ...devnet, indexerUrl: 'http://127.0.0.1:9' }, env: { CHAIN_MCP_TIMEOUT_MS: '3000' } });
     try {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
-import { DEVNET_AUTH_PASSWORD } from '../../tools/devnet/node/auth.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { DEVNET_AUTH_PASSWORD } from '../../src/devnet/node/auth.js';
 import { stdioStack } from '../helpers/stack.js';
 
 /**

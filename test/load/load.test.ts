@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { drive, memoryOf, median, percentile, type StdioSession, stdioSession } from '../../tools/load.js';
 
 /**

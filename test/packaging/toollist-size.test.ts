@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toolListSize } from '../../src/assistant/budget.js';
-import { TOOLSETS } from '../../src/catalogue/types.js';
+import { TOOLSETS } from '../../src/core/toolsets.js';
 import { loadConfig } from '../../src/config.js';
 import { devnetEnv, inMemoryStack } from '../helpers/stack.js';
 

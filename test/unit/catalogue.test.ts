@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
-import { TOOLSETS } from '../../src/catalogue/types.js';
+import { TOOLSETS } from '../../src/core/toolsets.js';
 import { loadConfig } from '../../src/config.js';
 import { toolListing } from '../../src/registry/listing.js';
 import { selectTools } from '../../src/registry/select.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../../src/catalogue/types.js';
+import { defineTool } from '../../src/core/tool.js';
 import { canonicalArgs, CONFIRMATION_TTL_MS, ConfirmationBook, MAX_OPEN, spendOutput } from '../../src/confirm.js';
 import { ChainMcpError } from '../../src/errors.js';
 

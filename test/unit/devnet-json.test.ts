@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact } from '../../tools/devnet/rpc.js';
+import { parseJsonExact } from '../../src/devnet/rpc.js';
 
 describe('devnet JSON parsing', () => {
   it('keeps uint64 integers exact and leaves strings and small numbers alone', () => {

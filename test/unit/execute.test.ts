@@ -1,13 +1,15 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type SpendLimits, type ToolDef, type Toolset } from '../../src/catalogue/types.js';
+import { defineTool, type SpendLimits, type ToolDef, type Toolset } from '../../src/core/tool.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { ChainMcpError, HttpStatusError } from '../../src/errors.js';
 import { createLogger } from '../../src/log.js';
-import { type CallHooks, callTool, Services } from '../../src/registry/execute.js';
-import { type Devnet, startDevnet } from '../../tools/devnet/index.js';
-import { addressFor } from '../../tools/devnet/state.js';
+import type { CallHooks } from '../../src/registry/context.js';
+import { callTool } from '../../src/registry/execute.js';
+import { Services } from '../../src/services.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { addressFor } from '../../src/devnet/state.js';
 import { recordingNode } from '../helpers/recording-node.js';
 
 /**

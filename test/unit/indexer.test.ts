@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { indexerTools } from '../../src/catalogue/indexer.js';
-import type { ToolContext, ToolDef } from '../../src/catalogue/types.js';
+import type { ToolContext, ToolDef } from '../../src/core/tool.js';
 import { ChainMcpError, HttpStatusError } from '../../src/errors.js';
 import { amountOf, indexerAsset, memoText, parseStatus, timeOf } from '../../src/summarize/indexer.js';
 import type { QueryPairs } from '../../src/transport/rest.js';

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { decodeCTx } from '../../src/catalogue/indexer.js';
 import { infoTools } from '../../src/catalogue/info.js';
 import { balanceParts, platformTools } from '../../src/catalogue/platform.js';
-import type { ToolContext } from '../../src/catalogue/types.js';
+import type { ToolContext } from '../../src/core/tool.js';
 import { loadConfig } from '../../src/config.js';
 import { rpcHint } from '../../src/errors.js';
 import { decodeDepositOffer } from '../../src/summarize/platform.js';
 import { decodeUtxo } from '../../src/summarize/utxo.js';
-import { createState, encodeUtxo, hexWithChecksum } from '../../tools/devnet/state.js';
+import { createState, encodeUtxo, hexWithChecksum } from '../../src/devnet/state.js';
 
 /**
  * Answers shaped as caminogo marshals them (fixtures written by hand from the Go structs named

@@ -2,12 +2,13 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type ToolDef } from '../../src/catalogue/types.js';
+import { defineTool, type ToolDef } from '../../src/core/tool.js';
 import { loadConfig } from '../../src/config.js';
 import { ChainMcpError } from '../../src/errors.js';
 import { createLogger, silentLogger } from '../../src/log.js';
 import { redactSecrets, redactValue } from '../../src/redact.js';
-import { callTool, Services } from '../../src/registry/execute.js';
+import { callTool } from '../../src/registry/execute.js';
+import { Services } from '../../src/services.js';
 
 /**
  * Redaction (DESIGN "Errors", STYLE secrets): every configured secret is masked, every time it

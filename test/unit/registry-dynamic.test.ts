@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TOOLSET_ABOUT } from '../../src/catalogue/toolsets.js';
-import { defineTool, type Tier, TOOLSETS, type ToolDef, type Toolset } from '../../src/catalogue/types.js';
+import { TOOLSET_ABOUT } from '../../src/core/toolsets.js';
+import { defineTool, type ToolDef } from '../../src/core/tool.js';
+import { type Tier, TOOLSETS, type Toolset } from '../../src/core/toolsets.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { DISCOVERY, DISCOVERY_LISTING, ToolsetSession } from '../../src/registry/dynamic.js';
 import { selectTools } from '../../src/registry/select.js';

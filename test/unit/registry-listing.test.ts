@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { type AnyObject, defineTool, type Tier, type ToolDef } from '../../src/catalogue/types.js';
+import { type AnyObject, defineTool, type Tier, type ToolDef } from '../../src/core/tool.js';
 import {
   annotationsFor,
   effectiveSchemas,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type Tier, type ToolDef, type Toolset } from '../../src/catalogue/types.js';
+import { defineTool, type Tier, type ToolDef, type Toolset } from '../../src/core/tool.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { selectTools, serviceConfigured, tierEnabled, whyHidden } from '../../src/registry/select.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type SpendLimits, type ToolDef } from '../../src/catalogue/types.js';
+import { defineTool, type SpendLimits, type ToolDef } from '../../src/core/tool.js';
 import { formatChainAddress } from '../../src/codec/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { NetworkCache, type NetworkInfo } from '../../src/context/network.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { CallOptions, ToolContext } from '../../src/catalogue/types.js';
+import type { CallOptions, ToolContext } from '../../src/core/tool.js';
 import { cb58Encode, decodeEncoded, formatCb58Id, formatChainAddress } from '../../src/codec/index.js';
 import { loadConfig } from '../../src/config.js';
 import type { AssetInfo, NetworkInfo } from '../../src/context/network.js';

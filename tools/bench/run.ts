@@ -10,8 +10,8 @@ import { Agent, request } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';
-import { type Devnet, startDevnet } from '../devnet/index.js';
-import { addManyUtxos, addManyValidators, addressFor, fund } from '../devnet/state.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { addManyUtxos, addManyValidators, addressFor, fund } from '../../src/devnet/state.js';
 import { startFaultProxy } from '../fault-proxy.js';
 import { describeLeak, drive, leakCheck, leakFree, MAIN, median, percentile, stdioSession } from '../load.js';
 

@@ -10,7 +10,7 @@ import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';
 import { VIEWS, viewHtml } from '../../src/views/views.js';
-import { startDevnet } from '../devnet/index.js';
+import { startDevnet } from '../../src/devnet/index.js';
 import { hostView, launchChromium } from './host.js';
 
 async function main(): Promise<void> {

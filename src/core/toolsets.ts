@@ -1,4 +1,21 @@
-import type { Toolset } from './types.js';
+export const TOOLSETS = [
+  'info',
+  'platform',
+  'xvm',
+  'wallet',
+  'evm',
+  'cx',
+  'indexer',
+  'keystore',
+  'auth',
+  'admin',
+  'runner',
+  'assistant',
+] as const;
+export type Toolset = (typeof TOOLSETS)[number];
+
+/** read: queries; wallet: needs keystore credentials, moves nothing; spend: changes the chain; admin: node operation and secrets. */
+export type Tier = 'read' | 'wallet' | 'spend' | 'admin';
 
 /** What each toolset answers, in one line: list_toolsets shows it so a model can pick one to enable. */
 export const TOOLSET_ABOUT: Readonly<Record<Toolset, string>> = {

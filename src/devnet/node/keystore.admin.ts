@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { cb58Decode, cb58Encode } from '../../../src/codec/index.js';
+import { cb58Decode, cb58Encode } from '../../codec/index.js';
 import { type Params, RpcFault, type RpcRouter, needString } from '../rpc.js';
 import { addUser, addUserKey, type DevnetState, type KeystoreUser, makeKey, type UserKey } from '../state.js';
 

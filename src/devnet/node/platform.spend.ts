@@ -1,4 +1,4 @@
-import { cb58Decode, hexToBytes, parseNodeId } from '../../../src/codec/index.js';
+import { cb58Decode, hexToBytes, parseNodeId } from '../../codec/index.js';
 import { type Params, RpcFault, type RpcRouter, needString, needUint } from '../rpc.js';
 import { ADDRESS_STATE, addTx, bareAddress, type DevnetState, type KeystoreUser, type Validator } from '../state.js';
 import { needKey, needUser } from './keystore.admin.js';

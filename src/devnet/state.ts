@@ -37,7 +37,7 @@ import {
   formatChainAddress,
   formatNodeId,
   type ChainLetter,
-} from '../../src/codec/index.js';
+} from '../codec/index.js';
 
 export type Chain = ChainLetter;
 export type LockState = 'unlocked' | 'bonded' | 'deposited' | 'bondedDeposited';

@@ -1,4 +1,4 @@
-import { cb58Decode, hexToBytes } from '../../../src/codec/index.js';
+import { cb58Decode, hexToBytes } from '../../codec/index.js';
 import { type Params, RpcFault, type RpcRouter, needString, needUint } from '../rpc.js';
 import {
   addAsset,

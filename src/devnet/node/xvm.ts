@@ -1,4 +1,4 @@
-import { cb58Encode, parseBareBech32 } from '../../../src/codec/index.js';
+import { cb58Encode, parseBareBech32 } from '../../codec/index.js';
 import { RpcFault, type Params, type RpcRouter, needString, needUint } from '../rpc.js';
 import {
   bareAddress,

@@ -1,4 +1,4 @@
-import { parseChainAddress } from '../../../src/codec/index.js';
+import { parseChainAddress } from '../../codec/index.js';
 import { RpcFault, type Params, type RpcRouter, needString, needUint } from '../rpc.js';
 import {
   balanceOf,

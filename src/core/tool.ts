@@ -5,25 +5,9 @@ import type { QueryPairs } from '../transport/rest.js';
 import type { RpcParams } from '../transport/jsonrpc.js';
 import type { Endpoint } from '../wire.js';
 import type { AssetInfo, NetworkInfo } from '../context/network.js';
+import type { Tier, Toolset } from './toolsets.js';
 
-export const TOOLSETS = [
-  'info',
-  'platform',
-  'xvm',
-  'wallet',
-  'evm',
-  'cx',
-  'indexer',
-  'keystore',
-  'auth',
-  'admin',
-  'runner',
-  'assistant',
-] as const;
-export type Toolset = (typeof TOOLSETS)[number];
-
-/** read: queries; wallet: needs keystore credentials, moves nothing; spend: changes the chain; admin: node operation and secrets. */
-export type Tier = 'read' | 'wallet' | 'spend' | 'admin';
+export type { Tier, Toolset } from './toolsets.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the catalogue holds tools of every input and output shape
 export type AnyObject = z.ZodObject<any>;

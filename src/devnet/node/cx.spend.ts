@@ -1,4 +1,4 @@
-import { cb58Decode } from '../../../src/codec/index.js';
+import { cb58Decode } from '../../codec/index.js';
 import { type Params, RpcFault, type RpcRouter, needString, needUint } from '../rpc.js';
 import { addTx, type DevnetState, resolveAsset, utxosOf } from '../state.js';
 import { importPrivateKey, needKey, needUser } from './keystore.admin.js';

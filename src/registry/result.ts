@@ -1,0 +1,32 @@
+import type { Config } from '../config.js';
+import { renderError, toChainMcpError } from '../errors.js';
+import { redactSecrets, redactValue } from '../redact.js';
+import { clipText } from '../summarize/format.js';
+import { cleanValue } from '../summarize/stranger.js';
+import { fitStructured } from './structured-budget.js';
+
+export interface ToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+}
+
+export function textResult(text: string, structured: Record<string, unknown> | undefined, config: Config): ToolResult {
+  if (!structured) return { content: [{ type: 'text', text: clipText(redactSecrets(text, config.secrets), config.maxOutputBytes) }] };
+  const fitted = fitStructured(cleanValue(redactValue(structured, config.secrets)), config.maxStructuredBytes);
+  const full = fitted.note ? `${text}\n${fitted.note}` : text;
+  return { content: [{ type: 'text', text: clipText(redactSecrets(full, config.secrets), config.maxOutputBytes) }], structuredContent: fitted.value };
+}
+
+export function errorResult(err: unknown, config: Config): ToolResult {
+  const error = toChainMcpError(err);
+  const text = clipText(redactSecrets(renderError(error), config.secrets), config.maxOutputBytes);
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/** JSON-safe copy (bigints as decimal strings) for structuredContent. */
+export function jsonSafe(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined) return undefined;
+  return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Record<string, unknown>;
+}

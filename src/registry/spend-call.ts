@@ -1,0 +1,179 @@
+import type { Config } from '../config.js';
+import type { SpendPlan, ToolContext, ToolDef } from '../core/tool.js';
+import { ChainMcpError, HttpStatusError, toChainMcpError } from '../errors.js';
+import { humanDecision, needsLink } from '../approval/flow.js';
+import { cardMeta } from '../approval/card.js';
+import type { Services } from '../services.js';
+import { checkWithoutRequests, pinNetwork, spendLimits } from '../spend/guard.js';
+import type { CallHooks } from './context.js';
+import { runOperation } from './operation.js';
+import { jsonSafe, type ToolResult, textResult } from './result.js';
+
+function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>): void {
+  try {
+    services.confirmations.redeem(confirm, tool.name, args, services.now());
+  } catch (err) {
+    services.log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
+    throw err;
+  }
+}
+
+/** The limits in force, for the human to see beside the preview. */
+function limitsInForce(config: Config): string[] {
+  const lines: string[] = [];
+  if (config.maxSpend !== undefined) lines.push(`Limit in force: at most ${config.maxSpend} smallest units per spend (CHAIN_MCP_MAX_SPEND)`);
+  if (config.allowedRecipients) lines.push(`Limit in force: recipients only from CHAIN_MCP_ALLOWED_RECIPIENTS (${config.allowedRecipients.length})`);
+  if (config.expectNetworkId) lines.push(`Limit in force: network ${config.expectNetworkId} only (CHAIN_MCP_EXPECT_NETWORK_ID)`);
+  return lines;
+}
+
+/**
+ * Under CHAIN_MCP_APPROVAL=human: the id must be valid, and the human must have approved this
+ * exact preview through a channel the model cannot drive. Returns a declined result, throws when
+ * not (yet) approved, and returns undefined once the id is consumed and the spend may go.
+ */
+async function humanApproval(
+  services: Services,
+  tool: ToolDef,
+  args: Record<string, unknown>,
+  confirm: string,
+  plan: SpendPlan,
+  hooks: CallHooks,
+): Promise<ToolResult | undefined> {
+  const { config, log } = services;
+  const audit = { tool: tool.name };
+  let nonce: string;
+  try {
+    nonce = services.confirmations.verify(confirm, tool.name, args, services.now());
+  } catch (err) {
+    log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
+    throw err;
+  }
+  const approval = services.approvals.get(nonce);
+  if (!approval) {
+    throw new ChainMcpError('confirmation', 'Confirmation refused: this preview has no approval waiting (expired, or the server restarted). Nothing was sent.', {
+      hint: 'Call the tool again without confirm to get a fresh preview.',
+    });
+  }
+  const state = await humanDecision({ book: services.approvals, pages: services.approvalPages, log, waitMs: config.approvalWaitMs }, approval, hooks);
+  if (state === 'pending') {
+    log.info({ audit: 'not_approved', ...audit }, 'spend not approved yet');
+    const where = needsLink(hooks) ? ` The human approves at ${await services.approvalPages.url(approval)} .` : '';
+    throw new ChainMcpError('confirmation', `Not approved by the human yet; nothing was sent.${where}`, {
+      hint: 'Ask the human to approve (or decline) this exact preview, then call again with the same confirm. The model cannot approve it.',
+    });
+  }
+  services.confirmations.redeem(confirm, tool.name, args, services.now());
+  services.approvals.forget(approval);
+  if (state === 'declined') {
+    log.info({ audit: 'declined', ...audit, channel: approval.decidedBy }, 'spend declined');
+    return textResult('Declined by the human; nothing was sent.', { status: 'declined', preview: plan.lines }, config);
+  }
+  log.info({ audit: 'approved', ...audit, channel: approval.decidedBy }, 'spend approved by the human');
+  return undefined;
+}
+
+/** Where to look when a spend's outcome is unknown, by toolset. */
+const OUTCOME_CHECK: Record<string, string> = {
+  xvm: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
+  wallet: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
+  platform: 'platform_getPendingValidators, platform_getSubnets or platform_getBalance, whichever the spend changes',
+  cx: 'cx_getUTXOs on the destination and cx_getAtomicTxStatus with a txID if you have one',
+  evm: 'eth_getTransactionCount of the sender (a higher nonce means it was accepted) and eth_getTransactionReceipt',
+};
+
+/**
+ * The confirmation protocol (DESIGN "Confirmation of spends"): without `confirm` a preview and
+ * a bound id; with it, the same checks again, the id consumed, the human asked when the client
+ * can be asked, then exactly one request. Never retried; a lost answer is an unknown outcome.
+ */
+export async function callSpend(services: Services, tool: ToolDef, input: Record<string, unknown>, ctx: ToolContext, hooks: CallHooks): Promise<ToolResult> {
+  const { config, log } = services;
+  const { confirm, ...args } = input;
+  if (!tool.plan) throw new ChainMcpError('internal', `Spend tool ${tool.name} has no preview; refusing to run it.`);
+  // Guard order (DESIGN section 6): limits needing no request, the network pin, then the preview's reads.
+  tool.validate?.(args, services.now());
+  const limits = spendLimits(tool, args);
+  const cached = services.cachedNetwork();
+  checkWithoutRequests(limits, config, cached);
+  await pinNetwork(limits, config, () => ctx.network(), cached !== undefined);
+  const plan: SpendPlan = await tool.plan(args, ctx);
+  const audit = { tool: tool.name, amount: limits.amount?.toString(), recipients: limits.recipients };
+  if (typeof confirm !== 'string') {
+    const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now());
+    log.info({ audit: 'preview', ...audit }, 'spend preview');
+    for (const gone of services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
+    const preview = [...plan.lines];
+    let how = `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`;
+    let approvalUrl: string | undefined;
+    let meta: Record<string, unknown> | undefined;
+    if (config.approval === 'human') {
+      const exact = limits.amount !== undefined ? [`Amount in smallest units: ${limits.amount}`] : [];
+      const lines = [...preview, ...exact, ...limitsInForce(config)];
+      const approval = services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt);
+      if (hooks.appCard) meta = cardMeta(services.cardSecrets, approval);
+      if (needsLink(hooks)) {
+        approvalUrl = await services.approvalPages.url(approval);
+        how = `Only the human can approve this: give them this link to open in their browser on this computer: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
+      } else if (hooks.appCard) {
+        how = `The human approves or declines on the approval card shown with this preview. After they approve, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
+      } else {
+        how = `To execute once, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes); the human is then asked to approve in their client. Your confirm alone sends nothing.`;
+      }
+    }
+    const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), how].join('\n');
+    const result = textResult(
+      text,
+      {
+        status: 'preview',
+        preview,
+        confirmationId: id,
+        expiresAt: new Date(expiresAt).toISOString(),
+        ...(approvalUrl ? { approvalUrl } : {}),
+        details: jsonSafe(plan.details),
+      },
+      config,
+    );
+    // The card's secret travels in _meta, which hosts give the view and not the model.
+    return meta ? { ...result, _meta: meta } : result;
+  }
+  if (config.approval === 'human') {
+    const declined = await humanApproval(services, tool, args, confirm, plan, hooks);
+    if (declined) return declined;
+  } else {
+    redeemOrRefuse(services, tool, args, confirm, audit);
+  }
+  if (config.approval === 'confirm-id' && hooks.elicit) {
+    const answer = await hooks.elicit([`Approve ${tool.title}?`, ...plan.lines].join('\n'));
+    if (answer !== 'accept') {
+      log.info({ audit: 'declined', ...audit, answer }, 'spend declined');
+      return textResult(`Declined by the human (${answer}); nothing was sent.`, { status: 'declined', preview: plan.lines }, config);
+    }
+  }
+  log.info({ audit: 'confirmed', ...audit }, 'spend confirmed');
+  let output: Record<string, unknown>;
+  try {
+    output = (await runOperation(tool, args, ctx)) as Record<string, unknown>;
+  } catch (err) {
+    const error = toChainMcpError(err);
+    const lost =
+      error.kind === 'timeout' ||
+      error.kind === 'connection' ||
+      error.kind === 'malformed' ||
+      error.kind === 'cancelled' ||
+      // An answer cut off at the size cap was an answer: the spend may have gone through.
+      error.kind === 'too_large' ||
+      (error instanceof HttpStatusError && error.status >= 500);
+    if (lost) {
+      log.warn({ audit: 'unknown_outcome', ...audit, kind: error.kind }, 'spend outcome unknown');
+      throw new ChainMcpError('unknown_outcome', `The outcome of ${tool.name} is unknown: ${error.message} It was sent once and will not be retried.`, {
+        hint: `Do not send it again blindly. First check ${OUTCOME_CHECK[tool.toolset] ?? 'the balances (account_overview)'}; only then decide with the human whether to preview it again.`,
+      });
+    }
+    log.info({ audit: 'failed', ...audit, kind: error.kind }, 'spend failed');
+    throw error;
+  }
+  log.info({ audit: 'issued', ...audit, txID: output.txID ?? output.txHash }, 'spend issued');
+  const text = await tool.summarize(output, args, ctx);
+  return textResult(text, { status: 'issued', preview: plan.lines, result: output }, config);
+}
