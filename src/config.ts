@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { defaultPasskeyFile } from './approval/passkey.js';
 import { TOOLSETS, type Toolset } from './core/toolsets.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
 
@@ -91,6 +92,8 @@ const envSchema = z.object({
   CHAIN_MCP_MAX_STRUCTURED_BYTES: byteBudget(4096, 65_536),
   CHAIN_MCP_WIRE_NAMES: z.string().optional(),
   CHAIN_MCP_APPROVAL: z.enum(['human', 'confirm-id']).default('human'),
+  CHAIN_MCP_APPROVAL_LINK: z.enum(['passkey', 'plain']).default('passkey'),
+  CHAIN_MCP_PASSKEY_FILE: z.string().trim().min(1).optional(),
   CHAIN_MCP_APPROVAL_WAIT_MS: z
     .string()
     .regex(/^\d+$/, 'expected milliseconds as a whole number')
@@ -129,6 +132,14 @@ export interface Config {
   approval: 'human' | 'confirm-id';
   /** How long a confirm call waits for the approval page when the client has no way to ask the human. */
   approvalWaitMs: number;
+  /**
+   * The approval link (for a client with neither elicitation nor MCP Apps): `passkey` offers it only
+   * with a registered passkey and Approve needs a WebAuthn assertion; `plain` offers it always,
+   * knowing a model with an HTTP client can press the button itself.
+   */
+  approvalLink: 'passkey' | 'plain';
+  /** Where `chain-mcp passkey add` stores the passkey (CHAIN_MCP_PASSKEY_FILE). */
+  passkeyFile: string;
   /** Budget for one result's structuredContent; lists lose whole items from their end to fit. */
   maxStructuredBytes: number;
   /** CHAIN_MCP_WIRE_NAMES: `auto` learns the node's names on first use (src/context/dialect.ts). */
@@ -164,6 +175,7 @@ const FLAG_TO_ENV: Record<string, string> = {
 export const HELP = `chain-mcp: MCP server for a blockchain node and its indexer
 
 Usage: chain-mcp [--http [--port N]] [--devnet] [options]
+       chain-mcp passkey add [--port N]   register the passkey that guards approval links
 
   (no flags)            serve MCP on stdio
   --http                serve Streamable HTTP on 127.0.0.1 (path /mcp)
@@ -300,6 +312,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     maxStructuredBytes: e.CHAIN_MCP_MAX_STRUCTURED_BYTES,
     approval: e.CHAIN_MCP_APPROVAL,
     approvalWaitMs: e.CHAIN_MCP_APPROVAL_WAIT_MS,
+    approvalLink: e.CHAIN_MCP_APPROVAL_LINK,
+    passkeyFile: e.CHAIN_MCP_PASSKEY_FILE ?? defaultPasskeyFile(env),
     wire,
     secrets,
   };

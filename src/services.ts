@@ -11,6 +11,7 @@ import { JsonRpcClient, type RpcParams } from './transport/jsonrpc.js';
 import { RestClient } from './transport/rest.js';
 import { ApprovalBook } from './approval/book.js';
 import { ApprovalPages } from './approval/page.js';
+import { PasskeyStore } from './approval/passkey.js';
 import { CardSecrets } from './approval/card.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, wireMethod } from './wire.js';
 
@@ -54,7 +55,7 @@ export class Services {
     const given = opts.catalogue;
     this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
     this.approvals = new ApprovalBook(this.now);
-    this.approvalPages = new ApprovalPages(this.approvals, opts.log);
+    this.approvalPages = new ApprovalPages(this.approvals, opts.log, opts.config.approvalLink === 'passkey' ? new PasskeyStore(opts.config.passkeyFile, opts.log) : undefined);
     this.dialect = new DialectCache(opts.config.wire, (path, method, params) => this.node.call({ path, method, params }, { retry: true }), opts.log);
     this.networkCache = new NetworkCache((endpoint, method, params) => this.rpc(endpoint, method, params, { retry: true }));
   }

@@ -21,6 +21,11 @@ export interface Approval extends ApprovalFacts {
   state: ApprovalState;
   /** The channel that decided: page, elicitation, app. */
   decidedBy?: string;
+  /**
+   * Set when this approval was offered as a link under CHAIN_MCP_APPROVAL_LINK=passkey: Approve on
+   * the page then needs a WebAuthn assertion over this challenge (base64url, this approval's only).
+   */
+  passkeyChallenge?: string;
 }
 
 const MAX_OPEN = 1000;

@@ -73,6 +73,27 @@ async function humanApproval(
   return undefined;
 }
 
+/**
+ * The link channel is strong or absent: `passkey` when a registered passkey guards the page,
+ * `plain` when the operator chose it knowingly, `none` otherwise.
+ */
+function linkMode(services: Services): 'passkey' | 'plain' | 'none' {
+  if (services.config.approvalLink === 'plain') return 'plain';
+  return services.approvalPages.passkeys?.registered() ? 'passkey' : 'none';
+}
+
+function noChannel(): ChainMcpError {
+  return new ChainMcpError(
+    'confirmation',
+    'Refused: this client has no channel to the human (neither form elicitation nor MCP Apps) and no passkey guards the approval link, so no one but the model could approve. Nothing was sent.',
+    {
+      hint:
+        'Ways to approve: use a host with form elicitation, or an MCP Apps host (approval card); or the operator registers a passkey once with `chain-mcp passkey add`; ' +
+        'or the operator sets CHAIN_MCP_APPROVAL_LINK=plain, knowing that a model with an HTTP client can then approve on its own.',
+    },
+  );
+}
+
 /** Where to look when a spend's outcome is unknown, by toolset. */
 const OUTCOME_CHECK: Record<string, string> = {
   xvm: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
@@ -100,6 +121,10 @@ export async function callSpend(services: Services, tool: ToolDef, input: Record
   const plan: SpendPlan = await tool.plan(args, ctx);
   const audit = { tool: tool.name, amount: limits.amount?.toString(), recipients: limits.recipients };
   if (typeof confirm !== 'string') {
+    if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
+      log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
+      throw noChannel();
+    }
     const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now());
     log.info({ audit: 'preview', ...audit }, 'spend preview');
     for (const gone of services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
@@ -113,6 +138,7 @@ export async function callSpend(services: Services, tool: ToolDef, input: Record
       const approval = services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt);
       if (hooks.appCard) meta = cardMeta(services.cardSecrets, approval);
       if (needsLink(hooks)) {
+        if (linkMode(services) === 'passkey') services.approvalPages.requirePasskey(approval);
         approvalUrl = await services.approvalPages.url(approval);
         how = `Only the human can approve this: give them this link to open in their browser on this computer: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
       } else if (hooks.appCard) {
