@@ -61,16 +61,40 @@ const byteBudget = (min: number, fallback: number) =>
     .refine((n) => n >= min, `expected at least ${min} bytes`)
     .default(fallback);
 
+/**
+ * Secrets are masked wherever they could show (src/redact.ts); one shorter than this would
+ * match ordinary text, so it could be neither masked reliably nor told from a guess.
+ */
+export const MIN_SECRET_CHARS = 8;
+const secretText = (min = MIN_SECRET_CHARS) =>
+  z
+    .string()
+    .min(min, `expected at least ${min} characters (a shorter secret cannot be redacted reliably)`)
+    .max(1024, 'expected at most 1024 characters');
+
+const wholeNumber = (what: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `expected ${what} as a whole number`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `expected ${what} between ${min} and ${max}`)
+    .default(fallback);
+
 const envSchema = z.object({
   CHAIN_MCP_NODE_URL: url('node').default('http://127.0.0.1:9650'),
   CHAIN_MCP_INDEXER_URL: url('indexer').optional(),
   CHAIN_MCP_RUNNER_URL: url('network runner gateway').optional(),
   CHAIN_MCP_RUNNER_EXEC_PATH: z.string().min(1).optional(),
-  CHAIN_MCP_AUTH_TOKEN: z.string().min(1, 'expected a non-empty token').optional(),
-  CHAIN_MCP_AUTH_PASSWORD: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
+  CHAIN_MCP_AUTH_TOKEN: secretText().optional(),
+  CHAIN_MCP_AUTH_PASSWORD: secretText().optional(),
   CHAIN_MCP_KEYSTORE_USER: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
-  CHAIN_MCP_KEYSTORE_PASSWORD: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
-  CHAIN_MCP_ADMIN_SECRET: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
+  CHAIN_MCP_KEYSTORE_PASSWORD: secretText().optional(),
+  CHAIN_MCP_ADMIN_SECRET: secretText().optional(),
+  // A bearer token guards every MCP call over --http: long enough not to be guessed.
+  CHAIN_MCP_HTTP_TOKEN: secretText(16).optional(),
+  CHAIN_MCP_HTTP_IDLE_MS: wholeNumber('milliseconds', 1000, 86_400_000, 30 * 60 * 1000),
+  CHAIN_MCP_HTTP_MAX_SESSIONS: wholeNumber('a session count', 1, 10_000, 32),
   CHAIN_MCP_ALLOW_SPEND: boolText.default(false),
   CHAIN_MCP_ALLOW_ADMIN: boolText.default(false),
   CHAIN_MCP_DYNAMIC: boolText.default(false),
@@ -146,6 +170,12 @@ export interface Config {
   wire: WireSetting;
   /** Values that must never appear in a log line, an error or a tool result. */
   secrets: readonly string[];
+  /** CHAIN_MCP_HTTP_TOKEN: the bearer token every --http request must carry. */
+  httpToken?: string;
+  /** An --http session unused this long is closed (CHAIN_MCP_HTTP_IDLE_MS). */
+  httpIdleMs: number;
+  /** At most this many --http sessions at once; a new one beyond is refused (CHAIN_MCP_HTTP_MAX_SESSIONS). */
+  httpMaxSessions: number;
 }
 
 export interface Cli {
@@ -195,6 +225,8 @@ Usage: chain-mcp [--http [--port N]] [--devnet] [options]
   --timeout-ms N        CHAIN_MCP_TIMEOUT_MS (default 15000)
   --log-level L         CHAIN_MCP_LOG_LEVEL (default info; logs go to stderr)
   CHAIN_MCP_WIRE_NAMES  auto (default: learn the node's names), spec, camino, or key=value pairs
+  CHAIN_MCP_HTTP_TOKEN  bearer token for --http (required with spend or admin tools)
+  CHAIN_MCP_APPROVAL_LINK  passkey (default) or plain; CHAIN_MCP_PASSKEY_FILE
   --help, --version
 
 Secrets (auth token and password, keystore user and password) are read from the
@@ -282,8 +314,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const toolsets = new Set<Toolset>(
     !toolsetNames || toolsetNames.length === 0 || toolsetNames.includes('all') ? TOOLSETS : (toolsetNames as Toolset[]),
   );
-  const secrets = [e.CHAIN_MCP_AUTH_TOKEN, e.CHAIN_MCP_AUTH_PASSWORD, e.CHAIN_MCP_KEYSTORE_PASSWORD, e.CHAIN_MCP_ADMIN_SECRET].filter(
-    (s): s is string => typeof s === 'string' && s.length >= 4,
+  const secrets = [e.CHAIN_MCP_AUTH_TOKEN, e.CHAIN_MCP_AUTH_PASSWORD, e.CHAIN_MCP_KEYSTORE_PASSWORD, e.CHAIN_MCP_ADMIN_SECRET, e.CHAIN_MCP_HTTP_TOKEN].filter(
+    (s): s is string => typeof s === 'string',
   );
   return {
     nodeUrl: e.CHAIN_MCP_NODE_URL,
@@ -316,5 +348,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     passkeyFile: e.CHAIN_MCP_PASSKEY_FILE ?? defaultPasskeyFile(env),
     wire,
     secrets,
+    httpToken: e.CHAIN_MCP_HTTP_TOKEN,
+    httpIdleMs: e.CHAIN_MCP_HTTP_IDLE_MS,
+    httpMaxSessions: e.CHAIN_MCP_HTTP_MAX_SESSIONS,
   };
+}
+
+/** --http with spend or admin tools on needs CHAIN_MCP_HTTP_TOKEN: any local program could call them otherwise. */
+export function checkHttpConfig(config: Config): void {
+  if (!config.httpToken && (config.allowSpend || config.allowAdmin)) {
+    throw new ConfigError(
+      `CHAIN_MCP_HTTP_TOKEN: required with --http when ${config.allowSpend ? 'CHAIN_MCP_ALLOW_SPEND' : 'CHAIN_MCP_ALLOW_ADMIN'} is on (at least 16 random characters; clients send it as Authorization: Bearer <token>)`,
+    );
+  }
 }

@@ -76,7 +76,7 @@ export async function servePasskeyRegistration(store: PasskeyStore, port = 0): P
       reply(res, 200, page('Passkey registered', '<p><strong>Registered.</strong> Approval links now ask for this passkey. You can close this page.</p>'));
       finish(c.id);
     } catch (err) {
-      reply(res, 400, page('Not registered', `<p>The passkey could not be registered (${escape((err as Error).message)}). Reload the page and try again.</p>`));
+      reply(res, 400, page('Not registered', `<p>The passkey could not be registered (${escapeText((err as Error).message)}). Reload the page and try again.</p>`));
     }
   };
   const server = createServer((req, res) => {
@@ -100,4 +100,4 @@ export async function servePasskeyRegistration(store: PasskeyStore, port = 0): P
   };
 }
 
-const escape = (text: string): string => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const escapeText = (text: string): string => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);

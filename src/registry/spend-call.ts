@@ -9,9 +9,9 @@ import type { CallHooks } from './context.js';
 import { runOperation } from './operation.js';
 import { jsonSafe, type ToolResult, textResult } from './result.js';
 
-function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>): void {
+function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>, session?: string): void {
   try {
-    services.confirmations.redeem(confirm, tool.name, args, services.now());
+    services.confirmations.redeem(confirm, tool.name, args, services.now(), session);
   } catch (err) {
     services.log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
     throw err;
@@ -44,7 +44,7 @@ async function humanApproval(
   const audit = { tool: tool.name };
   let nonce: string;
   try {
-    nonce = services.confirmations.verify(confirm, tool.name, args, services.now());
+    nonce = services.confirmations.verify(confirm, tool.name, args, services.now(), hooks.session);
   } catch (err) {
     log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
     throw err;
@@ -63,7 +63,7 @@ async function humanApproval(
       hint: 'Ask the human to approve (or decline) this exact preview, then call again with the same confirm. The model cannot approve it.',
     });
   }
-  services.confirmations.redeem(confirm, tool.name, args, services.now());
+  services.confirmations.redeem(confirm, tool.name, args, services.now(), hooks.session);
   services.approvals.forget(approval);
   if (state === 'declined') {
     log.info({ audit: 'declined', ...audit, channel: approval.decidedBy }, 'spend declined');
@@ -125,7 +125,7 @@ export async function callSpend(services: Services, tool: ToolDef, input: Record
       log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
       throw noChannel();
     }
-    const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now());
+    const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now(), hooks.session);
     log.info({ audit: 'preview', ...audit }, 'spend preview');
     for (const gone of services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
     const preview = [...plan.lines];
@@ -167,7 +167,7 @@ export async function callSpend(services: Services, tool: ToolDef, input: Record
     const declined = await humanApproval(services, tool, args, confirm, plan, hooks);
     if (declined) return declined;
   } else {
-    redeemOrRefuse(services, tool, args, confirm, audit);
+    redeemOrRefuse(services, tool, args, confirm, audit, hooks.session);
   }
   if (config.approval === 'confirm-id' && hooks.elicit) {
     const answer = await hooks.elicit([`Approve ${tool.title}?`, ...plan.lines].join('\n'));

@@ -7,7 +7,7 @@ import { servePasskeyRegistration } from '../../src/approval/passkey-register.js
 import { PasskeyStore } from '../../src/approval/passkey.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { launchChromium } from '../../tools/views/host.js';
-import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+import { requestsFor, spendHarness } from '../helpers/spend-harness.js';
 
 /**
  * CHAIN_MCP_APPROVAL_LINK=passkey (the default): a client with neither elicitation nor MCP Apps
