@@ -48,7 +48,7 @@ export class Services {
     this.config = opts.config;
     this.log = opts.log;
     this.now = opts.now ?? Date.now;
-    this.http = new HttpClient({ timeoutMs: opts.config.timeoutMs });
+    this.http = new HttpClient({ timeoutMs: opts.config.timeoutMs, secrets: opts.config.secrets });
     this.node = new JsonRpcClient(this.http, opts.config.nodeUrl, opts.config.authToken);
     if (opts.config.indexerUrl) this.indexerClient = new RestClient(this.http, opts.config.indexerUrl, 'indexer');
     if (opts.config.runnerUrl) this.runnerClient = new RestClient(this.http, opts.config.runnerUrl, 'network runner');
