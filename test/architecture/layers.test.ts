@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { cruise, type IRuleSet } from 'dependency-cruiser';
+import { cruise, type IForbiddenRuleType } from 'dependency-cruiser';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const require = createRequire(import.meta.url);
-const RULES = require('../../.dependency-cruiser.cjs') as { forbidden: IRuleSet['forbidden'] };
+const RULES = require('../../.dependency-cruiser.cjs') as { forbidden: IForbiddenRuleType[] };
 
 async function violations(baseDir: string, paths: string[]): Promise<string[]> {
   const result = await cruise(paths, {
