@@ -1,8 +1,15 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { defaultPasskeyFile } from './approval/passkey.js';
 import { TOOLSETS, type Toolset } from './core/toolsets.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
+
+/** Where `chain-mcp passkey add` stores the operator's passkey (CHAIN_MCP_PASSKEY_FILE overrides). */
+export function defaultPasskeyFile(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME || (process.platform === 'win32' && env.APPDATA ? env.APPDATA : join(homedir(), '.config'));
+  return join(base, 'chain-mcp', 'passkeys.json');
+}
 
 /** Thrown for configuration that cannot start the server; main prints `message` as one line. */
 export class ConfigError extends Error {

@@ -1,6 +1,5 @@
 #!/usr/bin/env node
-import { defaultPasskeyFile } from './approval/passkey.js';
-import { ConfigError, HELP, loadConfig, parseCli } from './config.js';
+import { ConfigError, defaultPasskeyFile, HELP, loadConfig, parseCli } from './config.js';
 import { createLogger } from './log.js';
 import { VERSION } from './version.js';
 

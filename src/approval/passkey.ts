@@ -1,7 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { Logger } from '../log.js';
 
@@ -19,12 +18,6 @@ export interface StoredPasskey {
   counter: number;
   transports?: string[];
   createdAt: string;
-}
-
-/** Where `chain-mcp passkey add` stores the operator's passkey (CHAIN_MCP_PASSKEY_FILE overrides). */
-export function defaultPasskeyFile(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME || (process.platform === 'win32' && env.APPDATA ? env.APPDATA : join(homedir(), '.config'));
-  return join(base, 'chain-mcp', 'passkeys.json');
 }
 
 /** The operator's registered passkeys, read from the file on each use (registering needs no restart). */
