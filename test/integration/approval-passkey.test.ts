@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { PasskeyStore } from '../../src/approval/passkey.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { launchChromium } from '../../tools/views/host.js';
 import { requestsFor, spendHarness } from '../helpers/spend-harness.js';
+import { MAIN } from '../helpers/stack.js';
 
 /**
  * CHAIN_MCP_APPROVAL_LINK=passkey (the default): a client with neither elicitation nor MCP Apps
@@ -65,6 +67,30 @@ describe('the approval link is strong or absent', () => {
       await h.close();
     }
   });
+
+  it('`chain-mcp passkey add` prints a localhost registration page whose only script is allowed by hash', async () => {
+    const child = spawn(process.execPath, [MAIN, 'passkey', 'add'], { env: { ...process.env, CHAIN_MCP_PASSKEY_FILE: join(dir, 'cli.json') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          const found = /http:\/\/localhost:\d+\/[A-Za-z0-9_-]+/.exec(out);
+          if (found) resolve(found[0]);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      expect(out).toContain(join(dir, 'cli.json'));
+      const res = await fetch(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
+      expect(await res.text()).toContain('id="register"');
+      expect((await fetch(`${new URL(url).origin}/guess`)).status).toBe(404);
+    } finally {
+      child.kill();
+    }
+    expect(existsSync(join(dir, 'cli.json'))).toBe(false);
+  }, 60_000);
 
   describe('with a passkey registered by `chain-mcp passkey add`', () => {
     let browser: Browser;
