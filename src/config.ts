@@ -269,6 +269,11 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): { cli
       options: cliOptions(),
     });
   } catch (err) {
+    const unknown = /^Unknown option '--([^']+)'/.exec((err as Error).message)?.[1];
+    if (unknown !== undefined) {
+      const near = nearest(unknown, FLAGS.map((f) => f.name));
+      throw new ConfigError(`unknown flag --${unknown}${near ? `; did you mean --${near}?` : ''} (see chain-mcp --help)`);
+    }
     throw new ConfigError(`${(err as Error).message}; see chain-mcp --help`);
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;

@@ -78,3 +78,10 @@ describe('nearest name', () => {
     expect(nearest('banana', ['info', 'platform', 'xvm'])).toBeUndefined();
   });
 });
+
+describe('a misspelled flag', () => {
+  it('names the nearest real flag in one line', () => {
+    expect(() => parseCli(['--max-spnd', '5'], {})).toThrow('unknown flag --max-spnd; did you mean --max-spend? (see chain-mcp --help)');
+    expect(() => parseCli(['--frobnicate'], {})).toThrow('unknown flag --frobnicate (see chain-mcp --help)');
+  });
+});
