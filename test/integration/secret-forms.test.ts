@@ -44,7 +44,7 @@ describe('a secret echoed in another form is still redacted', () => {
     node.handler = (_req, res) => {
       res.writeHead(500, { 'content-type': 'text/plain' }).end(echo);
     };
-    const config = loadConfig({ CHAIN_MCP_NODE_URL: await node.listen(), CHAIN_MCP_AUTH_TOKEN: TOKEN, CHAIN_MCP_TIMEOUT_MS: '2000' });
+    const config = loadConfig({ CHAIN_MCP_NODE_URL: await node.listen(), CHAIN_MCP_AUTH_TOKEN: TOKEN, CHAIN_MCP_TIMEOUT_MS: '30000' });
     const log = createLogger('debug', config.secrets, { write: (line: string) => logs.push(line) });
     const services = new Services({ config, log, catalogue: CATALOGUE });
     const { mcp } = buildServer({ config, log, services });
