@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from '../codec/index.js';
 import { ChainMcpError, InputError, toChainMcpError } from '../errors.js';
 import { credentials, txFees, userXAddresses, xBalance, pUnlocked } from '../spend/plan.js';
+import { checkAddressNetworks } from '../context/network.js';
 import { DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut } from '../summarize/format.js';
 import { withShallowOutputs } from '../summarize/schema.js';
@@ -58,7 +59,7 @@ const anyAddress = z
     }
   });
 
-const AssetLine = z.object({ assetID: z.string(), amount: AmountOut });
+const AssetLine = z.object({ assetID: z.string(), native: z.boolean(), amount: AmountOut });
 const Waiting = z.object({ on: z.enum(['X', 'C']), from: z.enum(['X', 'P', 'C']), amount: AmountOut, utxos: z.number() });
 const Account = z.object({
   address: z.string().describe('Bech32 address without chain prefix; one key, seen on X, P and C.'),
@@ -102,9 +103,17 @@ const accountOverview = defineTool({
       .max(16)
       .describe('1-16 addresses: X-/P-/C-... (any one covers that key on X, P and C) or 0x... (C-Chain EVM balance).'),
   }),
-  output: z.object({ accounts: z.array(Account), evm: z.array(EvmBalance), nativeTotal: AmountOut.describe('Native asset over everything above (C wei cut to 9 decimals).'), problems: problemsField }),
+  output: z.object({
+    accounts: z.array(Account),
+    evm: z.array(EvmBalance),
+    nativeTotal: AmountOut.describe('Sum of the native parts shown (C wei cut to 9 decimals).'),
+    notRead: z.array(z.string()).describe('Parts not read, so not in the total.'),
+    problems: problemsField,
+  }),
   run: async (input, ctx) => {
     const network = await networkOrBlank(ctx);
+    // Another network's address is a mistake to name, not a zero balance (only the network lookup went out).
+    checkAddressNetworks(input.addresses.filter((a) => !isHexAddress(a)), network, 'addresses');
     const nativeID = network.assetID;
     const problems: Problem[] = [];
     const bares = [...new Set(input.addresses.filter((a) => !isHexAddress(a)).map(bareOf))];
@@ -129,7 +138,10 @@ const accountOverview = defineTool({
         const xLines = arr(x?.balances).map((b) => {
           const r = rec(b);
           const a = rec(r.balance ?? r.amount);
-          return { assetID: str(r.assetID ?? r.asset), amount: { value: str(a.value ?? r.balance), display: str(a.display ?? r.balance) } };
+          const assetID = str(r.assetID ?? r.asset);
+          // xvm_getAllBalances resolves the node's alias ("CAM") to the ID and says which line is native.
+          const native = r.native === true || (nativeID !== '' && assetID === nativeID);
+          return { assetID, native, amount: { value: str(a.value ?? r.balance), display: str(a.display ?? r.balance) } };
         });
         const pAssets = arr(p?.assets).map(rec);
         const pNative = pAssets.find((a) => str(a.assetID) === nativeID) ?? (pAssets.length === 1 ? pAssets[0] : undefined);
@@ -158,25 +170,27 @@ const accountOverview = defineTool({
     const evm = (await evmPending).filter((e): e is z.infer<typeof EvmBalance> => e !== undefined);
     let total = 0n;
     for (const a of accounts) {
-      for (const line of a.x) if (line.assetID === nativeID) total += big(line.amount.value);
+      for (const line of a.x) if (line.native) total += big(line.amount.value);
       if (a.p) total += big(a.p.total.value);
       for (const w of a.waiting) total += big(w.amount.value);
     }
     for (const e of evm) total += big(e.balance.value) / WEI_PER_UNIT;
-    return { accounts, evm, nativeTotal: show(total), problems };
+    // The EVM balance lives at a 0x address that cannot be derived from a bech32 one.
+    const notRead = bares.length > 0 && hexes.length === 0 ? ['C-Chain EVM balance: not read (give the 0x address to include it)'] : [];
+    return { accounts, evm, nativeTotal: show(total), notRead, problems };
   },
   summarize: (o) => {
     const lines: string[] = [];
     for (const a of o.accounts) {
       lines.push(`${a.address}:`);
-      lines.push(`- X: ${a.x.length ? a.x.map((l) => l.amount.display).join(', ') : 'nothing'}`);
+      lines.push(`- X: ${a.x.length ? a.x.map((l) => l.amount.display + (l.native ? ' (native)' : '')).join(', ') : 'nothing'}`);
       if (a.p) {
         lines.push(`- P: ${a.p.total.display} (unlocked ${a.p.unlocked.display}, bonded ${a.p.bonded.display}, deposited ${a.p.deposited.display}, bonded+deposited ${a.p.bondedDeposited.display})`);
       }
       for (const w of a.waiting) lines.push(`- waiting for import on ${w.on} (exported from ${w.from}): ${w.amount.display} in ${w.utxos} UTXO(s)`);
     }
     for (const e of o.evm) lines.push(`${e.address} on C: ${e.balance.display}`);
-    lines.push(`Native total: ${o.nativeTotal.display}.`, ...problemLines(o.problems));
+    lines.push(`Native total: ${o.nativeTotal.display} (X native + P total + waiting imports${o.evm.length ? ' + C EVM' : ''}).`, ...o.notRead, ...problemLines(o.problems));
     return lines.join('\n');
   },
 });
