@@ -5,6 +5,7 @@ import { credentials, txFees, userXAddresses, xBalance, pUnlocked } from '../spe
 import { checkAddressNetworks } from '../context/network.js';
 import { DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut } from '../summarize/format.js';
+import { offerStatus } from '../summarize/platform.js';
 import { withShallowOutputs } from '../summarize/schema.js';
 import { amount, cb58Id, hexAddress, nodeId } from '../core/fields.js';
 import { defineTool, type SpendPlan, type ToolContext, type ToolDef } from '../core/tool.js';
@@ -304,13 +305,14 @@ const Offer = z.object({
   minDuration: DurationOut,
   maxDuration: DurationOut,
   end: TimeOut,
-  flagNames: z.array(z.string()),
+  open: z.boolean(),
+  notOpen: z.array(z.string()),
 });
 
 const networkOverview = defineTool({
   name: 'network_overview',
   title: 'Network overview',
-  description: 'Get the network at a glance: name and ID, node version, bootstrapped chains, P and C heights, supply, fees, staking limits and the deposit offers active now.',
+  description: 'Get the network at a glance: name, ID, node version, bootstrap, heights, supply, fees, staking (totals, minimums) and deposit offers (open or why not).',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({}),
@@ -338,13 +340,14 @@ const networkOverview = defineTool({
         maxStakeDuration: DurationOut,
       })
       .optional(),
-    depositOffers: z.object({ count: z.number(), offers: z.array(Offer).describe('Up to 10, highest interest first.') }).optional(),
+    stake: z.object({ validators: z.number(), validatorStake: AmountOut, delegators: z.number(), delegatedStake: AmountOut, totalStake: AmountOut }).optional(),
+    depositOffers: z.object({ count: z.number(), open: z.number(), offers: z.array(Offer).describe('Up to 10, highest interest first.') }).optional(),
     problems: problemsField,
   }),
   run: async (_input, ctx) => {
     const problems: Problem[] = [];
     const s = (label: string, tool: string, args: Out = {}) => step(ctx, problems, label, tool, args);
-    const [id, name, version, fees, height, cBlock, supply, conf, offers, ...boot] = await Promise.all([
+    const [id, name, version, fees, height, cBlock, supply, conf, offers, validators, ...boot] = await Promise.all([
       s('network ID', 'info_getNetworkID'),
       s('network name', 'info_getNetworkName'),
       s('node version', 'info_getNodeVersion'),
@@ -354,6 +357,8 @@ const networkOverview = defineTool({
       s('supply', 'platform_getCurrentSupply'),
       s('configuration', 'platform_getConfiguration'),
       s('deposit offers', 'platform_getAllDepositOffers'),
+      // Counts and totals cover every validator whatever the page size.
+      s('validators', 'platform_getCurrentValidators', { limit: 1, delegatorLimit: 0 }),
       ...(['X', 'P', 'C'] as const).map((chain) => s(`bootstrap of ${chain}`, 'info_isBootstrapped', { chain })),
     ]);
     const bootstrapped: Record<string, boolean> = {};
@@ -372,8 +377,13 @@ const networkOverview = defineTool({
         minDuration: o.minDuration as DurationOut,
         maxDuration: o.maxDuration as DurationOut,
         end: o.end as TimeOut,
-        flagNames: arr(o.flagNames).map(str),
+        open: o.open === true,
+        notOpen: arr(o.notOpen).map(str),
       }));
+    const stats = rec(validators?.stats);
+    const network = await networkOrBlank(ctx);
+    const own = units(stats.totalStake);
+    const delegated = units(stats.totalDelegated);
     return {
       networkID: str(id?.networkID ?? conf?.networkID),
       networkName: str(name?.networkName ?? id?.network),
@@ -399,7 +409,18 @@ const networkOverview = defineTool({
             },
           }
         : {}),
-      ...(offers ? { depositOffers: { count: Number(offers.count ?? offerList.length), offers: offerList } } : {}),
+      ...(validators
+        ? {
+            stake: {
+              validators: Number(stats.count ?? 0),
+              validatorStake: nativeAmount(own, network),
+              delegators: Number(stats.delegatorCount ?? 0),
+              delegatedStake: nativeAmount(delegated, network),
+              totalStake: nativeAmount(own + delegated, network),
+            },
+          }
+        : {}),
+      ...(offers ? { depositOffers: { count: Number(offers.count ?? offerList.length), open: Number(offers.open ?? 0), offers: offerList } } : {}),
       problems,
     };
   },
@@ -410,13 +431,20 @@ const networkOverview = defineTool({
       boot.length ? `Bootstrapped: ${boot.map(([c, b]) => `${c} ${b ? 'yes' : 'NO'}`).join(', ')}.` : '',
       [o.pHeight ? `P height ${o.pHeight}` : '', o.cHeight ? `C height ${o.cHeight}` : '', o.supply ? `supply at most ${o.supply.display}` : '', o.supplyCap ? `cap ${o.supplyCap.display}` : ''].filter(Boolean).join('; '),
       o.txFee ? `Fees: ${o.txFee.display} per transaction, ${o.creationTxFee?.display} to create an asset.` : '',
+      o.stake
+        ? `Staked: ${o.stake.totalStake.display} in total, ${o.stake.validatorStake.display} by ${o.stake.validators} validator(s) and ${o.stake.delegatedStake.display} delegated by ${o.stake.delegators} delegator(s).`
+        : '',
       o.staking
-        ? `Staking: validators ${o.staking.minValidatorStake.display} to ${o.staking.maxValidatorStake.display}, delegators from ${o.staking.minDelegatorStake.display}, fee at least ${o.staking.minDelegationFee} %, ${o.staking.minStakeDuration.human} to ${o.staking.maxStakeDuration.human}.`
+        ? `Staking minimums: validators ${o.staking.minValidatorStake.display} to ${o.staking.maxValidatorStake.display}, delegators from ${o.staking.minDelegatorStake.display}, fee at least ${o.staking.minDelegationFee} %, ${o.staking.minStakeDuration.human} to ${o.staking.maxStakeDuration.human}.`
         : '',
       ...(o.depositOffers
         ? [
-            `${o.depositOffers.count} deposit offer(s) active now${o.depositOffers.count ? ':' : '.'}`,
-            ...listLines(o.depositOffers.offers, 10, (d) => `${d.interestRatePercent} % a year, from ${d.minAmount.display}, ${d.minDuration.human} to ${d.maxDuration.human}, until ${d.end.iso}${d.flagNames.length ? ` [${d.flagNames.join(', ')}]` : ''}`),
+            `Deposit offers: ${o.depositOffers.count}, ${o.depositOffers.open} open for new deposits${o.depositOffers.count ? ':' : '.'}`,
+            ...listLines(
+              o.depositOffers.offers,
+              10,
+              (d) => `${d.interestRatePercent} % a year [${offerStatus(d)}], from ${d.minAmount.display}, ${d.minDuration.human} to ${d.maxDuration.human}, until ${d.end.iso}`,
+            ),
           ]
         : []),
       ...problemLines(o.problems),
