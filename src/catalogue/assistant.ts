@@ -94,7 +94,7 @@ const accountOverview = defineTool({
   name: 'account_overview',
   title: 'Account overview',
   description:
-    'Get everything addresses hold in one call: X balances (all assets), P balances (unlocked, bonded, deposited), C balance of 0x addresses, and exported funds waiting for import, in display units.',
+    'Get everything addresses hold in one call: X (all assets), P (unlocked, bonded, deposited), C EVM (0x addresses), exports awaiting import, and the native total.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({
@@ -622,7 +622,7 @@ const transferInput = z.strictObject({
       }
     })
     .describe('Recipient: X-... (any owner from X; your own from P or C) or C-... of your own key (with evmAddress).'),
-  amount: amount('Native amount in the smallest unit (1 unit = 10^9), decimal string.'),
+  amount: amount(undefined, 'native'),
   sourceChain: z.enum(['X', 'P', 'C']).default('X').describe('Chain the funds leave: X (default), P (unlocked funds) or C.'),
   evmAddress: hexAddress('To C only: the 0x address of the same key that the import credits.').optional(),
 });
