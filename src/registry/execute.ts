@@ -8,6 +8,7 @@ import { parseInput, runOperation } from './operation.js';
 import { errorResult, type ToolResult, textResult } from './result.js';
 import { callSpend } from './spend-call.js';
 import { resolveDisplayAmounts } from '../spend/amounts.js';
+import { checkInputNetwork } from '../context/network.js';
 
 /** One tools/call: validate, (preview | confirm | run), summarize, keep inside the budget, never throw. */
 export async function callTool(services: Services, tool: ToolDef, args: unknown, hooks: CallHooks = {}): Promise<ToolResult> {
@@ -21,6 +22,7 @@ export async function callTool(services: Services, tool: ToolDef, args: unknown,
       return await callSpend(services, tool, parseInput(tool, schema, amounts.args), ctx, hooks, amounts.given);
     }
     const input = parseInput(tool, schema, args);
+    if (tool.tier === 'read') checkInputNetwork(input, services.cachedNetwork());
     const output = (await runOperation(tool, input, ctx)) as Record<string, unknown>;
     const text = await tool.summarize(output, input, ctx);
     return textResult(text, output, config);

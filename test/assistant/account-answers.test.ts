@@ -94,4 +94,24 @@ describe.each(['spec', 'camino'] as DevnetDialect[])('account_overview answers a
       await fresh.close();
     }
   });
+  it('other read tools refuse another network\'s address the same way once the network is known, sending nothing', async () => {
+    const state = stack.devnet.state;
+    const [d0] = state.users.get(state.devnetUser)!.keys;
+    const foreign = (chain: string) => `${chain}-${formatBareBech32('columbus', parseBareBech32(d0!.bech32).bytes)}`;
+    await stack.call('network_overview'); // the network is learned and cached
+    stack.devnet.router.record = true;
+    stack.devnet.router.requests.length = 0;
+    try {
+      const x = await stack.call('xvm_getAllBalances', { address: foreign('X') });
+      expect(x.isError).toBe(true);
+      expect(x.text).toMatch(/\baddress\b/);
+      expect(x.text).toContain('"columbus" (test network, ID 1001)');
+      const p = await stack.call('platform_getBalance', { addresses: [d0!.p, foreign('P')] });
+      expect(p.isError).toBe(true);
+      expect(p.text).toContain('addresses[1]');
+      expect(stack.devnet.router.requests).toHaveLength(0);
+    } finally {
+      stack.devnet.router.record = false;
+    }
+  });
 });
