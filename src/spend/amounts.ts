@@ -177,7 +177,7 @@ const MAX_LINES = 5;
  * amount is likely in the wrong unit: native below the fee, or below a millionth of one whole unit.
  */
 export function amountLines(facts: readonly AmountFact[], fee: bigint | undefined): string[] {
-  const lines = facts.slice(0, MAX_LINES).map((f) => `Amount${facts.length > 1 ? ` (${f.path})` : ''}: ${bothForms(f)}${f.given ? ` (you wrote ${quote(f.given, 40)})` : ''}`);
+  const lines = facts.slice(0, MAX_LINES).map((f) => `Amount in both units${facts.length > 1 ? ` (${f.path})` : ''}: ${bothForms(f)}${f.given ? ` (you wrote ${quote(f.given, 40)})` : ''}`);
   if (facts.length > MAX_LINES) lines.push(`… and ${facts.length - MAX_LINES} more amount(s)`);
   for (const f of facts) {
     const tiny = f.decimals >= 6 && f.units < 10n ** BigInt(f.decimals - 6);

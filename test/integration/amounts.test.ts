@@ -36,7 +36,7 @@ describe.each(['spec', 'camino'] as DevnetDialect[])('display amounts in spend t
     const to = alice(state).x;
     const before = balanceOf(state, 'X', to, state.nativeAssetID);
     const { preview } = await confirmed(stack, 'xvm_send', { amount: '1.5 CAM', assetID: 'CAM', to });
-    expect(preview.text).toContain('Amount: 1.5 CAM = 1,500,000,000 nCAM (you wrote "1.5 CAM")');
+    expect(preview.text).toContain('Amount in both units: 1.5 CAM = 1,500,000,000 nCAM (you wrote "1.5 CAM")');
     expect(preview.text).not.toContain('UNIT MISTAKE');
     expect((preview.structured?.details as Record<string, string> | undefined)?.amount).toBe('1500000000');
     expect(balanceOf(state, 'X', to, state.nativeAssetID)).toBe(before + 1_500_000_000n);
@@ -81,7 +81,7 @@ describe.each(['spec', 'camino'] as DevnetDialect[])('display amounts in spend t
   it('keeps digits as the smallest unit and flags "1" as a likely unit mistake below the fee', async () => {
     const r = await stack.call('xvm_send', { amount: '1', assetID: 'CAM', to: alice(state).x });
     expect(r.isError, r.text).toBe(false);
-    expect(r.text).toContain('Amount: 0.000000001 CAM = 1 nCAM');
+    expect(r.text).toContain('Amount in both units: 0.000000001 CAM = 1 nCAM');
     expect(r.text).toContain('LIKELY UNIT MISTAKE: 0.000000001 CAM = 1 nCAM is less than the fee (0.001 CAM)');
     expect(r.text).toContain('to send 1 CAM write "1 CAM"');
     expect((r.structured?.details as Record<string, string> | undefined)?.amount).toBe('1');
@@ -91,7 +91,7 @@ describe.each(['spec', 'camino'] as DevnetDialect[])('display amounts in spend t
     const to = alice(state).x;
     const t = await stack.call('transfer', { to, amount: '2 CAM' });
     expect(t.isError, t.text).toBe(false);
-    expect(t.text).toContain('Amount: 2 CAM = 2,000,000,000 nCAM (you wrote "2 CAM")');
+    expect(t.text).toContain('Amount in both units: 2 CAM = 2,000,000,000 nCAM (you wrote "2 CAM")');
     const multi = await stack.call('xvm_sendMultiple', {
       outputs: [
         { assetID: 'CAM', amount: '0.25 CAM', to },
@@ -99,8 +99,8 @@ describe.each(['spec', 'camino'] as DevnetDialect[])('display amounts in spend t
       ],
     });
     expect(multi.isError, multi.text).toBe(false);
-    expect(multi.text).toContain('Amount (outputs[0].amount): 0.25 CAM = 250,000,000 nCAM');
-    expect(multi.text).toContain('Amount (outputs[1].amount): 1 "GLD" = 100 smallest units');
+    expect(multi.text).toContain('Amount in both units (outputs[0].amount): 0.25 CAM = 250,000,000 nCAM');
+    expect(multi.text).toContain('Amount in both units (outputs[1].amount): 1 "GLD" = 100 smallest units');
     const own = state.users.get('devnet')!.keys[0]!;
     const exp = await stack.call('platform_exportNative', { amount: '3 CAM', to: own.x });
     expect(exp.isError, exp.text).toBe(false);
