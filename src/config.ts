@@ -77,6 +77,7 @@ const envSchema = z.object({
   CHAIN_MCP_TOOLS: nameList.optional(),
   CHAIN_MCP_EXCLUDE_TOOLS: nameList.optional(),
   CHAIN_MCP_MAX_SPEND: uint64Text.optional(),
+  CHAIN_MCP_MAX_SPEND_PER_DAY: uint64Text.optional(),
   CHAIN_MCP_ALLOWED_RECIPIENTS: nameList.optional(),
   CHAIN_MCP_EXPECT_NETWORK_ID: z.string().trim().regex(/^\d+$/, 'expected a network ID such as 1000').optional(),
   CHAIN_MCP_TIMEOUT_MS: z
@@ -117,6 +118,8 @@ export interface Config {
   tools?: ReadonlySet<string>;
   excludeTools: ReadonlySet<string>;
   maxSpend?: bigint;
+  /** Rolling 24 h total of everything sent, fees included, smallest unit (src/spend/ledger.ts). */
+  maxSpendPerDay?: bigint;
   allowedRecipients?: readonly string[];
   expectNetworkId?: string;
   timeoutMs: number;
@@ -158,6 +161,7 @@ const FLAG_TO_ENV: Record<string, string> = {
   'log-level': 'CHAIN_MCP_LOG_LEVEL',
   'timeout-ms': 'CHAIN_MCP_TIMEOUT_MS',
   'max-spend': 'CHAIN_MCP_MAX_SPEND',
+  'max-spend-per-day': 'CHAIN_MCP_MAX_SPEND_PER_DAY',
   'expect-network-id': 'CHAIN_MCP_EXPECT_NETWORK_ID',
 };
 
@@ -180,6 +184,8 @@ Usage: chain-mcp [--http [--port N]] [--devnet] [options]
   --allow-spend         CHAIN_MCP_ALLOW_SPEND=true
   --allow-admin         CHAIN_MCP_ALLOW_ADMIN=true
   --dynamic             CHAIN_MCP_DYNAMIC=true: start with a few tools, enable toolsets on demand
+  --max-spend N         CHAIN_MCP_MAX_SPEND: cap of one spend, smallest unit
+  --max-spend-per-day N CHAIN_MCP_MAX_SPEND_PER_DAY: rolling 24 h total, fees included
   --timeout-ms N        CHAIN_MCP_TIMEOUT_MS (default 15000)
   --log-level L         CHAIN_MCP_LOG_LEVEL (default info; logs go to stderr)
   CHAIN_MCP_WIRE_NAMES  auto (default: learn the node's names), spec, camino, or key=value pairs
@@ -292,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     tools: e.CHAIN_MCP_TOOLS && e.CHAIN_MCP_TOOLS.length > 0 ? new Set(e.CHAIN_MCP_TOOLS) : undefined,
     excludeTools: new Set(e.CHAIN_MCP_EXCLUDE_TOOLS ?? []),
     maxSpend: e.CHAIN_MCP_MAX_SPEND,
+    maxSpendPerDay: e.CHAIN_MCP_MAX_SPEND_PER_DAY,
     allowedRecipients: e.CHAIN_MCP_ALLOWED_RECIPIENTS,
     expectNetworkId: e.CHAIN_MCP_EXPECT_NETWORK_ID,
     timeoutMs: e.CHAIN_MCP_TIMEOUT_MS,

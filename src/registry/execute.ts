@@ -1,4 +1,4 @@
-import type { ToolDef } from '../core/tool.js';
+import { needsConfirmation, type ToolDef } from '../core/tool.js';
 import { toChainMcpError } from '../errors.js';
 import { redactSecrets } from '../redact.js';
 import type { Services } from '../services.js';
@@ -15,7 +15,7 @@ export async function callTool(services: Services, tool: ToolDef, args: unknown,
     const { input: schema } = effectiveSchemas(tool);
     const input = parseInput(tool, schema, args);
     const ctx = makeContext(services, tool, hooks);
-    if (tool.tier === 'spend') return await callSpend(services, tool, input, ctx, hooks);
+    if (needsConfirmation(tool)) return await callSpend(services, tool, input, ctx, hooks);
     const output = (await runOperation(tool, input, ctx)) as Record<string, unknown>;
     const text = await tool.summarize(output, input, ctx);
     return textResult(text, output, config);
