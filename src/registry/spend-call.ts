@@ -110,11 +110,11 @@ export async function callSpend(services: Services, tool: ToolDef, input: Record
   if (!services.ledger.fits(total, config.maxSpendPerDay)) throw overDailyTotal(total, services.ledger.spent(), config, services.cachedNetwork());
   const audit = { tool: tool.name, amount: limits.amount?.toString(), fee: plan.fee?.toString(), recipients: limits.recipients, own: limits.own };
   if (typeof confirm !== 'string') {
+    for (const gone of services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
     // A full book refuses the new preview; it never drops an older one a human may be reading.
     if (config.approval === 'human') services.approvals.ensureRoom();
     const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now());
     log.info({ audit: 'preview', ...audit }, 'spend preview');
-    for (const gone of services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
     const preview = [...plan.lines];
     let how = `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`;
     let approvalUrl: string | undefined;
