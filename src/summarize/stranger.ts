@@ -14,6 +14,7 @@ import unhomoglyph from 'unhomoglyph';
  * and selectors outside Cf (combining grapheme joiner, Hangul fillers, Khmer inherent vowels,
  * Mongolian and plain variation selectors).
  */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists invisible code points one by one on purpose (joiners and selectors are what it removes)
 const HIDDEN = /[\p{Cf}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u3164\uFE00-\uFE0F\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 /** C0 and C1 controls (DEL included). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point: they are removed
