@@ -5,7 +5,7 @@ import { humanDecision, needsLink } from '../approval/flow.js';
 import { cardMeta } from '../approval/card.js';
 import type { Services } from '../services.js';
 import { checkOwn, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
-import { oneLine } from '../summarize/stranger.js';
+import { isStrangerLine, oneLine } from '../summarize/stranger.js';
 import type { CallHooks } from './context.js';
 import { runOperation } from './operation.js';
 import { jsonSafe, type ToolResult, textResult } from './result.js';
@@ -121,7 +121,9 @@ export async function callSpend(services: Services, tool: ToolDef, input: Record
     let meta: Record<string, unknown> | undefined;
     if (config.approval === 'human') {
       const exact = limits.amount !== undefined ? [`Amount in smallest units: ${limits.amount}`] : [];
-      const lines = [...preview, ...exact, ...limitsInForce(config, services.ledger.spent())];
+      // Fixed facts first, stranger-written lines (labelled "… (written by …)") always last.
+      const written = preview.filter(isStrangerLine);
+      const lines = [...preview.filter((l) => !isStrangerLine(l)), ...exact, ...limitsInForce(config, services.ledger.spent()), ...written];
       const approval = services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt);
       if (hooks.appCard) meta = cardMeta(services.cardSecrets, approval);
       if (needsLink(hooks)) {

@@ -96,6 +96,11 @@ export function strangerLine(label: string, writer: string, text: string, max = 
   return `${label} (written by ${writer}): ${quote(text, max)}`;
 }
 
+/** Whether an approval line is one of strangerLine's (it starts with a label and "(written by …):"). */
+export function isStrangerLine(line: string): boolean {
+  return /^[A-Z][A-Za-z ]{0,30} \(written by [^)]{1,40}\): "/.test(line);
+}
+
 /** One approval line: never more than one line, nothing hidden or reordered in it. */
 export function oneLine(line: string): string {
   return line.replace(HIDDEN, '').replace(CONTROLS, ' ').replace(/[\u2028\u2029]/g, ' ');

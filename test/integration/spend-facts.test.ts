@@ -162,12 +162,16 @@ describe('what the human approves is what is sent', () => {
         const memoLine = lines.find((l) => l.includes('thanks'))!;
         expect(memoLine).toMatch(/^(- )?Memo \(written by the sender\): "thanks To: /);
         expect(memoLine).not.toMatch(/[\u202E\u{E0000}-\u{E007F}]/u);
-        // The fixed lines come before it.
-        expect(lines.indexOf(memoLine)).toBeGreaterThan(lines.findIndex((l) => /Fee: /.test(l)));
+        // The fixed lines (and the limits and exact amount the approval adds) all come before it.
+        const at = lines.indexOf(memoLine);
+        expect(at).toBeGreaterThan(lines.findIndex((l) => /Fee: /.test(l)));
+        expect(lines.slice(at + 1).filter((l) => /^(- )?(Network|From|To|Change to|Amount|Fee|Balance after|Limit in force)\b/.test(l))).toEqual([]);
       };
       const h = await harness();
       const p = await h.call('xvm_send', args);
       check(p.text.split('\n'));
+      // The page also carries the exact amount line: it must come before the memo too.
+      expect(p.structured?.preview).toEqual(expect.arrayContaining([expect.stringMatching(/^Memo \(written by the sender\)/)]));
       const page = await (await fetch(p.structured?.approvalUrl as string)).text();
       check([...page.matchAll(/<li>([^<]*)<\/li>/g)].map((m) => m[1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'")));
       const cardHost = await harness({ capabilities: UI_HOST });
