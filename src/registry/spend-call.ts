@@ -4,7 +4,9 @@ import { ChainMcpError, HttpStatusError, toChainMcpError } from '../errors.js';
 import { humanDecision, needsLink } from '../approval/flow.js';
 import { cardMeta } from '../approval/card.js';
 import type { Services } from '../services.js';
+import { amountFacts, amountLines } from '../spend/amounts.js';
 import { checkOwn, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
+import { txFees } from '../spend/plan.js';
 import { isStrangerLine, oneLine } from '../summarize/stranger.js';
 import type { CallHooks } from './context.js';
 import { runOperation } from './operation.js';
@@ -77,6 +79,14 @@ async function humanApproval(
   return undefined;
 }
 
+/** Every amount in both forms, and a likely unit mistake flagged, under the tool's own lines (src/spend/amounts.ts). */
+async function withAmountLines(plan: SpendPlan, tool: ToolDef, args: Record<string, unknown>, ctx: ToolContext, given: ReadonlyMap<string, string>): Promise<SpendPlan> {
+  const facts = await amountFacts(tool.input, args, ctx, given);
+  if (facts.length === 0) return plan;
+  const fee = facts.some((f) => f.native) ? await txFees(ctx).then((f) => f.txFee, () => undefined) : undefined;
+  return { ...plan, lines: [...plan.lines, ...amountLines(facts, fee)] };
+}
+
 /** Where to look when a spend's outcome is unknown, by toolset. */
 const OUTCOME_CHECK: Record<string, string> = {
   xvm: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
@@ -91,7 +101,14 @@ const OUTCOME_CHECK: Record<string, string> = {
  * a bound id; with it, the same checks again, the id consumed, the human asked when the client
  * can be asked, then exactly one request. Never retried; a lost answer is an unknown outcome.
  */
-export async function callSpend(services: Services, tool: ToolDef, input: Record<string, unknown>, ctx: ToolContext, hooks: CallHooks): Promise<ToolResult> {
+export async function callSpend(
+  services: Services,
+  tool: ToolDef,
+  input: Record<string, unknown>,
+  ctx: ToolContext,
+  hooks: CallHooks,
+  givenAmounts: ReadonlyMap<string, string> = new Map(),
+): Promise<ToolResult> {
   const { config, log } = services;
   const { confirm, ...args } = input;
   if (!tool.plan) throw new ChainMcpError('internal', `Spend tool ${tool.name} has no preview; refusing to run it.`);
@@ -102,9 +119,11 @@ export async function callSpend(services: Services, tool: ToolDef, input: Record
   checkWithoutRequests(limits, config, cached, services.ledger.spent());
   await pinNetwork(limits, config, () => ctx.network(), cached !== undefined);
   await checkOwn(limits, config, (address) => services.ownAddresses.has(address));
-  const planned: SpendPlan = await tool.plan(args, ctx);
-  // Defence in depth: whatever a plan interpolated, each fact stays one line with nothing hidden in it.
-  const plan: SpendPlan = { ...planned, lines: planned.lines.map(oneLine) };
+  const planned: SpendPlan = await withAmountLines(await tool.plan(args, ctx), tool, args, ctx, givenAmounts);
+  // Defence in depth: whatever a plan interpolated, each fact stays one line with nothing hidden in
+  // it, and stranger-written lines ("… (written by …)") come after every fixed fact.
+  const clean = planned.lines.map(oneLine);
+  const plan: SpendPlan = { ...planned, lines: [...clean.filter((l) => !isStrangerLine(l)), ...clean.filter(isStrangerLine)] };
   // What the rolling 24 h total counts: the amount and the fee the preview learned.
   const total = (limits.amount ?? 0n) + (plan.fee ?? 0n);
   if (!services.ledger.fits(total, config.maxSpendPerDay)) throw overDailyTotal(total, services.ledger.spent(), config, services.cachedNetwork());
