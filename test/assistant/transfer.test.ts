@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RpcFault } from '../../src/devnet/rpc.js';
+import { HttpFault, RpcFault } from '../../src/devnet/rpc.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import type { UserKey } from '../../src/devnet/state.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
@@ -129,6 +129,29 @@ describe('transfer: guarded same-chain and cross-chain moves of the native asset
     // The funds are not lost: they wait on C for a later import.
     const after = (await stack.call('account_overview', { addresses: [d0.x] })).structured as Rec;
     expect(BigInt((after.accounts[0].waiting as Rec[]).find((w) => w.on === 'C')!.amount.value)).toBe(waitingBefore + 4n * ONE);
+  });
+
+  it('cross chain X -> C: an import the node answers with a transient 503 is sent once, never retried', async () => {
+    // A 503 is what reads retry on; the import is a spend, so it must go out exactly once.
+    let cRequests = 0;
+    devnet.router.authorize = (path) => {
+      if (path.startsWith('/ext/bc/C/')) {
+        cRequests++;
+        throw new HttpFault(503, 'node is busy');
+      }
+    };
+    const args = { to: `C-${d0.bech32}`, amount: String(2n * ONE), evmAddress: d0.c };
+    const preview = await stack.call('transfer', args);
+    expect(preview.isError, preview.text).toBe(false);
+    devnet.router.requests.length = 0;
+    cRequests = 0;
+    const done = await stack.call('transfer', { ...args, confirm: (preview.structured as Rec).confirmationId });
+    const r = (done.structured as Rec | undefined)?.result;
+    expect(r?.complete, done.text).toBe(false);
+    expect(r.steps[0]).toMatchObject({ action: 'export', status: 'issued' });
+    expect(r.steps[1]).toMatchObject({ action: 'import', status: 'failed' });
+    expect(spendCalls()).toEqual(['xvm.export', 'cx.import']);
+    expect(cRequests).toBe(1);
   });
 
   it('refuses impossible routes before sending anything, naming the field', async () => {
