@@ -161,3 +161,65 @@ describe('log lines', () => {
     expect(log.isLevelEnabled('fatal')).toBe(false);
   });
 });
+
+/** Returns one configured secret inside its text, after `pad` filler characters. */
+const echo = defineTool({
+  name: 'test_echo_secret',
+  title: 'Echo a secret',
+  description: 'Echoes one configured secret.',
+  tier: 'read',
+  toolset: 'info',
+  input: z.strictObject({ which: z.enum(['authToken', 'authPassword', 'keystore', 'adminSecret']), pad: z.number().int().min(0).max(10_000).default(0) }),
+  output: z.object({ text: z.string() }),
+  run: async (input, ctx) => {
+    const c = ctx.config;
+    const secret = { authToken: c.authToken, authPassword: c.authPassword, keystore: c.keystore?.password, adminSecret: c.adminSecret }[input.which] ?? '';
+    return { text: `${'x'.repeat(input.pad)}${secret} and again ${secret}` };
+  },
+  summarize: (o) => o.text,
+});
+
+function echoServices(env: Record<string, string>): Services {
+  const config = loadConfig({ CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9', ...env });
+  return new Services({ config, log: silentLogger(), catalogue: [echo as unknown as ToolDef] });
+}
+
+describe('what redaction covers (issue 25)', () => {
+  it('masks the auth password and the admin secret like the token and the keystore password', async () => {
+    const s = echoServices({
+      CHAIN_MCP_AUTH_TOKEN: TOKEN,
+      CHAIN_MCP_AUTH_PASSWORD: AUTH_PASSWORD,
+      CHAIN_MCP_KEYSTORE_USER: 'devnet',
+      CHAIN_MCP_KEYSTORE_PASSWORD: KEYSTORE_PASSWORD,
+      CHAIN_MCP_ADMIN_SECRET: 'Admin-Secret-4242',
+    });
+    const cases = [['authToken', TOKEN], ['authPassword', AUTH_PASSWORD], ['keystore', KEYSTORE_PASSWORD], ['adminSecret', 'Admin-Secret-4242']] as const;
+    for (const [which, secret] of cases) {
+      const r = await callTool(s, echo as unknown as ToolDef, { which });
+      expect(r.content[0]!.text, which).toBe('[redacted] and again [redacted]');
+      expect(JSON.stringify(r.structuredContent), which).not.toContain(secret);
+    }
+  });
+
+  it('masks short secrets of 4 to 7 characters too', async () => {
+    for (const secret of ['k9Z!', 'k9Z!a7', 'Pq7-x2W']) {
+      const s = echoServices({ CHAIN_MCP_AUTH_PASSWORD: secret });
+      const r = await callTool(s, echo as unknown as ToolDef, { which: 'authPassword' });
+      expect(r.content[0]!.text, secret).toBe('[redacted] and again [redacted]');
+    }
+  });
+
+  it('redacts before cutting text to the output budget: no prefix of a secret survives at the cut', async () => {
+    const s = echoServices({ CHAIN_MCP_AUTH_PASSWORD: AUTH_PASSWORD, CHAIN_MCP_MAX_OUTPUT_BYTES: '1024' });
+    let cutInside = 0;
+    // Every position of the secret around the cut (~930 bytes in): some put the cut inside it.
+    for (let pad = 880; pad < 1000; pad++) {
+      const r = await callTool(s, echo as unknown as ToolDef, { which: 'authPassword', pad });
+      const text = r.content[0]!.text;
+      expect(text, `pad ${pad}`).not.toContain(AUTH_PASSWORD.slice(0, 5));
+      if (text.includes('cut to fit the output budget') && !text.includes('[redacted]')) cutInside++;
+    }
+    // The sweep did reach the cut (else the check above proves nothing).
+    expect(cutInside).toBeGreaterThan(0);
+  });
+});
