@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type ToolDef } from '../../src/core/tool.js';
+import { defineTool, type ToolContext, type ToolDef } from '../../src/core/tool.js';
 import { loadConfig } from '../../src/config.js';
 import { ChainMcpError } from '../../src/errors.js';
 import { createLogger, silentLogger } from '../../src/log.js';
@@ -162,21 +162,32 @@ describe('log lines', () => {
   });
 });
 
-/** Returns one configured secret inside its text, after `pad` filler characters. */
+type EchoInput = { which: 'authToken' | 'authPassword' | 'keystore' | 'adminSecret'; pad: number; as: 'structured' | 'text' | 'error' };
+
+function echoText(input: EchoInput, c: ToolContext['config']): string {
+  const secret = { authToken: c.authToken, authPassword: c.authPassword, keystore: c.keystore?.password, adminSecret: c.adminSecret }[input.which] ?? '';
+  // With padding, a long tail forces a cut of the text after the secret.
+  return `${'x'.repeat(input.pad)}${secret} and again ${secret}${input.pad > 0 ? ` ${'y'.repeat(2000)}` : ''}`;
+}
+
+/** Returns one configured secret inside its text (after `pad` filler characters), as a structured result, a text-only result or an error. */
 const echo = defineTool({
   name: 'test_echo_secret',
   title: 'Echo a secret',
   description: 'Echoes one configured secret.',
   tier: 'read',
   toolset: 'info',
-  input: z.strictObject({ which: z.enum(['authToken', 'authPassword', 'keystore', 'adminSecret']), pad: z.number().int().min(0).max(10_000).default(0) }),
-  output: z.object({ text: z.string() }),
+  input: z.strictObject({
+    which: z.enum(['authToken', 'authPassword', 'keystore', 'adminSecret']),
+    pad: z.number().int().min(0).max(10_000).default(0),
+    as: z.enum(['structured', 'text', 'error']).default('structured'),
+  }),
+  output: z.object({ text: z.string() }).optional(),
   run: async (input, ctx) => {
-    const c = ctx.config;
-    const secret = { authToken: c.authToken, authPassword: c.authPassword, keystore: c.keystore?.password, adminSecret: c.adminSecret }[input.which] ?? '';
-    return { text: `${'x'.repeat(input.pad)}${secret} and again ${secret}` };
+    if (input.as === 'error') throw new ChainMcpError('rpc', echoText(input, ctx.config));
+    return input.as === 'text' ? undefined : { text: echoText(input, ctx.config) };
   },
-  summarize: (o) => o.text,
+  summarize: (_o, input, ctx) => echoText(input, ctx.config),
 });
 
 function echoServices(env: Record<string, string>): Services {
@@ -213,13 +224,19 @@ describe('what redaction covers (issue 25)', () => {
     const s = echoServices({ CHAIN_MCP_AUTH_PASSWORD: AUTH_PASSWORD, CHAIN_MCP_MAX_OUTPUT_BYTES: '1024' });
     let cutInside = 0;
     // Every position of the secret around the cut (~930 bytes in): some put the cut inside it.
-    for (let pad = 880; pad < 1000; pad++) {
-      const r = await callTool(s, echo as unknown as ToolDef, { which: 'authPassword', pad });
-      const text = r.content[0]!.text;
-      expect(text, `pad ${pad}`).not.toContain(AUTH_PASSWORD.slice(0, 5));
-      if (text.includes('cut to fit the output budget') && !text.includes('[redacted]')) cutInside++;
+    for (const as of ['structured', 'text', 'error'] as const) {
+      for (let pad = 820; pad < 960; pad++) {
+        const r = await callTool(s, echo as unknown as ToolDef, { which: 'authPassword', pad, as });
+        const text = r.content[0]!.text;
+        expect(r.isError === true, as).toBe(as === 'error');
+        expect(text, `${as}, pad ${pad}`).not.toContain(AUTH_PASSWORD.slice(0, 4));
+        const cut = text.indexOf('\n… (cut to fit');
+        expect(cut, 'the text was cut').toBeGreaterThan(0);
+        const at = text.indexOf('x'.repeat(pad)); // errors carry a prefix before the tool's message
+        if (cut > at + pad && cut < at + pad + AUTH_PASSWORD.length) cutInside++;
+      }
     }
-    // The sweep did reach the cut (else the check above proves nothing).
-    expect(cutInside).toBeGreaterThan(0);
+    // The sweep did put the cut inside the secret, in each kind of result (else the check above proves nothing).
+    expect(cutInside).toBeGreaterThanOrEqual(3 * 10);
   });
 });
