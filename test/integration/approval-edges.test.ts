@@ -167,7 +167,8 @@ describe('approval edges', () => {
       const h = await harness(devnet, { capabilities: UI_HOST as ClientCapabilities });
       try {
         const p = await h.call('xvm_send', args());
-        const { secret } = p.meta?.[CARD_META_KEY] as { secret: string };
+        const secret = (p.meta?.[CARD_META_KEY] as { secret?: string } | undefined)?.secret ?? '';
+        expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
         expect((await h.call(CARD_TOOL, { secret, decision: 'decline' })).isError).toBe(false);
         const again = await h.call(CARD_TOOL, { secret, decision: 'approve' });
         expect(again.isError).toBe(true);
@@ -194,7 +195,8 @@ describe('approval edges', () => {
       });
       try {
         const p = await h.call('xvm_send', args());
-        secret = (p.meta?.[CARD_META_KEY] as { secret: string }).secret;
+        secret = (p.meta?.[CARD_META_KEY] as { secret?: string } | undefined)?.secret ?? '';
+        expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
         const before = sends();
         const r = await h.call('xvm_send', { ...args(), confirm: p.structured?.confirmationId });
         expect(cardAnswer?.isError, cardAnswer?.text).toBe(true);
