@@ -55,8 +55,10 @@ export function cleanValue<T>(value: T): T {
  * The table sends "I" to "l" but keeps "i", so "i" is folded into "l" last ("CAMINO" = "Camino").
  */
 export function skeleton(text: string): string {
-  const once = unhomoglyph(text.normalize('NFKC').replace(HIDDEN, ''));
-  return unhomoglyph(once.toLowerCase())
+  // Accents go first and the table is read in upper case: it maps Cyrillic "М" to "M" but
+  // lower-case "м" to "ʍ", and knows "ḿ" only apart from "m".
+  const bare = text.normalize('NFKC').replace(HIDDEN, '').normalize('NFKD').replace(/\p{M}/gu, '');
+  return unhomoglyph(unhomoglyph(bare.toUpperCase()).toLowerCase())
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[^a-z0-9]/g, '')

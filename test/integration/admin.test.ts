@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { DEVNET_AUTH_PASSWORD } from '../../src/devnet/node/auth.js';
+import { RpcFault } from '../../src/devnet/rpc.js';
 
 /** Admin tier on the devnet: tokens, keystore users, keys, the C admin API and the runner. */
 
@@ -125,6 +126,27 @@ describe('auth tokens on a devnet that requires them', () => {
     expect(stale.isError).toBe(true);
     expect(stale.text).toContain('incorrect password');
     expect(stale.text).not.toContain(DEVNET_AUTH_PASSWORD);
+  });
+});
+
+describe('a node that echoes the new auth password in its error', () => {
+  it('auth_changePassword never shows the new password, even when the node repeats it', async () => {
+    const devnet = await startDevnet({ authRequired: true, authTokens: [SERVER_TOKEN] });
+    const stack = await inMemoryStack({ devnet, env: adminEnv(devnet) });
+    try {
+      // The new password is no configured secret, so only the tool's own scrubbing can hide it.
+      devnet.router.on('/ext/auth', 'auth.changePassword', (p) => {
+        throw new RpcFault(`password "${String((p as { newPassword?: unknown }).newPassword)}" is too weak; "${String((p as { newPassword?: unknown }).newPassword)}" rejected`);
+      });
+      const newPassword = 'Echoed-N3w-Passw0rd';
+      const r = await stack.call('auth_changePassword', { newPassword });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain('password "[redacted]" is too weak; "[redacted]" rejected');
+      expect(JSON.stringify(r)).not.toContain(newPassword);
+    } finally {
+      await stack.close();
+      await devnet.close();
+    }
   });
 });
 

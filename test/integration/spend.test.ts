@@ -308,6 +308,15 @@ describe('spec rules refused before any chain-changing request', () => {
       /stakeAmount: must equal the network's validator stake 2,000 CAM/,
       { readsAllowed: true },
     );
+    // Above the fixed stake is as wrong as below it: the network takes exactly the fixed stake.
+    for (const stakeAmount of ['2000000000001', '3000000000000']) {
+      await refused(
+        'platform_addValidator',
+        { ...base, nodeID: nodeIdFor('rules-2'), startTime: now + 600, endTime: now + 600 + 30 * DAY, stakeAmount, delegationFeeRate: 2 },
+        new RegExp(`stakeAmount: must equal the network's validator stake 2,000 CAM \\(2000000000000\\); got ${stakeAmount}`),
+        { readsAllowed: true },
+      );
+    }
     await refused('platform_addDelegator', { ...base, startTime: now + 60, endTime: v.endTime + DAY, stakeAmount: '25000000000' }, /startTime: the delegation period .* must lie inside the validator's period/, {
       readsAllowed: true,
     });

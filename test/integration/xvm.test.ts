@@ -15,6 +15,21 @@ describe('xvm and keystore toolsets against the devnet', () => {
   });
   afterAll(() => stack.close());
 
+  it('shows an asset whose description gives no denomination in whole units (denomination 0), not 10^9 off', async () => {
+    // A node build that omits the field: the amount must not be divided by the native asset's 10^9.
+    const own = await inMemoryStack();
+    try {
+      const gld = asset(own.devnet.state, 'GLD');
+      own.devnet.router.on('/ext/bc/X', 'xvm.getAssetDescription', () => ({ assetID: gld.id, name: gld.name, symbol: gld.symbol }));
+      const x = own.devnet.state.users.get('devnet')!.keys[0]!.x;
+      const r = await own.call('xvm_getBalance', { address: x, assetID: gld.id });
+      expect(r.structured!.balance).toEqual({ value: '100000', display: '100,000 "GLD"' });
+      expect(r.text).toContain('holds 100,000 "GLD"');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('shows balances in each asset\'s own display units', async () => {
     const native = utxosOf(state, 'X', [xAddr]).filter((u) => u.assetID === state.nativeAssetID);
     const total = native.reduce((s, u) => s + u.amount, 0n);

@@ -31,6 +31,21 @@ describe('configuration', () => {
     expect(() => loadConfig({ CHAIN_MCP_MAX_SPEND: '18446744073709551616' })).toThrow(/CHAIN_MCP_MAX_SPEND: expected a value that fits in 64 bits/);
   });
 
+  it('reads a flag as on only for true, 1 or yes, and refuses any other word naming the variable', () => {
+    for (const name of ['CHAIN_MCP_ALLOW_SPEND', 'CHAIN_MCP_ALLOW_ADMIN', 'CHAIN_MCP_DYNAMIC'] as const) {
+      const key = ({ CHAIN_MCP_ALLOW_SPEND: 'allowSpend', CHAIN_MCP_ALLOW_ADMIN: 'allowAdmin', CHAIN_MCP_DYNAMIC: 'dynamic' } as const)[name];
+      for (const off of ['no', '0', 'false', '']) expect(loadConfig({ [name]: off })[key], `${name}=${off}`).toBe(false);
+      for (const on of ['yes', '1', 'true']) expect(loadConfig({ [name]: on })[key], `${name}=${on}`).toBe(true);
+      for (const bad of ['maybe', 'on', 'off', 'TRUE ', 'nope']) expect(() => loadConfig({ [name]: bad }), `${name}=${bad}`).toThrow(new RegExp(`${name}: expected true or false`));
+    }
+  });
+
+  it('does not turn the admin tier on from CHAIN_MCP_ADMIN_SECRET alone', () => {
+    const c = loadConfig({ CHAIN_MCP_ADMIN_SECRET: 'admin-secret-1234' });
+    expect(c.allowAdmin).toBe(false);
+    expect(c.adminSecret).toBe('admin-secret-1234');
+  });
+
   it('maps flags onto the same variables', () => {
     const { cli, env } = parseCli(['--http', '--port', '4000', '--toolsets', 'info,platform', '--allow-spend'], {});
     expect(cli).toMatchObject({ http: true, port: 4000, devnet: false });
