@@ -70,6 +70,15 @@ export function needsDialect(endpoint: Endpoint, method: string): boolean {
   return endpoint === 'xvm' || endpoint === 'xvmStatic' || endpoint === 'cx' || method.startsWith('xvm.') || method.startsWith('cx.');
 }
 
+/**
+ * True where the node takes a JSON-RPC batch: only the EVM endpoint (/ext/bc/<chain>/rpc, geth's
+ * server). caminogo's gorilla/rpc endpoints decode one request object per POST and answer a batch
+ * with `json: cannot unmarshal array into Go value of type json2.serverRequest` (docs/real-nodes.md).
+ */
+export function takesBatches(path: string): boolean {
+  return /^\/ext\/bc\/[^/]+\/rpc$/.test(path);
+}
+
 const CHAIN_ID = /^[A-Za-z0-9]{1,64}$/;
 
 export function endpointPath(endpoint: Endpoint, wire: WireNames, chain?: string): string {

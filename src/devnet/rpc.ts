@@ -128,6 +128,13 @@ export class RpcRouter {
     }
     const ctx: HandlerContext = { path: internal ?? path, chain };
     if (Array.isArray(body)) {
+      // gorilla/rpc v2 json2 decodes one request object per POST: a Camino node refuses a batch on
+      // every endpoint but the EVM's (caminogo utils/json/codec.go; caminoethvm serves /rpc with geth's server).
+      if (this.dialect === 'camino' && !takesBatches(path)) {
+        // gorilla/rpc v1.2.0 json2: a parse error (-32700) carrying the empty request it decoded into, HTTP 200.
+        const data = { jsonrpc: '', method: '', params: null, id: null };
+        return json(res, 200, { jsonrpc: '2.0', error: { code: -32700, message: BATCH_REFUSAL, data }, id: null });
+      }
       const answers = await Promise.all(body.map((item) => this.dispatch(byMethod, item, ctx)));
       return json(res, 200, answers);
     }
@@ -155,6 +162,14 @@ export class RpcRouter {
       return { jsonrpc: '2.0', error: { code: -32000, message: (err as Error).message, data: null }, id };
     }
   }
+}
+
+/** What caminogo answers a JSON-RPC batch with (the JSON decoder's error, verbatim). */
+export const BATCH_REFUSAL = 'json: cannot unmarshal array into Go value of type json2.serverRequest';
+
+/** Only the EVM endpoint (/ext/bc/<chain>/rpc) of a Camino node takes JSON-RPC batches. */
+function takesBatches(path: string): boolean {
+  return /^\/ext\/bc\/[^/]+\/rpc$/.test(path);
 }
 
 function handlerWantsArray(path: string): boolean {

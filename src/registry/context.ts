@@ -18,7 +18,8 @@ export interface CallHooks {
 
 /**
  * Builds the context one tool call sees. Reads retry; wallet, spend and admin calls never do.
- * The steps of a composite (ctx.call) share `batcher`: their node reads go out as one batch per endpoint.
+ * The steps of a composite (ctx.call) share `batcher`: their node reads go out side by side
+ * (one batch per endpoint only where the node takes batches, the EVM's).
  */
 export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks, batcher?: RpcBatcher): ToolContext {
   const signal = hooks.signal ?? new AbortController().signal;

@@ -49,7 +49,10 @@ export async function startFakeNode(opts: { dialect?: 'spec' | 'camino' } = {}) 
         return { jsonrpc: '2.0', id: item.id, result };
       };
       let reply: unknown;
-      if (Array.isArray(body)) reply = body.map(answerFor);
+      // A real Camino node decodes one request object per POST except on the EVM endpoint (REAL-WIRE.md).
+      if (Array.isArray(body) && dialect === 'camino' && !url.pathname.endsWith('/rpc')) {
+        reply = { jsonrpc: '2.0', error: { code: -32700, message: 'json: cannot unmarshal array into Go value of type json2.serverRequest', data: null }, id: null };
+      } else if (Array.isArray(body)) reply = body.map(answerFor);
       else if (body && typeof body === 'object' && (body as { jsonrpc?: unknown }).jsonrpc === '2.0') reply = answerFor(body as { method?: unknown });
       else reply = url.pathname in answers ? answers[url.pathname] : {};
       const out = JSON.stringify(reply);

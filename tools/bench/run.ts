@@ -212,7 +212,73 @@ async function benchComposites(): Promise<string> {
       await devnet.close();
     }
   }
-  return table(['300 sequential composite calls, in process', 'median', 'p99', 'calls with a failed step'], rows);
+  return [
+    table(['300 sequential composite calls, in process', 'median', 'p99', 'calls with a failed step'], rows),
+    await benchSideBySide(),
+  ].join('\n\n');
+}
+
+/**
+ * network_overview's 11 node reads on /ext/info and /ext/P, sent as one batch per path (what the
+ * spec allows) and as single requests side by side (what a Camino node takes), interleaved so
+ * that both see the same machine load: on loopback to the in-process devnet (where every HTTP
+ * request costs CPU on both ends), and through a proxy that holds each answer 20 ms (a node
+ * across a network, where the round trip is what counts).
+ */
+async function benchSideBySide(): Promise<string> {
+  const devnet = await startDevnet({ dialect: 'spec' });
+  const proxy = await startFaultProxy(devnet.nodeUrl);
+  proxy.fail({ kind: 'delay', ms: 20 });
+  const reads: Array<[string, string, Record<string, unknown>]> = [
+    ['/ext/info', 'info.getNetworkID', {}],
+    ['/ext/info', 'info.getNetworkName', {}],
+    ['/ext/info', 'info.getNodeVersion', {}],
+    ['/ext/info', 'info.getTxFee', {}],
+    ...(['X', 'P', 'C'] as const).map((chain): [string, string, Record<string, unknown>] => ['/ext/info', 'info.isBootstrapped', { chain }]),
+    ['/ext/P', 'platform.getHeight', {}],
+    ['/ext/P', 'platform.getCurrentSupply', {}],
+    ['/ext/P', 'platform.getConfiguration', {}],
+    ['/ext/P', 'platform.getAllDepositOffers', { timestamp: 1_700_000_000 }],
+  ];
+  const rows: Array<Array<string | number>> = [];
+  try {
+    for (const [where, url, rounds] of [
+      ['loopback, in-process devnet', devnet.nodeUrl, 300],
+      ['+20 ms per answer (remote node)', proxy.url, 50],
+    ] as const) {
+      const { services } = buildServer({ config: loadConfig({ CHAIN_MCP_NODE_URL: url, CHAIN_MCP_LOG_LEVEL: 'silent' }), log: silentLogger() });
+      const opts = { retry: true };
+      const paths = [...new Set(reads.map(([path]) => path))];
+      const variants = {
+        batched: async () => {
+          await Promise.all(paths.map((path) => services.node.batch(path, reads.filter(([p]) => p === path).map(([, method, params]) => ({ method, params })), opts)));
+        },
+        sideBySide: async () => {
+          await Promise.all(reads.map(([path, method, params]) => services.node.call({ path, method, params }, opts)));
+        },
+      };
+      const times = { batched: [] as number[], sideBySide: [] as number[] };
+      try {
+        for (let i = 0; i < rounds + 10; i++) {
+          for (const name of ['batched', 'sideBySide'] as const) {
+            const t0 = performance.now();
+            await variants[name]();
+            if (i >= 10) times[name].push(performance.now() - t0);
+          }
+        }
+      } finally {
+        await services.close();
+      }
+      rows.push(
+        [`${where}: one batch per path (${paths.length} POSTs)`, ms(median(times.batched)), ms(percentile(times.batched, 99))],
+        [`${where}: single requests side by side (${reads.length} POSTs)`, ms(median(times.sideBySide)), ms(percentile(times.sideBySide, 99))],
+      );
+    }
+  } finally {
+    await proxy.close();
+    await devnet.close();
+  }
+  return table([`network_overview's ${reads.length} node reads, rounds interleaved`, 'median', 'p99'], rows);
 }
 
 async function listBytes(env: Record<string, string>): Promise<{ bytes: number; tools: number }> {

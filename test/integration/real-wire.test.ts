@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet } from '../../src/devnet/index.js';
+import { inMemoryStack, type Stack } from '../helpers/stack.js';
+
+// biome-ignore lint/suspicious/noExplicitAny: structured results are checked field by field
+type Rec = Record<string, any>;
+
+/** Every JSON-RPC item the node received, batch items included, with the path it came on. */
+function items(stack: Stack): Array<{ path: string; batch: boolean; method: string }> {
+  return stack.devnet.router.requests.flatMap((r) =>
+    (Array.isArray(r.body) ? r.body : [r.body]).map((b) => ({ path: r.path, batch: Array.isArray(r.body), method: String((b as Rec)?.method) })),
+  );
+}
+
+describe('composites against a node that takes no JSON-RPC batch (camino dialect)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    const devnet = await startDevnet({ dialect: 'camino' });
+    devnet.router.record = true;
+    stack = await inMemoryStack({ devnet });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await stack.devnet.close();
+  });
+
+  it('account_overview answers every part: X, P, waiting imports and the EVM balance', async () => {
+    const [d0, d1] = stack.devnet.state.users.get(stack.devnet.state.devnetUser)!.keys;
+    const r = await stack.call('account_overview', { addresses: [d0!.x, d1!.p, d0!.c] });
+    expect(r.isError, r.text).toBe(false);
+    const o = r.structured as Rec;
+    expect(o.problems, r.text).toEqual([]);
+    expect(o.accounts).toHaveLength(2);
+    for (const account of o.accounts as Rec[]) {
+      expect(account.x.length, r.text).toBeGreaterThan(0);
+      expect(account.p, r.text).toBeDefined();
+    }
+    expect((o.accounts[0].waiting as Rec[]).map((w) => `${w.from}->${w.on}`).sort()).toEqual(['P->X', 'X->C']);
+    expect(o.evm).toHaveLength(1);
+    expect(r.text).not.toMatch(/Could not read/);
+  });
+
+  it('validator_lookup answers from current and pending validators', async () => {
+    const nodeID = stack.devnet.state.validators[0]!.nodeID;
+    const r = await stack.call('validator_lookup', { nodeID });
+    expect(r.isError, r.text).toBe(false);
+    expect((r.structured as Rec).problems, r.text).toEqual([]);
+    expect((r.structured as Rec).status).toBe('current');
+  });
+
+  it('network_overview answers every part', async () => {
+    const r = await stack.call('network_overview', {});
+    expect(r.isError, r.text).toBe(false);
+    expect((r.structured as Rec).problems, r.text).toEqual([]);
+    expect(r.text).not.toMatch(/Could not read/);
+  });
+
+  it('sent no batch but on the EVM endpoint', () => {
+    const batched = items(stack).filter((i) => i.batch && !/\/rpc$/.test(i.path));
+    expect(batched).toEqual([]);
+    expect(items(stack).length).toBeGreaterThan(10);
+  });
+});

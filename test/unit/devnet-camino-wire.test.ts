@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+
+/** Raw HTTP against the simulator, the way a real Camino node is reached (REAL-WIRE.md, conventions). */
+async function post(devnet: Devnet, path: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(`${devnet.nodeUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+const item = (id: number, method: string, params: unknown = {}) => ({ jsonrpc: '2.0', id, method, params });
+
+describe('the camino-dialect simulator speaks the real wire', () => {
+  let camino: Devnet;
+  let spec: Devnet;
+  beforeAll(async () => {
+    [camino, spec] = await Promise.all([startDevnet({ dialect: 'camino' }), startDevnet({ dialect: 'spec' })]);
+  });
+  afterAll(async () => {
+    await Promise.all([camino.close(), spec.close()]);
+  });
+
+  it('refuses a JSON-RPC batch on every gorilla/rpc endpoint with the json2 decoder error', async () => {
+    for (const [path, method] of [
+      ['/ext/info', 'info.getNodeID'],
+      ['/ext/P', 'platform.getHeight'],
+      ['/ext/bc/X', 'avm.getAssetDescription'],
+      ['/ext/bc/C/avax', 'avax.getAtomicTxStatus'],
+      ['/ext/keystore', 'keystore.listUsers'],
+    ] as const) {
+      const answer = await post(camino, path, [item(1, method), item(2, method)]);
+      expect(answer, path).toEqual({
+        status: 200,
+        body: {
+          jsonrpc: '2.0',
+          error: {
+            code: -32700,
+            message: 'json: cannot unmarshal array into Go value of type json2.serverRequest',
+            data: { jsonrpc: '', method: '', params: null, id: null },
+          },
+          id: null,
+        },
+      });
+    }
+  });
+
+  it('still answers one request object per POST on those endpoints', async () => {
+    const answer = await post(camino, '/ext/info', item(7, 'info.getNetworkID'));
+    expect(answer.body).toMatchObject({ jsonrpc: '2.0', id: 7, result: { networkID: expect.any(String) } });
+  });
+
+  it('takes batches on the EVM endpoint, as caminoethvm does', async () => {
+    const answer = await post(camino, '/ext/bc/C/rpc', [item(1, 'eth_chainId', []), item(2, 'eth_blockNumber', [])]);
+    expect(answer.status).toBe(200);
+    expect((answer.body as Array<{ id: number; result: string }>).map((a) => a.id)).toEqual([1, 2]);
+    expect((answer.body as Array<{ result: string }>).every((a) => /^0x/.test(a.result))).toBe(true);
+  });
+
+  it('the spec dialect keeps taking batches (the spec caps them at 40)', async () => {
+    const answer = await post(spec, '/ext/info', [item(1, 'info.getNodeID'), item(2, 'info.getNetworkID')]);
+    expect((answer.body as Array<{ id: number; result: unknown }>).map((a) => [a.id, typeof a.result])).toEqual([
+      [1, 'object'],
+      [2, 'object'],
+    ]);
+  });
+});
