@@ -12,7 +12,7 @@ import { RestClient } from './transport/rest.js';
 import { ApprovalBook } from './approval/book.js';
 import { ApprovalPages } from './approval/page.js';
 import { CardSecrets } from './approval/card.js';
-import { type Endpoint, endpointPath, needsDialect, PRESETS, wireMethod } from './wire.js';
+import { type Endpoint, endpointPath, needsDialect, resolveWire, type WireNames, wireMethod } from './wire.js';
 
 export interface ServicesOptions {
   config: Config;
@@ -42,6 +42,7 @@ export class Services {
   private readonly catalogueSource: () => Promise<readonly ToolDef[]>;
   private readonly networkCache: NetworkCache;
   readonly dialect: DialectCache;
+  private readonly staticWire: WireNames;
 
   constructor(opts: ServicesOptions) {
     this.config = opts.config;
@@ -56,6 +57,7 @@ export class Services {
     this.approvals = new ApprovalBook(this.now);
     this.approvalPages = new ApprovalPages(this.approvals, opts.log);
     this.dialect = new DialectCache(opts.config.wire, (path, method, params) => this.node.call({ path, method, params }, { retry: true }), opts.log);
+    this.staticWire = resolveWire(opts.config.wire, 'spec');
     this.networkCache = new NetworkCache((endpoint, method, params) => this.rpc(endpoint, method, params, { retry: true }));
   }
 
@@ -70,7 +72,8 @@ export class Services {
 
   /** Path and method on the wire; learns the node's dialect first when the names depend on it. */
   async route(endpoint: Endpoint, method: string, chain?: string): Promise<{ path: string; method: string }> {
-    const wire = needsDialect(endpoint, method) ? (await this.dialect.get()).wire : PRESETS.spec;
+    // Names no dialect changes still take the operator's overrides (a platform path, a method).
+    const wire = needsDialect(endpoint, method) ? (await this.dialect.get()).wire : (this.dialect.peek()?.wire ?? this.staticWire);
     return { path: endpointPath(endpoint, wire, chain), method: wireMethod(method, wire) };
   }
 

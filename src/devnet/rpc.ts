@@ -50,6 +50,9 @@ const CAMINO_PATHS: Array<[RegExp, string]> = [
 ];
 const SPEC_ONLY_PATHS = [/^\/ext\/bc\/[^/]+\/cx$/, /^\/ext\/vm\/xvm$/];
 const CAMINO_NAMESPACES: Record<string, string> = { avm: 'xvm', avax: 'cx' };
+/** Methods a Camino node names otherwise than the spec: wire name -> registered (spec) name. */
+const CAMINO_METHODS: Record<string, string> = { 'platform.exportAVAX': 'platform.exportNative' };
+const SPEC_ONLY_METHODS = new Set(Object.values(CAMINO_METHODS));
 
 /**
  * Routes JSON-RPC calls by endpoint path and method, with the node's HTTP conventions
@@ -72,14 +75,22 @@ export class RpcRouter {
     return path;
   }
 
-  /** The registered (spec) method for a method on the wire; undefined for a namespace this dialect lacks. */
-  private internalMethod(method: string): string | undefined {
-    const dot = method.indexOf('.');
-    const ns = dot < 0 ? method : method.slice(0, dot);
-    if (this.dialect === 'spec') return ns in CAMINO_NAMESPACES ? undefined : method;
+  /** The registered (spec) namespace for a namespace on the wire; undefined for one this dialect lacks. */
+  private internalNamespace(ns: string): string | undefined {
+    if (this.dialect === 'spec') return ns in CAMINO_NAMESPACES ? undefined : ns;
     if (ns === 'xvm' || ns === 'cx') return undefined;
-    const to = CAMINO_NAMESPACES[ns];
-    return to ? `${to}${method.slice(dot)}` : method;
+    return CAMINO_NAMESPACES[ns] ?? ns;
+  }
+
+  /** The registered (spec) method for a method on the wire; undefined for one this dialect lacks. */
+  private internalMethod(method: string): string | undefined {
+    if (this.dialect === 'camino') {
+      if (SPEC_ONLY_METHODS.has(method)) return undefined;
+      if (Object.hasOwn(CAMINO_METHODS, method)) return CAMINO_METHODS[method];
+    } else if (Object.hasOwn(CAMINO_METHODS, method)) return undefined;
+    const dot = method.indexOf('.');
+    const ns = this.internalNamespace(dot < 0 ? method : method.slice(0, dot));
+    return ns === undefined ? undefined : dot < 0 ? ns : `${ns}${method.slice(dot)}`;
   }
 
   on(path: string, method: string, handler: Handler): this {
@@ -149,7 +160,9 @@ export class RpcRouter {
     const handler = method === undefined ? undefined : byMethod.get(method);
     if (!handler) {
       // gorilla/rpc's two texts: a namespace the endpoint lacks, or a method its namespace lacks.
-      const known = method !== undefined && (!method.includes('.') || [...byMethod.keys()].some((m) => m.startsWith(`${method.split('.')[0]}.`)));
+      const wireName = typeof call.method === 'string' ? call.method : '';
+      const ns = wireName.includes('.') ? this.internalNamespace(wireName.split('.')[0]!) : undefined;
+      const known = (wireName !== '' && !wireName.includes('.')) || (ns !== undefined && [...byMethod.keys()].some((m) => m.startsWith(`${ns}.`)));
       const what = known ? 'method' : 'service';
       return { jsonrpc: '2.0', error: { code: -32000, message: `rpc: can't find ${what} "${String(call.method)}"`, data: null }, id };
     }

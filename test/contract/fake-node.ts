@@ -12,6 +12,7 @@ export interface Recorded {
 
 /** A real Camino node's names for the spec's (docs/real-nodes.md), written out by hand. */
 const CAMINO_TO_SPEC: Record<string, string> = { avm: 'xvm', avax: 'cx' };
+const CAMINO_METHODS: Record<string, string> = { 'platform.exportAVAX': 'platform.exportNative' };
 
 /**
  * A recording stand-in for the node, indexer or runner on loopback: it keeps every request
@@ -23,6 +24,7 @@ export async function startFakeNode(opts: { dialect?: 'spec' | 'camino' } = {}) 
   const dialect = opts.dialect ?? 'spec';
   const versions = { vmVersions: dialect === 'camino' ? { avm: 'v1.1.18', evm: 'v0.5.4', platform: 'v1.1.18' } : { xvm: 'v1.1.18', evm: 'v0.5.4', platform: 'v1.1.18' } };
   const specName = (method: string): string => {
+    if (dialect === 'camino' && Object.hasOwn(CAMINO_METHODS, method)) return CAMINO_METHODS[method]!;
     const dot = method.indexOf('.');
     const ns = CAMINO_TO_SPEC[method.slice(0, dot)];
     return dialect === 'camino' && dot > 0 && ns ? `${ns}${method.slice(dot)}` : method;

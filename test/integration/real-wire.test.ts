@@ -61,3 +61,37 @@ describe('composites against a node that takes no JSON-RPC batch (camino dialect
     expect(items(stack).length).toBeGreaterThan(10);
   });
 });
+
+describe("the wire table renames methods: the P-chain's export on a Camino node", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    const devnet = await startDevnet({ dialect: 'camino' });
+    devnet.router.record = true;
+    stack = await inMemoryStack({
+      devnet,
+      env: {
+        CHAIN_MCP_ALLOW_SPEND: 'true',
+        CHAIN_MCP_APPROVAL: 'confirm-id',
+        CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
+        CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+      },
+    });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await stack.devnet.close();
+  });
+
+  it('platform_exportNative keeps its name and sends platform.exportAVAX', async () => {
+    const [d0] = stack.devnet.state.users.get(stack.devnet.state.devnetUser)!.keys;
+    const args = { amount: '1000000000', to: d0!.x };
+    const preview = await stack.call('platform_exportNative', args);
+    expect(preview.isError, preview.text).toBe(false);
+    const sent = await stack.call('platform_exportNative', { ...args, confirm: preview.structured?.confirmationId });
+    expect(sent.isError, sent.text).toBe(false);
+    expect(sent.text).toMatch(/[1-9A-HJ-NP-Za-km-z]{40,}/);
+    const methods = items(stack).map((i) => i.method);
+    expect(methods).toContain('platform.exportAVAX');
+    expect(methods).not.toContain('platform.exportNative');
+  });
+});

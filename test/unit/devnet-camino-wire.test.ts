@@ -55,6 +55,17 @@ describe('the camino-dialect simulator speaks the real wire', () => {
     expect((answer.body as Array<{ result: string }>).every((a) => /^0x/.test(a.result))).toBe(true);
   });
 
+  it("answers only a Camino node's method names: platform.exportAVAX, not the spec's platform.exportNative", async () => {
+    const camino1 = await post(camino, '/ext/P', item(1, 'platform.exportNative', { amount: 1, to: 'X-x' }));
+    expect(camino1.body).toEqual({ jsonrpc: '2.0', error: { code: -32000, message: 'rpc: can\'t find method "platform.exportNative"', data: null }, id: 1 });
+    const camino2 = await post(camino, '/ext/P', item(2, 'platform.exportAVAX', { amount: 1, to: 'X-x' }));
+    expect(JSON.stringify(camino2.body)).not.toMatch(/can't find/);
+    const spec1 = await post(spec, '/ext/P', item(3, 'platform.exportAVAX', { amount: 1, to: 'X-x' }));
+    expect(spec1.body).toMatchObject({ error: { message: 'rpc: can\'t find method "platform.exportAVAX"' } });
+    const unknownNs = await post(camino, '/ext/bc/X', item(4, 'xvm.getBalance', {}));
+    expect(unknownNs.body).toMatchObject({ error: { message: 'rpc: can\'t find service "xvm.getBalance"' } });
+  });
+
   it('the spec dialect keeps taking batches (the spec caps them at 40)', async () => {
     const answer = await post(spec, '/ext/info', [item(1, 'info.getNodeID'), item(2, 'info.getNetworkID')]);
     expect((answer.body as Array<{ id: number; result: unknown }>).map((a) => [a.id, typeof a.result])).toEqual([
