@@ -3,8 +3,8 @@ import { ConfirmationBook } from './confirm.js';
 import type { CallOptions, ToolDef } from './core/tool.js';
 import { loadCatalogue } from './catalogue/load.js';
 import { NetworkCache } from './context/network.js';
-import { DialectCache } from './context/dialect.js';
-import { HttpStatusError } from './errors.js';
+import { DialectCache, type DialectInfo } from './context/dialect.js';
+import { ChainMcpError, HttpStatusError, RpcError } from './errors.js';
 import type { Logger } from './log.js';
 import { HttpClient } from './transport/http.js';
 import { JsonRpcClient, type RpcParams } from './transport/jsonrpc.js';
@@ -12,7 +12,12 @@ import { RestClient } from './transport/rest.js';
 import { ApprovalBook } from './approval/book.js';
 import { ApprovalPages } from './approval/page.js';
 import { CardSecrets } from './approval/card.js';
-import { type Endpoint, endpointPath, needsDialect, resolveWire, type WireNames, wireMethod } from './wire.js';
+import { type Endpoint, endpointPath, needsDialect, PRESETS, resolveWire, type WireNames, wireMethod } from './wire.js';
+
+/** What a composite's steps share to send their reads (registry/batcher.ts). */
+export interface RpcSender {
+  call(path: string, method: string, params: RpcParams, retry: boolean): Promise<unknown>;
+}
 
 export interface ServicesOptions {
   config: Config;
@@ -77,10 +82,39 @@ export class Services {
     return { path: endpointPath(endpoint, wire, chain), method: wireMethod(method, wire) };
   }
 
-  async rpc(endpoint: Endpoint, method: string, params?: RpcParams, opts: CallOptions & { signal?: AbortSignal } = {}) {
-    const route = await this.route(endpoint, method, opts.chain);
-    const answer = this.node.call({ ...route, params }, { retry: opts.retry ?? true, signal: opts.signal });
-    return endpoint === 'keystore' ? answer.catch((err: unknown) => Promise.reject(keystoreDisabled(err))) : answer;
+  /**
+   * Sends one JSON-RPC call (through `via` when a composite shares one). A call whose names depend
+   * on the dialect and that the node answers as a node of the other dialect would (`can't find
+   * service`, a renamed method unknown, a dialect path 404) makes the server learn the names
+   * again, once. A read is then sent again under the new names. Anything else (a spend, a wallet
+   * or admin write) is not: gorilla/rpc resolves the method before it runs anything, so nothing
+   * was executed, but a write is never sent twice by the server; the caller is told to call again.
+   */
+  async rpc(endpoint: Endpoint, method: string, params?: RpcParams, opts: CallOptions & { signal?: AbortSignal; via?: RpcSender } = {}) {
+    const retry = opts.retry ?? true;
+    // The names this call went out under: other calls may re-learn them while it is in flight.
+    let used: DialectInfo | undefined;
+    const send = async () => {
+      const route = await this.route(endpoint, method, opts.chain);
+      used = this.dialect.peek();
+      if (opts.via) return opts.via.call(route.path, route.method, params, retry);
+      return this.node.call({ ...route, params }, { retry, signal: opts.signal });
+    };
+    try {
+      return await send();
+    } catch (err) {
+      if (endpoint === 'keystore') throw keystoreDisabled(err);
+      if (!needsDialect(endpoint, method) || !answeredAsOtherDialect(err, method)) throw err;
+      const stale = used;
+      const fresh = await this.dialect.relearn(stale);
+      if (!fresh || fresh.dialect === stale?.dialect) throw err;
+      if (!retry) {
+        throw new ChainMcpError('rpc', `The node refused ${method} under the names of the ${stale?.dialect ?? 'assumed'} dialect: it now speaks the ${fresh.dialect} names. Nothing was executed.`, {
+          hint: 'The server has learned the new names; call the tool again (a spend needs a new preview and approval).',
+        });
+      }
+      return await send();
+    }
   }
 
   network() {
@@ -100,6 +134,15 @@ export class Services {
     await this.approvalPages.close();
     await this.http.close();
   }
+}
+
+/** What a node of the other dialect answers: unknown namespace, unknown renamed method, or no such path. */
+function answeredAsOtherDialect(err: unknown, method: string): boolean {
+  if (err instanceof RpcError) {
+    if (/can't find service/i.test(err.message)) return true;
+    return /can't find method/i.test(err.message) && Object.values(PRESETS).some((preset) => Object.hasOwn(preset.methods, method));
+  }
+  return err instanceof HttpStatusError && err.status === 404;
 }
 
 /** A real node serves /ext/keystore only when started with --api-keystore-enabled=true (off by default): it answers 404. */

@@ -31,8 +31,7 @@ export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks,
     signal,
     rpc: (endpoint, method, params, opts = {}) => {
       const retry = opts.retry ?? retryDefault;
-      if (!batcher) return services.rpc(endpoint, method, params, { retry, chain: opts.chain, signal });
-      return services.route(endpoint, method, opts.chain).then((route) => batcher.call(route.path, route.method, params, retry));
+      return services.rpc(endpoint, method, params, { retry, chain: opts.chain, signal, via: batcher });
     },
     indexer: (path, query = []) => {
       if (!services.indexerClient) {

@@ -95,3 +95,49 @@ describe("the wire table renames methods: the P-chain's export on a Camino node"
     expect(methods).not.toContain('platform.exportNative');
   });
 });
+
+describe('detection that heals: the node changes its names while the server runs', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    const devnet = await startDevnet({ dialect: 'camino' });
+    devnet.router.record = true;
+    stack = await inMemoryStack({ devnet });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await stack.devnet.close();
+  });
+
+  it('a read answered "can\'t find service" learns the names again, once, and is sent again', async () => {
+    const [d0] = stack.devnet.state.users.get(stack.devnet.state.devnetUser)!.keys;
+    const first = await stack.call('xvm_getBalance', { address: d0!.x, assetID: 'CAM' });
+    expect(first.isError, first.text).toBe(false);
+    stack.devnet.setDialect('spec');
+    stack.devnet.router.requests.length = 0;
+    const again = await stack.call('xvm_getBalance', { address: d0!.x, assetID: 'CAM' });
+    expect(again.isError, again.text).toBe(false);
+    expect(again.text).toBe(first.text);
+    const balanceCalls = items(stack)
+      .map((i) => i.method)
+      .filter((m) => m.endsWith('.getBalance'));
+    expect(balanceCalls).toEqual(['avm.getBalance', 'xvm.getBalance']);
+    // Learned for good: the next call goes straight to the new names.
+    stack.devnet.router.requests.length = 0;
+    expect((await stack.call('xvm_getBalance', { address: d0!.x, assetID: 'CAM' })).isError).toBe(false);
+    expect(items(stack).map((i) => i.method)).toEqual(['xvm.getBalance']);
+  });
+
+  it('composites heal too (their reads share one re-detection)', async () => {
+    const [d0] = stack.devnet.state.users.get(stack.devnet.state.devnetUser)!.keys;
+    // Whatever the server learned so far, the node now speaks the other names.
+    const learned = await stack.call('xvm_getAssetDescription', {});
+    expect(learned.isError, learned.text).toBe(false);
+    stack.devnet.setDialect(stack.devnet.dialect === 'camino' ? 'spec' : 'camino');
+    stack.devnet.router.requests.length = 0;
+    const r = await stack.call('account_overview', { addresses: [d0!.x] });
+    expect(r.isError, r.text).toBe(false);
+    expect((r.structured as Rec).problems, r.text).toEqual([]);
+    // One re-detection for all the reads that failed together.
+    expect(items(stack).filter((i) => i.method === 'info.getNodeVersion')).toHaveLength(1);
+  });
+});
