@@ -20,19 +20,13 @@ export class RpcBatcher {
   private queue = new Map<string, { path: string; retry: boolean; items: Pending[] }>();
   private scheduled = false;
 
-  private readonly signal: AbortSignal;
-
   constructor(
     private readonly node: JsonRpcClient,
-    parent: AbortSignal,
+    private readonly signal: AbortSignal,
   ) {
     // Every read in flight listens for the call's cancellation; a composite has more of them at
-    // once than Node's default of 10 listeners before it warns.
-    const own = new AbortController();
-    setMaxListeners(256, own.signal);
-    if (parent.aborted) own.abort();
-    else parent.addEventListener('abort', () => own.abort(), { once: true });
-    this.signal = own.signal;
+    // once than Node's default of 10 listeners before it warns. The signal is this call's own.
+    setMaxListeners(256, signal);
   }
 
   call(path: string, method: string, params: RpcParams, retry: boolean): Promise<unknown> {
