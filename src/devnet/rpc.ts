@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stringifyJson } from '../transport/jsonrpc.js';
 
 /** A JSON-RPC failure with the real node's shape: HTTP 200, code -32000 unless said otherwise. */
 export class RpcFault extends Error {
@@ -193,8 +194,9 @@ export function send(res: ServerResponse, status: number, contentType: string, b
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) }).end(body);
 }
 
+/** Writes JSON; a bigint goes out as a bare integer with every digit, as Go writes a uint64. */
 export function json(res: ServerResponse, status: number, value: unknown): void {
-  send(res, status, 'application/json', JSON.stringify(value));
+  send(res, status, 'application/json', stringifyJson(value));
 }
 
 /** Reads a param as a string, or fails the way a node does. */

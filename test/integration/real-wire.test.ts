@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet } from '../../src/devnet/index.js';
+import { fund } from '../../src/devnet/state.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: structured results are checked field by field
@@ -139,5 +140,40 @@ describe('detection that heals: the node changes its names while the server runs
     expect((r.structured as Rec).problems, r.text).toEqual([]);
     // One re-detection for all the reads that failed together.
     expect(items(stack).filter((i) => i.method === 'info.getNodeVersion')).toHaveLength(1);
+  });
+});
+
+describe('uint64 written as plain JSON numbers keeps every digit (camino dialect)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    const devnet = await startDevnet({ dialect: 'camino' });
+    stack = await inMemoryStack({ devnet });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await stack.devnet.close();
+  });
+
+  it('xvm_getTx with encoding json reads an output amount and locktime above 2^53 exactly', async () => {
+    const state = stack.devnet.state;
+    const holder = state.users.get(state.devnetUser)!.keys[0]!.x;
+    const amount = 2n ** 60n + 7n; // 1152921504606846983: a JS number would say ...976
+    const tx = fund(state, 'X', holder, [amount]);
+    const locktime = 2n ** 63n + 1n;
+    state.utxos.get(tx.outputs[0]!)!.locktime = locktime;
+    // The node writes them bare, as Go writes a plain uint64.
+    const raw = await fetch(`${stack.devnet.nodeUrl}/ext/bc/X`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getTx', params: { txID: tx.id, encoding: 'json' } }),
+    }).then((r) => r.text());
+    expect(raw).toContain(`"amount":${amount}`);
+    expect(raw).toContain(`"locktime":${locktime}`);
+    const r = await stack.call('xvm_getTx', { txID: tx.id, encoding: 'json' });
+    expect(r.isError, r.text).toBe(false);
+    const [out] = (r.structured as Rec).outputs as Rec[];
+    expect(out!.amount.value).toBe(amount.toString());
+    expect(out!.locktime).toBe(locktime.toString());
+    expect(r.text).toContain('1,152,921,504.606846983');
   });
 });
