@@ -169,6 +169,7 @@ export class RpcRouter {
     }
     try {
       const params = (call.params ?? (handlerWantsArray(ctx.path) ? [] : {})) as Params & unknown[];
+      if (this.dialect === 'camino') caminoEncoding(method!, params);
       const result = await handler(params, ctx);
       return { jsonrpc: '2.0', result, id };
     } catch (err) {
@@ -176,6 +177,28 @@ export class RpcRouter {
       return { jsonrpc: '2.0', error: { code: -32000, message: (err as Error).message, data: null }, id };
     }
   }
+}
+
+/** caminogo utils/json/codec.go: params that do not unmarshal (an unknown encoding among them). */
+export const ARGUMENT_ERROR = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+
+/** Methods (by their spec name) whose params carry a formatting.Encoding. */
+const ENCODING_METHODS = new Set([
+  'xvm.getTx', 'xvm.getUTXOs', 'xvm.buildGenesis', 'xvm.mintNFT', 'xvm.issueTx', 'wallet.issueTx',
+  'platform.getTx', 'platform.getUTXOs', 'platform.getBlock', 'platform.getRewardUTXOs', 'platform.getStake', 'platform.createBlockchain', 'platform.issueTx',
+  'cx.getUTXOs', 'cx.getAtomicTx', 'cx.issueTx', 'keystore.exportUser', 'keystore.importUser',
+]);
+
+/**
+ * A Camino node's encodings (utils/formatting/encoding.go): hex (default, with checksum), hexc
+ * (the same), hexnc, json; cb58 does not unmarshal. The handlers speak hex, so hexc/hexnc and an
+ * omitted encoding reach them as hex.
+ */
+function caminoEncoding(method: string, params: Params): void {
+  if (Array.isArray(params) || !ENCODING_METHODS.has(method)) return;
+  const value = params.encoding;
+  if (value === 'cb58') throw new RpcFault(ARGUMENT_ERROR);
+  if (value === undefined || value === '' || value === 'hexc' || value === 'hexnc') params.encoding = 'hex';
 }
 
 /** What caminogo answers a JSON-RPC batch with (the JSON decoder's error, verbatim). */

@@ -177,3 +177,42 @@ describe('uint64 written as plain JSON numbers keeps every digit (camino dialect
     expect(r.text).toContain('1,152,921,504.606846983');
   });
 });
+
+describe('encodings a Camino node takes', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    const devnet = await startDevnet({ dialect: 'camino' });
+    devnet.router.record = true;
+    stack = await inMemoryStack({ devnet });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await stack.devnet.close();
+  });
+
+  it('every tool that offers an answer encoding works without one and with each one it offers', async () => {
+    const state = stack.devnet.state;
+    const key = state.users.get(state.devnetUser)!.keys[0]!;
+    const xTx = [...state.txs.values()].find((t) => t.chain === 'X')!.id;
+    const calls: Array<[string, Record<string, unknown>, string[]]> = [
+      ['xvm_getTx', { txID: xTx }, ['hex', 'hexc', 'hexnc', 'json']],
+      ['xvm_getUTXOs', { addresses: [key.x] }, ['hex', 'hexc', 'hexnc']],
+      ['cx_getUTXOs', { addresses: [`C-${key.bech32}`], sourceChain: 'X' }, ['hex', 'hexc', 'hexnc']],
+    ];
+    for (const [tool, args, offered] of calls) {
+      for (const encoding of [undefined, ...offered]) {
+        const r = await stack.call(tool, encoding === undefined ? args : { ...args, encoding });
+        expect(r.isError, `${tool} ${encoding}: ${r.text}`).toBe(false);
+      }
+    }
+  });
+
+  it('cb58 is refused at the tool, naming the field, before any request', async () => {
+    const key = stack.devnet.state.users.get(stack.devnet.state.devnetUser)!.keys[0]!;
+    stack.devnet.router.requests.length = 0;
+    const r = await stack.call('xvm_getUTXOs', { addresses: [key.x], encoding: 'cb58' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/encoding/);
+    expect(stack.devnet.router.requests).toEqual([]);
+  });
+});

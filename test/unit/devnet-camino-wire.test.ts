@@ -66,6 +66,23 @@ describe('the camino-dialect simulator speaks the real wire', () => {
     expect(unknownNs.body).toMatchObject({ error: { message: 'rpc: can\'t find service "xvm.getBalance"' } });
   });
 
+  it('takes hex, hexc, hexnc and json, refuses cb58 with the argument error; the spec dialect takes cb58', async () => {
+    const txID = [...camino.state.txs.values()].find((t) => t.chain === 'X')!.id;
+    const getTx = (node: Devnet, method: string, encoding?: string) =>
+      post(node, '/ext/bc/X', item(1, method, { txID, ...(encoding === undefined ? {} : { encoding }) }));
+    expect((await getTx(camino, 'avm.getTx', 'cb58')).body).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls", data: null },
+      id: 1,
+    });
+    for (const encoding of [undefined, 'hex', 'hexc', 'hexnc']) {
+      const answer = (await getTx(camino, 'avm.getTx', encoding)).body as { result?: { tx?: unknown } };
+      expect(answer.result?.tx, String(encoding)).toMatch(/^0x[0-9a-f]+$/);
+    }
+    expect(((await getTx(camino, 'avm.getTx', 'json')).body as { result: { tx: unknown } }).result.tx).toBeTypeOf('object');
+    expect(((await getTx(spec, 'xvm.getTx', 'cb58')).body as { result?: { encoding?: unknown } }).result?.encoding).toBe('cb58');
+  });
+
   it('the spec dialect keeps taking batches (the spec caps them at 40)', async () => {
     const answer = await post(spec, '/ext/info', [item(1, 'info.getNodeID'), item(2, 'info.getNetworkID')]);
     expect((answer.body as Array<{ id: number; result: unknown }>).map((a) => [a.id, typeof a.result])).toEqual([
