@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { stringifyJson } from '../transport/jsonrpc.js';
+import { randomBytes } from 'node:crypto';
 
 /** A JSON-RPC failure with the real node's shape: HTTP 200, code -32000 unless said otherwise. */
 export class RpcFault extends Error {
@@ -219,8 +219,13 @@ export function send(res: ServerResponse, status: number, contentType: string, b
 
 /** Writes JSON; a bigint goes out as a bare integer with every digit, as Go writes a uint64. */
 export function json(res: ServerResponse, status: number, value: unknown): void {
-  send(res, status, 'application/json', stringifyJson(value));
+  const marked = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${BIG_MARK}${v}` : v));
+  send(res, status, 'application/json', marked.replace(BIG_PATTERN, '$1'));
 }
+
+/** A per-process marker, so no string in the state can pass for a bigint. */
+const BIG_MARK = `bigint-${randomBytes(8).toString('hex')}:`;
+const BIG_PATTERN = new RegExp(`"${BIG_MARK}(\\d+)"`, 'g');
 
 /** Reads a param as a string, or fails the way a node does. */
 export function needString(params: Params, key: string): string {
