@@ -104,9 +104,10 @@ export class Services {
       return await send();
     } catch (err) {
       if (endpoint === 'keystore') throw keystoreDisabled(err);
-      if (!needsDialect(endpoint, method) || !answeredAsOtherDialect(err, method)) throw err;
+      if (!needsDialect(endpoint, method) || !answeredAsOtherDialect(err, endpoint, method)) throw err;
       const stale = used;
-      const fresh = await this.dialect.relearn(stale);
+      // When the names cannot be learned again either, the call's own failure says most.
+      const fresh = await this.dialect.relearn(stale).catch(() => undefined);
       if (!fresh || fresh.dialect === stale?.dialect) throw err;
       if (!retry) {
         throw new ChainMcpError('rpc', `The node refused ${method} under the names of the ${stale?.dialect ?? 'assumed'} dialect: it now speaks the ${fresh.dialect} names. Nothing was executed.`, {
@@ -136,13 +137,16 @@ export class Services {
   }
 }
 
-/** What a node of the other dialect answers: unknown namespace, unknown renamed method, or no such path. */
-function answeredAsOtherDialect(err: unknown, method: string): boolean {
+/**
+ * What a node of the other dialect answers: unknown namespace, unknown renamed method, or no such
+ * path where the path itself differs by dialect (the C-chain atomic API, the asset VM's static API).
+ */
+function answeredAsOtherDialect(err: unknown, endpoint: Endpoint, method: string): boolean {
   if (err instanceof RpcError) {
     if (/can't find service/i.test(err.message)) return true;
     return /can't find method/i.test(err.message) && Object.values(PRESETS).some((preset) => Object.hasOwn(preset.methods, method));
   }
-  return err instanceof HttpStatusError && err.status === 404;
+  return err instanceof HttpStatusError && err.status === 404 && (endpoint === 'cx' || endpoint === 'xvmStatic');
 }
 
 /** A real node serves /ext/keystore only when started with --api-keystore-enabled=true (off by default): it answers 404. */
