@@ -120,7 +120,7 @@ const accountOverview = defineTool({
     const bares = [...new Set(input.addresses.filter((a) => !isHexAddress(a)).map(bareOf))];
     const hexes = [...new Set(input.addresses.filter((a) => isHexAddress(a)).map((a) => a.toLowerCase()))];
     const show = (v: bigint) => nativeAmount(v, network);
-    // Every step starts in the same turn, so the node reads go out as one batch per endpoint.
+    // Every step starts in the same turn, so the node reads go out side by side.
     const evmPending = Promise.all(
       hexes.map(async (address) => {
         const out = await step(ctx, problems, `C balance of ${address}`, 'eth_getBalance', { address });

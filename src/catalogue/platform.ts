@@ -20,7 +20,7 @@ import {
   validatorSetLines,
   validatorStats,
 } from '../summarize/validators.js';
-import { addressList, cb58Id, encoding, nodeId, pAddress } from '../core/fields.js';
+import { addressList, cb58Id, encoding, NODE_ENCODINGS, nodeId, pAddress } from '../core/fields.js';
 import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 
 /** Platform chain API, endpoint /ext/P (spec document 3). */
@@ -247,7 +247,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
     description: 'Get a P-Chain block by ID; encoding json decodes height, parent and transactions.',
     tier: 'read',
     toolset: 'platform',
-    input: z.strictObject({ blockID: cb58Id('Block ID (cb58).'), encoding: encoding(['cb58', 'hex', 'json'], 'Default cb58; json decodes.') }),
+    input: z.strictObject({ blockID: cb58Id('Block ID (cb58).'), encoding: encoding([...NODE_ENCODINGS, 'json'], 'json decodes.') }),
     output: z.object({
       blockID: z.string(),
       encoding: z.string(),
@@ -515,7 +515,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
     description: 'Get the reward UTXOs, with their total, of a finished staking or delegation transaction.',
     tier: 'read',
     toolset: 'platform',
-    input: z.strictObject({ txID: cb58Id('Staking or delegation transaction ID.'), encoding: encoding(['cb58', 'hex']) }),
+    input: z.strictObject({ txID: cb58Id('Staking or delegation transaction ID.'), encoding: encoding(NODE_ENCODINGS) }),
     output: z.object({ txID: z.string(), numFetched: z.number(), encoding: z.string(), utxos: z.array(z.string()), decoded: z.array(DecodedUtxo), totals: z.array(z.object({ assetID: z.string(), amount: AmountOut })) }),
     request: rpc('platform.getRewardUTXOs'),
     decode: async (raw, input, ctx) => {

@@ -106,6 +106,12 @@ export const chainSelector = (defaultAlias: 'X' | 'C') =>
     .optional()
     .describe(`Default ${defaultAlias}.`);
 
+/**
+ * Byte encodings a Camino node takes (caminogo utils/formatting/encoding.go): `hex` (its default,
+ * with checksum), `hexc` (the same), `hexnc` (no checksum). It refuses `cb58` with an argument error.
+ */
+export const NODE_ENCODINGS = ['hex', 'hexc', 'hexnc'] as const;
+
 export const encoding = (values: readonly [string, ...string[]], description = 'Answer encoding.') =>
   z.enum(values).optional().describe(description);
 

@@ -20,7 +20,8 @@ export interface CallHooks {
 
 /**
  * Builds the context one tool call sees. Reads retry; wallet, spend and admin calls never do.
- * The steps of a composite (ctx.call) share `batcher`: their node reads go out as one batch per endpoint.
+ * The steps of a composite (ctx.call) share `batcher`: their node reads go out side by side
+ * (one batch per endpoint only where the node takes batches, the EVM's).
  */
 export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks, batcher?: RpcBatcher): ToolContext {
   const signal = hooks.signal ?? new AbortController().signal;
@@ -32,8 +33,7 @@ export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks,
     signal,
     rpc: (endpoint, method, params, opts = {}) => {
       const retry = opts.retry ?? retryDefault;
-      if (!batcher) return services.rpc(endpoint, method, params, { retry, chain: opts.chain, signal });
-      return services.route(endpoint, method, opts.chain).then((route) => batcher.call(route.path, route.method, params, retry));
+      return services.rpc(endpoint, method, params, { retry, chain: opts.chain, signal, via: batcher });
     },
     indexer: (path, query = []) => {
       if (!services.indexerClient) {

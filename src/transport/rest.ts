@@ -1,5 +1,6 @@
 import { ChainMcpError } from '../errors.js';
 import type { HttpClient } from './http.js';
+import { parseNodeJson } from './json.js';
 
 /** Query parameters in order; a repeated key (chainID, address) appears once per value. */
 export type QueryPairs = ReadonlyArray<readonly [string, string]>;
@@ -30,7 +31,7 @@ export class RestClient {
       service: this.service,
       decode: (text) => {
         try {
-          return JSON.parse(text) as unknown;
+          return parseNodeJson(text);
         } catch {
           throw new ChainMcpError('malformed', `The ${this.service} answered ${path} with a body that is not JSON.`, {
             hint: `Check that the ${this.service} URL is right.`,
@@ -61,7 +62,7 @@ export class RestClient {
       service: this.service,
     });
     try {
-      return res.text.trim() ? JSON.parse(res.text) : {};
+      return res.text.trim() ? parseNodeJson(res.text) : {};
     } catch {
       throw new ChainMcpError('malformed', `The ${this.service} answered ${path} with a body that is not JSON.`);
     }

@@ -34,7 +34,8 @@ function describeRecorded(r: Recorded): string {
 function inCamino(want: Expectation): Expectation {
   if (!('method' in want)) return want;
   const path = want.path.replace(/\/cx$/, '/avax').replace(/^\/ext\/vm\/xvm$/, '/ext/vm/avm');
-  const method = want.method.replace(/^xvm\./, 'avm.').replace(/^cx\./, 'avax.');
+  const renamed: Record<string, string> = { 'platform.exportNative': 'platform.exportAVAX' };
+  const method = renamed[want.method] ?? want.method.replace(/^xvm\./, 'avm.').replace(/^cx\./, 'avax.');
   return { ...want, path, method };
 }
 

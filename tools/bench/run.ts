@@ -171,6 +171,116 @@ async function inProcessCalls(devnet: Devnet): Promise<{ tool: number[]; rpc: nu
   }
 }
 
+/**
+ * The composites an assistant calls first, in one process against the devnet in each dialect:
+ * their node reads go out side by side (a Camino node takes no JSON-RPC batch but on the EVM path).
+ */
+async function benchComposites(): Promise<string> {
+  const rows: Array<Array<string | number>> = [];
+  for (const dialect of ['spec', 'camino'] as const) {
+    const devnet = await startDevnet({ dialect });
+    const { mcp, services } = buildServer({
+      config: loadConfig({ CHAIN_MCP_NODE_URL: devnet.nodeUrl, CHAIN_MCP_LOG_LEVEL: 'silent' }),
+      log: silentLogger(),
+    });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'bench', version: '0' });
+    await mcp.connect(b);
+    await client.connect(a);
+    try {
+      const [k0, k1] = devnet.state.users.get(devnet.state.devnetUser)!.keys;
+      const validator = devnet.state.validators[0]!.nodeID;
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['account_overview', { addresses: [k0!.x, k1!.p, k0!.c] }],
+        ['validator_lookup', { nodeID: validator }],
+        ['network_overview', {}],
+      ];
+      for (const [name, args] of calls) {
+        let failed = 0;
+        const one = async () => {
+          const r = await client.callTool({ name, arguments: args });
+          const problems = (r.structuredContent as { problems?: unknown[] } | undefined)?.problems ?? [];
+          if (r.isError || problems.length) failed++;
+        };
+        await drive(30, 1, one);
+        const run = await drive(300, 1, one);
+        rows.push([`${name} (${dialect} node)`, ms(median(run.latencies)), ms(percentile(run.latencies, 99)), failed]);
+      }
+    } finally {
+      await client.close();
+      await services.close();
+      await devnet.close();
+    }
+  }
+  return [
+    table(['300 sequential composite calls, in process', 'median', 'p99', 'calls with a failed step'], rows),
+    await benchSideBySide(),
+  ].join('\n\n');
+}
+
+/**
+ * network_overview's 11 node reads on /ext/info and /ext/P, sent as one batch per path (what the
+ * spec allows) and as single requests side by side (what a Camino node takes), interleaved so
+ * that both see the same machine load: on loopback to the in-process devnet (where every HTTP
+ * request costs CPU on both ends), and through a proxy that holds each answer 20 ms (a node
+ * across a network, where the round trip is what counts).
+ */
+async function benchSideBySide(): Promise<string> {
+  const devnet = await startDevnet({ dialect: 'spec' });
+  const proxy = await startFaultProxy(devnet.nodeUrl);
+  proxy.fail({ kind: 'delay', ms: 20 });
+  const reads: Array<[string, string, Record<string, unknown>]> = [
+    ['/ext/info', 'info.getNetworkID', {}],
+    ['/ext/info', 'info.getNetworkName', {}],
+    ['/ext/info', 'info.getNodeVersion', {}],
+    ['/ext/info', 'info.getTxFee', {}],
+    ...(['X', 'P', 'C'] as const).map((chain): [string, string, Record<string, unknown>] => ['/ext/info', 'info.isBootstrapped', { chain }]),
+    ['/ext/P', 'platform.getHeight', {}],
+    ['/ext/P', 'platform.getCurrentSupply', {}],
+    ['/ext/P', 'platform.getConfiguration', {}],
+    ['/ext/P', 'platform.getAllDepositOffers', { timestamp: 1_700_000_000 }],
+  ];
+  const rows: Array<Array<string | number>> = [];
+  try {
+    for (const [where, url, rounds] of [
+      ['loopback, in-process devnet', devnet.nodeUrl, 300],
+      ['+20 ms per answer (remote node)', proxy.url, 50],
+    ] as const) {
+      const { services } = buildServer({ config: loadConfig({ CHAIN_MCP_NODE_URL: url, CHAIN_MCP_LOG_LEVEL: 'silent' }), log: silentLogger() });
+      const opts = { retry: true };
+      const paths = [...new Set(reads.map(([path]) => path))];
+      const variants = {
+        batched: async () => {
+          await Promise.all(paths.map((path) => services.node.batch(path, reads.filter(([p]) => p === path).map(([, method, params]) => ({ method, params })), opts)));
+        },
+        sideBySide: async () => {
+          await Promise.all(reads.map(([path, method, params]) => services.node.call({ path, method, params }, opts)));
+        },
+      };
+      const times = { batched: [] as number[], sideBySide: [] as number[] };
+      try {
+        for (let i = 0; i < rounds + 10; i++) {
+          for (const name of ['batched', 'sideBySide'] as const) {
+            const t0 = performance.now();
+            await variants[name]();
+            if (i >= 10) times[name].push(performance.now() - t0);
+          }
+        }
+      } finally {
+        await services.close();
+      }
+      rows.push(
+        [`${where}: one batch per path (${paths.length} POSTs)`, ms(median(times.batched)), ms(percentile(times.batched, 99))],
+        [`${where}: single requests side by side (${reads.length} POSTs)`, ms(median(times.sideBySide)), ms(percentile(times.sideBySide, 99))],
+      );
+    }
+  } finally {
+    await proxy.close();
+    await devnet.close();
+  }
+  return table([`network_overview's ${reads.length} node reads, rounds interleaved`, 'median', 'p99'], rows);
+}
+
 async function listBytes(env: Record<string, string>): Promise<{ bytes: number; tools: number }> {
   const { mcp, services } = buildServer({ config: loadConfig(env), log: silentLogger() });
   const [a, b] = InMemoryTransport.createLinkedPair();
@@ -266,6 +376,12 @@ async function benchOutputSize(): Promise<string> {
 async function main(): Promise<void> {
   const machine = `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}, ${process.platform} ${process.arch}`;
   const out: string[] = [`Machine: ${machine}`, `Run: ${new Date().toISOString()}`];
+  // `npm run bench -- composites`: only the composites' table (a quick side-by-side check).
+  if (process.argv.includes('composites')) {
+    out.push('\n### Composites\n', await benchComposites());
+    console.log(out.join('\n'));
+    return;
+  }
   const devnet = await startDevnet();
   try {
     console.error('bench: cold start...');
@@ -273,6 +389,8 @@ async function main(): Promise<void> {
     console.error('bench: per-call overhead and throughput...');
     const [overhead, throughput] = await benchCalls(devnet);
     out.push('\n### Per-call overhead\n', overhead!, '\n### Throughput (one stdio session, info_getNodeID)\n', throughput!);
+    console.error('bench: composites...');
+    out.push('\n### Composites (node reads side by side)\n', await benchComposites());
     console.error('bench: tools/list size...');
     out.push('\n### tools/list size\n', await benchToolList(devnet));
   } finally {
