@@ -12,7 +12,7 @@ import { RestClient } from './transport/rest.js';
 import { ApprovalBook } from './approval/book.js';
 import { ApprovalPages } from './approval/page.js';
 import { CardSecrets } from './approval/card.js';
-import { type Endpoint, endpointPath, needsDialect, PRESETS, wireMethod } from './wire.js';
+import { type Endpoint, endpointPath, needsDialect, PRESETS, wireMethod, wireParams } from './wire.js';
 
 export interface ServicesOptions {
   config: Config;
@@ -76,7 +76,7 @@ export class Services {
 
   async rpc(endpoint: Endpoint, method: string, params?: RpcParams, opts: CallOptions & { signal?: AbortSignal } = {}) {
     const route = await this.route(endpoint, method, opts.chain);
-    const answer = this.node.call({ ...route, params }, { retry: opts.retry ?? true, signal: opts.signal });
+    const answer = this.node.call({ ...route, params: wireParams(route.method, params) }, { retry: opts.retry ?? true, signal: opts.signal });
     return endpoint === 'keystore' ? answer.catch((err: unknown) => Promise.reject(keystoreDisabled(err))) : answer;
   }
 

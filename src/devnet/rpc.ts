@@ -82,6 +82,14 @@ export class RpcRouter {
     return to ? `${to}${method.slice(dot)}` : method;
   }
 
+  /**
+   * What a call that only succeeds answers: a real node's api.EmptyReply `{}` (keystore, auth,
+   * admin), the spec's `{success: true}`.
+   */
+  emptyReply(): Record<string, unknown> {
+    return this.dialect === 'camino' ? {} : { success: true };
+  }
+
   on(path: string, method: string, handler: Handler): this {
     let byMethod = this.routes.get(path);
     if (!byMethod) {

@@ -22,9 +22,13 @@ export function issuedText(what: string, txID: string, follow: string, extra: st
   return [`${what}: issued once, txID ${txID}.`, ...extra, how].join('\n');
 }
 
-/** `{success: true}` answers, tolerant of `"true"`. */
+/**
+ * Calls that only succeed or fail. The spec answers `{success: true}`; a real node answers `{}`
+ * (api.EmptyReply, docs/real-nodes.md): an answer without an error is success, unless it says
+ * `success: false` outright.
+ */
 export const SuccessOut = z.object({ success: z.boolean() });
 export function decodeSuccess(raw: unknown): { success: boolean } {
   const value = (raw as { success?: unknown } | null)?.success;
-  return { success: value === true || value === 'true' };
+  return { success: !(value === false || value === 'false') };
 }

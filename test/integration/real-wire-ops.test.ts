@@ -1,0 +1,173 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { nodeIdFor } from '../../src/devnet/state.js';
+import { DEVNET_AUTH_PASSWORD } from '../../src/devnet/node/auth.js';
+import { inMemoryStack, type Stack } from '../helpers/stack.js';
+
+/**
+ * Per-operation facts of a real Camino node (REAL-WIRE.md), over the MCP protocol against the
+ * simulator's `camino` dialect, which answers like caminogo/caminoethvm. Each block names the
+ * wire fact it holds the product to.
+ */
+
+const SERVER_TOKEN = 'server-token-for-real-wire-tests';
+const DAY = 86_400;
+
+function env(devnet: Devnet, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    CHAIN_MCP_ALLOW_SPEND: 'true',
+    CHAIN_MCP_ALLOW_ADMIN: 'true',
+    CHAIN_MCP_APPROVAL: 'confirm-id',
+    CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
+    CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+    CHAIN_MCP_AUTH_TOKEN: SERVER_TOKEN,
+    CHAIN_MCP_AUTH_PASSWORD: DEVNET_AUTH_PASSWORD,
+    ...extra,
+  };
+}
+
+/** Preview, then confirm with the id: what the confirmed call answered. */
+async function confirmed(stack: Stack, name: string, args: Record<string, unknown>) {
+  const preview = await stack.call(name, args);
+  expect(preview.isError, preview.text).toBe(false);
+  const id = preview.structured?.confirmationId as string;
+  return { preview, result: await stack.call(name, { ...args, confirm: id }) };
+}
+
+function sent(devnet: Devnet, method: string) {
+  return devnet.router.requests.filter((r) => (r.body as { method?: string })?.method === method).map((r) => (r.body as { params?: Record<string, unknown> }).params ?? {});
+}
+
+describe('a Camino node (simulator dialect camino)', () => {
+  let devnet: Devnet;
+  let stack: Stack;
+  beforeAll(async () => {
+    devnet = await startDevnet({ dialect: 'camino', authRequired: true, authTokens: [SERVER_TOKEN] });
+    devnet.router.record = true;
+    stack = await inMemoryStack({ devnet, env: env(devnet) });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await devnet.close();
+  });
+
+  it('info.getTxFee: reads createAssetTxFee in info_getTxFee and in the asset-creation preview', async () => {
+    const raw = await fetch(`${devnet.nodeUrl}/ext/info`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVER_TOKEN}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getTxFee', params: {} }),
+    });
+    const body = (await raw.json()) as { result: Record<string, unknown> };
+    expect(body.result.createAssetTxFee).toBe('10000000');
+    expect(body.result.creationTxFee).toBeUndefined();
+
+    const fees = await stack.call('info_getTxFee');
+    expect(fees.isError, fees.text).toBe(false);
+    expect((fees.structured!.creationTxFee as { value: string }).value).toBe('10000000');
+    expect(fees.text).toContain('Asset creation fee: 0.01 CAM');
+
+    const user = devnet.state.users.get('devnet')!.keys[0]!;
+    const preview = await stack.call('xvm_createFixedCapAsset', { name: 'Gold', symbol: 'GLD', denomination: 2, initialHolders: [{ address: user.x, amount: '100' }] });
+    expect(preview.isError, preview.text).toBe(false);
+    expect(preview.text).toMatch(/Fee: 0\.01 CAM.*\(asset creation fee\)/);
+  });
+
+  it('keystore, auth and admin calls answer {} (api.EmptyReply): the tools report success', async () => {
+    const created = await stack.call('auth_newToken', { endpoints: ['/ext/info'] });
+    expect(created.isError, created.text).toBe(false);
+    const token = created.structured!.token as string;
+    const revoked = await stack.call('auth_revokeToken', { token });
+    expect(revoked.isError, revoked.text).toBe(false);
+    expect(revoked.text).toContain('The token is revoked');
+    expect(revoked.structured).toEqual({ success: true });
+
+    const started = await stack.call('admin_startCPUProfiler');
+    expect(started.text).toContain('CPU profiler started');
+    const stopped = await stack.call('admin_stopCPUProfiler');
+    expect(stopped.text).toContain('CPU profiler stopped');
+    const level = await stack.call('admin_setLogLevel', { level: 'debug' });
+    expect(level.text).toContain('C-Chain log level set to debug');
+
+    for (const r of [revoked, started, stopped, level]) expect(r.text).not.toContain('did not confirm');
+    // What the node sent: no `success` at all.
+    const answers = await fetch(`${devnet.nodeUrl}/ext/bc/C/admin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVER_TOKEN}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'admin.memoryProfile', params: {} }),
+    });
+    expect(((await answers.json()) as { result: unknown }).result).toEqual({});
+  });
+
+  it('avax.export/import: baseFee goes out as 0x-hex; the node refuses a decimal one', async () => {
+    const user = devnet.state.users.get('devnet')!.keys[0]!;
+    devnet.state.cBalances.set(user.c, 10n ** 21n);
+    const exported = await confirmed(stack, 'cx_export', { to: user.x, amount: '1000000000', assetID: 'CAM', baseFee: '25000000000' });
+    expect(exported.result.isError, exported.result.text).toBe(false);
+    expect(sent(devnet, 'avax.export').at(-1)!.baseFee).toBe('0x5d21dba00');
+    const imported = await confirmed(stack, 'cx_import', { to: user.c, sourceChain: 'X', baseFee: '1' });
+    // The node says what it thinks of the imported amount, never that it could not read the fee.
+    expect(imported.result.text).not.toMatch(/unmarshal/);
+    expect(sent(devnet, 'avax.import').at(-1)!.baseFee).toBe('0x1');
+
+    const decimal = await fetch(`${devnet.nodeUrl}/ext/bc/C/avax`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVER_TOKEN}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avax.export', params: { to: user.x, amount: 1, assetID: 'CAM', baseFee: 25, username: 'devnet', password: devnet.keystore.password } }),
+    });
+    expect(((await decimal.json()) as { error: { message: string } }).error.message).toMatch(/couldn't unmarshal an argument/);
+  });
+
+  it('platform.addValidator needs nodeOwnerAddress: asked before anything is sent, then sent and shown', async () => {
+    const d0 = devnet.state.users.get('devnet')!.keys[0]!;
+    const start = Math.floor(Date.now() / 1000) + 3600;
+    const args = { nodeID: nodeIdFor('real-wire-owner'), startTime: start, endTime: start + 30 * DAY, stakeAmount: '2000000000000', rewardAddress: d0.p, delegationFeeRate: 2 };
+    const before = sent(devnet, 'platform.addValidator').length;
+    const missing = await stack.call('platform_addValidator', args);
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toContain('nodeOwnerAddress: required on this network');
+    // The simulator refuses it too, like caminogo.
+    const raw = await fetch(`${devnet.nodeUrl}/ext/P`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVER_TOKEN}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.addValidator', params: { ...args, username: 'devnet', password: devnet.keystore.password } }),
+    });
+    expect(((await raw.json()) as { error: { message: string } }).error.message).toMatch(/problem while parsing node owner address/);
+    expect(sent(devnet, 'platform.addValidator').length).toBe(before + 1);
+
+    const { preview, result } = await confirmed(stack, 'platform_addValidator', { ...args, nodeOwnerAddress: d0.p });
+    expect(preview.text).toContain(`Node owner: ${d0.p}`);
+    expect(result.isError, result.text).toBe(false);
+    expect(sent(devnet, 'platform.addValidator').at(-1)!.nodeOwnerAddress).toBe(d0.p);
+  });
+
+  it('platform.addDelegator is refused in lock mode before any request', async () => {
+    const d0 = devnet.state.users.get('devnet')!.keys[0]!;
+    const v = devnet.state.validators[0]!;
+    const now = Math.floor(Date.now() / 1000);
+    const before = devnet.router.requests.length;
+    const r = await stack.call('platform_addDelegator', { nodeID: v.nodeID, startTime: now + 60, endTime: now + 2 * DAY, stakeAmount: '25000000000', rewardAddress: d0.p });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('bond/deposit lock mode');
+    expect(r.text).toContain('Nothing was sent');
+    // The network was learned earlier: not one request, not even a read.
+    expect(devnet.router.requests.length).toBe(before);
+    // The simulator refuses it as a real node does.
+    const raw = await fetch(`${devnet.nodeUrl}/ext/P`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${SERVER_TOKEN}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.addDelegator', params: { nodeID: v.nodeID, username: 'devnet', password: devnet.keystore.password } }),
+    });
+    expect(((await raw.json()) as { error: { message: string } }).error.message).toBe('wrong transaction type');
+  });
+
+  // Last: it replaces the keystore user (and its keys) the other tests sign with.
+  it('keystore.deleteUser/createUser answer {}: the tools report success', async () => {
+    const deleted = await stack.call('keystore_deleteUser');
+    expect(deleted.isError, deleted.text).toBe(false);
+    expect(deleted.text).toContain('deleted from this node');
+    const again = await stack.call('keystore_createUser');
+    expect(again.isError, again.text).toBe(false);
+    expect(again.text).toContain('created on this node');
+    for (const r of [deleted, again]) expect(r.text).not.toContain('did not confirm');
+  });
+});
