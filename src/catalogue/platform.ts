@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { withShallowOutputs } from '../summarize/schema.js';
 import { nanosToSeconds, parseDateTime, tolerantBigInt } from '../codec/index.js';
-import { amountOf, BLOCKCHAIN_STATUS_MEANING, DurationOut, durationOut, meaningOf, networkOrBlank } from '../summarize/chain.js';
+import { amountOf, BLOCKCHAIN_STATUS_MEANING, DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut, timeOut } from '../summarize/format.js';
 import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
 import { ADDRESS_STATES, decodeAddressStates, decodeDepositOffer, DepositOfferOut, offerLine } from '../summarize/platform.js';
@@ -273,6 +273,54 @@ export const platformTools: ToolDef[] = withShallowOutputs([
       o.height !== undefined
         ? `Block ${o.blockID} at height ${o.height}, parent ${o.parentID ?? '?'}, ${o.txCount ?? 0} transaction(s).`
         : `Block ${o.blockID} (${o.encoding}, ${typeof o.block === 'string' ? `${o.block.length} characters` : 'no data'}). Ask with encoding json to see its height and transactions.`,
+  }),
+  defineTool({
+    name: 'platform_getTx',
+    title: 'P-Chain transaction',
+    description: 'Get a P-Chain transaction by ID; encoding json decodes it.',
+    tier: 'read',
+    toolset: 'platform',
+    // A real node takes hex (default), hexnc, hexc and json; it refuses cb58.
+    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding(['hex', 'hexnc', 'hexc', 'json'], 'Default hex; json decodes.') }),
+    output: z.object({
+      txID: z.string(),
+      encoding: z.string(),
+      tx: z.unknown().describe('Encoded string, or an object for json.'),
+      inputCount: z.number().optional(),
+      outputCount: z.number().optional(),
+    }),
+    request: rpc('platform.getTx'),
+    decode: (raw, input) => {
+      const r = obj(raw);
+      const out: Record<string, unknown> = { txID: input.txID, encoding: str(r.encoding ?? input.encoding ?? 'hex'), tx: r.tx ?? null };
+      if (r.tx && typeof r.tx === 'object') {
+        const u = obj(obj(r.tx).unsignedTx);
+        const count = (...keys: string[]) => keys.reduce((n, k) => n + (Array.isArray(u[k]) ? (u[k] as unknown[]).length : 0), 0);
+        out.inputCount = count('inputs', 'importedInputs');
+        out.outputCount = count('outputs', 'exportedOutputs');
+      }
+      return out as { txID: string; encoding: string; tx: unknown };
+    },
+    summarize: (o) =>
+      o.inputCount !== undefined
+        ? `P-Chain transaction ${o.txID}: ${o.inputCount} input(s), ${o.outputCount ?? 0} output(s); the decoded transaction is in structuredContent.tx.`
+        : `P-Chain transaction ${o.txID} (${o.encoding}, ${typeof o.tx === 'string' ? `${o.tx.length} characters` : 'no data'}). Ask with encoding json to decode it.`,
+  }),
+  defineTool({
+    name: 'platform_getTxStatus',
+    title: 'P-Chain transaction status',
+    description: 'Get the status of a P-Chain transaction (Committed, Aborted, Processing, Dropped, Unknown).',
+    tier: 'read',
+    toolset: 'platform',
+    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).') }),
+    output: z.object({ txID: z.string(), status: z.string(), meaning: z.string(), reason: z.string().optional().describe('Why it was dropped.') }),
+    request: rpc('platform.getTxStatus'),
+    decode: (raw, input) => {
+      const r = obj(raw);
+      const status = str(typeof raw === 'string' ? raw : r.status) || 'Unknown';
+      return { txID: input.txID, status, meaning: meaningOf(TX_STATUS_MEANING, status), ...(r.reason ? { reason: str(r.reason) } : {}) };
+    },
+    summarize: (o) => `Transaction ${o.txID} is ${o.status}: ${o.meaning}${o.reason ? ` (reason: ${quote(o.reason, 200)})` : ''}.`,
   }),
   defineTool({
     name: 'platform_getBlockchains',

@@ -16,6 +16,9 @@ import {
 
 const s = (n: bigint | number): string => String(n);
 
+/** The simulator's statuses as the P-Chain names them: decided blocks commit or abort. */
+const P_STATUS: Record<string, string> = { Accepted: 'Committed', Rejected: 'Aborted', Processing: 'Processing', Dropped: 'Dropped' };
+
 export function checkEncoding(p: Params, allowed: readonly string[], fallback = 'cb58'): string {
   const value = p.encoding;
   if (value === undefined || value === '') return fallback;
@@ -187,6 +190,21 @@ export function registerPlatform(router: RpcRouter, state: DevnetState): void {
         bondedDepositedOutputs: kinds.bondedDeposited,
         utxoIDs: utxos.map((u) => ({ txID: u.txID, outputIndex: u.outputIndex })),
       };
+    })
+    // The spec lists neither; a real node has both (caminogo vms/platformvm/service.go, status/status.go).
+    .on(path, 'platform.getTxStatus', (p) => {
+      const tx = state.txs.get(needString(p, 'txID'));
+      if (tx?.chain !== 'P') return { status: 'Unknown' };
+      const status = P_STATUS[tx.status] ?? 'Unknown';
+      return status === 'Dropped' ? { status, reason: String(tx.details?.reason ?? 'failed verification') } : { status };
+    })
+    .on(path, 'platform.getTx', (p) => {
+      const id = needString(p, 'txID');
+      const encoding = checkEncoding(p, router.dialect === 'camino' ? ['hex', 'hexnc', 'hexc', 'json'] : ['cb58', 'hex', 'hexnc', 'hexc', 'json'], 'hex');
+      const tx = state.txs.get(id);
+      if (tx?.chain !== 'P') throw new RpcFault('couldn\'t get tx: not found');
+      if (encoding === 'json') return { tx: txJson(state, tx), encoding };
+      return { tx: encoding === 'hexnc' ? tx.bytes : txString(tx, encoding === 'hexc' ? 'hex' : encoding), encoding };
     })
     .on(path, 'platform.getBlock', (p) => {
       const id = needString(p, 'blockID');
