@@ -472,12 +472,12 @@ async function lookupTx(ctx: ToolContext, txID: string): Promise<TxStatusOut> {
   return result('unknown', 'Unknown');
 }
 
-const txIdField = cb58Id('Transaction ID (cb58) on X, P or C (atomic); for EVM 0x hashes use the eth_* tools.');
+const txIdField = cb58Id('cb58 ID on X, P or C (atomic); EVM 0x hashes: eth_* tools.');
 
 const txStatus = defineTool({
   name: 'tx_status',
   title: 'Transaction status',
-  description: 'Find any transaction ID on X, C (atomic) or P and say which chain it is on and what its status means. Use wait_for_tx to wait until it is final.',
+  description: 'Find a transaction ID on X, C (atomic) or P: its chain, status and what that means. wait_for_tx waits for final.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({ txID: txIdField }),
@@ -524,14 +524,14 @@ async function pollOnce(ctx: ToolContext, txID: string, chain: 'X' | 'P' | 'C' |
 const waitForTx = defineTool({
   name: 'wait_for_tx',
   title: 'Wait for a transaction',
-  description: 'Poll a transaction until it is final (Accepted, Committed, Aborted, Rejected, Dropped) or a timeout passes, with progress. Use tx_status for one look.',
+  description: 'Poll a transaction until its status is final or the timeout passes, with progress. tx_status looks once.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({
     txID: txIdField,
-    chain: z.enum(['X', 'P', 'C', 'any']).default('any').describe('X, P, C (atomic) or any; default any.'),
-    timeoutSeconds: z.number().int().min(1).max(300).default(60).describe('Give up after this many seconds (1-300, default 60).'),
-    intervalSeconds: z.number().min(0.2).max(30).default(2).describe('Seconds between polls (0.2-30, default 2).'),
+    chain: z.enum(['X', 'P', 'C', 'any']).default('any'),
+    timeoutSeconds: z.number().int().min(1).max(300).default(60).describe('Give up after this many seconds.'),
+    intervalSeconds: z.number().min(0.2).max(30).default(2).describe('Seconds between polls.'),
   }),
   output: z.object({
     txID: z.string(),

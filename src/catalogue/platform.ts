@@ -281,39 +281,26 @@ export const platformTools: ToolDef[] = withShallowOutputs([
     tier: 'read',
     toolset: 'platform',
     // A real node takes hex (default), hexnc, hexc and json; it refuses cb58.
-    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding(['hex', 'hexnc', 'hexc', 'json'], 'Default hex; json decodes.') }),
-    output: z.object({
-      txID: z.string(),
-      encoding: z.string(),
-      tx: z.unknown().describe('Encoded string, or an object for json.'),
-      inputCount: z.number().optional(),
-      outputCount: z.number().optional(),
-    }),
+    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding(['hex', 'hexnc', 'hexc', 'json']) }),
+    output: z.object({ txID: z.string(), encoding: z.string(), tx: z.unknown() }),
     request: rpc('platform.getTx'),
     decode: (raw, input) => {
       const r = obj(raw);
-      const out: Record<string, unknown> = { txID: input.txID, encoding: str(r.encoding ?? input.encoding ?? 'hex'), tx: r.tx ?? null };
-      if (r.tx && typeof r.tx === 'object') {
-        const u = obj(obj(r.tx).unsignedTx);
-        const count = (...keys: string[]) => keys.reduce((n, k) => n + (Array.isArray(u[k]) ? (u[k] as unknown[]).length : 0), 0);
-        out.inputCount = count('inputs', 'importedInputs');
-        out.outputCount = count('outputs', 'exportedOutputs');
-      }
-      return out as { txID: string; encoding: string; tx: unknown };
+      return { txID: input.txID, encoding: str(r.encoding ?? input.encoding ?? 'hex'), tx: r.tx ?? null };
     },
     summarize: (o) =>
-      o.inputCount !== undefined
-        ? `P-Chain transaction ${o.txID}: ${o.inputCount} input(s), ${o.outputCount ?? 0} output(s); the decoded transaction is in structuredContent.tx.`
-        : `P-Chain transaction ${o.txID} (${o.encoding}, ${typeof o.tx === 'string' ? `${o.tx.length} characters` : 'no data'}). Ask with encoding json to decode it.`,
+      typeof o.tx === 'string'
+        ? `P-Chain transaction ${o.txID}: ${o.tx.length} characters of ${o.encoding}. Ask with encoding json to decode it.`
+        : `P-Chain transaction ${o.txID}, decoded in structuredContent.tx.`,
   }),
   defineTool({
     name: 'platform_getTxStatus',
     title: 'P-Chain transaction status',
-    description: 'Get the status of a P-Chain transaction (Committed, Aborted, Processing, Dropped, Unknown).',
+    description: 'Get a P-Chain transaction status: Committed, Aborted, Processing, Dropped, Unknown.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).') }),
-    output: z.object({ txID: z.string(), status: z.string(), meaning: z.string(), reason: z.string().optional().describe('Why it was dropped.') }),
+    output: z.object({ txID: z.string(), status: z.string(), meaning: z.string(), reason: z.string().optional() }),
     request: rpc('platform.getTxStatus'),
     decode: (raw, input) => {
       const r = obj(raw);
