@@ -209,7 +209,7 @@ const validatorLookup = defineTool({
     uptime: z.string().optional().describe('Percent.'),
     connected: z.boolean().optional(),
     rewardOwner: z.array(z.string()).optional(),
-    delegators: z.object({ count: z.number(), stake: AmountOut }),
+    delegators: z.object({ count: z.number(), stake: AmountOut }).optional().describe('Absent when the node did not report them.'),
     pendingDelegators: z.object({ count: z.number(), stake: AmountOut }),
     problems: problemsField,
   }),
@@ -229,7 +229,6 @@ const validatorLookup = defineTool({
     const base = {
       nodeID: input.nodeID,
       subnetID: input.subnetID ?? PRIMARY_NETWORK_ID,
-      delegators: { count: 0, stake: zero },
       pendingDelegators: { count: pendingDelegators.length, stake: nativeAmount(delegatedPending, network) },
       problems,
     };
@@ -255,7 +254,7 @@ const validatorLookup = defineTool({
       ...optional('uptime'),
       ...optional('connected'),
       ...(v.rewardOwner ? { rewardOwner: arr(rec(v.rewardOwner).addresses).map(str) } : {}),
-      delegators: { count: Number(v.delegatorCount ?? 0), stake: (v.delegatedStake as AmountOut) ?? zero },
+      ...(v.delegatorCount !== undefined ? { delegators: { count: Number(v.delegatorCount), stake: (v.delegatedStake as AmountOut) ?? zero } } : {}),
     };
   },
   summarize: (o) => {
@@ -274,7 +273,7 @@ const validatorLookup = defineTool({
       ]
         .filter(Boolean)
         .join(', ') || 'No uptime or fee reported.',
-      `${o.delegators.count} delegator(s) with ${o.delegators.stake.display}${o.pendingDelegators.count ? `; ${o.pendingDelegators.count} pending with ${o.pendingDelegators.stake.display}` : ''}.`,
+      `${o.delegators ? `${o.delegators.count} delegator(s) with ${o.delegators.stake.display}` : o.status === 'current' ? 'Current delegators: not reported by the node' : 'No current delegators yet'}${o.pendingDelegators.count ? `; ${o.pendingDelegators.count} pending with ${o.pendingDelegators.stake.display}` : ''}.`,
       ...(o.rewardOwner ? [`Reward owner: ${o.rewardOwner.join(', ') || '?'}.`] : []),
       ...problemLines(o.problems),
     ].join('\n');

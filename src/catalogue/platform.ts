@@ -53,7 +53,7 @@ const nodeIdsField = z.array(nodeId()).min(1).max(1000).optional().describe('Onl
 const pageFields = {
   offset: z.number().int().min(0).default(0).describe('Validators to skip (after filter and sort).'),
   limit: z.number().int().min(1).max(100).default(20).describe('Validators to list; counts and totals cover all.'),
-  delegatorLimit: z.number().int().min(0).max(100).default(5).describe('Delegators to list per validator; counts cover all.'),
+  delegatorLimit: z.number().int().min(0).max(100).default(5).describe('Delegators to list per validator (a node lists them for one nodeID only).'),
 };
 
 const ValidatorListOut = z.object({
@@ -452,6 +452,9 @@ export const platformTools: ToolDef[] = withShallowOutputs([
         `Listed ${o.validators.length} of ${o.matched}${input.connected !== undefined ? ` ${input.connected ? 'connected' : 'disconnected'}` : ''} from offset ${o.offset}${input.sortBy ? `, by ${input.sortBy}` : ''}:`,
         ...listLines(o.validators, 25, (v) => validatorLine(v, now)),
         ...(o.validators.length > 25 ? ['(All listed validators are in the structured result.)'] : []),
+        ...(input.delegatorLimit > 0 && o.validators.some((v) => v.delegatorCount && !v.delegatorsListed)
+          ? ['Delegators not listed: the node lists them only when asked for exactly one nodeID.']
+          : []),
         ...(o.hasMore ? [`More: call again with offset ${o.offset + o.validators.length}; sortBy endTime shows the ones ending soonest first.`] : []),
       ].join('\n');
     },

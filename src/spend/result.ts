@@ -24,11 +24,11 @@ export function issuedText(what: string, txID: string, follow: string, extra: st
 
 /**
  * Calls that only succeed or fail. The spec answers `{success: true}`; a real node answers `{}`
- * (api.EmptyReply, docs/real-nodes.md): an answer without an error is success, unless it says
- * `success: false` outright.
+ * (api.EmptyReply, docs/real-nodes.md): an answer without an error and without a `success` field
+ * is success; a `success` field counts only as true or "true".
  */
 export const SuccessOut = z.object({ success: z.boolean() });
 export function decodeSuccess(raw: unknown): { success: boolean } {
-  const value = (raw as { success?: unknown } | null)?.success;
-  return { success: !(value === false || value === 'false') };
+  const value = raw && typeof raw === 'object' ? (raw as { success?: unknown }).success : undefined;
+  return { success: value === undefined || value === true || value === 'true' };
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { nodeIdFor } from '../../src/devnet/state.js';
 import { DEVNET_AUTH_PASSWORD } from '../../src/devnet/node/auth.js';
+import { decodeValidator, validatorHighlights, validatorSetLines, validatorStats } from '../../src/summarize/validators.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 /**
@@ -169,5 +170,58 @@ describe('a Camino node (simulator dialect camino)', () => {
     expect(again.isError, again.text).toBe(false);
     expect(again.text).toContain('created on this node');
     for (const r of [deleted, again]) expect(r.text).not.toContain('did not confirm');
+  });
+});
+
+describe('platform.getCurrentValidators on a Camino node: delegators only for exactly one nodeID', () => {
+  let devnet: Devnet;
+  let stack: Stack;
+  beforeAll(async () => {
+    devnet = await startDevnet({ dialect: 'camino' });
+    devnet.router.record = true;
+    stack = await inMemoryStack({ devnet });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await devnet.close();
+  });
+
+  it('counts delegators from delegatorCount/delegatorWeight when the list is not sent, and says the list was not sent', async () => {
+    const v = devnet.state.validators.find((x) => x.subnetID === devnet.state.primaryNetworkID && x.delegators.length > 0)!;
+    const stake = v.delegators.reduce((s, d) => s + d.stakeAmount, 0n);
+    const all = await stack.call('platform_getCurrentValidators', { limit: 100 });
+    expect(all.isError, all.text).toBe(false);
+    const row = (all.structured!.validators as Array<Record<string, unknown>>).find((x) => x.nodeID === v.nodeID)!;
+    expect(row.delegatorCount).toBe(v.delegators.length);
+    expect((row.delegatedStake as { value: string }).value).toBe(stake.toString());
+    expect(row.delegatorsListed).toBe(false);
+    expect(all.text).toContain('Delegators not listed: the node lists them only when asked for exactly one nodeID.');
+    expect(all.text).not.toContain('no delegators');
+
+    const one = await stack.call('platform_getCurrentValidators', { nodeIDs: [v.nodeID] });
+    const only = (one.structured!.validators as Array<Record<string, unknown>>)[0]!;
+    expect(only.delegatorsListed).toBe(true);
+    expect((only.delegators as unknown[]).length).toBe(Math.min(5, v.delegators.length));
+
+    const lookup = await stack.call('validator_lookup', { nodeID: v.nodeID });
+    expect(lookup.isError, lookup.text).toBe(false);
+    expect(lookup.structured!.delegators).toEqual({ count: v.delegators.length, stake: expect.objectContaining({ value: stake.toString() }) });
+    // It asked with exactly one node ID.
+    const asked = devnet.router.requests
+      .flatMap((r) => (Array.isArray(r.body) ? r.body : [r.body]) as Array<{ method?: string; params?: { nodeIDs?: string[] } }>)
+      .filter((b) => b.method === 'platform.getCurrentValidators' && b.params?.nodeIDs?.includes(v.nodeID));
+    expect(asked.at(-1)!.params!.nodeIDs).toEqual([v.nodeID]);
+  });
+
+  it('does not claim 0 delegators when the node reported neither the list nor the counts', () => {
+    const network = { assetSymbol: 'CAM' };
+    const v = decodeValidator({ txID: 't', nodeID: 'NodeID-x', startTime: '1', endTime: '2', stakeAmount: '5' }, network, 5);
+    expect(v.delegatorCount).toBeUndefined();
+    expect(v.delegatorsListed).toBe(false);
+    const stats = validatorStats([v], network);
+    expect(stats.delegatorsUnreported).toBe(1);
+    const lines = validatorSetLines(stats, validatorHighlights([v]), 0n, 'validators').join('\n');
+    expect(lines).toContain('delegators not reported by the node');
+    expect(lines).not.toContain('no delegators');
   });
 });

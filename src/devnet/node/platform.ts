@@ -262,8 +262,17 @@ export function registerPlatform(router: RpcRouter, state: DevnetState): void {
     .on(path, 'platform.getCurrentValidators', (p) => {
       const subnetID = subnetFilter(state, p);
       const nodes = nodeFilter(p);
+      const validators = state.validators.filter((v) => v.subnetID === subnetID && (!nodes || nodes.has(v.nodeID))).map((v) => validatorJson(state, v));
+      if (router.dialect !== 'camino') return { validators };
+      // caminogo service.go GetCurrentValidators: primary-network validators carry delegatorCount and
+      // delegatorWeight; the delegators themselves only when exactly one node ID was asked.
+      const one = Array.isArray(p.nodeIDs) && p.nodeIDs.length === 1;
       return {
-        validators: state.validators.filter((v) => v.subnetID === subnetID && (!nodes || nodes.has(v.nodeID))).map((v) => validatorJson(state, v)),
+        validators: validators.map(({ delegators, ...v }) => {
+          if (subnetID !== state.primaryNetworkID) return v;
+          const weight = delegators.reduce((sum, d) => sum + BigInt(d.stakeAmount ?? '0'), 0n);
+          return { ...v, delegatorCount: s(delegators.length), delegatorWeight: s(weight), ...(one ? { delegators } : {}) };
+        }),
       };
     })
     .on(path, 'platform.getHeight', () => ({ height: s(state.pBlocks.length - 1) }))
