@@ -225,3 +225,59 @@ describe('platform.getCurrentValidators on a Camino node: delegators only for ex
     expect(lines).not.toContain('no delegators');
   });
 });
+
+describe('P-Chain transactions: platform.getTxStatus / platform.getTx (no indexer)', () => {
+  let devnet: Devnet;
+  let stack: Stack;
+  beforeAll(async () => {
+    devnet = await startDevnet({ dialect: 'camino' });
+    // No CHAIN_MCP_INDEXER_URL: the node alone must find P transactions.
+    stack = await inMemoryStack({ devnet, env: { CHAIN_MCP_INDEXER_URL: '' } });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await devnet.close();
+  });
+
+  const pTx = (d: Devnet) => [...d.state.txs.values()].find((t) => t.chain === 'P' && t.status === 'Accepted')!;
+
+  it('tx_status and wait_for_tx find a P transaction as Committed, final', async () => {
+    const tx = pTx(devnet);
+    const status = await stack.call('tx_status', { txID: tx.id });
+    expect(status.isError, status.text).toBe(false);
+    expect(status.structured).toMatchObject({ found: true, chain: 'P', status: 'Committed', meaning: 'final: committed in an accepted P-Chain block' });
+    expect(status.text).not.toContain('only be found with the indexer');
+    const waited = await stack.call('wait_for_tx', { txID: tx.id, chain: 'P', timeoutSeconds: 5 });
+    expect(waited.structured).toMatchObject({ status: 'Committed', final: true, polls: 1 });
+    const any = await stack.call('wait_for_tx', { txID: tx.id, timeoutSeconds: 5 });
+    expect(any.structured).toMatchObject({ chain: 'P', status: 'Committed', final: true, polls: 1 });
+  });
+
+  it('platform_getTxStatus gives the reason of a dropped transaction; statuses are said plainly', async () => {
+    const tx = [...devnet.state.txs.values()].filter((t) => t.chain === 'P' && t.status === 'Accepted')[1]!;
+    tx.status = 'Dropped';
+    tx.details = { ...tx.details, reason: 'failed to verify: input has no funds' };
+    const r = await stack.call('platform_getTxStatus', { txID: tx.id });
+    expect(r.structured).toMatchObject({ status: 'Dropped', reason: 'failed to verify: input has no funds' });
+    expect(r.text).toContain('failed to verify');
+    const t = await stack.call('tx_status', { txID: tx.id });
+    expect(t.structured).toMatchObject({ chain: 'P', status: 'Dropped', reason: 'failed to verify: input has no funds' });
+    const x = [...devnet.state.txs.values()].find((q) => q.chain === 'X' && q.status === 'Accepted')!;
+    const accepted = await stack.call('tx_status', { txID: x.id });
+    expect(accepted.text).toContain('Accepted, final: the network accepted it');
+    expect(accepted.text).not.toMatch(/Accepted, accepted/);
+  });
+
+  it('platform_getTx takes the encodings a real node takes and decodes json', async () => {
+    const tx = pTx(devnet);
+    const hex = await stack.call('platform_getTx', { txID: tx.id });
+    expect(hex.isError, hex.text).toBe(false);
+    expect(hex.structured).toMatchObject({ encoding: 'hex' });
+    expect(String(hex.structured!.tx)).toMatch(/^0x[0-9a-f]+$/);
+    const json = await stack.call('platform_getTx', { txID: tx.id, encoding: 'json' });
+    expect((json.structured!.tx as { unsignedTx: unknown }).unsignedTx).toBeDefined();
+    const cb58 = await stack.call('platform_getTx', { txID: tx.id, encoding: 'cb58' });
+    expect(cb58.isError).toBe(true);
+    expect(cb58.text).toMatch(/encoding/);
+  });
+});
