@@ -281,3 +281,78 @@ describe('P-Chain transactions: platform.getTxStatus / platform.getTx (no indexe
     expect(cb58.text).toMatch(/encoding/);
   });
 });
+
+describe('Magellan as it really answers (simulator dialect camino)', () => {
+  let devnet: Devnet;
+  let stack: Stack;
+  beforeAll(async () => {
+    devnet = await startDevnet({ dialect: 'camino' });
+    stack = await inMemoryStack({ devnet });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await devnet.close();
+  });
+  const indexerGets = (path: string) => devnet.indexer!.requests.filter((r) => r.path === path);
+
+  it('reads the native asset from avaxAssetID (GET /v2 and GET /x)', async () => {
+    const raw = (await (await fetch(`${devnet.indexerUrl}/v2`)).json()) as { chains: Record<string, Record<string, unknown>> };
+    expect(Object.values(raw.chains)[0]!.avaxAssetID).toBe(devnet.state.nativeAssetID);
+    expect(Object.values(raw.chains)[0]!.nativeAssetID).toBeUndefined();
+    const status = await stack.call('indexer_getStatus');
+    for (const c of status.structured!.chains as Array<{ nativeAssetID: string; alias: string }>) expect(c.nativeAssetID).toBe(devnet.state.nativeAssetID);
+    expect((status.structured!.chains as Array<{ alias: string }>).map((c) => c.alias).sort()).toEqual(['C', 'P', 'X']);
+    const legacy = await stack.call('indexer_getLegacyX');
+    expect(legacy.structured).toMatchObject({ nativeAssetID: devnet.state.nativeAssetID, chainAlias: 'X', chainID: devnet.state.chains.X });
+  });
+
+  it('shows native amounts and fees as CAM, unquoted, in indexer transactions', async () => {
+    const tx = [...devnet.state.txs.values()].find((t) => t.chain === 'X' && t.status === 'Accepted' && t.type === 'base' && t.fee > 0n)!;
+    const r = await stack.call('indexer_getTransaction', { id: tx.id });
+    expect(r.isError, r.text).toBe(false);
+    const s = r.structured as { txFee: { display: string }; outputTotals: Array<{ assetID: string; amount: { display: string } }> };
+    expect(s.txFee.display).toMatch(/ CAM$/);
+    const native = s.outputTotals.find((a) => a.assetID === devnet.state.nativeAssetID)!;
+    expect(native.amount.display).toMatch(/\d CAM$/);
+    expect(r.text).not.toContain('"CAM"');
+  });
+
+  it('asks /v2/ctxdata/latest for the latest C block (no route without an id)', async () => {
+    const bare = await fetch(`${devnet.indexerUrl}/v2/ctxdata`);
+    expect(bare.status).toBe(404);
+    const r = await stack.call('indexer_getCBlock');
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured!.number).toBe(String(devnet.state.cBlocks.length - 1));
+    expect(indexerGets('/v2/ctxdata/latest').length).toBe(1);
+  });
+
+  it('/v2/cblocks: always sends a block limit of at most 1000', async () => {
+    expect((await fetch(`${devnet.indexerUrl}/v2/cblocks`)).status).toBe(400);
+    expect((await fetch(`${devnet.indexerUrl}/v2/cblocks?limit=1001&limit=1`)).status).toBe(400);
+    const r = await stack.call('indexer_listCBlocks', {});
+    expect(r.isError, r.text).toBe(false);
+    const over = await stack.call('indexer_listCBlocks', { limit: 1001 });
+    expect(over.isError).toBe(true);
+    expect(over.text).toMatch(/limit/);
+  });
+
+  it('/v2/aggregates: chainID defaults to every chain the indexer follows', async () => {
+    const bare = await fetch(`${devnet.indexerUrl}/v2/aggregates`);
+    expect(bare.status).toBe(400);
+    const r = await stack.call('indexer_getAggregates', {});
+    expect(r.isError, r.text).toBe(false);
+    const sent = indexerGets('/v2/aggregates').at(-1)!;
+    expect(sent.query.filter(([k]) => k === 'chainID').map(([, v]) => v).sort()).toEqual(Object.values(devnet.state.chains).sort());
+  });
+
+  it('an indexer HTTP 400 is the caller\'s mistake: sent once, with what to change', async () => {
+    const before = devnet.indexer!.requests.length;
+    const unknownChain = '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm';
+    const r = await stack.call('indexer_listTransactions', { chainID: [unknownChain], address: [devnet.state.users.get('devnet')!.keys[0]!.x] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('HTTP 400');
+    expect(r.text).toContain('change the argument');
+    expect(r.text).not.toMatch(/try again later/i);
+    expect(devnet.indexer!.requests.slice(before).filter((q) => q.path === '/v2/transactions').length).toBe(1);
+  });
+});
