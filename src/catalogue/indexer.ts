@@ -752,6 +752,7 @@ export const indexerTools: ToolDef[] = [
     output: Aggregate.extend({ assetID: z.string(), intervals: rows('First 100 intervals, same fields.') }),
     request: aggReq.request,
     run: async (input, ctx) => {
+      checkWindow(input, ctx);
       const chainID = input.chainID ?? (await indexerStatus(ctx)).chains.map((c) => c.chainID);
       const r = rec((await aggReq.fetch({ ...input, chainID }, ctx)).raw);
       const asset = input.assetID ? await indexerAsset(ctx, input.assetID) : undefined;

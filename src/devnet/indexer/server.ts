@@ -209,9 +209,7 @@ function route(state: DevnetState, path: string, q: Params, camino: boolean): { 
     case 'ctxdata': {
       // Magellan routes only /v2/ctxdata/:id, and any id that is not a number means the latest block.
       if (camino && id === undefined) throw unknown();
-      const latest = id === undefined || (camino && !/^\d+$/.test(id));
-      const n = latest ? state.cBlocks.length - 1 : /^\d+$/.test(id) ? Number(id) : Number.NaN;
-      if (Number.isNaN(n)) throw new Refusal(400, `invalid block number ${id}`);
+      const n = id === undefined || !/^\d+$/.test(id) ? state.cBlocks.length - 1 : Number(id);
       const block = state.cBlocks[n];
       if (!block) throw new Refusal(404, `block ${id ?? 'latest'} not found`);
       return ok(cBlockRecord(block));
