@@ -188,7 +188,7 @@ const accountOverview = defineTool({
 const validatorLookup = defineTool({
   name: 'validator_lookup',
   title: 'Validator lookup',
-  description: "Look up one validator by node ID: current or pending, period and time left, stake, uptime, connection, delegation fee, delegators and reward owner.",
+  description: 'One validator by node ID: current or pending, period, time left, stake, uptime, connection, fee, delegators, reward owner.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({ nodeID: nodeId(), subnetID: cb58Id('Subnet ID; default the primary network.').optional() }),
@@ -471,12 +471,12 @@ async function lookupTx(ctx: ToolContext, txID: string): Promise<TxStatusOut> {
   return result('unknown', 'Unknown');
 }
 
-const txIdField = cb58Id('cb58 ID on X, P or C (atomic); EVM 0x hashes: eth_* tools.');
+const txIdField = cb58Id('cb58 ID on X, P or C; for 0x hashes use eth_*.');
 
 const txStatus = defineTool({
   name: 'tx_status',
   title: 'Transaction status',
-  description: 'Find a transaction ID on X, C (atomic) or P: its chain, status and what that means. wait_for_tx waits for final.',
+  description: 'Find a transaction on X, C (atomic) or P: its chain, status and meaning. wait_for_tx waits for final.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({ txID: txIdField }),
@@ -523,13 +523,13 @@ async function pollOnce(ctx: ToolContext, txID: string, chain: 'X' | 'P' | 'C' |
 const waitForTx = defineTool({
   name: 'wait_for_tx',
   title: 'Wait for a transaction',
-  description: 'Poll a transaction until its status is final or the timeout passes, with progress. tx_status looks once.',
+  description: 'Poll a transaction until final or timeout, with progress; tx_status looks once.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({
     txID: txIdField,
     chain: z.enum(['X', 'P', 'C', 'any']).default('any'),
-    timeoutSeconds: z.number().int().min(1).max(300).default(60).describe('Give up after this many seconds.'),
+    timeoutSeconds: z.number().int().min(1).max(300).default(60),
     intervalSeconds: z.number().min(0.2).max(30).default(2).describe('Seconds between polls.'),
   }),
   output: z.object({

@@ -53,7 +53,7 @@ const nodeIdsField = z.array(nodeId()).min(1).max(1000).optional().describe('Onl
 const pageFields = {
   offset: z.number().int().min(0).default(0).describe('Validators to skip (after filter and sort).'),
   limit: z.number().int().min(1).max(100).default(20).describe('Validators to list; counts and totals cover all.'),
-  delegatorLimit: z.number().int().min(0).max(100).default(5).describe('Delegators to list per validator (a node lists them for one nodeID only).'),
+  delegatorLimit: z.number().int().min(0).max(100).default(5).describe('Delegators to list per validator; listed for one nodeID only.'),
 };
 
 const ValidatorListOut = z.object({
@@ -277,7 +277,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getTx',
     title: 'P-Chain transaction',
-    description: 'Get a P-Chain transaction by ID; encoding json decodes it.',
+    description: 'Get a P-Chain transaction; encoding json decodes it.',
     tier: 'read',
     toolset: 'platform',
     // A real node takes hex (default), hexnc, hexc and json; it refuses cb58.
@@ -296,7 +296,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getTxStatus',
     title: 'P-Chain transaction status',
-    description: 'Get a P-Chain transaction status: Committed, Aborted, Processing, Dropped, Unknown.',
+    description: 'P-Chain transaction status: Committed, Aborted, Processing, Dropped or Unknown.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).') }),

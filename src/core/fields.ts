@@ -81,7 +81,8 @@ export const chainSelector = (defaultAlias: 'X' | 'C') =>
     // Long values are blockchain IDs: check the cb58 checksum too (aliases are short words).
     .refine((v) => v.length <= 32 || isCb58Id(v), 'expected a blockchain ID (cb58) with a valid checksum, or a chain alias')
     .optional()
-    .describe(`Default ${defaultAlias}.`);
+    // A JSON-schema default says the same as "Default C." in fewer bytes of every listing; parsing is unchanged.
+    .meta({ default: defaultAlias });
 
 export const encoding = (values: readonly [string, ...string[]], description = 'Answer encoding.') =>
   z.enum(values).optional().describe(description);
