@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amount, assetIdOrAlias, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from '../core/fields.js';
+import { amount, ASSET_UNITS, assetIdOrAlias, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from '../core/fields.js';
 import { defineTool, type ToolDef } from '../core/tool.js';
 import { importPlan, feeLine, onChain, resolveAsset, shownAmount, txFees, userXAddresses } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
@@ -20,7 +20,7 @@ export const cxSpendTools: ToolDef[] = [
     toolset: 'cx',
     input: z.strictObject({
       to: xAddress('X address that receives the funds after xvm_import.'),
-      amount: amount(),
+      amount: amount(ASSET_UNITS, { field: 'assetID' }),
       assetID: assetIdOrAlias('Asset to export; the native asset by its ID or alias.'),
       baseFee,
       chain: chainSelector('C'),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { formatAmount } from '../codec/index.js';
 import { InputError } from '../errors.js';
 import { nativeAmount } from '../summarize/format.js';
-import { amount, assetIdOrAlias, chainAddress, chainIdOrAlias, chainSelector, compact, xAddress } from '../core/fields.js';
+import { amount, ASSET_UNITS, assetIdOrAlias, chainAddress, chainIdOrAlias, chainSelector, compact, xAddress } from '../core/fields.js';
 import { defineTool, type SpendLimits, type SpendPlan, type ToolContext, type ToolDef } from '../core/tool.js';
 import { assetName, changeAddrField, denominationField, fromField, memoField, minterSets, symbolField } from '../spend/fields.js';
 import { recipientsOf, sumAmounts } from '../spend/guard.js';
@@ -30,7 +30,7 @@ const STATUS = 'xvm_getTxStatus';
 
 /** Shared by the plain and wallet sends. */
 export const sendInput = z.strictObject({
-  amount: amount('Amount in the asset\'s smallest unit, decimal string (native: 1 unit = 10^9).'),
+  amount: amount(ASSET_UNITS, { field: 'assetID' }),
   assetID: assetIdOrAlias(),
   to: xAddress('Recipient X-Chain address (X-...).'),
   memo: memoField,
@@ -169,7 +169,7 @@ export const xvmSpendTools: ToolDef[] = [
     tier: 'spend',
     toolset: 'xvm',
     input: z.strictObject({
-      amount: amount("Units to create, in the asset's smallest unit."),
+      amount: amount('Units to create: smallest units or e.g. 1.5 GLD.', { field: 'assetID' }),
       assetID: assetIdOrAlias('Asset ID of the variable-cap asset.'),
       to: xAddress('X address that receives the new units.'),
       from,
@@ -249,7 +249,7 @@ export const xvmSpendTools: ToolDef[] = [
     toolset: 'xvm',
     input: z.strictObject({
       outputs: z
-        .array(z.strictObject({ assetID: assetIdOrAlias(), amount: amount(), to: xAddress('Recipient X address.') }))
+        .array(z.strictObject({ assetID: assetIdOrAlias(), amount: amount(ASSET_UNITS, { field: 'assetID' }), to: xAddress('Recipient X address.') }))
         .min(1)
         .max(256)
         .describe('One item per payment.'),
@@ -327,7 +327,7 @@ export const xvmSpendTools: ToolDef[] = [
     toolset: 'xvm',
     input: z.strictObject({
       to: chainAddress(['P', 'C'], 'Destination address on the P or C chain (P-... or C-...).'),
-      amount: amount(),
+      amount: amount(ASSET_UNITS, { field: 'assetID' }),
       assetID: assetIdOrAlias('Asset to export; the native asset by its ID or alias.'),
       from,
       changeAddr,

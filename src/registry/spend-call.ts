@@ -4,7 +4,9 @@ import { ChainMcpError, HttpStatusError, toChainMcpError } from '../errors.js';
 import { humanDecision, needsLink } from '../approval/flow.js';
 import { cardMeta } from '../approval/card.js';
 import type { Services } from '../services.js';
+import { amountFacts, amountLines } from '../spend/amounts.js';
 import { checkWithoutRequests, pinNetwork, spendLimits } from '../spend/guard.js';
+import { txFees } from '../spend/plan.js';
 import type { CallHooks } from './context.js';
 import { runOperation } from './operation.js';
 import { jsonSafe, type ToolResult, textResult } from './result.js';
@@ -73,6 +75,14 @@ async function humanApproval(
   return undefined;
 }
 
+/** Every amount in both forms, and a likely unit mistake flagged, under the tool's own lines (src/spend/amounts.ts). */
+async function withAmountLines(plan: SpendPlan, tool: ToolDef, args: Record<string, unknown>, ctx: ToolContext, given: ReadonlyMap<string, string>): Promise<SpendPlan> {
+  const facts = await amountFacts(tool.input, args, ctx, given);
+  if (facts.length === 0) return plan;
+  const fee = facts.some((f) => f.native) ? await txFees(ctx).then((f) => f.txFee, () => undefined) : undefined;
+  return { ...plan, lines: [...plan.lines, ...amountLines(facts, fee)] };
+}
+
 /** Where to look when a spend's outcome is unknown, by toolset. */
 const OUTCOME_CHECK: Record<string, string> = {
   xvm: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
@@ -87,7 +97,14 @@ const OUTCOME_CHECK: Record<string, string> = {
  * a bound id; with it, the same checks again, the id consumed, the human asked when the client
  * can be asked, then exactly one request. Never retried; a lost answer is an unknown outcome.
  */
-export async function callSpend(services: Services, tool: ToolDef, input: Record<string, unknown>, ctx: ToolContext, hooks: CallHooks): Promise<ToolResult> {
+export async function callSpend(
+  services: Services,
+  tool: ToolDef,
+  input: Record<string, unknown>,
+  ctx: ToolContext,
+  hooks: CallHooks,
+  givenAmounts: ReadonlyMap<string, string> = new Map(),
+): Promise<ToolResult> {
   const { config, log } = services;
   const { confirm, ...args } = input;
   if (!tool.plan) throw new ChainMcpError('internal', `Spend tool ${tool.name} has no preview; refusing to run it.`);
@@ -97,7 +114,7 @@ export async function callSpend(services: Services, tool: ToolDef, input: Record
   const cached = services.cachedNetwork();
   checkWithoutRequests(limits, config, cached);
   await pinNetwork(limits, config, () => ctx.network(), cached !== undefined);
-  const plan: SpendPlan = await tool.plan(args, ctx);
+  const plan: SpendPlan = await withAmountLines(await tool.plan(args, ctx), tool, args, ctx, givenAmounts);
   const audit = { tool: tool.name, amount: limits.amount?.toString(), recipients: limits.recipients };
   if (typeof confirm !== 'string') {
     const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now());
