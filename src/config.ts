@@ -111,6 +111,7 @@ const envSchema = z.object({
   CHAIN_MCP_TOOLS: nameList.optional(),
   CHAIN_MCP_EXCLUDE_TOOLS: nameList.optional(),
   CHAIN_MCP_MAX_SPEND: uint64Text.optional(),
+  CHAIN_MCP_MAX_SPEND_PER_DAY: uint64Text.optional(),
   CHAIN_MCP_ALLOWED_RECIPIENTS: recipientList.optional(),
   CHAIN_MCP_EXPECT_NETWORK_ID: z.string().trim().regex(/^\d+$/, 'expected a network ID such as 1000').optional(),
   CHAIN_MCP_TIMEOUT_MS: z
@@ -151,6 +152,8 @@ export interface Config {
   tools?: ReadonlySet<string>;
   excludeTools: ReadonlySet<string>;
   maxSpend?: bigint;
+  /** Rolling 24 h total of everything sent, fees included, smallest unit (src/spend/ledger.ts). */
+  maxSpendPerDay?: bigint;
   allowedRecipients?: readonly string[];
   expectNetworkId?: string;
   timeoutMs: number;
@@ -214,6 +217,13 @@ export const FLAGS: readonly Flag[] = [
   { name: 'allow-spend', type: 'boolean', env: 'CHAIN_MCP_ALLOW_SPEND', help: 'CHAIN_MCP_ALLOW_SPEND=true (needs the keystore user)' },
   { name: 'allow-admin', type: 'boolean', env: 'CHAIN_MCP_ALLOW_ADMIN', help: 'CHAIN_MCP_ALLOW_ADMIN=true' },
   { name: 'max-spend', type: 'string', arg: 'N', env: 'CHAIN_MCP_MAX_SPEND', help: 'CHAIN_MCP_MAX_SPEND: cap for one spend, in the smallest unit' },
+  {
+    name: 'max-spend-per-day',
+    type: 'string',
+    arg: 'N',
+    env: 'CHAIN_MCP_MAX_SPEND_PER_DAY',
+    help: 'CHAIN_MCP_MAX_SPEND_PER_DAY: rolling 24 h total of everything sent, fees included',
+  },
   {
     name: 'expect-network-id',
     type: 'string',
@@ -358,6 +368,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     tools: e.CHAIN_MCP_TOOLS && e.CHAIN_MCP_TOOLS.length > 0 ? new Set(e.CHAIN_MCP_TOOLS) : undefined,
     excludeTools: new Set(e.CHAIN_MCP_EXCLUDE_TOOLS ?? []),
     maxSpend: e.CHAIN_MCP_MAX_SPEND,
+    maxSpendPerDay: e.CHAIN_MCP_MAX_SPEND_PER_DAY,
     allowedRecipients: e.CHAIN_MCP_ALLOWED_RECIPIENTS,
     expectNetworkId: e.CHAIN_MCP_EXPECT_NETWORK_ID,
     timeoutMs: e.CHAIN_MCP_TIMEOUT_MS,

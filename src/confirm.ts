@@ -46,8 +46,12 @@ export class ConfirmationBook {
 
   issue(toolName: string, args: unknown, nowMs: number): { id: string; expiresAt: number } {
     this.sweep(nowMs);
-    // Bound memory: a model looping on previews drops its oldest ids, never anyone's newest.
-    while (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value as string);
+    // Bound memory without dropping an id someone may still confirm: the new preview is refused.
+    if (this.open.size >= MAX_OPEN) {
+      throw new ChainMcpError('policy', `Refused: ${MAX_OPEN} previews are open (unconfirmed, under 5 minutes old); no new preview until some are used or expire. Nothing was sent.`, {
+        hint: 'Confirm or abandon the open previews and wait for them to expire; do not loop on previews.',
+      });
+    }
     const nonce = randomBytes(12).toString('base64url');
     const expiresAt = nowMs + CONFIRMATION_TTL_MS;
     this.open.set(nonce, expiresAt);

@@ -12,6 +12,8 @@ import { RestClient } from './transport/rest.js';
 import { ApprovalBook } from './approval/book.js';
 import { ApprovalPages } from './approval/page.js';
 import { CardSecrets } from './approval/card.js';
+import { OwnAddresses } from './spend/own.js';
+import { SpendLedger } from './spend/ledger.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, wireMethod, wireParams } from './wire.js';
 
 export interface ServicesOptions {
@@ -38,6 +40,10 @@ export class Services {
   readonly approvalPages: ApprovalPages;
   readonly cardSecrets = new CardSecrets();
   readonly now: () => number;
+  /** What was sent in the last 24 hours, for CHAIN_MCP_MAX_SPEND_PER_DAY. */
+  readonly ledger: SpendLedger;
+  /** The keystore user's addresses, cached: change and import destinations are checked against them. */
+  readonly ownAddresses: OwnAddresses;
   private byName?: Promise<Map<string, ToolDef>>;
   private readonly catalogueSource: () => Promise<readonly ToolDef[]>;
   private readonly networkCache: NetworkCache;
@@ -54,6 +60,20 @@ export class Services {
     const given = opts.catalogue;
     this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
     this.approvals = new ApprovalBook(this.now);
+    this.ledger = new SpendLedger(this.now);
+    const keystore = opts.config.keystore;
+    this.ownAddresses = new OwnAddresses(
+      keystore
+        ? async (chain) => {
+            const list = async (endpoint: 'xvm' | 'platform') => {
+              const raw = (await this.rpc(endpoint, `${endpoint}.listAddresses`, { ...keystore }, { retry: true })) as { addresses?: unknown };
+              return Array.isArray(raw?.addresses) ? raw.addresses.filter((a): a is string => typeof a === 'string') : [];
+            };
+            // The P list where the node keeps one; else the X list (same keys, same payload).
+            return chain === 'P' ? list('platform').catch(() => list('xvm')) : list('xvm');
+          }
+        : undefined,
+    );
     this.approvalPages = new ApprovalPages(this.approvals, opts.log);
     this.dialect = new DialectCache(opts.config.wire, (path, method, params) => this.node.call({ path, method, params }, { retry: true }), opts.log);
     this.networkCache = new NetworkCache((endpoint, method, params) => this.rpc(endpoint, method, params, { retry: true }));

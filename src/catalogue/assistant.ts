@@ -713,6 +713,7 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
     `Route: ${route.from} -> ${route.to}, ${route.steps.length === 1 ? 'one transaction' : 'two transactions (export, then import), run in order after one confirmation'}`,
     `Amount: ${show(i.amount)} to ${i.to}${route.to === 'C' ? ` (credited to ${i.evmAddress})` : ''}`,
     ...route.steps.map((_, n) => stepLine(route, n, i, show(txFee), atomicFee, show(i.amount))),
+    "Change to: one of your addresses (the node picks)",
     ...(arrives !== undefined ? [`Arrives: about ${show(arrives > 0n ? arrives : 0n)} after the import fee`] : []),
     route.from === 'C' ? 'Balance after on C: check eth_getBalance' : before === undefined ? 'Balance after: unknown' : before < leaving ? `Balance: NOT ENOUGH, you hold ${show(before)} unlocked on ${route.from} and this needs ${show(leaving)}` : `Balance after on ${route.from}: ${show(before - leaving)} (now ${show(before)})`,
     ...(route.steps.length > 1 ? ['If the import fails, the exported funds wait on the destination chain and can be imported later; nothing is retried automatically.'] : []),
@@ -724,6 +725,8 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
       steps: route.steps.map((s, n) => ({ step: n + 1, action: s.action, chain: s.chain })),
       txFee: txFee.toString(),
     },
+    // X and P steps pay txFee each; a C export's atomic fee is not known here.
+    fee: txFee * BigInt(route.steps.filter((st) => st.chain !== 'C').length),
   };
 };
 

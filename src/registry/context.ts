@@ -60,6 +60,7 @@ export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks,
     },
     progress: hooks.progress ?? (async () => undefined),
     now: services.now,
+    ownAddress: (address) => services.ownAddresses.has(address),
   };
   return ctx;
 }
