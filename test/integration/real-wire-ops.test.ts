@@ -163,7 +163,8 @@ describe('a Camino node (simulator dialect camino)', () => {
 
   // Last: it replaces the keystore user (and its keys) the other tests sign with.
   it('keystore.deleteUser/createUser answer {}: the tools report success', async () => {
-    const deleted = await stack.call('keystore_deleteUser');
+    // Deleting a user goes through preview and approval (issue 21).
+    const deleted = (await confirmed(stack, 'keystore_deleteUser', {})).result;
     expect(deleted.isError, deleted.text).toBe(false);
     expect(deleted.text).toContain('deleted from this node');
     const again = await stack.call('keystore_createUser');
