@@ -125,6 +125,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     const progressToken = request.params._meta?.progressToken;
     const hooks: CallHooks = {
       signal: extra.signal,
+      session: extra.sessionId,
       progress:
         progressToken === undefined
           ? undefined

@@ -11,6 +11,7 @@ import { JsonRpcClient, type RpcParams } from './transport/jsonrpc.js';
 import { RestClient } from './transport/rest.js';
 import { ApprovalBook } from './approval/book.js';
 import { ApprovalPages } from './approval/page.js';
+import { PasskeyStore } from './approval/passkey.js';
 import { CardSecrets } from './approval/card.js';
 import { OwnAddresses } from './spend/own.js';
 import { SpendLedger } from './spend/ledger.js';
@@ -53,7 +54,7 @@ export class Services {
     this.config = opts.config;
     this.log = opts.log;
     this.now = opts.now ?? Date.now;
-    this.http = new HttpClient({ timeoutMs: opts.config.timeoutMs });
+    this.http = new HttpClient({ timeoutMs: opts.config.timeoutMs, secrets: opts.config.secrets });
     this.node = new JsonRpcClient(this.http, opts.config.nodeUrl, opts.config.authToken);
     if (opts.config.indexerUrl) this.indexerClient = new RestClient(this.http, opts.config.indexerUrl, 'indexer');
     if (opts.config.runnerUrl) this.runnerClient = new RestClient(this.http, opts.config.runnerUrl, 'network runner');
@@ -74,7 +75,7 @@ export class Services {
           }
         : undefined,
     );
-    this.approvalPages = new ApprovalPages(this.approvals, opts.log);
+    this.approvalPages = new ApprovalPages(this.approvals, opts.log, opts.config.approvalLink === 'passkey' ? new PasskeyStore(opts.config.passkeyFile, opts.log) : undefined);
     this.dialect = new DialectCache(opts.config.wire, (path, method, params) => this.node.call({ path, method, params }, { retry: true }), opts.log);
     this.networkCache = new NetworkCache((endpoint, method, params) => this.rpc(endpoint, method, params, { retry: true }));
   }

@@ -22,6 +22,11 @@ export interface Approval extends ApprovalFacts {
   state: ApprovalState;
   /** The channel that decided: page, elicitation, app. */
   decidedBy?: string;
+  /**
+   * Set when this approval was offered as a link under CHAIN_MCP_APPROVAL_LINK=passkey: Approve on
+   * the page then needs a WebAuthn assertion over this challenge (base64url, this approval's only).
+   */
+  passkeyChallenge?: string;
 }
 
 /** Pending approvals per server: more than a person can review; a new preview beyond it is refused. */

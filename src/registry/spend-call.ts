@@ -12,9 +12,9 @@ import type { CallHooks } from './context.js';
 import { runOperation } from './operation.js';
 import { jsonSafe, type ToolResult, textResult } from './result.js';
 
-function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>): void {
+function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>, session?: string): void {
   try {
-    services.confirmations.redeem(confirm, tool.name, args, services.now());
+    services.confirmations.redeem(confirm, tool.name, args, services.now(), session);
   } catch (err) {
     services.log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
     throw err;
@@ -50,7 +50,7 @@ async function humanApproval(
   const audit = { tool: tool.name };
   let nonce: string;
   try {
-    nonce = services.confirmations.verify(confirm, tool.name, args, services.now());
+    nonce = services.confirmations.verify(confirm, tool.name, args, services.now(), hooks.session);
   } catch (err) {
     log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
     throw err;
@@ -69,7 +69,7 @@ async function humanApproval(
       hint: 'Ask the human to approve (or decline) this exact preview, then call again with the same confirm. The model cannot approve it.',
     });
   }
-  services.confirmations.redeem(confirm, tool.name, args, services.now());
+  services.confirmations.redeem(confirm, tool.name, args, services.now(), hooks.session);
   services.approvals.forget(approval);
   if (state === 'declined') {
     log.info({ audit: 'declined', ...audit, channel: approval.decidedBy }, 'spend declined');
@@ -77,6 +77,27 @@ async function humanApproval(
   }
   log.info({ audit: 'approved', ...audit, channel: approval.decidedBy }, 'spend approved by the human');
   return undefined;
+}
+
+/**
+ * The link channel is strong or absent: `passkey` when a registered passkey guards the page,
+ * `plain` when the operator chose it knowingly, `none` otherwise.
+ */
+function linkMode(services: Services): 'passkey' | 'plain' | 'none' {
+  if (services.config.approvalLink === 'plain') return 'plain';
+  return services.approvalPages.passkeys?.registered() ? 'passkey' : 'none';
+}
+
+function noChannel(): ChainMcpError {
+  return new ChainMcpError(
+    'confirmation',
+    'Refused: this client has no channel to the human (neither form elicitation nor MCP Apps) and no passkey guards the approval link, so no one but the model could approve. Nothing was sent.',
+    {
+      hint:
+        'Ways to approve: use a host with form elicitation, or an MCP Apps host (approval card); or the operator registers a passkey once with `chain-mcp passkey add`; ' +
+        'or the operator sets CHAIN_MCP_APPROVAL_LINK=plain, knowing that a model with an HTTP client can then approve on its own.',
+    },
+  );
 }
 
 /** Every amount in both forms, and a likely unit mistake flagged, under the tool's own lines (src/spend/amounts.ts). */
@@ -129,10 +150,14 @@ export async function callSpend(
   if (!services.ledger.fits(total, config.maxSpendPerDay)) throw overDailyTotal(total, services.ledger.spent(), config, services.cachedNetwork());
   const audit = { tool: tool.name, amount: limits.amount?.toString(), fee: plan.fee?.toString(), recipients: limits.recipients, own: limits.own };
   if (typeof confirm !== 'string') {
+    if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
+      log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
+      throw noChannel();
+    }
     for (const gone of services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
     // A full book refuses the new preview; it never drops an older one a human may be reading.
     if (config.approval === 'human') services.approvals.ensureRoom();
-    const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now());
+    const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now(), hooks.session);
     log.info({ audit: 'preview', ...audit }, 'spend preview');
     const preview = [...plan.lines];
     let how = `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`;
@@ -146,6 +171,7 @@ export async function callSpend(
       const approval = services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt);
       if (hooks.appCard) meta = cardMeta(services.cardSecrets, approval);
       if (needsLink(hooks)) {
+        if (linkMode(services) === 'passkey') services.approvalPages.requirePasskey(approval);
         approvalUrl = await services.approvalPages.url(approval);
         how = `Only the human can approve this: give them this link to open in their browser on this computer: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
       } else if (hooks.appCard) {
@@ -174,7 +200,7 @@ export async function callSpend(
     const declined = await humanApproval(services, tool, args, confirm, plan, hooks);
     if (declined) return declined;
   } else {
-    redeemOrRefuse(services, tool, args, confirm, audit);
+    redeemOrRefuse(services, tool, args, confirm, audit, hooks.session);
   }
   if (config.approval === 'confirm-id' && hooks.elicit) {
     const answer = await hooks.elicit([`Approve ${tool.title}?`, ...plan.lines].join('\n'));
