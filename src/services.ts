@@ -15,7 +15,7 @@ import { PasskeyStore } from './approval/passkey.js';
 import { CardSecrets } from './approval/card.js';
 import { OwnAddresses } from './spend/own.js';
 import { SpendLedger } from './spend/ledger.js';
-import { type Endpoint, endpointPath, needsDialect, PRESETS, resolveWire, type WireNames, wireMethod } from './wire.js';
+import { type Endpoint, endpointPath, needsDialect, PRESETS, resolveWire, type WireNames, wireMethod, wireParams } from './wire.js';
 
 /** What a composite's steps share to send their reads (registry/batcher.ts). */
 export interface RpcSender {
@@ -118,8 +118,10 @@ export class Services {
     const send = async () => {
       const route = await this.route(endpoint, method, opts.chain);
       used = this.dialect.peek();
-      if (opts.via) return opts.via.call(route.path, route.method, params, retry);
-      return this.node.call({ ...route, params }, { retry, signal: opts.signal });
+      // Shapes a real node reads differently (avax baseFee as 0x-hex) follow the wire method.
+      const sent = wireParams(route.method, params);
+      if (opts.via) return opts.via.call(route.path, route.method, sent, retry);
+      return this.node.call({ ...route, params: sent }, { retry, signal: opts.signal });
     };
     try {
       return await send();

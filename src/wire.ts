@@ -166,3 +166,14 @@ export function wireMethod(method: string, wire: WireNames): string {
   if (ns === 'cx') return `${wire.cx}${method.slice(dot)}`;
   return method;
 }
+
+/**
+ * Parameters whose form depends on the service that reads them: the C chain's `avax` service
+ * takes `baseFee` as a 0x-hex string (hexutil.Big), where the spec's `cx` takes an integer.
+ */
+export function wireParams<P>(method: string, params: P): P {
+  if (!method.startsWith('avax.') || !params || typeof params !== 'object' || Array.isArray(params)) return params;
+  const fee = (params as Record<string, unknown>).baseFee;
+  if (typeof fee !== 'bigint' && !(typeof fee === 'string' && /^\d+$/.test(fee)) && !(typeof fee === 'number' && Number.isSafeInteger(fee))) return params;
+  return { ...params, baseFee: `0x${BigInt(fee).toString(16)}` };
+}

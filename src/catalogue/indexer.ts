@@ -12,6 +12,7 @@ import {
   type IndexerChain,
   type IndexerStatus,
   indexerAsset,
+  indexerStatus,
   indexerAssets,
   isNotFound,
   isoShort,
@@ -19,6 +20,7 @@ import {
   nativeAmountOf,
   nativeIdentity,
   parseAssetRecord,
+  parseChain,
   parseStatus,
   resolveChainIds,
   shortId,
@@ -44,7 +46,8 @@ import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
  *   prefix stripped before sending, since the indexer ignores it and answers without it.
  * - `limit` defaults to 100 here (always sent), not the indexer's 5000, so one answer fits a chat.
  * - Chain filters take the chain ID or an alias the indexer reports in GET /v2 (X, P, C).
- * - `indexer_getCBlock` without `number` asks GET /v2/ctxdata (no number: the latest block).
+ * - `indexer_getCBlock` without `number` asks GET /v2/ctxdata/latest (any non-number id: the latest block).
+ * - `indexer_getAggregates` without `chainID` sends every chain the indexer follows (Magellan requires one).
  * - `/v2/cblocks` gets the block limit and the transaction limit as two `limit` keys, in
  *   that order, and the block range as `blockStart`/`blockEnd` (the parameter table's names).
  */
@@ -548,7 +551,7 @@ const searchInput = z.strictObject({ query: z.string().min(1).max(100).describe(
 const searchReq = indexerRequest<z.output<typeof searchInput>>({ path: () => '/v2/search', query: (i) => [['query', i.query]] });
 
 const aggInput = z.strictObject({
-  chainID: chainIDs,
+  chainID: chainIDs.describe('Chains to count (X, P, C or IDs); default all the indexer follows.'),
   assetID: cb58Id('Count volume of this asset only.').optional(),
   intervalSize: z.enum(['minute', 'hour', 'day', 'week', 'month', 'year']).optional().describe('Also split into intervals of this size.'),
   startTime,
@@ -637,11 +640,13 @@ const getOutputReq = indexerRequest<z.output<typeof getOutputInput>>({
 
 const getCBlockInput = z.strictObject({ number: blockNumber('Default the latest.').optional() });
 const getCBlockReq = indexerRequest<z.output<typeof getCBlockInput>>({
-  path: (i) => (i.number === undefined ? '/v2/ctxdata' : `/v2/ctxdata/${i.number}`),
+  // Magellan has no route without an id; a non-number id means the latest block.
+  path: (i) => `/v2/ctxdata/${i.number ?? 'latest'}`,
   notFound: (i) => (i.number === undefined ? 'The indexer has no C-Chain block yet.' : `The indexer knows no C-Chain block ${i.number}.`),
 });
 
-const cLimit = (what: string) => z.number().int().min(0).max(10000).default(10).describe(`${what} to return.`);
+/** Magellan refuses either limit above 1000 and an absent block limit (its default is 5000): always sent, capped here. */
+const cLimit = (what: string) => z.number().int().min(0).max(1000).default(10).describe(`${what} to return.`);
 const listCBlocksInput = z.strictObject({
   limit: cLimit('Blocks'),
   transactionLimit: cLimit('Transactions'),
@@ -751,7 +756,9 @@ export const indexerTools: ToolDef[] = [
     output: Aggregate.extend({ assetID: z.string(), intervals: rows('First 100 intervals, same fields.') }),
     request: aggReq.request,
     run: async (input, ctx) => {
-      const r = rec((await aggReq.fetch(input, ctx)).raw);
+      checkWindow(input, ctx);
+      const chainID = input.chainID ?? (await indexerStatus(ctx)).chains.map((c) => c.chainID);
+      const r = rec((await aggReq.fetch({ ...input, chainID }, ctx)).raw);
       const asset = input.assetID ? await indexerAsset(ctx, input.assetID) : undefined;
       const volume = (v: unknown): AmountOut =>
         asset ? amountOf(v, asset) : { value: count(v), display: `${count(v)} (smallest units, all assets mixed; pass assetID for display units)` };
@@ -1093,7 +1100,8 @@ export const indexerTools: ToolDef[] = [
     request: legacyReq.request,
     run: async (i, ctx) => {
       const r = rec((await legacyReq.fetch(i as Record<string, never>, ctx)).raw);
-      return { networkID: count(r.networkID ?? r.network_id), vm: str(r.vm), chainAlias: str(r.chainAlias), chainID: str(r.chainID), nativeAssetID: str(r.nativeAssetID) };
+      const c = parseChain(r);
+      return { networkID: count(r.networkID ?? r.network_id), vm: c.vm, chainAlias: c.alias, chainID: c.chainID, nativeAssetID: c.nativeAssetID };
     },
     summarize: (o) => `Asset chain ${o.chainAlias || '(no alias)'} ${o.chainID} (${o.vm}) on network ${o.networkID}; native asset ${o.nativeAssetID}.`,
   }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InputError } from '../errors.js';
+import { ChainMcpError, InputError } from '../errors.js';
 import { amount, cb58Id, compact, nodeId, pAddress, xAddress } from '../core/fields.js';
 import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 import { addressStateField, changeAddrField, fromField, stateName } from '../spend/fields.js';
@@ -72,17 +72,21 @@ export const platformSpendTools: ToolDef[] = [
       endTime: unixSeconds('End, Unix seconds; 2 weeks to 1 year after startTime.'),
       stakeAmount: amount("Stake, nCAM or e.g. 2000 CAM; must equal the network's validator stake.", 'native'),
       rewardAddress: pAddress('P address that receives the reward.'),
+      nodeOwnerAddress: pAddress('Camino: P address that registered the node (the keystore user signs for it); required in lock mode.').optional(),
       delegationFeeRate: feeRate,
       from,
       changeAddr,
     }),
     output: TxOut,
-    request: p('platform.addValidator', (i: { nodeID: string; startTime: number; endTime: number; stakeAmount: bigint; rewardAddress: string; delegationFeeRate: number; from?: string[]; changeAddr?: string }) =>
+    request: p(
+      'platform.addValidator',
+      (i: { nodeID: string; startTime: number; endTime: number; stakeAmount: bigint; rewardAddress: string; nodeOwnerAddress?: string; delegationFeeRate: number; from?: string[]; changeAddr?: string }) =>
       compact({
         nodeID: i.nodeID,
         startTime: i.startTime,
         endTime: i.endTime,
         stakeAmount: i.stakeAmount,
+        nodeOwnerAddress: i.nodeOwnerAddress,
         rewardAddress: i.rewardAddress,
         delegationFeeRate: i.delegationFeeRate,
         from: i.from,
@@ -93,6 +97,10 @@ export const platformSpendTools: ToolDef[] = [
     validate: (i, now) => checkPeriod(i.startTime, i.endTime, now),
     plan: async (i, ctx) => {
       const network = await ctx.network();
+      if (network.lockModeBondDeposit === true && i.nodeOwnerAddress === undefined) {
+        // caminogo service.go AddValidator builds a CaminoAddValidatorTx signed for the node owner.
+        throw new InputError('nodeOwnerAddress', 'required on this network (lockModeBondDeposit): the P address that registered the node with platform.registerNode');
+      }
       const required = await requiredValidatorStake(ctx, network);
       if (required !== undefined && i.stakeAmount !== required) {
         throw new InputError('stakeAmount', `must equal the network's validator stake ${show(required, network)} (${required}); got ${i.stakeAmount}`);
@@ -104,6 +112,7 @@ export const platformSpendTools: ToolDef[] = [
           `Validator: ${i.nodeID} from ${new Date(i.startTime * 1000).toISOString()} to ${new Date(i.endTime * 1000).toISOString()}`,
           `Stake locked: ${show(i.stakeAmount, network)}${required === undefined ? ' (the node did not say the required stake; it will check)' : ''}`,
           `Reward to: ${i.rewardAddress}; delegation fee ${i.delegationFeeRate} %`,
+          ...(i.nodeOwnerAddress ? [`Node owner: ${i.nodeOwnerAddress} (signs for the node; gains nothing)`] : []),
           await changeLine(ctx, i.changeAddr),
           'Fee: none (staking transactions have no fee)',
           endsWithLine(before, i.stakeAmount, (v) => show(v, network)),
@@ -145,6 +154,12 @@ export const platformSpendTools: ToolDef[] = [
     validate: (i, now) => checkPeriod(i.startTime, i.endTime, now, false),
     plan: async (i, ctx) => {
       const network = await ctx.network();
+      if (network.lockModeBondDeposit === true) {
+        // caminogo camino_tx_executor.go AddDelegatorTx: "wrong transaction type" in lock mode.
+        throw new ChainMcpError('policy', `Refused: network ${network.networkID} runs in bond/deposit lock mode (lockModeBondDeposit), where a node refuses every delegation. Nothing was sent.`, {
+          hint: 'On Camino, stake by running a validator (platform_addValidator) or earn with a deposit offer (platform_getAllDepositOffers).',
+        });
+      }
       const { validator, cap } = await checkDelegation(ctx, i, network);
       const before = await pBefore(ctx, network, i.from);
       return {

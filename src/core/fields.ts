@@ -104,7 +104,8 @@ export const chainSelector = (defaultAlias: 'X' | 'C') =>
     // Long values are blockchain IDs: check the cb58 checksum too (aliases are short words).
     .refine((v) => v.length <= 32 || isCb58Id(v), 'expected a blockchain ID (cb58) with a valid checksum, or a chain alias')
     .optional()
-    .describe(`Default ${defaultAlias}.`);
+    // A JSON-schema default says the same as "Default C." in fewer bytes of every listing; parsing is unchanged.
+    .meta({ default: defaultAlias });
 
 /**
  * Byte encodings a Camino node takes (caminogo utils/formatting/encoding.go): `hex` (its default,

@@ -100,7 +100,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const detachEvmSocket = attachEvmSocket(node, router, state);
   const nodeUrl = await listen(node, opts.port ?? 0);
   opts.log?.(`devnet: node API at ${nodeUrl}`);
-  const indexer = await startIndexer(state);
+  const indexer = await startIndexer(state, { dialect: router.dialect });
   opts.log?.(`devnet: indexer API at ${indexer.url}`);
   const runner = await startRunnerGateway(nodeUrl);
   const devnet: Devnet = {

@@ -94,6 +94,14 @@ export class RpcRouter {
     return ns === undefined ? undefined : dot < 0 ? ns : `${ns}${method.slice(dot)}`;
   }
 
+  /**
+   * What a call that only succeeds answers: a real node's api.EmptyReply `{}` (keystore, auth,
+   * admin), the spec's `{success: true}`.
+   */
+  emptyReply(): Record<string, unknown> {
+    return this.dialect === 'camino' ? {} : { success: true };
+  }
+
   on(path: string, method: string, handler: Handler): this {
     let byMethod = this.routes.get(path);
     if (!byMethod) {

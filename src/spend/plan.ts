@@ -59,8 +59,13 @@ export function credentials(ctx: ToolContext): { username: string; password: str
 }
 
 export async function txFees(ctx: ToolContext): Promise<{ txFee: bigint; creationTxFee: bigint }> {
-  const raw = (await ctx.rpc('info', 'info.getTxFee', {}, { retry: true })) as Record<string, unknown>;
-  return { txFee: big(raw?.txFee), creationTxFee: big(raw?.creationTxFee) };
+  return readTxFees(await ctx.rpc('info', 'info.getTxFee', {}, { retry: true }));
+}
+
+/** info.getTxFee: a real node names the asset creation fee `createAssetTxFee`, the spec `creationTxFee` (docs/real-nodes.md). */
+export function readTxFees(raw: unknown): { txFee: bigint; creationTxFee: bigint } {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  return { txFee: big(r.txFee), creationTxFee: big(r.createAssetTxFee ?? r.creationTxFee) };
 }
 
 /** The addresses a spend draws on: `from` when given, else all of the keystore user's X addresses. */

@@ -57,12 +57,23 @@ const text = (v: unknown): string => (v === undefined || v === null ? '' : Strin
 const rec = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
+/**
+ * GET /v2 (or GET /x, one chain). Magellan names the native asset `avaxAssetID` and writes aliases in
+ * lower case (docs/real-nodes.md); the spec says `nativeAssetID`. Aliases are kept upper case (X, P, C).
+ */
+export function parseChain(raw: unknown, id = ''): IndexerChain {
+  const chain = rec(raw);
+  return {
+    chainID: text(chain.chainID) || id,
+    alias: text(chain.chainAlias).toUpperCase(),
+    vm: text(chain.vm),
+    nativeAssetID: text(chain.avaxAssetID ?? chain.nativeAssetID),
+  };
+}
+
 export function parseStatus(raw: unknown): IndexerStatus {
   const r = rec(raw);
-  const chains = Object.entries(rec(r.chains)).map(([id, c]) => {
-    const chain = rec(c);
-    return { chainID: text(chain.chainID) || id, alias: text(chain.chainAlias), vm: text(chain.vm), nativeAssetID: text(chain.nativeAssetID) };
-  });
+  const chains = Object.entries(rec(r.chains)).map(([id, c]) => parseChain(c, id));
   return { networkID: text(r.network_id ?? r.networkID), chains };
 }
 

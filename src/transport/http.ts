@@ -197,6 +197,8 @@ function connectionError(err: unknown, where: string): ChainMcpError {
 }
 
 const STATUS_TEXT: Record<number, [string, string]> = {
+  // The caller's mistake (the indexer's answer to a bad parameter): the same request fails the same way.
+  400: ['bad request', 'The request itself was refused: change the argument the message names; retrying it unchanged fails again.'],
   401: ['unauthorized', 'Set CHAIN_MCP_AUTH_TOKEN to a valid token that grants this endpoint.'],
   403: ['forbidden', 'The token does not grant this endpoint.'],
   404: ['not found', 'Check the URL and that this API is enabled on the node.'],
@@ -207,7 +209,7 @@ const STATUS_TEXT: Record<number, [string, string]> = {
 };
 
 function statusError(status: number, body: string, contentType: string, where: string, retryAfter: unknown): HttpStatusError {
-  const [label, hint] = STATUS_TEXT[status] ?? [status >= 500 ? 'server error' : 'request refused', 'Try again later.'];
+  const [label, hint] = STATUS_TEXT[status] ?? (status >= 500 ? ['server error', 'Try again later.'] : ['request refused', 'Check the request; it was refused as sent.']);
   const detail = bodyDetail(body, contentType);
   const retryAfterMs = typeof retryAfter === 'string' && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
   return new HttpStatusError(status, `The ${where} answered HTTP ${status} (${label})${detail ? `: ${detail}` : ''}.`, {

@@ -44,7 +44,9 @@ export class RestClient {
     if (body && typeof body === 'object' && !Array.isArray(body)) {
       const { code, message } = body as { code?: unknown; message?: unknown };
       if (typeof code === 'number' && code >= 400 && typeof message === 'string' && Object.keys(body).length <= 3) {
-        throw new ChainMcpError(code === 404 ? 'not_found' : 'http_status', `The ${this.service} refused ${path}: ${message}`);
+        throw new ChainMcpError(code === 404 ? 'not_found' : 'http_status', `The ${this.service} refused ${path}: ${message}`, {
+          ...(code >= 400 && code < 500 ? { hint: 'The request itself was refused: change the argument the message names; retrying it unchanged fails again.' } : {}),
+        });
       }
     }
     return body;

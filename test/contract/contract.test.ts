@@ -36,6 +36,9 @@ function inCamino(want: Expectation): Expectation {
   const path = want.path.replace(/\/cx$/, '/avax').replace(/^\/ext\/vm\/xvm$/, '/ext/vm/avm');
   const renamed: Record<string, string> = { 'platform.exportNative': 'platform.exportAVAX' };
   const method = renamed[want.method] ?? want.method.replace(/^xvm\./, 'avm.').replace(/^cx\./, 'avax.');
+  // The avax service reads baseFee as hexutil.Big: a 0x-hex string.
+  const params = want.params as Record<string, unknown> | undefined;
+  if (method.startsWith('avax.') && typeof params?.baseFee === 'number') return { ...want, path, method, params: { ...params, baseFee: `0x${params.baseFee.toString(16)}` } };
   return { ...want, path, method };
 }
 

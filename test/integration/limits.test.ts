@@ -59,7 +59,8 @@ const FEE_ONLY = [
 /** Signed bytes the server cannot read: refused under any amount or recipient limit. */
 const OPAQUE = ['xvm_issueTx', 'wallet_issueTx', 'cx_issueTx'];
 /** Address fields that receive nothing: who pays, who controls, who may mint. */
-const NOT_RECIPIENTS = new Set(['from', 'controlKeys', 'minters']);
+// nodeOwnerAddress: the key that signs for the node in platform.addValidator; nothing moves to it (docs/real-nodes.md).
+const NOT_RECIPIENTS = new Set(['from', 'controlKeys', 'minters', 'nodeOwnerAddress']);
 /** Recipients hidden inside bytes, decoded by the tool. */
 const DECODED_RECIPIENTS: Record<string, string[]> = { eth_sendRawTransaction: [RAW_TO] };
 

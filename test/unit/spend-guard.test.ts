@@ -377,7 +377,7 @@ function nodeWithoutConfiguration(configurationError: Error = new RpcError(-3260
 describe('network by ID when platform.getConfiguration is an RPC error', () => {
   it('learns the network from info.getNetworkID and the known-networks table', async () => {
     const { cache, requests } = nodeWithoutConfiguration();
-    expect(await cache.get()).toEqual({ networkID: '1001', hrp: 'columbus', assetSymbol: '', assetID: '', source: 'known-networks' });
+    expect(await cache.get()).toEqual({ networkID: '1001', hrp: 'columbus', assetSymbol: '', assetID: '', source: 'known-networks', lockModeBondDeposit: true });
     expect(requests).toEqual(['platform.getConfiguration', 'info.getNetworkID']);
   });
 

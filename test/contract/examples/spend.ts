@@ -89,12 +89,14 @@ export const examples: Record<string, ContractExample> = {
     answers: { 'xvm.issueTx': { txID: TX.txID } },
   },
   platform_addValidator: {
-    args: { nodeID: NODE, startTime: START, endTime: START + 30 * 86_400, stakeAmount: '2000000000000', rewardAddress: P1, delegationFeeRate: 2.5 },
+    // nodeOwnerAddress: a real node's field (lock mode requires it); the spec's node ignores it.
+    args: { nodeID: NODE, startTime: START, endTime: START + 30 * 86_400, stakeAmount: '2000000000000', rewardAddress: P1, nodeOwnerAddress: P1, delegationFeeRate: 2.5 },
     expect: P('platform.addValidator', {
       nodeID: NODE,
       startTime: START,
       endTime: START + 30 * 86_400,
       stakeAmount: 2_000_000_000_000,
+      nodeOwnerAddress: P1,
       rewardAddress: P1,
       delegationFeeRate: 2.5,
     }),
