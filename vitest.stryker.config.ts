@@ -17,6 +17,7 @@ export default defineConfig({
       'test/assistant/**/*.test.ts',
       'test/integration/{admin,approval,confirm,dialects,dynamic,gating,hostile,indexer,info,limits,platform,real-shapes,spend,xvm}.test.ts',
     ],
+    globalSetup: ['test/helpers/browser-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
