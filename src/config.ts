@@ -1,5 +1,8 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { isHexAddress, parseChainAddress } from './codec/address.js';
+import { nearest } from './core/nearest.js';
+import { TOOL_NAMES } from './core/tool-names.js';
 import { TOOLSETS, type Toolset } from './core/toolsets.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
 
@@ -42,10 +45,41 @@ const uint64Text = z
   .transform((v) => BigInt(v))
   .refine((v) => v < 2n ** 64n, 'expected a value that fits in 64 bits');
 
+/** `; did you mean "x"?` when a real name is close to the typo, else nothing. */
+function didYouMean(typo: string, names: Iterable<string>): string {
+  const near = nearest(typo, names);
+  return near === undefined ? '' : `; did you mean "${near}"?`;
+}
+
+/** Issues whose message already quotes the bad entry: the whole value is not repeated after it. */
+const NAMED = { named: true } as const;
+
 const toolsetList = nameList.superRefine((names, ctx) => {
   for (const name of names) {
     if (name !== 'all' && !(TOOLSETS as readonly string[]).includes(name)) {
-      ctx.addIssue({ code: 'custom', message: `unknown toolset "${name}"; expected "all" or some of: ${TOOLSETS.join(', ')}` });
+      ctx.addIssue({
+        code: 'custom',
+        params: NAMED,
+        message: `unknown toolset "${name}"${didYouMean(name, TOOLSETS)} (expected "all" or some of: ${TOOLSETS.join(', ')})`,
+      });
+    }
+  }
+});
+
+/**
+ * Recipients as the spend guard compares them (spend/guard.ts): a chain address with its
+ * X-/P-/C- prefix and a valid bech32 checksum, or a 0x EVM address. An entry in any other
+ * form could never match a recipient, so the allow-list would silently refuse everything.
+ */
+const recipientList = nameList.superRefine((entries, ctx) => {
+  for (const entry of entries) {
+    if (isHexAddress(entry)) continue;
+    try {
+      parseChainAddress(entry);
+    } catch (err) {
+      const why = /^0x/i.test(entry) ? 'expected 0x and 40 hex digits' : (err as Error).message;
+      ctx.addIssue({ code: 'custom', params: NAMED, message: `"${entry}" is not an address: ${why}` });
+      return;
     }
   }
 });
@@ -77,7 +111,7 @@ const envSchema = z.object({
   CHAIN_MCP_TOOLS: nameList.optional(),
   CHAIN_MCP_EXCLUDE_TOOLS: nameList.optional(),
   CHAIN_MCP_MAX_SPEND: uint64Text.optional(),
-  CHAIN_MCP_ALLOWED_RECIPIENTS: nameList.optional(),
+  CHAIN_MCP_ALLOWED_RECIPIENTS: recipientList.optional(),
   CHAIN_MCP_EXPECT_NETWORK_ID: z.string().trim().regex(/^\d+$/, 'expected a network ID such as 1000').optional(),
   CHAIN_MCP_TIMEOUT_MS: z
     .string()
@@ -147,46 +181,83 @@ export interface Cli {
   check: boolean;
 }
 
-/** CLI flags map onto the same variable names, so one schema validates both. */
-const FLAG_TO_ENV: Record<string, string> = {
-  'node-url': 'CHAIN_MCP_NODE_URL',
-  'indexer-url': 'CHAIN_MCP_INDEXER_URL',
-  'runner-url': 'CHAIN_MCP_RUNNER_URL',
-  toolsets: 'CHAIN_MCP_TOOLSETS',
-  tools: 'CHAIN_MCP_TOOLS',
-  'exclude-tools': 'CHAIN_MCP_EXCLUDE_TOOLS',
-  'log-level': 'CHAIN_MCP_LOG_LEVEL',
-  'timeout-ms': 'CHAIN_MCP_TIMEOUT_MS',
-  'max-spend': 'CHAIN_MCP_MAX_SPEND',
-  'expect-network-id': 'CHAIN_MCP_EXPECT_NETWORK_ID',
-};
+/**
+ * Every flag, once: parseArgs, the mapping onto variables and --help are all derived from this
+ * table, so a flag cannot be parsed without being listed (test/unit/config-cli.test.ts).
+ * `env` is the variable a flag sets: a string flag's value, or `true` for a boolean flag.
+ */
+interface Flag {
+  name: string;
+  type: 'boolean' | 'string';
+  short?: string;
+  /** What the value looks like in --help (string flags). */
+  arg?: string;
+  env?: string;
+  help: string;
+}
 
-export const HELP = `chain-mcp: MCP server for a blockchain node and its indexer
+export const FLAGS: readonly Flag[] = [
+  { name: 'http', type: 'boolean', help: 'serve Streamable HTTP on 127.0.0.1 (path /mcp)' },
+  { name: 'port', type: 'string', arg: 'N', help: 'HTTP port (default 3000)' },
+  { name: 'check', type: 'boolean', help: 'check the node and indexer setup, print what works and why not, exit' },
+  {
+    name: 'devnet',
+    type: 'boolean',
+    help: "start the bundled simulator and point the server at it\n(real Camino names; CHAIN_MCP_DEVNET_DIALECT=spec for the spec's)",
+  },
+  { name: 'node-url', type: 'string', arg: 'URL', env: 'CHAIN_MCP_NODE_URL', help: 'CHAIN_MCP_NODE_URL (default http://127.0.0.1:9650)' },
+  { name: 'indexer-url', type: 'string', arg: 'URL', env: 'CHAIN_MCP_INDEXER_URL', help: 'CHAIN_MCP_INDEXER_URL' },
+  { name: 'runner-url', type: 'string', arg: 'URL', env: 'CHAIN_MCP_RUNNER_URL', help: 'CHAIN_MCP_RUNNER_URL' },
+  { name: 'toolsets', type: 'string', arg: 'a,b', env: 'CHAIN_MCP_TOOLSETS', help: 'CHAIN_MCP_TOOLSETS (default all)' },
+  { name: 'tools', type: 'string', arg: 'a,b', env: 'CHAIN_MCP_TOOLS', help: 'CHAIN_MCP_TOOLS' },
+  { name: 'exclude-tools', type: 'string', arg: 'a,b', env: 'CHAIN_MCP_EXCLUDE_TOOLS', help: 'CHAIN_MCP_EXCLUDE_TOOLS' },
+  { name: 'allow-spend', type: 'boolean', env: 'CHAIN_MCP_ALLOW_SPEND', help: 'CHAIN_MCP_ALLOW_SPEND=true (needs the keystore user)' },
+  { name: 'allow-admin', type: 'boolean', env: 'CHAIN_MCP_ALLOW_ADMIN', help: 'CHAIN_MCP_ALLOW_ADMIN=true' },
+  { name: 'max-spend', type: 'string', arg: 'N', env: 'CHAIN_MCP_MAX_SPEND', help: 'CHAIN_MCP_MAX_SPEND: cap for one spend, in the smallest unit' },
+  {
+    name: 'expect-network-id',
+    type: 'string',
+    arg: 'ID',
+    env: 'CHAIN_MCP_EXPECT_NETWORK_ID',
+    help: 'CHAIN_MCP_EXPECT_NETWORK_ID: refuse spends unless the node is on this network',
+  },
+  {
+    name: 'dynamic',
+    type: 'boolean',
+    env: 'CHAIN_MCP_DYNAMIC',
+    help: 'CHAIN_MCP_DYNAMIC=true: start with a few tools, enable toolsets on demand',
+  },
+  { name: 'timeout-ms', type: 'string', arg: 'N', env: 'CHAIN_MCP_TIMEOUT_MS', help: 'CHAIN_MCP_TIMEOUT_MS (default 15000)' },
+  { name: 'log-level', type: 'string', arg: 'L', env: 'CHAIN_MCP_LOG_LEVEL', help: 'CHAIN_MCP_LOG_LEVEL (default info; logs go to stderr)' },
+  { name: 'help', type: 'boolean', short: 'h', help: 'print this help' },
+  { name: 'version', type: 'boolean', short: 'v', help: 'print the version' },
+];
 
-Usage: chain-mcp [--http [--port N]] [--devnet] [options]
+function helpRow(left: string, help: string): string {
+  const [first, ...more] = help.split('\n');
+  const pad = ' '.repeat(24);
+  // A flag too long for the column gets its text on the next line rather than touching it.
+  const head = left.length < 21 ? [`  ${left.padEnd(22)}${first}`] : [`  ${left}`, `${pad}${first}`];
+  return [...head, ...more.map((line) => `${pad}${line}`)].join('\n');
+}
 
-  (no flags)            serve MCP on stdio
-  --http                serve Streamable HTTP on 127.0.0.1 (path /mcp)
-  --port N              HTTP port (default 3000)
-  --check               check the node and indexer setup, print what works and why not, exit
-  --devnet              start the bundled simulator and point the server at it
-                        (real Camino names; CHAIN_MCP_DEVNET_DIALECT=spec for the spec's)
-  --node-url URL        CHAIN_MCP_NODE_URL (default http://127.0.0.1:9650)
-  --indexer-url URL     CHAIN_MCP_INDEXER_URL
-  --runner-url URL      CHAIN_MCP_RUNNER_URL
-  --toolsets a,b        CHAIN_MCP_TOOLSETS (default all)
-  --tools a,b           CHAIN_MCP_TOOLS
-  --exclude-tools a,b   CHAIN_MCP_EXCLUDE_TOOLS
-  --allow-spend         CHAIN_MCP_ALLOW_SPEND=true
-  --allow-admin         CHAIN_MCP_ALLOW_ADMIN=true
-  --dynamic             CHAIN_MCP_DYNAMIC=true: start with a few tools, enable toolsets on demand
-  --timeout-ms N        CHAIN_MCP_TIMEOUT_MS (default 15000)
-  --log-level L         CHAIN_MCP_LOG_LEVEL (default info; logs go to stderr)
-  CHAIN_MCP_WIRE_NAMES  auto (default: learn the node's names), spec, camino, or key=value pairs
-  --help, --version
+export const HELP = [
+  'chain-mcp: MCP server for a blockchain node and its indexer',
+  '',
+  'Usage: chain-mcp [--http [--port N]] [--devnet] [options]',
+  '',
+  helpRow('(no flags)', 'serve MCP on stdio'),
+  ...FLAGS.map((f) => helpRow(`${f.short ? `-${f.short}, ` : ''}--${f.name}${f.arg ? ` ${f.arg}` : ''}`, f.help)),
+  helpRow('CHAIN_MCP_WIRE_NAMES', "auto (default: learn the node's names), spec, camino, or key=value pairs"),
+  '',
+  'Secrets (auth token and password, keystore user and password) are read from the',
+  'environment only. See README.md for every variable.',
+].join('\n');
 
-Secrets (auth token and password, keystore user and password) are read from the
-environment only. See README.md for every variable.`;
+/** The parseArgs options, from the table. */
+export function cliOptions(): Record<string, { type: 'boolean' | 'string'; short?: string }> {
+  return Object.fromEntries(FLAGS.map((f) => [f.name, f.short ? { type: f.type, short: f.short } : { type: f.type }]));
+}
 
 export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): { cli: Cli; env: NodeJS.ProcessEnv } {
   let parsed: ReturnType<typeof parseArgs>;
@@ -195,31 +266,24 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): { cli
       args: [...argv],
       strict: true,
       allowPositionals: false,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-        http: { type: 'boolean' },
-        port: { type: 'string' },
-        devnet: { type: 'boolean' },
-        check: { type: 'boolean' },
-        'allow-spend': { type: 'boolean' },
-        'allow-admin': { type: 'boolean' },
-        dynamic: { type: 'boolean' },
-        ...Object.fromEntries(Object.keys(FLAG_TO_ENV).map((k) => [k, { type: 'string' as const }])),
-      },
+      options: cliOptions(),
     });
   } catch (err) {
+    const unknown = /^Unknown option '--([^']+)'/.exec((err as Error).message)?.[1];
+    if (unknown !== undefined) {
+      const near = nearest(unknown, FLAGS.map((f) => f.name));
+      throw new ConfigError(`unknown flag --${unknown}${near ? `; did you mean --${near}?` : ''} (see chain-mcp --help)`);
+    }
     throw new ConfigError(`${(err as Error).message}; see chain-mcp --help`);
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
   const merged: NodeJS.ProcessEnv = { ...env };
-  for (const [flag, name] of Object.entries(FLAG_TO_ENV)) {
-    const value = values[flag];
-    if (typeof value === 'string') merged[name] = value;
+  for (const flag of FLAGS) {
+    const value = values[flag.name];
+    if (flag.env === undefined || value === undefined) continue;
+    if (typeof value === 'string') merged[flag.env] = value;
+    else if (value === true) merged[flag.env] = 'true';
   }
-  if (values['allow-spend']) merged.CHAIN_MCP_ALLOW_SPEND = 'true';
-  if (values['allow-admin']) merged.CHAIN_MCP_ALLOW_ADMIN = 'true';
-  if (values.dynamic) merged.CHAIN_MCP_DYNAMIC = 'true';
   let port = 3000;
   if (typeof values.port === 'string') {
     port = Number(values.port);
@@ -251,7 +315,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
-    const shown = name.includes('PASSWORD') || name.includes('TOKEN') || name.includes('SECRET') ? '' : ` (got "${String(env[name] ?? '')}")`;
+    const secret = name.includes('PASSWORD') || name.includes('TOKEN') || name.includes('SECRET');
+    const named = issue.code === 'custom' && issue.params?.named === true;
+    const shown = secret || named ? '' : ` (got "${String(env[name] ?? '')}")`;
     const message =
       issue.code === 'invalid_value' && issue.message.startsWith('Invalid') ? `expected one of ${issue.values.join(', ')}` : issue.message;
     throw new ConfigError(`${name}: ${message}${shown}`);
@@ -303,4 +369,71 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     wire,
     secrets,
   };
+}
+
+/**
+ * `CHAIN_MCP_*` names that are settings but not in envSchema: the simulator's own, and the ones
+ * other work adds to the schema (listed here so they are known before and after it lands; a
+ * name in both places is harmless). Everything else comes from envSchema itself, so a variable
+ * added there is known without touching this list.
+ */
+const KNOWN_OUTSIDE_SCHEMA = [
+  'CHAIN_MCP_DEVNET_DIALECT',
+  'CHAIN_MCP_MAX_SPEND_PER_DAY',
+  'CHAIN_MCP_APPROVAL_LINK',
+  'CHAIN_MCP_HTTP_TOKEN',
+  'CHAIN_MCP_PASSKEY_FILE',
+] as const;
+
+/** Every `CHAIN_MCP_*` name chain-mcp reads. */
+export function knownEnvNames(): ReadonlySet<string> {
+  return new Set([...Object.keys(envSchema.shape), ...KNOWN_OUTSIDE_SCHEMA]);
+}
+
+/** One line per `CHAIN_MCP_*` name chain-mcp does not read (DESIGN 7: unknown names warn, they do not stop). */
+export function unknownNameWarnings(env: NodeJS.ProcessEnv): string[] {
+  const known = knownEnvNames();
+  const lines: string[] = [];
+  for (const name of Object.keys(env).sort()) {
+    if (!name.startsWith('CHAIN_MCP_') || known.has(name)) continue;
+    // Compared without the shared prefix, which would make every name look close.
+    const suffix = nearest(name.slice('CHAIN_MCP_'.length), [...known].map((k) => k.slice('CHAIN_MCP_'.length)));
+    const near = suffix === undefined ? undefined : `CHAIN_MCP_${suffix}`;
+    lines.push(`${name} is not a chain-mcp setting; ${near ? `did you mean ${near}?` : 'see chain-mcp --help for the settings'}`);
+  }
+  return lines;
+}
+
+/** One line per tier switch that cannot take effect, so the reader learns why tools they expect are missing or fail. */
+export function tierWarnings(config: Config): string[] {
+  const lines: string[] = [];
+  if (config.allowSpend && !config.keystore) {
+    lines.push(
+      'CHAIN_MCP_ALLOW_SPEND is on, but spend tools stay hidden: they sign with the keystore user, and CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD are not set',
+    );
+  }
+  if (config.allowAdmin && !config.keystore) {
+    lines.push(
+      'CHAIN_MCP_ALLOW_ADMIN is on without a keystore user: the keystore_* and *_exportKey/*_importKey tools will answer "no keystore user is configured" until CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD are set',
+    );
+  }
+  return lines;
+}
+
+/**
+ * Refuses tool names that are not in the catalogue (a typo would otherwise expose nothing, or
+ * exclude nothing, silently). Checked against the static list, so the catalogue stays unloaded.
+ */
+export function checkToolNames(config: Config, names: readonly string[] = TOOL_NAMES): void {
+  const all = new Set(names);
+  for (const [variable, list] of [
+    ['CHAIN_MCP_TOOLS', config.tools],
+    ['CHAIN_MCP_EXCLUDE_TOOLS', config.excludeTools],
+  ] as const) {
+    for (const name of list ?? []) {
+      if (all.has(name)) continue;
+      const hint = didYouMean(name, all) || '; no tool has a name like it (names are the toolset, then the method: xvm_getBalance)';
+      throw new ConfigError(`${variable}: unknown tool "${name}"${hint}`);
+    }
+  }
 }

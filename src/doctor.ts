@@ -89,7 +89,11 @@ async function keystoreFinding(services: Services, config: Config): Promise<Find
     if (config.keystore && !users.includes(config.keystore.username)) {
       return { level: 'fail', text: `keystore user "${config.keystore.username}" does not exist on the node; wallet and spend tools will fail (keystore_createUser, or fix CHAIN_MCP_KEYSTORE_USER)` };
     }
-    return { level: 'ok', text: `keystore API enabled${config.keystore ? `; user "${config.keystore.username}" exists` : '; no CHAIN_MCP_KEYSTORE_USER set, so wallet and spend tools stay off'}` };
+    if (config.keystore) {
+      const wrong = await passwordRefusal(services, config.keystore);
+      if (wrong) return { level: 'fail', text: wrong };
+    }
+    return { level: 'ok', text: `keystore API enabled${config.keystore ? `; user "${config.keystore.username}" exists and the password opens it` : '; no CHAIN_MCP_KEYSTORE_USER set, so wallet and spend tools stay off'}` };
   } catch (err) {
     // The executor already says a 404 on /ext/keystore means the API is off (execute.ts keystoreDisabled).
     const off = (err instanceof HttpStatusError && err.status === 404) || (err instanceof ChainMcpError && /keystore API is disabled/.test(err.message));
@@ -98,6 +102,22 @@ async function keystoreFinding(services: Services, config: Config): Promise<Find
       ? "the node's keystore API is disabled (404 on /ext/keystore): keystore users cannot be created or checked, so wallet and spend tools will likely fail; start the node with --api-keystore-enabled=true (all reads work without it)"
       : `keystore API: ${why(err)}`;
     return { level: off || !needed ? 'warn' : 'fail', text };
+  }
+}
+
+/**
+ * listUsers proves the user exists, not that the password opens it. Listing the user's X
+ * addresses needs both and changes nothing; the node answers a wrong password with
+ * `problem retrieving user "NAME": incorrect password for user "NAME"`. Other refusals are
+ * not the password's fault, so they are left to the probes above.
+ */
+async function passwordRefusal(services: Services, keystore: { username: string; password: string }): Promise<string | undefined> {
+  try {
+    await services.rpc('xvm', 'xvm.listAddresses', { username: keystore.username, password: keystore.password }, { retry: false });
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof RpcError) || !/incorrect password/i.test(err.message)) return undefined;
+    return `CHAIN_MCP_KEYSTORE_PASSWORD does not open keystore user "${keystore.username}" (the node says: incorrect password); wallet and spend tools will fail until it is fixed`;
   }
 }
 

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import type { Config } from './config.js';
+import { type Config, ConfigError } from './config.js';
 import type { Logger } from './log.js';
 import type { Services } from './services.js';
 import { buildServer } from './server.js';
@@ -100,6 +100,19 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
       if (!res.headersSent) jsonError(res, 500, -32603, 'Internal error.');
     }
   });
-  await new Promise<void>((resolve) => http.listen(opts.port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    // A port in use is a setup mistake, said in one line (main prints ConfigError), not a stack trace.
+    http.once('error', (err: NodeJS.ErrnoException) => {
+      const busy = err.code === 'EADDRINUSE';
+      const denied = err.code === 'EACCES';
+      if (!busy && !denied) return reject(err);
+      reject(
+        new ConfigError(
+          `--port ${opts.port}: ${busy ? 'the port is in use on 127.0.0.1 (another chain-mcp?)' : 'not allowed to listen on this port'}; stop what uses it or choose another with --port N`,
+        ),
+      );
+    });
+    http.listen(opts.port, '127.0.0.1', resolve);
+  });
   return { port: (http.address() as AddressInfo).port, close: () => new Promise<void>((r) => http.close(() => r())) };
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { ConfigError, HELP, loadConfig, parseCli } from './config.js';
+import { ConfigError, checkToolNames, HELP, loadConfig, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
 import { createLogger } from './log.js';
 import { VERSION } from './version.js';
 
@@ -20,7 +20,8 @@ async function main(): Promise<void> {
     const { startDevnet } = await import('./devnet/index.js');
     // A real node's names by default, so a newcomer sees what a real node looks like.
     const dialect = env.CHAIN_MCP_DEVNET_DIALECT === 'spec' ? 'spec' : 'camino';
-    const devnet = await startDevnet({ dialect, log: (line) => process.stderr.write(`${line}\n`) });
+    // The doctor's report is the whole output of --check: the simulator's lines would interleave with it.
+    const devnet = await startDevnet({ dialect, log: cli.check ? () => undefined : (line) => process.stderr.write(`${line}\n`) });
     env.CHAIN_MCP_NODE_URL = devnet.nodeUrl;
     env.CHAIN_MCP_INDEXER_URL = devnet.indexerUrl;
     if (devnet.runnerUrl) env.CHAIN_MCP_RUNNER_URL = devnet.runnerUrl;
@@ -28,14 +29,22 @@ async function main(): Promise<void> {
     env.CHAIN_MCP_KEYSTORE_PASSWORD ??= devnet.keystore.password;
     stopDevnet = devnet.close;
   }
+  // Before the checks that stop the start: a misspelled name can be why a setting seems missing.
+  const unknownNames = unknownNameWarnings(env);
+  if (!cli.check) for (const line of unknownNames) process.stderr.write(`chain-mcp: ${line}\n`);
   const config = loadConfig(env);
-  const log = createLogger(config.logLevel, config.secrets);
+  checkToolNames(config);
+  // Under --check the report says everything a log line would, and log lines on the same
+  // terminal would interleave with it (issue 23), so the logger stays silent.
+  const log = createLogger(cli.check ? 'silent' : config.logLevel, config.secrets);
+  if (!cli.check) for (const line of tierWarnings(config)) process.stderr.write(`chain-mcp: ${line}\n`);
   const { createServices } = await import('./server.js');
   const services = createServices(config, log);
   if (cli.check) {
     // Not an MCP session: the report is for a person at a terminal, so it goes to stdout.
     const { diagnose, renderFindings } = await import('./doctor.js');
-    const findings = await diagnose(services);
+    // The report's own tier line covers the tier warnings; unknown names lead it.
+    const findings = [...unknownNames.map((text) => ({ level: 'warn' as const, text })), ...(await diagnose(services))];
     process.stdout.write(`chain-mcp ${VERSION} check\n${renderFindings(findings)}\n`);
     await services.close().catch(() => undefined);
     await stopDevnet?.().catch(() => undefined);

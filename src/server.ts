@@ -161,11 +161,13 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   });
 
   for (const view of VIEWS) {
-    const contents = [{ uri: view.uri, mimeType: RESOURCE_MIME_TYPE, text: viewHtml(view), _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } } }];
-    mcp.registerResource(`view-${view.title}`, view.uri, { title: `${view.title} view`, mimeType: RESOURCE_MIME_TYPE }, async () => ({ contents }));
+    const meta = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } };
+    mcp.registerResource(`view-${view.title}`, view.uri, { title: `${view.title} view`, mimeType: RESOURCE_MIME_TYPE }, async () => ({
+      contents: [{ uri: view.uri, mimeType: RESOURCE_MIME_TYPE, text: await viewHtml(view), _meta: meta }],
+    }));
   }
   if (cards) {
-    mcp.registerResource('approval-card', CARD_URI, { title: 'Spend approval card', mimeType: cardResource().mimeType }, async () => ({ contents: [cardResource()] }));
+    mcp.registerResource('approval-card', CARD_URI, { title: 'Spend approval card', mimeType: RESOURCE_MIME_TYPE }, async () => ({ contents: [await cardResource()] }));
   }
   const tools = async () => (await selection()).tools;
   registerAssistantExtras(mcp, services, tools);

@@ -1,36 +1,8 @@
 import { tolerantBigInt } from '../codec/index.js';
 
-/** The native asset has 9 decimals on the X and P chains (DESIGN section 5). */
-export const NATIVE_DECIMALS = 9;
-/** EVM balances are in wei: 18 decimals. */
-export const WEI_DECIMALS = 18;
+import { type AssetInfo, KNOWN_NETWORKS, type NetworkInfo } from '../core/network.js';
 
-export interface NetworkInfo {
-  networkID: string;
-  /** bech32 prefix of addresses on this network. */
-  hrp: string;
-  /** Symbol of the native asset. */
-  assetSymbol: string;
-  /** ID of the native asset (empty when the node did not say). */
-  assetID: string;
-  /** Where the facts came from: the node's configuration or the table of known networks. */
-  source: 'configuration' | 'known-networks';
-}
-
-export interface AssetInfo {
-  assetID: string;
-  name: string;
-  symbol: string;
-  denomination: number;
-}
-
-/** Networks of this family, used only when the node cannot tell (DESIGN section 5). */
-export const KNOWN_NETWORKS: Record<string, { name: string; hrp: string; evmChainId?: string }> = {
-  '1000': { name: 'main', hrp: 'camino', evmChainId: '500' },
-  '1001': { name: 'test', hrp: 'columbus', evmChainId: '501' },
-  '1002': { name: 'dev', hrp: 'kopernikus', evmChainId: '502' },
-  '12345': { name: 'local', hrp: 'local' },
-};
+export { type AssetInfo, KNOWN_NETWORKS, NATIVE_DECIMALS, type NetworkInfo, WEI_DECIMALS } from '../core/network.js';
 
 type RpcFn = (endpoint: 'platform' | 'info' | 'xvm', method: string, params?: Record<string, unknown>) => Promise<unknown>;
 

@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 import type { QueryPairs } from '../transport/rest.js';
 import type { RpcParams } from '../transport/jsonrpc.js';
 import type { Endpoint } from '../wire.js';
-import type { AssetInfo, NetworkInfo } from '../context/network.js';
+import type { AssetInfo, NetworkInfo } from './network.js';
 import type { Tier, Toolset } from './toolsets.js';
 
 export type { Tier, Toolset } from './toolsets.js';

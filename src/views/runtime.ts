@@ -1,22 +1,21 @@
+import { APP_CLASS } from '../core/app-class.js';
+
 /**
  * Browser-side code shared by every view, as a string (it runs inside the host's sandboxed
- * iframe, not in Node). It speaks the MCP Apps postMessage protocol: `ui/initialize`, then the
- * host hands over the tool result (`ui/notifications/tool-result`); `callTool` asks the host to
- * run a server tool. Views render with textContent only, never HTML, so chain data stays text.
+ * iframe, not in Node). The ext-apps App class speaks the MCP Apps protocol (initialize, the
+ * tool result, host context, tools/call); this adds `start(render)` and `callTool` on top of it.
+ * Views render with textContent only, never HTML, so chain data stays text.
  */
-export const RUNTIME = `var id=0,pending={};
-function send(m){window.parent.postMessage(m,'*')}
-function request(method,params){id+=1;var n=id;send({jsonrpc:'2.0',id:n,method:method,params:params});return new Promise(function(res,rej){pending[n]={res:res,rej:rej}})}
-function callTool(name,args){return request('tools/call',{name:name,arguments:args})}
+export const RUNTIME = `${APP_CLASS}
+var app=new McpApps.App({name:'chain-mcp view',version:'1'},{});
+function callTool(name,args){return app.callServerTool({name:name,arguments:args})}
 function el(tag,text,cls){var e=document.createElement(tag);if(text!==undefined&&text!==null)e.textContent=String(text);if(cls)e.className=cls;return e}
 function clear(n){while(n.firstChild)n.removeChild(n.firstChild);return n}
 function theme(ctx){var t=ctx&&ctx.theme;if(t==='dark'||t==='light')document.documentElement.setAttribute('data-theme',t)}
 function start(render){
-window.addEventListener('message',function(ev){if(ev.source!==window.parent)return;var m=ev.data;if(!m||m.jsonrpc!=='2.0')return;
-if(m.id!==undefined&&pending[m.id]){var p=pending[m.id];delete pending[m.id];if(m.error)p.rej(m.error);else p.res(m.result);return}
-if(m.method==='ui/notifications/tool-result'){var s=m.params&&m.params.structuredContent;if(s)render(s,document.getElementById('app'))}
-if(m.method==='ui/notifications/host-context-changed')theme(m.params)});
-request('ui/initialize',{appInfo:{name:'chain-mcp view',version:'1'},appCapabilities:{},protocolVersion:'2026-01-26'}).then(function(r){theme(r&&r.hostContext);send({jsonrpc:'2.0',method:'ui/notifications/initialized',params:{}})},function(){})}`;
+app.ontoolresult=function(r){var s=r&&r.structuredContent;if(s)render(s,document.getElementById('app'))};
+app.onhostcontextchanged=theme;
+app.connect().then(function(){theme(app.getHostContext())},function(){})}`;
 
 /** Light and dark from the host (data-theme) or the system; readable from 360 px; visible focus. */
 export const BASE_STYLE = `:root{--bg:#fff;--fg:#111;--muted:#5b6270;--line:#d9dde3;--a:#1f6feb;--b:#8250df;--c:#1a7f37;--d:#bf8700;--warn:#cf222e}

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { BASE_STYLE, RUNTIME } from './runtime.js';
 
 /**
  * MCP Apps views: one self-contained HTML file per picture, fed from a tool's structuredContent.
@@ -90,12 +89,25 @@ export const VIEWS: readonly View[] = [
 
 const sha = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
 
-/** The view as one HTML file: inline style and script allowed by hash only, nothing else loads. */
-export function viewHtml(view: View): string {
-  const style = BASE_STYLE + (view.style ?? '');
-  const script = `(function(){${RUNTIME}\n${view.script}})();`;
-  const csp = `default-src 'none'; style-src ${sha(style)}; script-src ${sha(script)}; img-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'`;
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="Content-Security-Policy" content="${csp}"><title>${view.title}</title><style>${style}</style></head><body><main id="app" aria-live="polite">Waiting for the result…</main><script>${script}</script></body></html>`;
+const built = new Map<string, Promise<string>>();
+
+/**
+ * The view as one HTML file: inline style and script allowed by hash only, nothing else loads.
+ * Built on the first read and kept: the script inlines the ext-apps App class (~260 KB), which
+ * stays off the start path (runtime.ts is loaded here, not at import).
+ */
+export function viewHtml(view: View): Promise<string> {
+  let html = built.get(view.uri);
+  if (html === undefined) {
+    html = import('./runtime.js').then(({ BASE_STYLE, RUNTIME }) => {
+      const style = BASE_STYLE + (view.style ?? '');
+      const script = `(function(){${RUNTIME}\n${view.script}})();`;
+      const csp = `default-src 'none'; style-src ${sha(style)}; script-src ${sha(script)}; img-src 'none'; connect-src 'none'; form-action 'none'; base-uri 'none'`;
+      return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta http-equiv="Content-Security-Policy" content="${csp}"><title>${view.title}</title><style>${style}</style></head><body><main id="app" aria-live="polite">Waiting for the result…</main><script>${script}</script></body></html>`;
+    });
+    built.set(view.uri, html);
+  }
+  return html;
 }
 
 /** Which view, if any, draws a tool's result. */

@@ -38,7 +38,7 @@ async function main(): Promise<void> {
       const result = await client.callTool({ name: tool, arguments: args });
       const name = view.uri.replace('ui://chain-mcp/', '').replace('.html', '');
       for (const [suffix, width, theme] of [['', 640, 'light'], ['-narrow-dark', 360, 'dark']] as const) {
-        const { page, frame } = await hostView(browser, viewHtml(view), result, { width, theme });
+        const { page, frame } = await hostView(browser, await viewHtml(view), result, { width, theme });
         const box = await (await page.$('iframe'))!.boundingBox();
         const height = await frame.evaluate('document.documentElement.scrollHeight');
         const file = new URL(`${name}${suffix}.png`, out);

@@ -1,0 +1,87 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/catalogue/index.js';
+import { checkToolNames, cliOptions, FLAGS, HELP, knownEnvNames, loadConfig, parseCli } from '../../src/config.js';
+import { editDistance, nearest } from '../../src/core/nearest.js';
+import { TOOL_NAMES } from '../../src/core/tool-names.js';
+
+describe('--help and the flag table', () => {
+  it('lists every flag parseCli accepts, with its short form', () => {
+    const options = cliOptions();
+    expect(Object.keys(options)).toEqual(expect.arrayContaining(['http', 'port', 'check', 'devnet', 'max-spend', 'expect-network-id', 'help']));
+    for (const [name, option] of Object.entries(options)) {
+      expect(HELP, name).toMatch(new RegExp(`^ {2}(-${option.short}, )?--${name}\\b`, 'm'));
+      // Each flag listed is one parseCli takes.
+      const value = option.type === 'string' ? ['x'] : [];
+      expect(() => parseCli([`--${name}`, ...value], {}), name).not.toThrow(/Unknown option/);
+    }
+  });
+
+  it('maps every flag that names a variable onto it', () => {
+    for (const flag of FLAGS.filter((f) => f.env !== undefined)) {
+      const { env } = parseCli(flag.type === 'string' ? [`--${flag.name}`, '7'] : [`--${flag.name}`], {});
+      expect(env[flag.env!], flag.name).toBe(flag.type === 'string' ? '7' : 'true');
+    }
+    expect(loadConfig(parseCli(['--max-spend', '1000', '--expect-network-id', '1001'], {}).env)).toMatchObject({
+      maxSpend: 1000n,
+      expectNetworkId: '1001',
+    });
+  });
+});
+
+describe('names checked at start', () => {
+  it('the static tool-name list is exactly the catalogue (edit src/core/tool-names.ts when a tool is added or removed)', () => {
+    const catalogue = CATALOGUE.map((t) => t.name);
+    expect({ missing: catalogue.filter((n) => !TOOL_NAMES.includes(n)), stale: TOOL_NAMES.filter((n) => !catalogue.includes(n)) }).toEqual({
+      missing: [],
+      stale: [],
+    });
+    expect(new Set(TOOL_NAMES).size).toBe(TOOL_NAMES.length);
+  });
+
+  it('refuses an unknown tool name in either list and accepts the real ones', () => {
+    expect(() => checkToolNames(loadConfig({ CHAIN_MCP_TOOLS: 'info_peers,account_overview', CHAIN_MCP_EXCLUDE_TOOLS: 'xvm_send' }))).not.toThrow();
+    expect(() => checkToolNames(loadConfig({ CHAIN_MCP_EXCLUDE_TOOLS: 'info_peer' }))).toThrow(
+      'CHAIN_MCP_EXCLUDE_TOOLS: unknown tool "info_peer"; did you mean "info_peers"?',
+    );
+  });
+
+  it('knows every schema variable, the simulator dialect and the four settings other work adds', () => {
+    const known = knownEnvNames();
+    for (const name of [
+      'CHAIN_MCP_NODE_URL',
+      'CHAIN_MCP_APPROVAL_WAIT_MS',
+      'CHAIN_MCP_DEVNET_DIALECT',
+      'CHAIN_MCP_MAX_SPEND_PER_DAY',
+      'CHAIN_MCP_APPROVAL_LINK',
+      'CHAIN_MCP_HTTP_TOKEN',
+      'CHAIN_MCP_PASSKEY_FILE',
+    ]) {
+      expect(known.has(name), name).toBe(true);
+    }
+  });
+
+  it('knows every variable the desktop bundle sets and every one the source reads', () => {
+    const known = knownEnvNames();
+    const manifest = JSON.parse(readFileSync(new URL('../../manifest.json', import.meta.url), 'utf8')) as { server: { mcp_config: { env: Record<string, string> } } };
+    for (const name of Object.keys(manifest.server.mcp_config.env)) expect(known.has(name), name).toBe(true);
+    const main = readFileSync(new URL('../../src/main.ts', import.meta.url), 'utf8');
+    for (const [name] of main.matchAll(/CHAIN_MCP_[A-Z0-9_]+/g)) expect(known.has(name), name).toBe(true);
+  });
+});
+
+describe('nearest name', () => {
+  it('counts a swap of neighbours as one edit and suggests only close names', () => {
+    expect(editDistance('ALOW_SPEND', 'ALLOW_SPEND')).toBe(1);
+    expect(editDistance('platfrom', 'platform')).toBe(1);
+    expect(nearest('platfrom', ['info', 'platform', 'xvm'])).toBe('platform');
+    expect(nearest('banana', ['info', 'platform', 'xvm'])).toBeUndefined();
+  });
+});
+
+describe('a misspelled flag', () => {
+  it('names the nearest real flag in one line', () => {
+    expect(() => parseCli(['--max-spnd', '5'], {})).toThrow('unknown flag --max-spnd; did you mean --max-spend? (see chain-mcp --help)');
+    expect(() => parseCli(['--frobnicate'], {})).toThrow('unknown flag --frobnicate (see chain-mcp --help)');
+  });
+});
