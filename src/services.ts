@@ -11,7 +11,10 @@ import { JsonRpcClient, type RpcParams } from './transport/jsonrpc.js';
 import { RestClient } from './transport/rest.js';
 import { ApprovalBook } from './approval/book.js';
 import { ApprovalPages } from './approval/page.js';
+import { PasskeyStore } from './approval/passkey.js';
 import { CardSecrets } from './approval/card.js';
+import { OwnAddresses } from './spend/own.js';
+import { SpendLedger } from './spend/ledger.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, wireMethod } from './wire.js';
 
 export interface ServicesOptions {
@@ -38,6 +41,10 @@ export class Services {
   readonly approvalPages: ApprovalPages;
   readonly cardSecrets = new CardSecrets();
   readonly now: () => number;
+  /** What was sent in the last 24 hours, for CHAIN_MCP_MAX_SPEND_PER_DAY. */
+  readonly ledger: SpendLedger;
+  /** The keystore user's addresses, cached: change and import destinations are checked against them. */
+  readonly ownAddresses: OwnAddresses;
   private byName?: Promise<Map<string, ToolDef>>;
   private readonly catalogueSource: () => Promise<readonly ToolDef[]>;
   private readonly networkCache: NetworkCache;
@@ -47,14 +54,28 @@ export class Services {
     this.config = opts.config;
     this.log = opts.log;
     this.now = opts.now ?? Date.now;
-    this.http = new HttpClient({ timeoutMs: opts.config.timeoutMs });
+    this.http = new HttpClient({ timeoutMs: opts.config.timeoutMs, secrets: opts.config.secrets });
     this.node = new JsonRpcClient(this.http, opts.config.nodeUrl, opts.config.authToken);
     if (opts.config.indexerUrl) this.indexerClient = new RestClient(this.http, opts.config.indexerUrl, 'indexer');
     if (opts.config.runnerUrl) this.runnerClient = new RestClient(this.http, opts.config.runnerUrl, 'network runner');
     const given = opts.catalogue;
     this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
     this.approvals = new ApprovalBook(this.now);
-    this.approvalPages = new ApprovalPages(this.approvals, opts.log);
+    this.ledger = new SpendLedger(this.now);
+    const keystore = opts.config.keystore;
+    this.ownAddresses = new OwnAddresses(
+      keystore
+        ? async (chain) => {
+            const list = async (endpoint: 'xvm' | 'platform') => {
+              const raw = (await this.rpc(endpoint, `${endpoint}.listAddresses`, { ...keystore }, { retry: true })) as { addresses?: unknown };
+              return Array.isArray(raw?.addresses) ? raw.addresses.filter((a): a is string => typeof a === 'string') : [];
+            };
+            // The P list where the node keeps one; else the X list (same keys, same payload).
+            return chain === 'P' ? list('platform').catch(() => list('xvm')) : list('xvm');
+          }
+        : undefined,
+    );
+    this.approvalPages = new ApprovalPages(this.approvals, opts.log, opts.config.approvalLink === 'passkey' ? new PasskeyStore(opts.config.passkeyFile, opts.log) : undefined);
     this.dialect = new DialectCache(opts.config.wire, (path, method, params) => this.node.call({ path, method, params }, { retry: true }), opts.log);
     this.networkCache = new NetworkCache((endpoint, method, params) => this.rpc(endpoint, method, params, { retry: true }));
   }

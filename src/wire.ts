@@ -33,6 +33,21 @@ export interface WireSetting {
   overrides: Partial<WireNames>;
 }
 
+/**
+ * What each value may be: it is pasted into request paths and JSON-RPC method names, so a
+ * namespace is one name and a path is `/`-separated plain segments (no `..`, `?`, `#`, `%`, spaces).
+ */
+const NAME = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
+const SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
+const PATH = /^(\/[A-Za-z0-9_-]{1,64}){1,8}$/;
+const VALUE_RULES: Record<keyof WireNames, { re: RegExp; expected: string }> = {
+  xvm: { re: NAME, expected: 'a JSON-RPC namespace such as avm (letters, digits, _)' },
+  cx: { re: NAME, expected: 'a JSON-RPC namespace such as avax (letters, digits, _)' },
+  cxPath: { re: SEGMENT, expected: 'one path segment such as avax (letters, digits, - and _)' },
+  xvmStatic: { re: PATH, expected: 'a path such as /ext/vm/avm (segments of letters, digits, - and _; no "..", "?", "#" or spaces)' },
+  platform: { re: PATH, expected: 'a path such as /ext/bc/P (segments of letters, digits, - and _; no "..", "?", "#" or spaces)' },
+};
+
 /** `auto` (default), `spec`, `camino`, optionally followed by key=value pairs: `camino,platform=/ext/bc/P`. */
 export function parseWireSetting(text: string | undefined): WireSetting {
   const setting: WireSetting = { base: 'auto', overrides: {} };
@@ -48,10 +63,14 @@ export function parseWireSetting(text: string | undefined): WireSetting {
       setting.base = part as WireSetting['base'];
       return;
     }
-    const [key, value] = part.split('=').map((s) => s.trim());
+    const eq = part.indexOf('=');
+    const key = part.slice(0, eq).trim();
+    const value = part.slice(eq + 1).trim();
     if (!key || !value || !Object.hasOwn(DEFAULT_WIRE, key)) {
       throw new Error(`expected key=value pairs with keys ${Object.keys(DEFAULT_WIRE).join(', ')}; got "${part}"`);
     }
+    const rule = VALUE_RULES[key as keyof WireNames];
+    if (!rule.re.test(value)) throw new Error(`${key}: expected ${rule.expected}; got ${JSON.stringify(value)}`);
     setting.overrides[key as keyof WireNames] = value;
   });
   return setting;

@@ -69,13 +69,13 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
     'guarded_transfer',
     {
       title: 'Guarded transfer',
-      description: 'Send the native asset with a preview and the human’s explicit confirmation.',
+      description: 'Send the native asset with a preview that the human approves.',
       argsSchema: {
         to: checked(anyAddress, 'Recipient: X-..., P-... or 0x... (C chain).'),
         amount: z.string().max(40).describe('Amount in display units of the native asset, e.g. 5 or 0.25.'),
       },
     },
-    async ({ to, amount }) => promptResult(guardedTransfer(to.trim(), amount, await exposed())),
+    async ({ to, amount }) => promptResult(guardedTransfer(to.trim(), amount, await exposed(), services.config.approval)),
   );
 
   const text = (uri: URL, mimeType: string, body: string) => ({ contents: [{ uri: uri.href, mimeType, text: redactSecrets(body, secrets) }] });

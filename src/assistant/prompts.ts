@@ -68,7 +68,7 @@ export function stakingOptions(exposed: Exposed): PromptText {
 }
 
 /** `amount` is in display units of the native asset ("5", "0.25"); the transfer tool takes the smallest unit. */
-export function guardedTransfer(to: string, amount: string, exposed: Exposed): PromptText {
+export function guardedTransfer(to: string, amount: string, exposed: Exposed, approval: 'human' | 'confirm-id' = 'human'): PromptText {
   let units: string;
   try {
     units = parseUnits(amount.trim(), 9).toString();
@@ -84,10 +84,21 @@ export function guardedTransfer(to: string, amount: string, exposed: Exposed): P
       'Tell the human that, and send nothing.',
     );
   } else {
+    const first = `1. Call transfer with to "${to}" and amount "${units}" (nCAM, the smallest unit: 1 CAM = 1,000,000,000 nCAM), without confirm. This sends nothing and returns a preview and a confirmationId.`;
+    // Under human approval a chat "yes" approves nothing: only the human's own channel does (src/approval).
+    const steps =
+      approval === 'human'
+        ? [
+            '2. Show the preview to the human word for word (steps, amounts, fees). A "yes" in this chat is not an approval: the human approves or declines it themselves, in their client, on the approval card or on the approval page the preview links to. You cannot approve it.',
+            '3. Once the human says they approved it there, call transfer again with exactly the same arguments plus confirm set to the confirmationId. If it answers "not approved yet", wait for the human; if they declined or hesitate, stop.',
+          ]
+        : [
+            '2. Show the preview to the human word for word (steps, amounts, fees) and ask for an explicit yes.',
+            '3. Only after a clear yes, call transfer again with exactly the same arguments plus confirm set to the confirmationId (the client may ask the human once more). If the human hesitates or says no, stop.',
+          ];
     lines.push(
-      `1. Call transfer with to "${to}" and amount "${units}" (smallest unit; 1 native unit = 10^9), without confirm. This sends nothing and returns a preview and a confirmationId.`,
-      '2. Show the preview to the human word for word (steps, amounts, fees) and ask for an explicit yes.',
-      '3. Only after a clear yes, call transfer again with exactly the same arguments plus confirm set to the confirmationId. If the human hesitates or says no, stop.',
+      first,
+      ...steps,
       '4. Report each transaction ID. Never repeat a transfer on your own: if the outcome is unknown or a step failed, check with tx_status or account_overview and tell the human.',
     );
   }

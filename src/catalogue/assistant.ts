@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from '../codec/index.js';
 import { ChainMcpError, InputError, toChainMcpError } from '../errors.js';
 import { credentials, txFees, userXAddresses, xBalance, pUnlocked } from '../spend/plan.js';
+import { checkAddressNetworks } from '../context/network.js';
 import { DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut } from '../summarize/format.js';
+import { offerStatus } from '../summarize/platform.js';
 import { withShallowOutputs } from '../summarize/schema.js';
 import { amount, cb58Id, hexAddress, nodeId } from '../core/fields.js';
 import { defineTool, type SpendPlan, type ToolContext, type ToolDef } from '../core/tool.js';
@@ -58,7 +60,7 @@ const anyAddress = z
     }
   });
 
-const AssetLine = z.object({ assetID: z.string(), amount: AmountOut });
+const AssetLine = z.object({ assetID: z.string(), native: z.boolean(), amount: AmountOut });
 const Waiting = z.object({ on: z.enum(['X', 'C']), from: z.enum(['X', 'P', 'C']), amount: AmountOut, utxos: z.number() });
 const Account = z.object({
   address: z.string().describe('Bech32 address without chain prefix; one key, seen on X, P and C.'),
@@ -92,7 +94,7 @@ const accountOverview = defineTool({
   name: 'account_overview',
   title: 'Account overview',
   description:
-    'Get everything addresses hold in one call: X balances (all assets), P balances (unlocked, bonded, deposited), C balance of 0x addresses, and exported funds waiting for import, in display units.',
+    'Get everything addresses hold in one call: X (all assets), P (unlocked, bonded, deposited), C EVM (0x addresses), exports awaiting import, and the native total.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({
@@ -102,9 +104,17 @@ const accountOverview = defineTool({
       .max(16)
       .describe('1-16 addresses: X-/P-/C-... (any one covers that key on X, P and C) or 0x... (C-Chain EVM balance).'),
   }),
-  output: z.object({ accounts: z.array(Account), evm: z.array(EvmBalance), nativeTotal: AmountOut.describe('Native asset over everything above (C wei cut to 9 decimals).'), problems: problemsField }),
+  output: z.object({
+    accounts: z.array(Account),
+    evm: z.array(EvmBalance),
+    nativeTotal: AmountOut.describe('Sum of the native parts shown (C wei cut to 9 decimals).'),
+    notRead: z.array(z.string()).describe('Parts not read, so not in the total.'),
+    problems: problemsField,
+  }),
   run: async (input, ctx) => {
     const network = await networkOrBlank(ctx);
+    // Another network's address is a mistake to name, not a zero balance (only the network lookup went out).
+    checkAddressNetworks(input.addresses.filter((a) => !isHexAddress(a)), network, 'addresses');
     const nativeID = network.assetID;
     const problems: Problem[] = [];
     const bares = [...new Set(input.addresses.filter((a) => !isHexAddress(a)).map(bareOf))];
@@ -129,7 +139,10 @@ const accountOverview = defineTool({
         const xLines = arr(x?.balances).map((b) => {
           const r = rec(b);
           const a = rec(r.balance ?? r.amount);
-          return { assetID: str(r.assetID ?? r.asset), amount: { value: str(a.value ?? r.balance), display: str(a.display ?? r.balance) } };
+          const assetID = str(r.assetID ?? r.asset);
+          // xvm_getAllBalances resolves the node's alias ("CAM") to the ID and says which line is native.
+          const native = r.native === true || (nativeID !== '' && assetID === nativeID);
+          return { assetID, native, amount: { value: str(a.value ?? r.balance), display: str(a.display ?? r.balance) } };
         });
         const pAssets = arr(p?.assets).map(rec);
         const pNative = pAssets.find((a) => str(a.assetID) === nativeID) ?? (pAssets.length === 1 ? pAssets[0] : undefined);
@@ -158,25 +171,27 @@ const accountOverview = defineTool({
     const evm = (await evmPending).filter((e): e is z.infer<typeof EvmBalance> => e !== undefined);
     let total = 0n;
     for (const a of accounts) {
-      for (const line of a.x) if (line.assetID === nativeID) total += big(line.amount.value);
+      for (const line of a.x) if (line.native) total += big(line.amount.value);
       if (a.p) total += big(a.p.total.value);
       for (const w of a.waiting) total += big(w.amount.value);
     }
     for (const e of evm) total += big(e.balance.value) / WEI_PER_UNIT;
-    return { accounts, evm, nativeTotal: show(total), problems };
+    // The EVM balance lives at a 0x address that cannot be derived from a bech32 one.
+    const notRead = bares.length > 0 && hexes.length === 0 ? ['C-Chain EVM balance: not read (give the 0x address to include it)'] : [];
+    return { accounts, evm, nativeTotal: show(total), notRead, problems };
   },
   summarize: (o) => {
     const lines: string[] = [];
     for (const a of o.accounts) {
       lines.push(`${a.address}:`);
-      lines.push(`- X: ${a.x.length ? a.x.map((l) => l.amount.display).join(', ') : 'nothing'}`);
+      lines.push(`- X: ${a.x.length ? a.x.map((l) => l.amount.display + (l.native ? ' (native)' : '')).join(', ') : 'nothing'}`);
       if (a.p) {
         lines.push(`- P: ${a.p.total.display} (unlocked ${a.p.unlocked.display}, bonded ${a.p.bonded.display}, deposited ${a.p.deposited.display}, bonded+deposited ${a.p.bondedDeposited.display})`);
       }
       for (const w of a.waiting) lines.push(`- waiting for import on ${w.on} (exported from ${w.from}): ${w.amount.display} in ${w.utxos} UTXO(s)`);
     }
     for (const e of o.evm) lines.push(`${e.address} on C: ${e.balance.display}`);
-    lines.push(`Native total: ${o.nativeTotal.display}.`, ...problemLines(o.problems));
+    lines.push(`Native total: ${o.nativeTotal.display} (X native + P total + waiting imports${o.evm.length ? ' + C EVM' : ''}).`, ...o.notRead, ...problemLines(o.problems));
     return lines.join('\n');
   },
 });
@@ -290,13 +305,14 @@ const Offer = z.object({
   minDuration: DurationOut,
   maxDuration: DurationOut,
   end: TimeOut,
-  flagNames: z.array(z.string()),
+  open: z.boolean(),
+  notOpen: z.array(z.string()),
 });
 
 const networkOverview = defineTool({
   name: 'network_overview',
   title: 'Network overview',
-  description: 'Get the network at a glance: name and ID, node version, bootstrapped chains, P and C heights, supply, fees, staking limits and the deposit offers active now.',
+  description: 'Get the network at a glance: name, ID, node version, bootstrap, heights, supply, fees, staking (totals, minimums) and deposit offers (open or why not).',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({}),
@@ -324,13 +340,14 @@ const networkOverview = defineTool({
         maxStakeDuration: DurationOut,
       })
       .optional(),
-    depositOffers: z.object({ count: z.number(), offers: z.array(Offer).describe('Up to 10, highest interest first.') }).optional(),
+    stake: z.object({ validators: z.number(), validatorStake: AmountOut, delegators: z.number(), delegatedStake: AmountOut, totalStake: AmountOut }).optional(),
+    depositOffers: z.object({ count: z.number(), open: z.number(), offers: z.array(Offer).describe('Up to 10, highest interest first.') }).optional(),
     problems: problemsField,
   }),
   run: async (_input, ctx) => {
     const problems: Problem[] = [];
     const s = (label: string, tool: string, args: Out = {}) => step(ctx, problems, label, tool, args);
-    const [id, name, version, fees, height, cBlock, supply, conf, offers, ...boot] = await Promise.all([
+    const [id, name, version, fees, height, cBlock, supply, conf, offers, validators, ...boot] = await Promise.all([
       s('network ID', 'info_getNetworkID'),
       s('network name', 'info_getNetworkName'),
       s('node version', 'info_getNodeVersion'),
@@ -340,6 +357,8 @@ const networkOverview = defineTool({
       s('supply', 'platform_getCurrentSupply'),
       s('configuration', 'platform_getConfiguration'),
       s('deposit offers', 'platform_getAllDepositOffers'),
+      // Counts and totals cover every validator whatever the page size.
+      s('validators', 'platform_getCurrentValidators', { limit: 1, delegatorLimit: 0 }),
       ...(['X', 'P', 'C'] as const).map((chain) => s(`bootstrap of ${chain}`, 'info_isBootstrapped', { chain })),
     ]);
     const bootstrapped: Record<string, boolean> = {};
@@ -358,8 +377,13 @@ const networkOverview = defineTool({
         minDuration: o.minDuration as DurationOut,
         maxDuration: o.maxDuration as DurationOut,
         end: o.end as TimeOut,
-        flagNames: arr(o.flagNames).map(str),
+        open: o.open === true,
+        notOpen: arr(o.notOpen).map(str),
       }));
+    const stats = rec(validators?.stats);
+    const network = await networkOrBlank(ctx);
+    const own = units(stats.totalStake);
+    const delegated = units(stats.totalDelegated);
     return {
       networkID: str(id?.networkID ?? conf?.networkID),
       networkName: str(name?.networkName ?? id?.network),
@@ -385,7 +409,18 @@ const networkOverview = defineTool({
             },
           }
         : {}),
-      ...(offers ? { depositOffers: { count: Number(offers.count ?? offerList.length), offers: offerList } } : {}),
+      ...(validators
+        ? {
+            stake: {
+              validators: Number(stats.count ?? 0),
+              validatorStake: nativeAmount(own, network),
+              delegators: Number(stats.delegatorCount ?? 0),
+              delegatedStake: nativeAmount(delegated, network),
+              totalStake: nativeAmount(own + delegated, network),
+            },
+          }
+        : {}),
+      ...(offers ? { depositOffers: { count: Number(offers.count ?? offerList.length), open: Number(offers.open ?? 0), offers: offerList } } : {}),
       problems,
     };
   },
@@ -396,13 +431,20 @@ const networkOverview = defineTool({
       boot.length ? `Bootstrapped: ${boot.map(([c, b]) => `${c} ${b ? 'yes' : 'NO'}`).join(', ')}.` : '',
       [o.pHeight ? `P height ${o.pHeight}` : '', o.cHeight ? `C height ${o.cHeight}` : '', o.supply ? `supply at most ${o.supply.display}` : '', o.supplyCap ? `cap ${o.supplyCap.display}` : ''].filter(Boolean).join('; '),
       o.txFee ? `Fees: ${o.txFee.display} per transaction, ${o.creationTxFee?.display} to create an asset.` : '',
+      o.stake
+        ? `Staked: ${o.stake.totalStake.display} in total, ${o.stake.validatorStake.display} by ${o.stake.validators} validator(s) and ${o.stake.delegatedStake.display} delegated by ${o.stake.delegators} delegator(s).`
+        : '',
       o.staking
-        ? `Staking: validators ${o.staking.minValidatorStake.display} to ${o.staking.maxValidatorStake.display}, delegators from ${o.staking.minDelegatorStake.display}, fee at least ${o.staking.minDelegationFee} %, ${o.staking.minStakeDuration.human} to ${o.staking.maxStakeDuration.human}.`
+        ? `Staking minimums: validators ${o.staking.minValidatorStake.display} to ${o.staking.maxValidatorStake.display}, delegators from ${o.staking.minDelegatorStake.display}, fee at least ${o.staking.minDelegationFee} %, ${o.staking.minStakeDuration.human} to ${o.staking.maxStakeDuration.human}.`
         : '',
       ...(o.depositOffers
         ? [
-            `${o.depositOffers.count} deposit offer(s) active now${o.depositOffers.count ? ':' : '.'}`,
-            ...listLines(o.depositOffers.offers, 10, (d) => `${d.interestRatePercent} % a year, from ${d.minAmount.display}, ${d.minDuration.human} to ${d.maxDuration.human}, until ${d.end.iso}${d.flagNames.length ? ` [${d.flagNames.join(', ')}]` : ''}`),
+            `Deposit offers: ${o.depositOffers.count}, ${o.depositOffers.open} open for new deposits${o.depositOffers.count ? ':' : '.'}`,
+            ...listLines(
+              o.depositOffers.offers,
+              10,
+              (d) => `${d.interestRatePercent} % a year [${offerStatus(d)}], from ${d.minAmount.display}, ${d.minDuration.human} to ${d.maxDuration.human}, until ${d.end.iso}`,
+            ),
           ]
         : []),
       ...problemLines(o.problems),
@@ -580,7 +622,7 @@ const transferInput = z.strictObject({
       }
     })
     .describe('Recipient: X-... (any owner from X; your own from P or C) or C-... of your own key (with evmAddress).'),
-  amount: amount('Native amount in the smallest unit (1 unit = 10^9), decimal string.'),
+  amount: amount(undefined, 'native'),
   sourceChain: z.enum(['X', 'P', 'C']).default('X').describe('Chain the funds leave: X (default), P (unlocked funds) or C.'),
   evmAddress: hexAddress('To C only: the 0x address of the same key that the import credits.').optional(),
 });
@@ -663,6 +705,7 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
     `Route: ${route.from} -> ${route.to}, ${route.steps.length === 1 ? 'one transaction' : 'two transactions (export, then import), run in order after one confirmation'}`,
     `Amount: ${show(i.amount)} to ${i.to}${route.to === 'C' ? ` (credited to ${i.evmAddress})` : ''}`,
     ...route.steps.map((_, n) => stepLine(route, n, i, show(txFee), atomicFee, show(i.amount))),
+    "Change to: one of your addresses (the node picks)",
     ...(arrives !== undefined ? [`Arrives: about ${show(arrives > 0n ? arrives : 0n)} after the import fee`] : []),
     route.from === 'C' ? 'Balance after on C: check eth_getBalance' : before === undefined ? 'Balance after: unknown' : before < leaving ? `Balance: NOT ENOUGH, you hold ${show(before)} unlocked on ${route.from} and this needs ${show(leaving)}` : `Balance after on ${route.from}: ${show(before - leaving)} (now ${show(before)})`,
     ...(route.steps.length > 1 ? ['If the import fails, the exported funds wait on the destination chain and can be imported later; nothing is retried automatically.'] : []),
@@ -674,6 +717,8 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
       steps: route.steps.map((s, n) => ({ step: n + 1, action: s.action, chain: s.chain })),
       txFee: txFee.toString(),
     },
+    // X and P steps pay txFee each; a C export's atomic fee is not known here.
+    fee: txFee * BigInt(route.steps.filter((st) => st.chain !== 'C').length),
   };
 };
 

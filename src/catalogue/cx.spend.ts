@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amount, assetIdOrAlias, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from '../core/fields.js';
+import { amount, ASSET_UNITS, assetIdOrAlias, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from '../core/fields.js';
 import { defineTool, type ToolDef } from '../core/tool.js';
 import { importPlan, feeLine, onChain, resolveAsset, shownAmount, txFees, userXAddresses } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
@@ -20,7 +20,7 @@ export const cxSpendTools: ToolDef[] = [
     toolset: 'cx',
     input: z.strictObject({
       to: xAddress('X address that receives the funds after xvm_import.'),
-      amount: amount(),
+      amount: amount(ASSET_UNITS, { field: 'assetID' }),
       assetID: assetIdOrAlias('Asset to export; the native asset by its ID or alias.'),
       baseFee,
       chain: chainSelector('C'),
@@ -48,6 +48,7 @@ export const cxSpendTools: ToolDef[] = [
           'Balance after: unknown here (check eth_getBalance of your C address).',
         ],
         details: { to: i.to, amount: i.amount.toString() },
+        fee: txFee,
       };
     },
     limits: (i) => ({ amount: i.amount, recipients: [i.to] }),
@@ -86,7 +87,7 @@ export const cxSpendTools: ToolDef[] = [
         waitingOn: (await userXAddresses(ctx)).map((a) => onChain(a, 'C')),
         fee: () => `Fee: taken from the imported amount (atomic base fee ${i.baseFee === undefined ? 'suggested by the node' : `${i.baseFee} wei`})`,
       }),
-    limits: (i) => ({ recipients: [i.to] }),
+    limits: (i) => ({ recipients: [i.to], own: [i.to] }),
     summarize: (o, i) => issuedText(`Imported funds from ${i.sourceChain} to ${i.to}`, o.txID, STATUS),
   }),
   issueSignedTx({

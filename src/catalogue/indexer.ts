@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isCb58Id, isHexAddress, parseBareBech32, parseChainAddress, parseDateTime, parseUint64, tolerantBigInt } from '../codec/index.js';
 import { ChainMcpError, InputError } from '../errors.js';
 import { AmountOut, listLines, TimeOut, timeOut } from '../summarize/format.js';
-import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
+import { imitatesNative, imitationWarning, type NativeIdentity, quote, STRANGER_NOTE } from '../summarize/stranger.js';
 import {
   AssetAmount,
   amountOf,
@@ -17,6 +17,7 @@ import {
   isoShort,
   memoText,
   nativeAmountOf,
+  nativeIdentity,
   parseAssetRecord,
   parseStatus,
   resolveChainIds,
@@ -205,6 +206,7 @@ const Asset = z.object({
   variableCap: z.boolean(),
   nft: z.boolean(),
   timestamp: TimeOut.optional(),
+  imitation: z.string().optional().describe('Set when the asset imitates the native one: it is NOT the native asset.'),
 });
 type Asset = z.infer<typeof Asset>;
 const AssetShallow = Asset.extend({ currentSupply: Amt });
@@ -345,9 +347,10 @@ function decodeAddress(raw: unknown, assets: Map<string, IndexerAsset>): Address
   };
 }
 
-function decodeAsset(raw: unknown): Asset {
+function decodeAsset(raw: unknown, native: NativeIdentity | undefined): Asset {
   const a = rec(raw);
   const info = parseAssetRecord(raw, str(a.id));
+  const imitation = native && imitatesNative(info, native) ? imitationWarning(info.assetID, native) : undefined;
   const nft = Number(tolerantBigInt(a.nft) ?? 0n) !== 0 || a.nft === true;
   const variableCap = Number(tolerantBigInt(a.variableCap) ?? 0n) !== 0 || a.variableCap === true;
   return {
@@ -362,6 +365,7 @@ function decodeAsset(raw: unknown): Asset {
     variableCap,
     nft,
     timestamp: timeOf(a.timestamp),
+    ...(imitation ? { imitation } : {}),
   };
 }
 
@@ -525,7 +529,7 @@ function addressLines(a: AddressRecord): string[] {
 }
 
 function assetLine(a: Asset): string {
-  return `${a.name ? quote(a.name) : '(no name)'} (${a.symbol ? quote(a.symbol, 16) : 'no symbol'}) ${a.id}: ${a.kind}, supply ${a.currentSupply.display}, ${a.denomination} decimals`;
+  return `${a.name ? quote(a.name) : '(no name)'} (${a.symbol ? quote(a.symbol, 16) : 'no symbol'})${a.imitation ? ` ${a.imitation}` : ''} ${a.id}: ${a.kind}, supply ${a.currentSupply.display}, ${a.denomination} decimals`;
 }
 
 function cTxLine(t: CTx): string {
@@ -921,7 +925,8 @@ export const indexerTools: ToolDef[] = [
     request: listAssetsReq.request,
     run: async (input, ctx) => {
       const r = rec((await listAssetsReq.fetch(input, ctx)).raw);
-      const assets = arr(r.assets).map(decodeAsset);
+      const native = await nativeIdentity(ctx);
+      const assets = arr(r.assets).map((raw) => decodeAsset(raw, native));
       return { count: assets.length, assets, next: nextPage(r, input, assets) };
     },
     summarize: (o) => [`${o.count} asset(s).`, ...listLines(o.assets as Asset[], 30, assetLine), STRANGER_NOTE, ...nextLine('indexer_listAssets', o.next)].join('\n'),
@@ -934,7 +939,7 @@ export const indexerTools: ToolDef[] = [
     input: getAssetInput,
     output: AssetShallow,
     request: getAssetReq.request,
-    run: async (input, ctx) => decodeAsset((await getAssetReq.fetch(input, ctx)).raw),
+    run: async (input, ctx) => decodeAsset((await getAssetReq.fetch(input, ctx)).raw, await nativeIdentity(ctx)),
     summarize: (o) => `${assetLine(o)}; on chain ${o.chainID}${o.timestamp ? `, created ${isoShort(o.timestamp)}` : ''}.\n${STRANGER_NOTE}`,
   }),
   defineTool({

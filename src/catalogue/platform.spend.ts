@@ -4,6 +4,7 @@ import { amount, cb58Id, compact, nodeId, pAddress, xAddress } from '../core/fie
 import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 import { addressStateField, changeAddrField, fromField, stateName } from '../spend/fields.js';
 import {
+  changeLine,
   checkDelegation,
   checkPeriod,
   endsWithLine,
@@ -24,6 +25,7 @@ import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 import { recipientsOf } from '../spend/guard.js';
 import { nativeAmount } from '../summarize/format.js';
 import type { NetworkInfo } from '../context/network.js';
+import { strangerLine } from '../summarize/stranger.js';
 
 /** Platform chain transactions, endpoint /ext/P (spec document 3). Spend tier: preview, then confirm. */
 
@@ -52,6 +54,7 @@ async function pBefore(ctx: ToolContext, network: NetworkInfo, fromP?: string[])
 const stakeLimits = (i: { stakeAmount: bigint; rewardAddress: string; changeAddr?: string }) => ({
   amount: i.stakeAmount,
   recipients: recipientsOf(i.rewardAddress, i.changeAddr),
+  own: recipientsOf(i.changeAddr),
 });
 
 const stakerFollow = (nodeID: string) => `Follow it with platform_getPendingValidators {"nodeIDs": ["${nodeID}"]}: it is pending until its start time.`;
@@ -67,7 +70,7 @@ export const platformSpendTools: ToolDef[] = [
       nodeID: nodeId('Node to validate (NodeID-...); it must be registered with the wallet address.'),
       startTime,
       endTime: unixSeconds('End, Unix seconds; 2 weeks to 1 year after startTime.'),
-      stakeAmount: amount("Stake, smallest unit; must equal the network's validator stake."),
+      stakeAmount: amount("Stake, nCAM or e.g. 2000 CAM; must equal the network's validator stake.", 'native'),
       rewardAddress: pAddress('P address that receives the reward.'),
       delegationFeeRate: feeRate,
       from,
@@ -101,6 +104,7 @@ export const platformSpendTools: ToolDef[] = [
           `Validator: ${i.nodeID} from ${new Date(i.startTime * 1000).toISOString()} to ${new Date(i.endTime * 1000).toISOString()}`,
           `Stake locked: ${show(i.stakeAmount, network)}${required === undefined ? ' (the node did not say the required stake; it will check)' : ''}`,
           `Reward to: ${i.rewardAddress}; delegation fee ${i.delegationFeeRate} %`,
+          await changeLine(ctx, i.changeAddr),
           'Fee: none (staking transactions have no fee)',
           endsWithLine(before, i.stakeAmount, (v) => show(v, network)),
         ],
@@ -120,7 +124,7 @@ export const platformSpendTools: ToolDef[] = [
       nodeID: nodeId('Validator to delegate to (NodeID-...).'),
       startTime,
       endTime: unixSeconds("End, Unix seconds; inside the validator's period."),
-      stakeAmount: amount('Stake, smallest unit; at least the minimum delegator stake.'),
+      stakeAmount: amount('Stake, nCAM or e.g. 25 CAM; at least the minimum delegator stake.', 'native'),
       rewardAddress: pAddress('P address that receives the reward.'),
       from,
       changeAddr,
@@ -149,6 +153,7 @@ export const platformSpendTools: ToolDef[] = [
           `Delegates to: ${i.nodeID} (validating ${validator.startTime}-${validator.endTime}) from ${new Date(i.startTime * 1000).toISOString()} to ${new Date(i.endTime * 1000).toISOString()}`,
           `Stake locked: ${show(i.stakeAmount, network)}; validator weight after: ${show(validator.stake + validator.delegated + i.stakeAmount, network)} of cap ${show(cap, network)}`,
           `Reward to: ${i.rewardAddress}`,
+          await changeLine(ctx, i.changeAddr),
           'Fee: none (delegation has no fee)',
           endsWithLine(before, i.stakeAmount, (v) => show(v, network)),
         ],
@@ -188,11 +193,17 @@ export const platformSpendTools: ToolDef[] = [
       }
       const { txFee } = await txFees(ctx);
       return {
-        lines: [...headLines(network, i.from, 'P'), `Subnet validator: ${i.nodeID} on ${i.subnetID}, weight ${i.weight}, ${i.startTime}-${i.endTime}`, feeLine(txFee, network)],
+        lines: [
+          ...headLines(network, i.from, 'P'),
+          `Subnet validator: ${i.nodeID} on ${i.subnetID}, weight ${i.weight}, ${i.startTime}-${i.endTime}`,
+          await changeLine(ctx, i.changeAddr),
+          feeLine(txFee, network),
+        ],
         details: { nodeID: i.nodeID, subnetID: i.subnetID },
+        fee: txFee,
       };
     },
-    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => issuedText(`Added ${i.nodeID} to subnet ${i.subnetID}`, o.txID, `Follow it with platform_getPendingValidators {"subnetID": "${i.subnetID}"}.`),
   }),
   defineTool({
@@ -219,11 +230,12 @@ export const platformSpendTools: ToolDef[] = [
       const network = await ctx.network();
       const { txFee } = await txFees(ctx);
       return {
-        lines: [...headLines(network, i.from, 'P'), `Subnet: ${i.threshold} of ${i.controlKeys.join(', ')}`, feeLine(txFee, network)],
+        lines: [...headLines(network, i.from, 'P'), `Subnet: ${i.threshold} of ${i.controlKeys.join(', ')}`, await changeLine(ctx, i.changeAddr), feeLine(txFee, network)],
         details: { threshold: i.threshold, controlKeys: i.controlKeys.length },
+        fee: txFee,
       };
     },
-    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o) => issuedText('Created a subnet', o.txID, `The subnet ID is ${o.txID}; see it with platform_getSubnets {"ids": ["${o.txID}"]}.`),
   }),
   defineTool({
@@ -250,12 +262,20 @@ export const platformSpendTools: ToolDef[] = [
       const network = await ctx.network();
       const { txFee } = await txFees(ctx);
       return {
-        lines: [...headLines(network, i.from, 'P'), `Blockchain: "${i.name}" of VM ${i.vmID} in subnet ${i.subnetID}`, feeLine(txFee, network)],
+        lines: [
+          ...headLines(network, i.from, 'P'),
+          `Blockchain: a new chain in subnet ${i.subnetID}`,
+          await changeLine(ctx, i.changeAddr),
+          feeLine(txFee, network),
+          strangerLine('Chain name', 'the requester', i.name, 128),
+          strangerLine('VM', 'the requester', i.vmID, 100),
+        ],
         details: { subnetID: i.subnetID, vmID: i.vmID, name: i.name },
+        fee: txFee,
       };
     },
     validate: (i) => void payloadBytes('genesisData', i.genesisData, i.encoding),
-    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => issuedText(`Created blockchain ${i.name}`, o.txID, `Follow it with platform_getBlockchainStatus {"blockchainID": "${o.txID}"}.`),
   }),
   defineTool({
@@ -264,7 +284,7 @@ export const platformSpendTools: ToolDef[] = [
     description: 'Step 1 of moving native units from P to X; complete it with xvm_import (sourceChain "P", same `to`).',
     tier: 'spend',
     toolset: 'platform',
-    input: z.strictObject({ amount: amount(), to: xAddress('X address that receives the funds after xvm_import.'), from, changeAddr }),
+    input: z.strictObject({ amount: amount(undefined, 'native'), to: xAddress('X address that receives the funds after xvm_import.'), from, changeAddr }),
     output: TxOut,
     request: p('platform.exportNative', (i: { amount: bigint; to: string; from?: string[]; changeAddr?: string }) =>
       compact({ amount: i.amount, to: i.to, from: i.from, changeAddr: i.changeAddr }),
@@ -278,14 +298,16 @@ export const platformSpendTools: ToolDef[] = [
         lines: [
           ...headLines(network, i.from, 'P'),
           `To: ${i.to} (completed by xvm_import with sourceChain "P")`,
+          await changeLine(ctx, i.changeAddr),
           `Amount: ${show(i.amount, network)}`,
           feeLine(txFee, network),
           endsWithLine(before, i.amount + txFee, (v) => show(v, network)),
         ],
         details: { to: i.to, amount: i.amount.toString() },
+        fee: txFee,
       };
     },
-    limits: (i) => ({ amount: i.amount, recipients: recipientsOf(i.to, i.changeAddr) }),
+    limits: (i) => ({ amount: i.amount, recipients: recipientsOf(i.to, i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) =>
       issuedText(`Exported ${i.amount} native units from P to ${i.to}`, o.txID, `Check the atomic funds with xvm_getUTXOs {"addresses": ["${i.to}"], "sourceChain": "P"}.`, [
         `Not done yet: complete the transfer with xvm_import {"to": "${i.to}", "sourceChain": "P"}.`,
@@ -313,11 +335,17 @@ export const platformSpendTools: ToolDef[] = [
       const network = await ctx.network();
       const { txFee } = await txFees(ctx);
       return {
-        lines: [...headLines(network, i.from, 'P'), `${i.remove ? 'Clears' : 'Sets'} ${stateName(i.state)} (${i.state}) on ${i.address}`, feeLine(txFee, network)],
+        lines: [
+          ...headLines(network, i.from, 'P'),
+          `${i.remove ? 'Clears' : 'Sets'} ${stateName(i.state)} (${i.state}) on ${i.address}`,
+          await changeLine(ctx, i.changeAddr),
+          feeLine(txFee, network),
+        ],
         details: { address: i.address, state: i.state, remove: i.remove },
+        fee: txFee,
       };
     },
-    limits: (i) => ({ recipients: recipientsOf(i.address, i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.address, i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) =>
       issuedText(`${i.remove ? 'Cleared' : 'Set'} ${stateName(i.state)} on ${i.address}`, o.txID, `Check it with platform_getAddressStates {"address": "${i.address}"}.`),
   }),

@@ -4,7 +4,7 @@ import { nanosToSeconds, parseDateTime, tolerantBigInt } from '../codec/index.js
 import { amountOf, BLOCKCHAIN_STATUS_MEANING, DurationOut, durationOut, meaningOf, networkOrBlank } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut, timeOut } from '../summarize/format.js';
 import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
-import { ADDRESS_STATES, decodeAddressStates, decodeDepositOffer, DepositOfferOut, offerLine } from '../summarize/platform.js';
+import { ADDRESS_STATES, decodeAddressStates, decodeDepositOffer, DepositOfferOut, offerCount, offerLine } from '../summarize/platform.js';
 import { DecodedUtxo, decodeUtxo, totalsByAsset } from '../summarize/utxo.js';
 import {
   decodeDelegator,
@@ -161,11 +161,11 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getAllDepositOffers',
     title: 'Deposit offers',
-    description: 'List deposit offers active at a time (default now): interest, duration bounds, minimum amount, unlock period.',
+    description: 'List deposit offers in their period at a time (default now): interest, durations, minimum, unlock period, and whether each takes new deposits now.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ timestamp: unixTime('Unix seconds or RFC 3339; default now.').optional() }),
-    output: z.object({ timestamp: TimeOut, count: z.number(), depositOffers: z.array(DepositOfferOut) }),
+    output: z.object({ timestamp: TimeOut, count: z.number(), open: z.number().describe('Offers that take new deposits now.'), depositOffers: z.array(DepositOfferOut) }),
     request: {
       kind: 'rpc',
       endpoint: 'platform',
@@ -176,15 +176,15 @@ export const platformTools: ToolDef[] = withShallowOutputs([
       const network = await networkOrBlank(ctx);
       const r = obj(raw);
       const list = (Array.isArray(r.depositOffers) ? r.depositOffers : Array.isArray(r.DepositOffers) ? r.DepositOffers : []) as unknown[];
-      const offers = list.map((o) => decodeDepositOffer(o, network));
+      const offers = list.map((o) => decodeDepositOffer(o, network, nowUnix(ctx)));
       const ts = input.timestamp ?? nowUnix(ctx);
-      return { timestamp: timeOut(ts)!, count: offers.length, depositOffers: offers };
+      return { timestamp: timeOut(ts)!, count: offers.length, open: offers.filter((o) => o.open).length, depositOffers: offers };
     },
     summarize: (o) =>
       o.count === 0
-        ? `No deposit offers are active at ${o.timestamp.iso}.`
+        ? `No deposit offers are in their period at ${o.timestamp.iso}.`
         : [
-            `${o.count} deposit offer(s) active at ${o.timestamp.iso}:`,
+            `${offerCount(o.depositOffers)} now; in their period at ${o.timestamp.iso}:`,
             ...listLines(
               [...o.depositOffers].sort((a, b) => Number(BigInt(b.interestRateNominator) - BigInt(a.interestRateNominator))),
               25,

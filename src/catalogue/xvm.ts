@@ -236,7 +236,12 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
     tier: 'read',
     toolset: 'xvm',
     input: z.strictObject({ address: xAddress(), chain: chainSelector('X') }),
-    output: z.object({ address: z.string(), count: z.number(), balances: z.array(z.object({ asset: z.string(), balance: AmountOut, symbol: z.string() })) }),
+    output: z.object({
+      address: z.string(),
+      count: z.number(),
+      // `asset` as the node named it (a real node: "CAM" for the native asset), `assetID` always the ID.
+      balances: z.array(z.object({ asset: z.string(), assetID: z.string(), native: z.boolean(), balance: AmountOut, symbol: z.string() })),
+    }),
     request: rpc('xvm.getAllBalances'),
     decode: async (raw, input, ctx) => {
       const network = await networkOrBlank(ctx);
@@ -245,16 +250,15 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
       for (const b of list.slice(0, 200)) {
         const r = obj(b);
         const asset = str(r.asset ?? r.assetID);
-        const { value, display, symbol } = await amountOf(ctx, network, asset, big(r.balance));
-        balances.push({ asset, balance: { value, display }, symbol });
+        const { value, display, symbol, assetID, native } = await amountOf(ctx, network, asset, big(r.balance));
+        balances.push({ asset, assetID, native, balance: { value, display }, symbol });
       }
       return { address: input.address, count: list.length, balances };
     },
-    summarize: async (o, _i, ctx) => {
+    summarize: (o) => {
       if (o.count === 0) return `${o.address} holds nothing on this chain.`;
-      const network = await networkOrBlank(ctx);
-      const foreign = o.balances.some((b) => b.asset !== network.assetID && b.asset !== network.assetSymbol);
-      const lines = listLines(o.balances, 30, (b) => `${b.balance.display}${b.symbol ? '' : ` of ${b.asset}`}`);
+      const foreign = o.balances.some((b) => !b.native);
+      const lines = listLines(o.balances, 30, (b) => `${b.balance.display}${b.native ? ' (native)' : b.symbol ? '' : ` of ${b.asset}`}`);
       return [`${o.address} holds ${o.count} asset(s):`, ...lines, ...(foreign ? [STRANGER_NOTE] : [])].join('\n');
     },
   }),

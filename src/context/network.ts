@@ -1,4 +1,5 @@
 import { tolerantBigInt } from '../codec/index.js';
+import { InputError } from '../errors.js';
 
 import { type AssetInfo, KNOWN_NETWORKS, type NetworkInfo } from '../core/network.js';
 
@@ -82,5 +83,42 @@ export class NetworkCache {
       symbol: String(raw.symbol ?? ''),
       denomination: Number.isSafeInteger(denomination) && denomination <= 32 ? denomination : 0,
     };
+  }
+}
+
+/** "camino (main network, ID 1000)" for a bech32 prefix, as far as the known-networks table tells. */
+export function describeNetwork(hrp: string, networkID?: string): string {
+  const entry = Object.entries(KNOWN_NETWORKS).find(([id, n]) => n.hrp === hrp && (networkID === undefined || networkID === '' || id === networkID));
+  const id = networkID || entry?.[0];
+  const name = entry ? `${entry[1].name} network` : '';
+  const details = [name, id ? `ID ${id}` : ''].filter(Boolean).join(', ');
+  return `"${hrp}"${details ? ` (${details})` : ''}`;
+}
+
+/**
+ * Refuses bech32 chain addresses (`X-columbus1…`) whose prefix is not the node's network's, naming
+ * both networks. Needs only the network (one cached lookup); an unknown network cannot be checked.
+ */
+export function checkAddressNetworks(addresses: readonly string[], network: NetworkInfo, field: string, indexed = true): void {
+  if (network.hrp === '' || (network.source !== 'configuration' && network.hrp === 'custom')) return;
+  addresses.forEach((address, i) => {
+    const match = /^[XPC]-([a-z0-9]+)1[a-z0-9]+$/.exec(address);
+    if (!match || match[1] === network.hrp) return;
+    throw new InputError(
+      indexed ? `${field}[${i}]` : field,
+      `${address} is an address of network ${describeNetwork(match[1]!)}, but the node is on network ${describeNetwork(network.hrp, network.networkID)}; use this network's address of the same key (prefix "${network.hrp}") or point the server at the other network`,
+    );
+  });
+}
+
+/**
+ * The same check for any read tool's top-level address arguments (a string or a list of strings),
+ * against the network only when the node itself told it and it is already cached: no request.
+ */
+export function checkInputNetwork(input: Record<string, unknown>, network: NetworkInfo | undefined): void {
+  if (network?.source !== 'configuration') return;
+  for (const [key, value] of Object.entries(input)) {
+    if (typeof value === 'string') checkAddressNetworks([value], network, key, false);
+    else if (Array.isArray(value)) checkAddressNetworks(value.filter((v): v is string => typeof v === 'string'), network, key);
   }
 }

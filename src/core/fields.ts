@@ -64,9 +64,32 @@ export const uint64 = (description: string) =>
     })
     .describe(description);
 
-/** A positive uint64 amount in the smallest unit. */
-export const amount = (description = 'Smallest units (1 native unit = 10^9), decimal string.') =>
-  uint64(description).refine((v) => v > 0n, 'expected a positive whole amount');
+/** Where an amount field's asset comes from: the native asset, or a sibling field holding an asset ID or alias. */
+export type AmountAsset = 'native' | { field: string };
+
+/**
+ * Amount fields that also take a display amount with its symbol ("1.5 CAM"); the spend path
+ * (src/spend/amounts.ts) converts those with the asset's denomination before the input is parsed.
+ */
+export const displayAmountFields = z.registry<{ asset: AmountAsset }>();
+
+/** "1.5 CAM", "1,000 CAM", ".5 GLD": a number and a symbol. */
+export const DISPLAY_AMOUNT = /^\s*((?:\d[\d,]*)?(?:\.\d*)?)\s*([A-Za-z][A-Za-z0-9]{0,15})\s*$/;
+
+/** How amounts are written, for descriptions: short, the way people write the native unit. */
+export const NATIVE_UNITS = 'nCAM (1 CAM = 1,000,000,000 nCAM)';
+/** The same for a field of any asset. */
+export const ASSET_UNITS = 'Smallest units (1 CAM = 1,000,000,000 nCAM) or e.g. 1.5 CAM.';
+
+/**
+ * A positive uint64 amount in the smallest unit. With `asset`, the field also takes a display
+ * amount with the asset's symbol ("1.5 CAM"), converted before parsing (spend tools only).
+ */
+export function amount(description = `${NATIVE_UNITS} or e.g. 1.5 CAM.`, asset?: AmountAsset) {
+  const schema = uint64(description).refine((v) => v > 0n, 'expected a positive whole amount');
+  if (asset) displayAmountFields.add(schema, { asset });
+  return schema;
+}
 
 /** EVM hex address: 0x + 40 hex characters. */
 export const hexAddress = (description = '0x address (40 hex).') =>
@@ -91,7 +114,7 @@ export const confirmField = z
   .string()
   .max(200)
   .optional()
-  .describe('Omit to preview; then the preview\'s confirmationId, same arguments, to execute once.');
+  .describe("Omit to preview; then the preview's confirmationId.");
 
 /** UTF-8 byte length, for the spec's byte limits (memo 256 bytes, NFT payload 1024 bytes). */
 export function byteLength(text: string): number {

@@ -247,6 +247,11 @@ export interface DepositOffer {
   /** base64 */
   memo: string;
   flags: bigint;
+  /** Caps of a real node's offer (0 = none); the spec's offer has no such fields. */
+  totalMaxAmount?: bigint;
+  depositedAmount?: bigint;
+  totalMaxRewardAmount?: bigint;
+  rewardedAmount?: bigint;
 }
 
 export interface PlatformConfig {

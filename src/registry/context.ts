@@ -14,6 +14,8 @@ export interface CallHooks {
   elicitUrl?: (message: string, url: string, elicitationId: string) => Promise<'accept' | 'decline' | 'cancel'>;
   /** The host shows MCP Apps views: spend previews link the approval card. */
   appCard?: boolean;
+  /** The MCP session (Streamable HTTP) the call came in; confirmation ids are bound to it. */
+  session?: string;
 }
 
 /**
@@ -60,6 +62,7 @@ export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks,
     },
     progress: hooks.progress ?? (async () => undefined),
     now: services.now,
+    ownAddress: (address) => services.ownAddresses.has(address),
   };
   return ctx;
 }

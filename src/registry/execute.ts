@@ -1,4 +1,4 @@
-import type { ToolDef } from '../core/tool.js';
+import { needsConfirmation, type ToolDef } from '../core/tool.js';
 import { toChainMcpError } from '../errors.js';
 import { redactSecrets } from '../redact.js';
 import type { Services } from '../services.js';
@@ -7,15 +7,22 @@ import { effectiveSchemas } from './listing.js';
 import { parseInput, runOperation } from './operation.js';
 import { errorResult, type ToolResult, textResult } from './result.js';
 import { callSpend } from './spend-call.js';
+import { resolveDisplayAmounts } from '../spend/amounts.js';
+import { checkInputNetwork } from '../context/network.js';
 
 /** One tools/call: validate, (preview | confirm | run), summarize, keep inside the budget, never throw. */
 export async function callTool(services: Services, tool: ToolDef, args: unknown, hooks: CallHooks = {}): Promise<ToolResult> {
   const { config, log } = services;
   try {
     const { input: schema } = effectiveSchemas(tool);
-    const input = parseInput(tool, schema, args);
     const ctx = makeContext(services, tool, hooks);
-    if (tool.tier === 'spend') return await callSpend(services, tool, input, ctx, hooks);
+    if (needsConfirmation(tool)) {
+      // "1.5 CAM" becomes its smallest units before parsing (after a check that sends nothing).
+      const amounts = await resolveDisplayAmounts(tool.input, args, ctx, (a) => parseInput(tool, schema, a));
+      return await callSpend(services, tool, parseInput(tool, schema, amounts.args), ctx, hooks, amounts.given);
+    }
+    const input = parseInput(tool, schema, args);
+    if (tool.tier === 'read') checkInputNetwork(input, services.cachedNetwork());
     const output = (await runOperation(tool, input, ctx)) as Record<string, unknown>;
     const text = await tool.summarize(output, input, ctx);
     return textResult(text, output, config);

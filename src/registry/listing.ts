@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyObject, ToolDef } from '../core/tool.js';
+import { type AnyObject, needsConfirmation, type ToolDef } from '../core/tool.js';
 import { spendInput, spendOutput } from '../confirm.js';
 
 export interface ToolAnnotations {
@@ -31,7 +31,7 @@ export function annotationsFor(tool: ToolDef): ToolAnnotations {
 
 /** The schemas a client sees: spend tools gain `confirm` and the preview/issued result shape. */
 export function effectiveSchemas(tool: ToolDef): { input: AnyObject; output: AnyObject } {
-  return tool.tier === 'spend' ? { input: spendInput(tool), output: spendOutput(tool) } : { input: tool.input, output: tool.output };
+  return needsConfirmation(tool) ? { input: spendInput(tool), output: spendOutput(tool) } : { input: tool.input, output: tool.output };
 }
 
 type Json = Record<string, unknown>;

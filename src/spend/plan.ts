@@ -233,6 +233,19 @@ export function headLines(network: NetworkInfo, from: readonly string[] | undefi
   ];
 }
 
+/** How an address that should be the user's is marked: yours, NOT yours, or cannot be told. */
+export async function ownMark(ctx: ToolContext, address: string): Promise<string> {
+  const own = await ctx.ownAddress?.(address);
+  if (own === true) return `${address} (your address)`;
+  if (own === false) return `${address} (NOT your address)`;
+  return `${address} (cannot be checked as yours)`;
+}
+
+/** The change line every UTXO spend shows: where what is left of the spent outputs goes. */
+export async function changeLine(ctx: ToolContext, changeAddr: string | undefined): Promise<string> {
+  return changeAddr === undefined ? "Change to: one of your addresses (the node picks)" : `Change to: ${await ownMark(ctx, changeAddr)}`;
+}
+
 export function feeLine(fee: bigint, network: NetworkInfo): string {
   return `Fee: ${nativeAmount(fee, network).display}`;
 }
@@ -281,11 +294,12 @@ export async function importPlan(
   return {
     lines: [
       ...headLines(network, undefined, opts.endpoint === 'cx' ? 'C' : 'X').slice(0, 1),
-      `To: ${opts.to}`,
+      `To: ${await ownMark(ctx, opts.to)}`,
       importLine(waiting, txFee, network, opts.sourceChain),
       opts.fee(txFee, network),
     ],
-    details: { to: opts.to, sourceChain: opts.sourceChain },
+    details: { to: opts.to, sourceChain: opts.sourceChain, ...(waiting ? { amount: waiting.native.toString() } : {}) },
+    fee: opts.endpoint === 'cx' ? 0n : txFee,
   };
 }
 

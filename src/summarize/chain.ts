@@ -21,17 +21,28 @@ export async function networkOrBlank(ctx: ToolContext): Promise<NetworkInfo> {
 /**
  * An amount of any asset in display units: the native asset with 9 decimals and the
  * network's symbol, other assets with their own denomination and symbol (cached lookups).
- * If the asset cannot be described, the raw value is shown without decimals.
+ * `assetID` is the asset's ID even when the node named it by an alias (a real node's
+ * avm.getAllBalances names the native asset "CAM"), and `native` says whether it is the
+ * native asset. If the asset cannot be described, the raw value is shown without decimals.
  */
-export async function amountOf(ctx: ToolContext, network: NetworkInfo, assetID: string, value: bigint): Promise<AmountOut & { symbol: string }> {
+export async function amountOf(
+  ctx: ToolContext,
+  network: NetworkInfo,
+  assetID: string,
+  value: bigint,
+): Promise<AmountOut & { symbol: string; assetID: string; native: boolean }> {
   if (assetID === network.assetID || (network.assetSymbol !== '' && assetID === network.assetSymbol)) {
-    return { ...nativeAmount(value, network), symbol: network.assetSymbol };
+    return { ...nativeAmount(value, network), symbol: network.assetSymbol, assetID: network.assetID || assetID, native: true };
   }
   try {
     const asset = await ctx.asset(assetID);
-    return { ...assetAmount(value, asset, network), symbol: asset.symbol };
+    // An alias other than the symbol (or a node whose configuration is unknown) still resolves to the native ID.
+    if (network.assetID !== '' && asset.assetID === network.assetID) {
+      return { ...nativeAmount(value, network), symbol: network.assetSymbol, assetID: asset.assetID, native: true };
+    }
+    return { ...assetAmount(value, asset, network), symbol: asset.symbol, assetID: asset.assetID, native: false };
   } catch {
-    return { value: value.toString(), display: `${value} (units of ${assetID.slice(0, 12)}…)`, symbol: '' };
+    return { value: value.toString(), display: `${value} (units of ${assetID.slice(0, 12)}…)`, symbol: '', assetID, native: false };
   }
 }
 

@@ -154,15 +154,22 @@ export function indexerAsset(ctx: ToolContext, assetID: string): Promise<Indexer
   return entry.catch(() => fallbackAsset(assetID));
 }
 
+/** The native asset of the chains the indexer follows, for telling imitations; undefined when the indexer will not say. */
+export async function nativeIdentity(ctx: ToolContext): Promise<NativeIdentity | undefined> {
+  const status = await statusOrEmpty(ctx).catch(() => ({ networkID: '', chains: [] }) as IndexerStatus);
+  const nativeID = status.chains.map((c) => c.nativeAssetID).find(Boolean);
+  if (!nativeID) return undefined;
+  const native = await indexerAsset(ctx, nativeID);
+  return { assetID: nativeID, assetSymbol: native.symbol, name: native.name };
+}
+
 /** Marks an asset that passes itself off as the native asset of a chain the indexer follows. */
 async function flagImitation(ctx: ToolContext, asset: IndexerAsset): Promise<IndexerAsset> {
   const status = await statusOrEmpty(ctx).catch(() => ({ networkID: '', chains: [] }) as IndexerStatus);
   const nativeIDs = new Set(status.chains.map((c) => c.nativeAssetID).filter(Boolean));
-  const nativeID = [...nativeIDs][0];
   if (nativeIDs.has(asset.assetID)) return { ...asset, native: true };
-  if (!nativeID) return asset;
-  const native = await indexerAsset(ctx, nativeID);
-  const identity: NativeIdentity = { assetID: nativeID, assetSymbol: native.symbol, name: native.name };
+  const identity = await nativeIdentity(ctx);
+  if (!identity) return asset;
   return imitatesNative(asset, identity) ? { ...asset, imitates: identity } : asset;
 }
 

@@ -47,8 +47,42 @@ export const DepositOfferOut = z.object({
   memo: z.string().describe('Decoded from base64 or 0x hex when it is text.'),
   flags: z.string(),
   flagNames: z.array(z.string()),
+  totalMaxAmount: AmountOut.optional(),
+  depositedAmount: AmountOut.optional(),
+  open: z.boolean().describe('Takes new deposits now.'),
+  notOpen: z.array(z.string()).describe('Why not: locked, not started, ended, full.'),
 });
 export type DepositOfferOut = z.infer<typeof DepositOfferOut>;
+
+/** caminogo deposit/camino_deposit_offer.go: yearly rate = nominator / 1,000,000 over a 365-day year. */
+const RATE_DENOMINATOR = 1_000_000n * 365n * 24n * 3600n;
+
+/**
+ * Why an offer takes no new deposit now, by caminogo's deposit tx rules (txs/executor/camino_tx_executor.go):
+ * the offer must be active (start <= now <= end, flags bit 0 "locked" clear), the deposit at least
+ * minAmount and, when totalMaxAmount is set, at most what is left; when totalMaxRewardAmount is set,
+ * the deposit's reward must fit in what is left of it. Empty when it is open.
+ */
+export function offerClosedReasons(
+  o: { start: bigint; end: bigint; flags: bigint; minAmount: bigint; minDuration: bigint; noRewards: bigint; nominator: bigint; totalMax: bigint; deposited: bigint; totalMaxReward: bigint; rewarded: bigint },
+  now: bigint,
+): string[] {
+  const why: string[] = [];
+  if (o.flags & 1n) why.push('locked (flags bit 0): the node refuses new deposits');
+  if (now < o.start) why.push(`not started: opens ${timeOut(o.start)?.iso ?? o.start}`);
+  if (now > o.end) why.push(`ended ${timeOut(o.end)?.iso ?? o.end}`);
+  const room = o.deposited >= o.totalMax ? 0n : o.totalMax - o.deposited;
+  if (o.totalMax > 0n && room < (o.minAmount > 0n ? o.minAmount : 1n)) {
+    why.push('full: its total maximum is deposited');
+  }
+  if (o.totalMaxReward > 0n) {
+    const left = o.totalMaxReward > o.rewarded ? o.totalMaxReward - o.rewarded : 0n;
+    const period = o.minDuration > o.noRewards ? o.minDuration - o.noRewards : 0n;
+    const smallest = (o.minAmount * period * o.nominator) / RATE_DENOMINATOR;
+    if (left === 0n || smallest > left) why.push('full: its rewards are used up');
+  }
+  return why;
+}
 
 /** Reads a field in the spec's spelling (`MinAmount`) or the nodes' lowercase one (`minAmount`). */
 function field(r: Record<string, unknown>, name: string): unknown {
@@ -66,10 +100,30 @@ export function ratePercent(nominator: bigint): string {
   return frac ? `${whole}.${frac}` : whole.toString();
 }
 
-export function decodeDepositOffer(raw: unknown, network: Pick<NetworkInfo, 'assetSymbol'>): DepositOfferOut {
+/** `now`: Unix seconds, for whether the offer takes deposits now. */
+export function decodeDepositOffer(raw: unknown, network: Pick<NetworkInfo, 'assetSymbol'>, now: bigint): DepositOfferOut {
   const r = (raw ?? {}) as Record<string, unknown>;
   const nominator = big(field(r, 'InterestRateNominator'));
   const flags = big(field(r, 'Flags'));
+  // Caps a real node sends (APIDepositOffer); the spec's offer has none.
+  const totalMax = big(field(r, 'TotalMaxAmount'));
+  const deposited = big(field(r, 'DepositedAmount'));
+  const notOpen = offerClosedReasons(
+    {
+      start: big(field(r, 'Start')),
+      end: big(field(r, 'End')),
+      flags,
+      minAmount: big(field(r, 'MinAmount')),
+      minDuration: big(field(r, 'MinDuration')),
+      noRewards: big(field(r, 'NoRewardsPeriodDuration')),
+      nominator,
+      totalMax,
+      deposited,
+      totalMaxReward: big(field(r, 'TotalMaxRewardAmount')),
+      rewarded: big(field(r, 'RewardedAmount')),
+    },
+    now,
+  );
   const memoRaw = field(r, 'Memo');
   const epoch = { unix: '0', iso: '1970-01-01T00:00:00.000Z' };
   return {
@@ -92,16 +146,31 @@ export function decodeDepositOffer(raw: unknown, network: Pick<NetworkInfo, 'ass
         .filter((bit) => !OFFER_FLAGS.some(([, b]) => b === bit) && (flags >> BigInt(bit)) & 1n)
         .map((bit) => `bit ${bit}`),
     ],
+    ...(totalMax > 0n ? { totalMaxAmount: nativeAmount(totalMax, network), depositedAmount: nativeAmount(deposited, network) } : {}),
+    open: notOpen.length === 0,
+    notOpen,
   };
+}
+
+/** "open for new deposits" or "NOT open: locked (…)", the marker every offer line carries. */
+export function offerStatus(o: Pick<DepositOfferOut, 'open' | 'notOpen'>): string {
+  return o.open ? 'open for new deposits' : `NOT open: ${o.notOpen.join('; ')}`;
+}
+
+/** "2 offers, 1 open for new deposits". */
+export function offerCount(offers: ReadonlyArray<Pick<DepositOfferOut, 'open'>>): string {
+  return `${offers.length} offer(s), ${offers.filter((o) => o.open).length} open for new deposits`;
 }
 
 export function offerLine(o: DepositOfferOut): string {
   const memo = o.memo ? ` ${quote(o.memo, 60)}` : '';
-  const flags = o.flagNames.length ? ` [${o.flagNames.join(', ')}]` : '';
+  const other = o.flagNames.filter((f) => f !== 'locked');
+  const flags = other.length ? ` [flags: ${other.join(', ')}]` : '';
   return (
-    `${o.interestRatePercent} % a year${memo}${flags}: deposit ${o.minDuration.human} to ${o.maxDuration.human}, ` +
+    `${o.interestRatePercent} % a year${memo} [${offerStatus(o)}]${flags}: deposit ${o.minDuration.human} to ${o.maxDuration.human}, ` +
     `min ${o.minAmount.display}, unlock period ${o.unlockPeriodDuration.human}` +
     (o.noRewardsPeriodDuration.seconds !== '0' ? `, no rewards in the last ${o.noRewardsPeriodDuration.human}` : '') +
-    `; open until ${o.end.iso.slice(0, 10)} (ID ${o.id})`
+    (o.totalMaxAmount ? `, ${o.depositedAmount?.display} of ${o.totalMaxAmount.display} deposited` : '') +
+    `; period ${o.start.iso.slice(0, 10)} to ${o.end.iso.slice(0, 10)} (ID ${o.id})`
   );
 }

@@ -70,12 +70,14 @@ export function decodeValidator(raw: unknown, network: Pick<NetworkInfo, 'assetS
   const delegators = Array.isArray(r.delegators) ? r.delegators : [];
   let delegated = 0n;
   for (const d of delegators) delegated += big((d as Record<string, unknown>)?.stakeAmount);
+  // A real node sends the totals (delegatorCount, delegatorWeight) and lists delegators only when one node is asked.
+  if (r.delegatorWeight !== undefined) delegated = big(r.delegatorWeight);
   const out: ValidatorOut = {
     txID: str(r.txID),
     nodeID: str(r.nodeID),
     startTime: timeOut(r.startTime) ?? EPOCH,
     endTime: timeOut(r.endTime) ?? EPOCH,
-    delegatorCount: delegators.length,
+    delegatorCount: r.delegatorCount !== undefined ? Number(big(r.delegatorCount)) : delegators.length,
     delegatedStake: nativeAmount(delegated, network),
     delegators: delegators.slice(0, delegatorLimit).map((d) => decodeDelegator(d, network)),
   };

@@ -23,8 +23,8 @@ describe('account_overview against the devnet', () => {
     for (const [i, key] of [d0!, d1!].entries()) {
       const account = o.accounts[i] as Rec;
       const x = (await stack.call('xvm_getAllBalances', { address: key.x })).structured as Rec;
-      expect(account.x).toEqual(x.balances.map((b: Rec) => ({ assetID: b.asset, amount: b.balance })));
-      expectedTotal += BigInt(x.balances.find((b: Rec) => b.asset === native)?.balance.value ?? 0);
+      expect(account.x).toEqual(x.balances.map((b: Rec) => ({ assetID: b.assetID, native: b.native, amount: b.balance })));
+      expectedTotal += BigInt(x.balances.find((b: Rec) => b.assetID === native)?.balance.value ?? 0);
       const p = (await stack.call('platform_getBalance', { addresses: [key.p] })).structured as Rec;
       const pn = p.assets.find((a: Rec) => a.assetID === native);
       if (pn) {

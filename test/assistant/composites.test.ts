@@ -100,12 +100,13 @@ describe('composite read tools against the devnet, cross-checked with single ope
     expect(s.staking.minStakeDuration).toEqual(conf!.minStakeDuration);
     expect(s.bootstrapped).toEqual({ X: true, P: true, C: true });
     expect(s.depositOffers.count).toBe(offers!.count);
+    expect(s.depositOffers.open).toBe(offers!.open);
     expect(s.depositOffers.offers.map((x: Rec) => x.id).sort()).toEqual(
       (offers!.depositOffers as Rec[]).slice(0, 10).map((x) => x.id).sort(),
     );
     expect(s.problems).toEqual([]);
     expect(o.text).toContain(`ID ${id!.networkID}`);
-    expect(o.text).toMatch(/deposit offer\(s\) active now/);
+    expect(o.text).toMatch(/Deposit offers: \d+, \d+ open for new deposits/);
   });
 
   it('network_overview reports a failing part and still answers the rest', async () => {

@@ -136,3 +136,20 @@ describe('guarded_transfer with spending enabled', () => {
     }
   });
 });
+
+describe('guarded_transfer under human approval (the default when spending is on)', () => {
+  it('does not tell the model that a chat "yes" is enough: the human approves in their own channel', async () => {
+    const stack = await inMemoryStack({ env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' } });
+    try {
+      const text = promptText(await stack.client.getPrompt({ name: 'guarded_transfer', arguments: { to: X_ADDR, amount: '5.25' } }));
+      expect(text).toContain('amount "5250000000"');
+      expect(text).not.toMatch(/Only after a clear yes|ask for an explicit yes/);
+      expect(text).toMatch(/A "yes" in this chat is not an approval/);
+      expect(text).toMatch(/approval card or on the approval page/);
+      expect(text).toMatch(/You cannot approve it/);
+      expect(text).toMatch(/not approved yet/);
+    } finally {
+      await stack.close();
+    }
+  });
+});

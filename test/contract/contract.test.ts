@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
+import { needsConfirmation } from '../../src/core/tool.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';
@@ -90,7 +91,8 @@ describe.each(['spec', 'camino'] as const)('every tool sends exactly the request
         fake.setAnswers(example.answers ?? {});
       }
       let result = await client.callTool({ name: tool.name, arguments: example.args });
-      if (tool.tier === 'spend') {
+      // Spends and the admin operations that hand over keys (issue 21): preview first, then confirm.
+      if (needsConfirmation(tool)) {
         expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
         const id = (result.structuredContent as { confirmationId?: string }).confirmationId;
         expect(id).toBeTypeOf('string');

@@ -15,7 +15,7 @@ describe('npm run demo', () => {
     expect(out).toContain('network_overview');
     expect(out).toContain('account_overview');
     expect(out).toMatch(/current validator\(s\)/);
-    expect(out).toMatch(/deposit offer\(s\) active/);
+    expect(out).toMatch(/\d+ offer\(s\), \d+ open for new deposits/);
     expect(out).toContain('PREVIEW, nothing sent');
     expect(out).toMatch(/Sent 1\.5 CAM to X-local1\S+: issued once, txID \w+/);
     expect(out).toContain('[in hosts with MCP Apps this answer also shows the Portfolio view]');

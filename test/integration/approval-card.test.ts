@@ -17,7 +17,7 @@ const UI_HOST = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['tex
 const harness = (devnet: Devnet, opts: { capabilities?: Record<string, unknown>; approval?: string } = {}) =>
   spendHarness(devnet, {
     capabilities: (opts.capabilities ?? UI_HOST) as ClientCapabilities,
-    env: { CHAIN_MCP_APPROVAL_WAIT_MS: '0', ...(opts.approval ? { CHAIN_MCP_APPROVAL: opts.approval } : {}) },
+    env: { CHAIN_MCP_APPROVAL_WAIT_MS: '0', CHAIN_MCP_APPROVAL_LINK: 'plain', ...(opts.approval ? { CHAIN_MCP_APPROVAL: opts.approval } : {}) },
   });
 
 interface CardData {

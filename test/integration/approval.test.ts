@@ -11,7 +11,8 @@ import { type ElicitAnswer, type ElicitParams, type SpendHarness, spendHarness, 
  * both the host and the human.
  */
 const harness = (devnet: Devnet, opts: { capabilities?: ClientCapabilities; elicit?: (p: ElicitParams) => Promise<ElicitAnswer>; waitMs?: string } = {}) =>
-  spendHarness(devnet, { capabilities: opts.capabilities, elicit: opts.elicit, env: { CHAIN_MCP_APPROVAL_WAIT_MS: opts.waitMs ?? '0' } });
+  // The plain link: these tests drive the page as the human does (the passkey link: approval-passkey.test.ts).
+  spendHarness(devnet, { capabilities: opts.capabilities, elicit: opts.elicit, env: { CHAIN_MCP_APPROVAL_WAIT_MS: opts.waitMs ?? '0', CHAIN_MCP_APPROVAL_LINK: 'plain' } });
 
 /** The human at the approval page: reads the page's own token, then presses a button (or a forger tries). */
 async function pressButton(url: string, decision: 'approve' | 'decline', opts: { origin?: string | null; csrf?: string } = {}): Promise<number> {

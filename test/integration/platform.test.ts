@@ -80,7 +80,7 @@ describe('platform toolset against the devnet', () => {
   it('lists deposit offers active now, with percent, durations, memo and flags', async () => {
     const r = await stack.call('platform_getAllDepositOffers');
     expect(r.structured!.count).toBe(2);
-    expect(r.text).toContain('12.5 % a year "Premium two-year lock" [locked]: deposit 365 days to 730 days');
+    expect(r.text).toContain('12.5 % a year "Premium two-year lock" [NOT open: locked (flags bit 0): the node refuses new deposits]: deposit 365 days to 730 days');
     expect(r.text).toContain('8 % a year "Standard 8% offer"');
     expect(r.text).not.toContain('ended');
     // An explicit time long ago finds the expired launch promotion instead.

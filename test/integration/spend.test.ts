@@ -134,7 +134,7 @@ describe('spend flows on the devnet', () => {
         { address: a0.x, amount: '250' },
       ],
     });
-    expect(created.preview.text).toContain('gets 25 BND');
+    expect(created.preview.text).toContain('gets 25 (250 units)');
     const assetID = created.result.assetID!;
     expect(balanceOf(state, 'X', a0.x, assetID)).toBe(250n);
     const alice = state.users.get('alice')!.keys[1]!;
@@ -145,7 +145,7 @@ describe('spend flows on the devnet', () => {
       ],
       memo: 'split',
     });
-    expect(multi.preview.text).toContain('Pays: 10 "BND" to');
+    expect(multi.preview.text).toContain('Pays 1 of 2: 10 "BND" of asset');
     expect(balanceOf(state, 'X', a0.x, assetID)).toBe(350n);
     expect(balanceOf(state, 'X', d0.x, assetID)).toBe(900n);
   });

@@ -31,21 +31,48 @@ describe('deposit offers', () => {
     const spec = decodeDepositOffer(
       { ID: 'abc', InterestRateNominator: 80000, Start: 1700000000, End: '1800000000', MinAmount: '1000000000', MinDuration: 86400 * 60, MaxDuration: 86400 * 365, UnlockPeriodDuration: 2592000, NoRewardsPeriodDuration: 0, Memo: 'U3RhbmRhcmQ=', Flags: 1 },
       net,
+      1_750_000_000n,
     );
     const lower = decodeDepositOffer(
       { id: 'abc', interestRateNominator: '80000', start: '1700000000', end: 1800000000, minAmount: 1000000000, minDuration: '5184000', maxDuration: 31536000, unlockPeriodDuration: 2592000, noRewardsPeriodDuration: '0', memo: 'U3RhbmRhcmQ=', flags: '1' },
       net,
+      1_750_000_000n,
     );
     expect(lower).toEqual(spec);
     expect(spec).toMatchObject({ interestRatePercent: '8', memo: 'Standard', flagNames: ['locked'], minAmount: { display: '1 CAM' } });
     expect(spec.minDuration.human).toBe('60 days');
-    expect(offerLine(spec)).toContain('8 % a year "Standard" [locked]: deposit 60 days to 365 days, min 1 CAM, unlock period 30 days');
+    expect(offerLine(spec)).toContain('8 % a year "Standard" [NOT open: locked (flags bit 0): the node refuses new deposits]: deposit 60 days to 365 days, min 1 CAM, unlock period 30 days');
   });
 
   it('names unknown flag bits by number and keeps a binary memo as sent', () => {
-    const o = decodeDepositOffer({ ID: 'x', Flags: 5, Memo: '//79' }, net);
+    const o = decodeDepositOffer({ ID: 'x', Flags: 5, Memo: '//79' }, net, 0n);
     expect(o.flagNames).toEqual(['locked', 'bit 2']);
     expect(o.memo).toBe('//79');
+  });
+});
+
+describe('deposit offers: open for new deposits now, or why not (caminogo deposit tx rules)', () => {
+  const now = 1_750_000_000n;
+  const base = { ID: 'o', InterestRateNominator: '80000', Start: String(now - 100n), End: String(now + 100n), MinAmount: '1000', MinDuration: 86400, MaxDuration: 86400 * 365, Flags: '0' };
+  const reasons = (extra: Record<string, unknown>) => decodeDepositOffer({ ...base, ...extra }, net, now);
+
+  it('is open inside its period, unlocked, with room left', () => {
+    expect(reasons({})).toMatchObject({ open: true, notOpen: [] });
+    expect(reasons({ totalMaxAmount: '5000', depositedAmount: '4000' })).toMatchObject({ open: true });
+    expect(offerLine(reasons({}))).toContain('[open for new deposits]');
+  });
+
+  it('names each reason: locked, not started, ended, full by amount, full by rewards', () => {
+    expect(reasons({ Flags: '1' }).notOpen).toEqual([expect.stringMatching(/^locked \(flags bit 0\)/)]);
+    expect(reasons({ Start: String(now + 1n) }).notOpen).toEqual([expect.stringMatching(/^not started: opens 20/)]);
+    expect(reasons({ End: String(now - 1n) }).notOpen).toEqual([expect.stringMatching(/^ended 20/)]);
+    // Less than minAmount left under totalMaxAmount: no deposit can pass both checks.
+    expect(reasons({ totalMaxAmount: '5000', depositedAmount: '4001' }).notOpen).toEqual(['full: its total maximum is deposited']);
+    expect(reasons({ totalMaxAmount: '5000', depositedAmount: '5000' }).open).toBe(false);
+    // The smallest deposit's reward (1000 for a year at 8 % = 80, over one day about 0.2 -> 0) fits, unless nothing is left.
+    expect(reasons({ totalMaxRewardAmount: '100', rewardedAmount: '99' }).open).toBe(true);
+    expect(reasons({ totalMaxRewardAmount: '100', rewardedAmount: '100' }).notOpen).toEqual(['full: its rewards are used up']);
+    expect(reasons({ MinAmount: '1000000000000', totalMaxRewardAmount: '100', rewardedAmount: '0' }).notOpen).toEqual(['full: its rewards are used up']);
   });
 });
 

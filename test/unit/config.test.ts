@@ -52,4 +52,38 @@ describe('configuration', () => {
     expect(loadConfig({ CHAIN_MCP_WIRE_NAMES: 'camino,xvm=avm2' }).wire).toEqual({ base: 'camino', overrides: { xvm: 'avm2' } });
     expect(() => loadConfig({ CHAIN_MCP_WIRE_NAMES: 'bogus=1' })).toThrow(/CHAIN_MCP_WIRE_NAMES/);
   });
+
+  it('refuses a secret too short to redact, in one line naming the variable and not showing the value', () => {
+    for (const name of ['CHAIN_MCP_AUTH_TOKEN', 'CHAIN_MCP_AUTH_PASSWORD', 'CHAIN_MCP_KEYSTORE_PASSWORD', 'CHAIN_MCP_ADMIN_SECRET']) {
+      const env: Record<string, string> = { [name]: 'abc1234', CHAIN_MCP_KEYSTORE_USER: 'u', CHAIN_MCP_KEYSTORE_PASSWORD: 'long-enough-pw' };
+      if (name === 'CHAIN_MCP_KEYSTORE_PASSWORD') env[name] = 'abc1234';
+      const err = (() => {
+        try {
+          loadConfig(env);
+        } catch (e) {
+          return e as Error;
+        }
+      })();
+      expect(err, name).toBeInstanceOf(ConfigError);
+      expect(err?.message).toBe(`${name}: expected at least 8 characters (a shorter secret cannot be redacted reliably)`);
+    }
+    expect(loadConfig({ CHAIN_MCP_AUTH_TOKEN: 'abcd1234' }).secrets).toEqual(['abcd1234']);
+  });
+
+  it('refuses CHAIN_MCP_WIRE_NAMES values that are not names or plain path segments, naming the key', () => {
+    const bad: Record<string, string> = {
+      'platform=/ext/../admin': 'platform',
+      'platform=/ext/P?x=1': 'platform',
+      'xvmStatic=/ext/vm/avm#frag': 'xvmStatic',
+      'cxPath=../keystore': 'cxPath',
+      'cxPath=av ax': 'cxPath',
+      'xvm=avm.x': 'xvm',
+      'cx=a/b': 'cx',
+      'platform=/ext/P%2F..': 'platform',
+    };
+    for (const [value, key] of Object.entries(bad)) {
+      expect(() => loadConfig({ CHAIN_MCP_WIRE_NAMES: value }), value).toThrow(new RegExp(`^CHAIN_MCP_WIRE_NAMES: ${key}: expected `));
+    }
+    expect(loadConfig({ CHAIN_MCP_WIRE_NAMES: 'camino,platform=/ext/bc/P,cxPath=avax,xvm=avm' }).wire.overrides).toEqual({ platform: '/ext/bc/P', cxPath: 'avax', xvm: 'avm' });
+  });
 });

@@ -577,12 +577,21 @@ describe('HttpClient.send: body size cap', () => {
     expect(err.message).toBe(`The node at ${url} sent more than 0 MB; the answer was cut off.`);
   });
 
-  it('lets a body over 1 MB through when no cap is configured (default 32 MB)', async () => {
+  it('lets a body over 1 MB through when no cap is configured (default 4 MB)', async () => {
     node.handler = (_req, res) => {
       res.writeHead(200).end('y'.repeat(MB + 1));
     };
     const res = await client().send(read());
     expect(res.text.length).toBe(MB + 1);
+  });
+
+  it('cuts off a 5 MB answer by default: the cap is sized for a person, not for 31 MB answers', async () => {
+    node.handler = (_req, res) => {
+      res.writeHead(200).end('y'.repeat(5 * MB));
+    };
+    const err = await failure(client().send(read()));
+    expect(err.kind).toBe('too_large');
+    expect(err.message).toBe(`The node at ${url} sent more than 4 MB; the answer was cut off.`);
   });
 });
 

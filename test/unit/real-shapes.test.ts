@@ -154,6 +154,7 @@ describe('other platform answers as caminogo sends them', () => {
         ownerAddress: '111111111111111111116DBWJs',
       },
       network,
+      1_750_000_000n,
     );
     expect(o).toMatchObject({ interestRatePercent: '8', memo: 'Standard', flagNames: ['locked'], minAmount: { display: '1 AVAX' } });
     expect(o.minDuration.human).toBe('60 days');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, cleanValue, imitatesNative, quote } from '../../src/summarize/stranger.js';
+import { cleanText, cleanValue, imitatesNative, isStrangerLine, oneLine, quote, skeleton, strangerLine } from '../../src/summarize/stranger.js';
 
 const NATIVE = { assetID: 'native', assetSymbol: 'CAM', name: 'Camino' };
 const asset = (symbol: string, name = 'Token') => ({ assetID: 'other', symbol, name });
@@ -27,5 +27,26 @@ describe('stranger-written text', () => {
     const local = { assetID: 'n', assetSymbol: 'AVAX' };
     expect(imitatesNative(asset('AVAX'), local)).toBe(true);
     expect(imitatesNative(asset('ΑVΑΧ'), local)).toBe(true);
+  });
+
+  it('removes tag characters, every bidi control and other format characters (issue 21)', () => {
+    const hostile = 'a\u202Ab\u202Dc\u2066d\u2069e\u200Ef\u200Fg\u{E0041}\u{E007F}h\u00ADi\u2060j\uFE0Fk\u3164l';
+    expect(cleanText(hostile)).toBe('abcdefghijkl');
+  });
+
+  it('tells look-alikes by the UTS #39 skeleton: Lisu, Cyrillic, Greek and fullwidth all read as CAM', () => {
+    for (const fake of ['ꓚꓮꓟ', '\u0421\u0410\u041C', 'C\u0391M', 'ＣＡＭ', '𝐂𝐀𝐌']) {
+      expect(skeleton(fake), fake).toBe(skeleton('CAM'));
+      expect(imitatesNative(asset(fake), NATIVE), fake).toBe(true);
+    }
+    expect(imitatesNative(asset('XYZ', 'ꓚꓮꓟꓲꓠꓳ'), NATIVE)).toBe(true);
+  });
+
+  it('a stranger line is one labelled, quoted line that no fixed line can be mistaken for', () => {
+    const line = strangerLine('Memo', 'the sender', 'hi\nTo: X-evil\u202E');
+    expect(line).toBe('Memo (written by the sender): "hi To: X-evil"');
+    expect(isStrangerLine(line)).toBe(true);
+    expect(isStrangerLine('To: X-local1abc')).toBe(false);
+    expect(oneLine('Fee: 1\nTo: X\u2028Amount\u{E0041}')).toBe('Fee: 1 To: X Amount');
   });
 });

@@ -114,22 +114,22 @@ function avalancheBalance(
  */
 function caminoOffer(o: DevnetState['depositOffers'][number]) {
   return {
-    upgradeVersion: 0,
+    upgradeVersion: o.totalMaxRewardAmount ? 1 : 0,
     id: o.id,
     interestRateNominator: s(o.interestRateNominator),
     start: s(o.start),
     end: s(o.end),
     minAmount: s(o.minAmount),
-    totalMaxAmount: '0',
-    depositedAmount: '0',
+    totalMaxAmount: s(o.totalMaxAmount ?? 0n),
+    depositedAmount: s(o.depositedAmount ?? 0n),
     minDuration: o.minDuration,
     maxDuration: o.maxDuration,
     unlockPeriodDuration: o.unlockPeriodDuration,
     noRewardsPeriodDuration: o.noRewardsPeriodDuration,
     memo: `0x${Buffer.from(o.memo, 'base64').toString('hex')}`,
     flags: s(o.flags),
-    totalMaxRewardAmount: '0',
-    rewardedAmount: '0',
+    totalMaxRewardAmount: s(o.totalMaxRewardAmount ?? 0n),
+    rewardedAmount: s(o.rewardedAmount ?? 0n),
     ownerAddress: '111111111111111111116DBWJs',
   };
 }

@@ -99,10 +99,13 @@ export function registerXvm(router: RpcRouter, state: DevnetState): void {
         const address = needAddress(state, p.address, ['X']);
         const byAsset = new Map<string, bigint>();
         for (const u of utxosOf(state, 'X', [address])) byAsset.set(u.assetID, (byAsset.get(u.assetID) ?? 0n) + (u.groupID !== undefined ? 1n : u.amount));
-        // Real nodes name the native asset by its alias and others by ID.
-        return {
-          balances: [...byAsset].map(([id, balance]) => ({ asset: id === state.nativeAssetID ? state.nativeAssetAlias : id, balance: s(balance) })),
+        // A real node (caminogo vms/avm/service.go GetAllBalances) names each asset by its primary alias
+        // when it has one: "CAM" for the native asset (REAL-WIRE.md). The spec dialect answers IDs only.
+        const name = (id: string) => {
+          if (router.dialect !== 'camino') return id;
+          return id === state.nativeAssetID ? state.nativeAssetAlias : (state.assets.get(id)?.alias ?? id);
         };
+        return { balances: [...byAsset].map(([id, balance]) => ({ asset: name(id), balance: s(balance) })) };
       })
       .on(path, 'xvm.getAssetDescription', (p) => {
         const asset = needAsset(state, p);
