@@ -20,6 +20,7 @@ export default defineConfig({
       'test/assistant/**/*.test.ts',
       'test/integration/{admin,approval,approval-card,approval-edges,confirm,dialects,dynamic,gating,hostile,http,indexer,info,limits,platform,real-shapes,spend,wire-names,xvm}.test.ts',
     ],
+    globalSetup: ['test/helpers/browser-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },
