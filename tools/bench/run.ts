@@ -12,6 +12,8 @@ import { silentLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { addManyUtxos, addManyValidators, addressFor, fund } from '../../src/devnet/state.js';
+import { evalTotals } from '../eval/doc.js';
+import { runEval } from '../eval/run.js';
 import { startFaultProxy } from '../fault-proxy.js';
 import { describeLeak, drive, leakCheck, leakFree, MAIN, median, percentile, stdioSession } from '../load.js';
 
@@ -434,6 +436,11 @@ async function main(): Promise<void> {
   } finally {
     await devnet.close();
   }
+  console.error('bench: eval (everyday questions)...');
+  out.push(
+    '\n### Eval: everyday questions (docs/eval.md)\n',
+    table(['dialect', 'answered with every fact', 'tool calls', 'bytes a model reads', 'per question'], evalTotals(await runEval())),
+  );
   console.error('bench: output size...');
   out.push('\n### Output size of the largest answers\n', await benchOutputSize());
   console.error('bench: 20,000-call leak check...');
