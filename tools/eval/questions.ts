@@ -1,4 +1,4 @@
-import { formatAmount } from '../../src/codec/index.js';
+import { formatAmount, formatChainAddress } from '../../src/codec/index.js';
 import { type DevnetState, type UserKey, utxosOf } from '../../src/devnet/state.js';
 
 /**
@@ -105,7 +105,7 @@ export const QUESTIONS: readonly EvalQuestion[] = [
     id: 'balance-other-network',
     question: 'What does this columbus1… address hold? (asked of a node on another network)',
     refusal: true,
-    calls: () => [{ tool: 'account_overview', args: { addresses: ['X-columbus1qy352eufjhtxhf6xmg9u4cmhh2dusk46j6vmh'] } }],
+    calls: (w) => [{ tool: 'account_overview', args: { addresses: [formatChainAddress('X', 'columbus', w.alice[0]!.shortId)] } }],
     facts: (w) => [
       { what: "the address's network", text: /columbus/i },
       { what: "the node's network", text: new RegExp(w.state.hrp, 'i') },
@@ -147,7 +147,7 @@ export const QUESTIONS: readonly EvalQuestion[] = [
       return [
         { what: 'how many take new deposits now', text: new RegExp(`${open.length} open`) },
         ...open.map((o) => ({ what: `the open offer's rate`, text: `${Number(o.interestRateNominator) / 10_000} %` })),
-        ...locked.map(() => ({ what: 'why a locked offer takes no deposits', text: /locked[^\n]*(no new deposits|not take|takes no)/i })),
+        ...locked.map(() => ({ what: 'why a locked offer takes no deposits', text: /locked[^\n]*(refuses new deposits|no new deposits|takes no)/i })),
       ];
     },
   },
@@ -162,7 +162,7 @@ export const QUESTIONS: readonly EvalQuestion[] = [
       return [
         { what: 'the total stake', text: cam(w, own + delegated) },
         { what: 'the delegated stake', text: cam(w, delegated) },
-        { what: 'the validator count', text: new RegExp(`${vs.length} validators`) },
+        { what: 'the validator count', text: new RegExp(`${vs.length} validator`) },
         { what: 'the minimum validator stake', text: cam(w, w.state.config.minValidatorStake) },
       ];
     },
