@@ -17,7 +17,7 @@ import { registerWallet } from './node/wallet.js';
 import { registerXvmSpend } from './node/xvm.spend.js';
 import { type RunnerGateway, startRunnerGateway } from './runner.js';
 import { type DevnetDialect, RpcRouter } from './rpc.js';
-import { createState, type DevnetState } from './state.js';
+import { createState, type DevnetState } from './state/index.js';
 
 export interface DevnetOptions {
   /** Node API port on 127.0.0.1; 0 picks a free one. */

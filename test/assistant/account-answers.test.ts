@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBareBech32, parseBareBech32 } from '../../src/codec/index.js';
 import { startDevnet } from '../../src/devnet/index.js';
 import type { DevnetDialect } from '../../src/devnet/rpc.js';
-import { type DevnetState, utxosOf } from '../../src/devnet/state.js';
+import { type DevnetState, utxosOf } from '../../src/devnet/state/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: structured results are checked field by field

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet } from '../../src/devnet/index.js';
 import type { DevnetDialect } from '../../src/devnet/rpc.js';
-import type { DevnetState } from '../../src/devnet/state.js';
+import type { DevnetState } from '../../src/devnet/state/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: structured results are checked field by field

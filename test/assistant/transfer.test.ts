@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HttpFault, RpcFault } from '../../src/devnet/rpc.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import type { UserKey } from '../../src/devnet/state.js';
+import type { UserKey } from '../../src/devnet/state/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: structured results are checked field by field

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet } from '../../src/devnet/index.js';
 import type { DevnetDialect } from '../../src/devnet/rpc.js';
-import { balanceOf, type DevnetState } from '../../src/devnet/state.js';
+import { balanceOf, type DevnetState } from '../../src/devnet/state/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 /** Amounts as people write them: "1.5 CAM" beside smallest-unit digits, both forms in the preview, and a unit-mistake warning. */

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatChainAddress } from '../../src/codec/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
-import { balanceOf } from '../../src/devnet/state.js';
+import { balanceOf } from '../../src/devnet/state/index.js';
 import { type ElicitAnswer, type SpendHarness, spendHarness, requestsFor } from '../helpers/spend-harness.js';
 
 /** The confirmation protocol (DESIGN "Confirmation of spends") over a real MCP client. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
-import { addCBlock, hexAddressFor } from '../../src/devnet/state.js';
+import { addCBlock, hexAddressFor } from '../../src/devnet/state/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 /** anvil's first two dev accounts (unlocked, 10,000 ETH each on a fresh chain). */

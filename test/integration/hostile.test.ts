@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../src/codec/cb58.js';
-import { addAsset, fund } from '../../src/devnet/state.js';
+import { addAsset, fund } from '../../src/devnet/state/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 /** Asset names and symbols are written by whoever creates the asset: a scam airdrop writes these. */

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addTx, bareAddress, fund, utxosOf } from '../../src/devnet/state.js';
+import { addTx, bareAddress, fund, utxosOf } from '../../src/devnet/state/index.js';
 import { inMemoryStack, MAIN, type Stack } from '../helpers/stack.js';
 
 /** The indexer toolset through a real MCP client against the devnet's node and indexer. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addManyValidators } from '../../src/devnet/state.js';
+import { addManyValidators } from '../../src/devnet/state/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 describe('platform toolset against the devnet', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
-import { nodeIdFor } from '../../src/devnet/state.js';
+import { nodeIdFor } from '../../src/devnet/state/index.js';
 import { DEVNET_AUTH_PASSWORD } from '../../src/devnet/node/auth.js';
 import { decodeValidator, validatorHighlights, validatorSetLines, validatorStats } from '../../src/summarize/validators.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';

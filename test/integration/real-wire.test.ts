@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet } from '../../src/devnet/index.js';
-import { fund } from '../../src/devnet/state.js';
+import { fund } from '../../src/devnet/state/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: structured results are checked field by field

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../src/codec/cb58.js';
-import { addAsset, fund } from '../../src/devnet/state.js';
+import { addAsset, fund } from '../../src/devnet/state/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { MAX_PENDING } from '../../src/approval/book.js';
 import { CARD_META_KEY } from '../../src/approval/card.js';

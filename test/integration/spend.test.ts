@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../src/codec/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
-import { balanceOf, type DevnetState, hexWithChecksum, nodeIdFor, utxosOf } from '../../src/devnet/state.js';
+import { balanceOf, type DevnetState, hexWithChecksum, nodeIdFor, utxosOf } from '../../src/devnet/state/index.js';
 
 /** End-to-end flows of the spend tier on the devnet, each through preview -> confirm. */
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addManyUtxos, type DevnetState, utxosOf } from '../../src/devnet/state.js';
+import { addManyUtxos, type DevnetState, utxosOf } from '../../src/devnet/state/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 const asset = (state: DevnetState, symbol: string) => [...state.assets.values()].find((a) => a.symbol === symbol)!;

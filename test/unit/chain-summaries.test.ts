@@ -4,7 +4,7 @@ import { memoText } from '../../src/summarize/chain.js';
 import { decodeAddressStates, decodeDepositOffer, offerLine, ratePercent } from '../../src/summarize/platform.js';
 import { decodeUtxo, totalsByAsset } from '../../src/summarize/utxo.js';
 import { decodeValidator, sortValidators, validatorHighlights, validatorLine, validatorStats } from '../../src/summarize/validators.js';
-import { createState, type DevnetState, encodeUtxo, hexWithChecksum, utxoString } from '../../src/devnet/state.js';
+import { createState, type DevnetState, encodeUtxo, hexWithChecksum, utxoString } from '../../src/devnet/state/index.js';
 
 const net = { assetSymbol: 'CAM' };
 

@@ -9,7 +9,7 @@ import type { CallHooks } from '../../src/registry/context.js';
 import { callTool } from '../../src/registry/execute.js';
 import { Services } from '../../src/services.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
-import { addressFor } from '../../src/devnet/state.js';
+import { addressFor } from '../../src/devnet/state/index.js';
 import { recordingNode } from '../helpers/recording-node.js';
 
 /**

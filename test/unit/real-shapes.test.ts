@@ -7,7 +7,7 @@ import { loadConfig } from '../../src/config.js';
 import { rpcHint } from '../../src/errors.js';
 import { decodeDepositOffer } from '../../src/summarize/platform.js';
 import { decodeUtxo } from '../../src/summarize/utxo.js';
-import { createState, encodeUtxo, hexWithChecksum } from '../../src/devnet/state.js';
+import { createState, encodeUtxo, hexWithChecksum } from '../../src/devnet/state/index.js';
 
 /**
  * Answers shaped as caminogo marshals them (fixtures written by hand from the Go structs named

@@ -11,7 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
-import { addManyUtxos, addManyValidators, addressFor, fund } from '../../src/devnet/state.js';
+import { addManyUtxos, addManyValidators, addressFor, fund } from '../../src/devnet/state/index.js';
 import { evalTotals } from '../eval/doc.js';
 import { runEval } from '../eval/run.js';
 import { startFaultProxy } from '../fault-proxy.js';

@@ -1,4 +1,4 @@
-import { createState } from '../../src/devnet/state.js';
+import { createState } from '../../src/devnet/state/index.js';
 import type { EvalOutcome } from './run.js';
 import { QUESTIONS, worldOf } from './questions.js';
 

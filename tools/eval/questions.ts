@@ -1,5 +1,5 @@
 import { formatAmount, formatChainAddress } from '../../src/codec/index.js';
-import { type DevnetState, type UserKey, utxosOf } from '../../src/devnet/state.js';
+import { type DevnetState, type UserKey, utxosOf } from '../../src/devnet/state/index.js';
 
 /**
  * Everyday questions a person asks an assistant, each with the tool calls an assistant should

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseDateTime } from '../../codec/index.js';
-import { bareAddress, type CBlock, type Chain, type CTransaction, type DevnetState } from '../state.js';
+import { bareAddress, type CBlock, type Chain, type CTransaction, type DevnetState } from '../state/index.js';
 import {
   addressChains,
   addressRecord,

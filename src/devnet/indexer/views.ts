@@ -1,4 +1,4 @@
-import { type Asset, bareAddress, type CBlock, type Chain, type CTransaction, type DevnetState, sha256, type Tx, type Utxo } from '../state.js';
+import { type Asset, bareAddress, type CBlock, type Chain, type CTransaction, type DevnetState, sha256, type Tx, type Utxo } from '../state/index.js';
 
 /**
  * The indexer's records (spec document 3, "Indexer records"), computed on every request

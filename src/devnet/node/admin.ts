@@ -1,5 +1,5 @@
 import { type Params, RpcFault, type RpcRouter, needString } from '../rpc.js';
-import type { DevnetState } from '../state.js';
+import type { DevnetState } from '../state/index.js';
 
 /** Contract chain admin API (/ext/bc/C/admin, spec document 2): log level and profilers. */
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { HttpFault, RpcFault, type RpcRouter, needString } from '../rpc.js';
-import type { DevnetState } from '../state.js';
+import type { DevnetState } from '../state/index.js';
 
 /**
  * Token API (/ext/auth, spec document 1), reachable only when the devnet runs with auth

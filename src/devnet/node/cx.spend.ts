@@ -1,6 +1,6 @@
 import { cb58Decode } from '../../codec/index.js';
 import { type Params, RpcFault, type RpcRouter, needString, needUint } from '../rpc.js';
-import { addTx, type DevnetState, resolveAsset, utxosOf } from '../state.js';
+import { addTx, type DevnetState, resolveAsset, utxosOf } from '../state/index.js';
 import { importPrivateKey, needKey, needUser } from './keystore.admin.js';
 import { needAddress } from './platform.js';
 import { issueSigned, sourceChain } from './xvm.spend.js';

@@ -1,5 +1,5 @@
 import { RpcFault, type RpcRouter, needString } from '../rpc.js';
-import { type DevnetState, txString } from '../state.js';
+import { type DevnetState, txString } from '../state/index.js';
 import { checkEncoding } from './platform.js';
 import { pageUtxos } from './xvm.js';
 

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { HttpFault, RpcFault, type RpcRouter } from '../rpc.js';
-import { type CBlock, type CTransaction, type DevnetState, hexAddressFor } from '../state.js';
+import { type CBlock, type CTransaction, type DevnetState, hexAddressFor } from '../state/index.js';
 
 /**
  * The contract chain's EVM JSON-RPC (/ext/bc/C/rpc, positional params) and WebSocket

@@ -1,5 +1,5 @@
 import { RpcFault, type RpcRouter, needString } from '../rpc.js';
-import type { DevnetState } from '../state.js';
+import type { DevnetState } from '../state/index.js';
 
 /** Information API, /ext/info. Numbers come back as decimal strings, as real nodes send them. */
 export function registerInfo(router: RpcRouter, state: DevnetState): void {

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { cb58Decode, cb58Encode } from '../../codec/index.js';
 import { type Params, RpcFault, type RpcRouter, needString } from '../rpc.js';
-import { addUser, addUserKey, type DevnetState, type KeystoreUser, makeKey, type UserKey } from '../state.js';
+import { addUser, addUserKey, type DevnetState, type KeystoreUser, makeKey, type UserKey } from '../state/index.js';
 
 /**
  * Keystore API (/ext/keystore, spec document 1): users with the strength rule and the

@@ -1,6 +1,6 @@
 import { cb58Decode, hexToBytes, parseNodeId } from '../../codec/index.js';
 import { type Params, RpcFault, type RpcRouter, needString, needUint } from '../rpc.js';
-import { ADDRESS_STATE, addTx, bareAddress, type DevnetState, type KeystoreUser, type Validator } from '../state.js';
+import { ADDRESS_STATE, addTx, bareAddress, type DevnetState, type KeystoreUser, type Validator } from '../state/index.js';
 import { needKey, needUser } from './keystore.admin.js';
 import { needAddress } from './platform.js';
 import { changeAddress, changeOutputs, owners, pay } from './xvm.spend.js';

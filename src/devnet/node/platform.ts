@@ -10,7 +10,7 @@ import {
   txString,
   utxosOf,
   utxoString,
-} from '../state.js';
+} from '../state/index.js';
 
 /** Platform chain API, /ext/P. Numbers come back as decimal strings, as real nodes send them. */
 

@@ -1,5 +1,5 @@
 import type { RpcRouter } from '../rpc.js';
-import type { DevnetState } from '../state.js';
+import type { DevnetState } from '../state/index.js';
 import { needUser } from './keystore.admin.js';
 import { addKey, issueSigned, send } from './xvm.spend.js';
 

@@ -15,7 +15,7 @@ import {
   sha256,
   type Tx,
   utxosOf,
-} from '../state.js';
+} from '../state/index.js';
 import { importPrivateKey, needKey, needUser } from './keystore.admin.js';
 import { needAddress } from './platform.js';
 

@@ -11,7 +11,7 @@ import {
   type Utxo,
   utxosOf,
   utxoString,
-} from '../state.js';
+} from '../state/index.js';
 import { checkEncoding, needAddress } from './platform.js';
 
 /** Asset chain API (/ext/bc/X and /ext/bc/<X chain ID>) and its static API (/ext/vm/xvm). */
