@@ -1,5 +1,5 @@
 import { adminTools } from './admin.js';
-import { assistantTools } from './assistant.js';
+import { assistantTools } from './assistant/index.js';
 import { authTools } from './auth.js';
 import { cxSpendTools } from './cx.spend.js';
 import { evmSpendTools } from './evm.spend.js';

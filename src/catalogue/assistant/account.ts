@@ -1,0 +1,153 @@
+/** account_overview: balances, locks, atomic funds waiting and EVM balances of one address. */
+import { z } from 'zod';
+import { isHexAddress, parseChainAddress } from '../../codec/index.js';
+import { checkAddressNetworks } from '../../context/network.js';
+import { defineTool } from '../../core/tool.js';
+import { networkOrBlank } from '../../summarize/chain.js';
+import { AmountOut, big, nativeAmount } from '../../summarize/format.js';
+import { arr, bareOf, type Out, type Problem, problemLines, problemsField, rec, step, str, units, WEI_PER_UNIT } from './shared.js';
+
+const anyAddress = z
+  .string()
+  .max(200)
+  .superRefine((v, c) => {
+    if (isHexAddress(v)) return;
+    try {
+      parseChainAddress(v);
+    } catch (err) {
+      c.addIssue({ code: 'custom', message: `${(err as Error).message}; expected X-..., P-..., C-... or 0x...` });
+    }
+  });
+
+const AssetLine = z.object({ assetID: z.string(), native: z.boolean(), amount: AmountOut });
+const Waiting = z.object({ on: z.enum(['X', 'C']), from: z.enum(['X', 'P', 'C']), amount: AmountOut, utxos: z.number() });
+const Account = z.object({
+  address: z.string().describe('Bech32 address without chain prefix; one key, seen on X, P and C.'),
+  x: z.array(AssetLine).describe('X-Chain balances, every asset.'),
+  p: z.object({ total: AmountOut, unlocked: AmountOut, bonded: AmountOut, deposited: AmountOut, bondedDeposited: AmountOut }).optional().describe('P-Chain, native asset.'),
+  waiting: z.array(Waiting).describe('Native funds exported to X or C and not imported yet.'),
+});
+const EvmBalance = z.object({ address: z.string(), balance: AmountOut });
+
+
+/** Native part of a UTXO page (xvm_getUTXOs / cx_getUTXOs output: totals per asset). */
+function nativeUtxoTotal(out: Out | undefined, nativeID: string): { total: bigint; count: number } {
+  let total = 0n;
+  let count = 0;
+  for (const t of arr(out?.totals)) {
+    const r = rec(t);
+    if (nativeID && str(r.assetID) !== nativeID) continue;
+    total += units(r.amount);
+    count += Number(r.count ?? 0);
+  }
+  return { total, count };
+}
+
+/** Every page (bounded by the UTXO tools' own page cap), totals only. */
+const ALL_UTXOS = { fetchAll: true, items: 0 };
+
+export const accountOverview = defineTool({
+  name: 'account_overview',
+  title: 'Account overview',
+  description:
+    'Get everything addresses hold in one call: X (all assets), P (unlocked, bonded, deposited), C EVM (0x addresses), exports awaiting import, and the native total.',
+  tier: 'read',
+  toolset: 'assistant',
+  input: z.strictObject({
+    addresses: z
+      .array(anyAddress)
+      .min(1)
+      .max(16)
+      .describe('1-16 addresses: X-/P-/C-... (any one covers that key on X, P and C) or 0x... (C-Chain EVM balance).'),
+  }),
+  output: z.object({
+    accounts: z.array(Account),
+    evm: z.array(EvmBalance),
+    nativeTotal: AmountOut.describe('Sum of the native parts shown (C wei cut to 9 decimals).'),
+    notRead: z.array(z.string()).describe('Parts not read, so not in the total.'),
+    problems: problemsField,
+  }),
+  run: async (input, ctx) => {
+    const network = await networkOrBlank(ctx);
+    // Another network's address is a mistake to name, not a zero balance (only the network lookup went out).
+    checkAddressNetworks(input.addresses.filter((a) => !isHexAddress(a)), network, 'addresses');
+    const nativeID = network.assetID;
+    const problems: Problem[] = [];
+    const bares = [...new Set(input.addresses.filter((a) => !isHexAddress(a)).map(bareOf))];
+    const hexes = [...new Set(input.addresses.filter((a) => isHexAddress(a)).map((a) => a.toLowerCase()))];
+    const show = (v: bigint) => nativeAmount(v, network);
+    // Every step starts in the same turn, so the node reads go out side by side.
+    const evmPending = Promise.all(
+      hexes.map(async (address) => {
+        const out = await step(ctx, problems, `C balance of ${address}`, 'eth_getBalance', { address });
+        return out ? { address, balance: out.balance as AmountOut } : undefined;
+      }),
+    );
+    const accounts = await Promise.all(
+      bares.map(async (bare) => {
+        const [x, p, fromP, fromC, toC] = await Promise.all([
+          step(ctx, problems, `X balances of ${bare}`, 'xvm_getAllBalances', { address: `X-${bare}` }),
+          step(ctx, problems, `P balance of ${bare}`, 'platform_getBalance', { addresses: [`P-${bare}`] }),
+          step(ctx, problems, `P->X imports of ${bare}`, 'xvm_getUTXOs', { addresses: [`X-${bare}`], sourceChain: 'P', ...ALL_UTXOS }),
+          step(ctx, problems, `C->X imports of ${bare}`, 'xvm_getUTXOs', { addresses: [`X-${bare}`], sourceChain: 'C', ...ALL_UTXOS }),
+          step(ctx, problems, `X->C imports of ${bare}`, 'cx_getUTXOs', { addresses: [`C-${bare}`], sourceChain: 'X', ...ALL_UTXOS }),
+        ]);
+        const xLines = arr(x?.balances).map((b) => {
+          const r = rec(b);
+          const a = rec(r.balance ?? r.amount);
+          const assetID = str(r.assetID ?? r.asset);
+          // xvm_getAllBalances resolves the node's alias ("CAM") to the ID and says which line is native.
+          const native = r.native === true || (nativeID !== '' && assetID === nativeID);
+          return { assetID, native, amount: { value: str(a.value ?? r.balance), display: str(a.display ?? r.balance) } };
+        });
+        const pAssets = arr(p?.assets).map(rec);
+        const pNative = pAssets.find((a) => str(a.assetID) === nativeID) ?? (pAssets.length === 1 ? pAssets[0] : undefined);
+        const zero = show(0n);
+        const pPart = p
+          ? {
+              total: (pNative?.total as AmountOut) ?? zero,
+              unlocked: (pNative?.unlocked as AmountOut) ?? zero,
+              bonded: (pNative?.bonded as AmountOut) ?? zero,
+              deposited: (pNative?.deposited as AmountOut) ?? zero,
+              bondedDeposited: (pNative?.bondedDeposited as AmountOut) ?? zero,
+            }
+          : undefined;
+        const waiting: z.infer<typeof Waiting>[] = [];
+        for (const [out, on, from] of [
+          [fromP, 'X', 'P'],
+          [fromC, 'X', 'C'],
+          [toC, 'C', 'X'],
+        ] as const) {
+          const { total, count } = nativeUtxoTotal(out, nativeID);
+          if (count > 0) waiting.push({ on, from, amount: show(total), utxos: count });
+        }
+        return { address: bare, x: xLines, ...(pPart ? { p: pPart } : {}), waiting };
+      }),
+    );
+    const evm = (await evmPending).filter((e): e is z.infer<typeof EvmBalance> => e !== undefined);
+    let total = 0n;
+    for (const a of accounts) {
+      for (const line of a.x) if (line.native) total += big(line.amount.value);
+      if (a.p) total += big(a.p.total.value);
+      for (const w of a.waiting) total += big(w.amount.value);
+    }
+    for (const e of evm) total += big(e.balance.value) / WEI_PER_UNIT;
+    // The EVM balance lives at a 0x address that cannot be derived from a bech32 one.
+    const notRead = bares.length > 0 && hexes.length === 0 ? ['C-Chain EVM balance: not read (give the 0x address to include it)'] : [];
+    return { accounts, evm, nativeTotal: show(total), notRead, problems };
+  },
+  summarize: (o) => {
+    const lines: string[] = [];
+    for (const a of o.accounts) {
+      lines.push(`${a.address}:`);
+      lines.push(`- X: ${a.x.length ? a.x.map((l) => l.amount.display + (l.native ? ' (native)' : '')).join(', ') : 'nothing'}`);
+      if (a.p) {
+        lines.push(`- P: ${a.p.total.display} (unlocked ${a.p.unlocked.display}, bonded ${a.p.bonded.display}, deposited ${a.p.deposited.display}, bonded+deposited ${a.p.bondedDeposited.display})`);
+      }
+      for (const w of a.waiting) lines.push(`- waiting for import on ${w.on} (exported from ${w.from}): ${w.amount.display} in ${w.utxos} UTXO(s)`);
+    }
+    for (const e of o.evm) lines.push(`${e.address} on C: ${e.balance.display}`);
+    lines.push(`Native total: ${o.nativeTotal.display} (X native + P total + waiting imports${o.evm.length ? ' + C EVM' : ''}).`, ...o.notRead, ...problemLines(o.problems));
+    return lines.join('\n');
+  },
+});
