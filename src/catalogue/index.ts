@@ -14,7 +14,7 @@ import { platformTools } from './platform.js';
 import { xvmTools } from './xvm.js';
 import { cxTools } from './cx.js';
 import { keystoreTools } from './keystore.js';
-import { evmTools } from './evm.js';
+import { evmTools } from './evm/index.js';
 import type { ToolDef } from '../core/tool.js';
 
 /**

@@ -5,7 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { CATALOGUE } from '../../src/catalogue/index.js';
-import { MAX_WATCHES } from '../../src/catalogue/evm.js';
+import { MAX_WATCHES } from '../../src/catalogue/evm/watch.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { wsUrlFor } from '../../src/catalogue/evm.js';
+import { wsUrlFor } from '../../src/catalogue/evm/watch.js';
 import { memoText } from '../../src/summarize/chain.js';
 import { decodeAddressStates, decodeDepositOffer, offerLine, ratePercent } from '../../src/summarize/platform.js';
 import { decodeUtxo, totalsByAsset } from '../../src/summarize/utxo.js';
