@@ -48,7 +48,7 @@ export async function amountOf(
 
 /** Status words of the spec's tables, explained. */
 export const TX_STATUS_MEANING: Record<string, string> = {
-  Accepted: 'accepted, or will be accepted, by every node',
+  Accepted: 'final: this node accepted it, and every node will',
   Processing: 'being voted on by this node; check again shortly',
   Rejected: 'will never be accepted by any node; its inputs were not spent',
   Unknown: 'not seen by this node (wrong chain, a typo, or not yet issued)',

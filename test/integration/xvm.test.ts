@@ -60,7 +60,7 @@ describe('xvm and keystore toolsets against the devnet', () => {
     expect((await stack.call('xvm_getTx', { txID: exp.id, encoding: 'json' })).text).toContain(`20 CAM to C-`);
     const hex = await stack.call('xvm_getTx', { txID: send.id, encoding: 'hex' });
     expect(hex.structured!.tx).toMatch(/^0x[0-9a-f]+$/);
-    expect((await stack.call('xvm_getTxStatus', { txID: send.id })).text).toContain('is Accepted: accepted, or will be accepted, by every node');
+    expect((await stack.call('xvm_getTxStatus', { txID: send.id })).text).toContain('is Accepted: final: this node accepted it, and every node will');
     const processing = [...state.txs.values()].find((t) => t.status === 'Processing')!;
     expect((await stack.call('xvm_getTxStatus', { txID: processing.id })).text).toContain('Processing: being voted on');
     const unknown = await stack.call('xvm_getTxStatus', { txID: state.chains.C });
