@@ -458,7 +458,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
     name: 'eth_getBlockByNumber',
     title: 'C-Chain block by number',
     description: 'Get a C-Chain block by number or tag: time, gas, base fee, transactions.',
-    input: z.strictObject({ block: blockTag(), fullTransactions: z.boolean().default(false).describe('Full transactions (first 25) instead of hashes.'), chain }),
+    input: z.strictObject({ block: blockTag().default('latest'), fullTransactions: z.boolean().default(false).describe('Full transactions (first 25) instead of hashes.'), chain }),
     output: BlockOut,
     params: (i) => [i.block, i.fullTransactions],
     decode: (raw, _i, ctx) => blockOut(raw, ctx),
