@@ -104,7 +104,7 @@ export const chainSelector = (defaultAlias: 'X' | 'C') =>
     // Long values are blockchain IDs: check the cb58 checksum too (aliases are short words).
     .refine((v) => v.length <= 32 || isCb58Id(v), 'expected a blockchain ID (cb58) with a valid checksum, or a chain alias')
     .optional()
-    .describe(`Default ${defaultAlias}.`);
+    .describe(`Chain alias/ID; default ${defaultAlias}.`);
 
 export const encoding = (values: readonly [string, ...string[]], description = 'Answer encoding.') =>
   z.enum(values).optional().describe(description);
