@@ -76,7 +76,9 @@ describe('tier gating', () => {
     devnet.router.record = true;
     devnet.router.requests.length = 0;
     try {
-      await expect(stack.call('xvm_send', { amount: '1', assetID: 'CAM', to: 'X-local1abc' })).rejects.toThrow(/xvm_send" is not enabled on this server: spending is off/);
+      const hidden = await stack.call('xvm_send', { amount: '1', assetID: 'CAM', to: 'X-local1abc' });
+      expect(hidden.isError).toBe(true);
+      expect(hidden.text).toMatch(/xvm_send" is not enabled on this server: spending is off/);
       expect(devnet.router.requests).toHaveLength(0);
     } finally {
       devnet.router.record = false;
