@@ -94,7 +94,7 @@ const accountOverview = defineTool({
   name: 'account_overview',
   title: 'Account overview',
   description:
-    'Get everything addresses hold in one call: X (all assets), P (unlocked, bonded, deposited), C EVM (0x addresses), exports awaiting import, and the native total.',
+    'Get everything addresses hold in one call: X (all assets), P (unlocked, bonded, deposited), C EVM (0x addresses), exports awaiting import, native total.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({
@@ -102,7 +102,7 @@ const accountOverview = defineTool({
       .array(anyAddress)
       .min(1)
       .max(16)
-      .describe('1-16 addresses: X-/P-/C-... (any one covers that key on X, P and C) or 0x... (C-Chain EVM balance).'),
+      .describe('1-16 addresses: X-/P-/C-... (one covers its key on X, P and C) or 0x... (C-Chain EVM balance).'),
   }),
   output: z.object({
     accounts: z.array(Account),
@@ -202,10 +202,10 @@ const accountOverview = defineTool({
 const validatorLookup = defineTool({
   name: 'validator_lookup',
   title: 'Validator lookup',
-  description: "Look up one validator by node ID: current or pending, period and time left, stake, uptime, connection, delegation fee, delegators and reward owner.",
+  description: "Look up a validator by node ID: current or pending, period and time left, stake, uptime, connection, delegation fee, delegators, reward owner.",
   tier: 'read',
   toolset: 'assistant',
-  input: z.strictObject({ nodeID: nodeId(), subnetID: cb58Id('Subnet ID; default the primary network.').optional() }),
+  input: z.strictObject({ nodeID: nodeId(), subnetID: cb58Id('Subnet ID; default primary network.').optional() }),
   output: z.object({
     nodeID: z.string(),
     subnetID: z.string(),
@@ -312,7 +312,7 @@ const Offer = z.object({
 const networkOverview = defineTool({
   name: 'network_overview',
   title: 'Network overview',
-  description: 'Get the network at a glance: name, ID, node version, bootstrap, heights, supply, fees, staking (totals, minimums) and deposit offers (open or why not).',
+  description: 'Get the network at a glance: name, ID, node version, bootstrap, heights, supply, fees, staking (totals, minimums), deposit offers (open or why not).',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({}),
@@ -510,12 +510,12 @@ async function lookupTx(ctx: ToolContext, txID: string): Promise<TxStatusOut> {
   return unknown;
 }
 
-const txIdField = cb58Id('Transaction ID (cb58) on X, P or C (atomic); for EVM 0x hashes use the eth_* tools.');
+const txIdField = cb58Id('X, P or C (atomic) transaction ID, cb58; EVM 0x hashes: eth_* tools.');
 
 const txStatus = defineTool({
   name: 'tx_status',
   title: 'Transaction status',
-  description: 'Find any transaction ID on X, C (atomic) or P (via the indexer) and say which chain it is on and what its status means. Use wait_for_tx to wait until it is final.',
+  description: 'Find a transaction ID on X, C (atomic) or P (via the indexer): its chain and what its status means. wait_for_tx waits until it is final.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({ txID: txIdField }),
@@ -558,14 +558,14 @@ async function pollOnce(ctx: ToolContext, txID: string, chain: 'X' | 'C' | 'any'
 const waitForTx = defineTool({
   name: 'wait_for_tx',
   title: 'Wait for a transaction',
-  description: 'Poll a transaction until it is final (Accepted, Rejected, Dropped) or a timeout passes, with progress notifications. Use tx_status for a single look.',
+  description: 'Poll a transaction until it is final (Accepted, Rejected, Dropped) or a timeout passes, with progress notifications; tx_status looks once.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({
     txID: txIdField,
-    chain: z.enum(['X', 'C', 'any']).default('any').describe('X, C (atomic) or any (also P via the indexer); default any.'),
-    timeoutSeconds: z.number().int().min(1).max(300).default(60).describe('Give up after this many seconds (1-300, default 60).'),
-    intervalSeconds: z.number().min(0.2).max(30).default(2).describe('Seconds between polls (0.2-30, default 2).'),
+    chain: z.enum(['X', 'C', 'any']).default('any').describe('X, C (atomic) or any (also P via the indexer).'),
+    timeoutSeconds: z.number().int().min(1).max(300).default(60).describe('Give up after this many seconds.'),
+    intervalSeconds: z.number().min(0.2).max(30).default(2).describe('Seconds between polls.'),
   }),
   output: z.object({
     txID: z.string(),

@@ -118,7 +118,7 @@ type Next = z.infer<typeof Next>;
  */
 const rows = (what: string) => z.array(z.unknown()).describe(what);
 const Amt = z.object({ value: z.string(), display: z.string() });
-const TX_ROW = 'Each: id, chainID, chain, type, timestamp{unix,iso}, memo, txFee, inputTotals/outputTotals [{assetID, symbol, amount}], from, to, inputCount, outputCount, genesis; with address: direction (sent/received/both), net (same shape, signed). Amounts are {value (smallest unit), display}.';
+const TX_ROW = 'Each: id, chainID, chain, type, timestamp{unix,iso}, memo, txFee, inputTotals/outputTotals [{assetID, symbol, amount}], from, to, inputCount, outputCount, genesis; with address: direction (sent/received/both), net (signed). Amounts are {value (smallest unit), display}.';
 const CTX_ROW = 'Each: hash, block, type, createdAt, from, to, value/gasPrice/fee {value (wei), display}, nonce, gasLimit, gasUsed, status, contractAddress, logCount.';
 
 
@@ -847,7 +847,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_listTransactions',
     title: 'Transaction history',
-    description: "List X/P-Chain and C-Chain atomic transactions by chain, address, asset or time; with an address, each says sent or received and the net amount.",
+    description: "List X, P and C (atomic) transactions by chain, address, asset or time; with an address, each says sent/received and its net amount.",
     input: listTxInput,
     output: z.object({ count: z.number(), transactions: rows(TX_ROW), next: Next }),
     request: listTxReq.request,
@@ -969,7 +969,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_getAsset',
     title: 'Asset details',
-    description: "Get an asset's name, symbol, denomination, supply and kind (fixed cap, variable cap, NFT).",
+    description: "Get an asset's name, symbol, denomination, supply and kind (fixed/variable cap, NFT).",
     input: getAssetInput,
     output: AssetShallow,
     request: getAssetReq.request,

@@ -145,7 +145,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_isBootstrapped',
     title: 'Chain bootstrapped?',
-    description: 'Check whether the node has bootstrapped a chain; until then its answers about it may be stale.',
+    description: 'Check whether the node has bootstrapped a chain; until then its answers may be stale.',
     tier: 'read',
     toolset: 'info',
     input: z.strictObject({ chain: chainIdOrAlias('Chain ID or alias, e.g. X, P or C.') }),
@@ -232,7 +232,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_uptime',
     title: 'Uptime as seen by peers',
-    description: "Get this node's uptime as peers see it: percent of stake counting it up, weighted average.",
+    description: "Get this node's uptime as peers see it: share of stake counting it up, weighted average.",
     tier: 'read',
     toolset: 'info',
     input: none,

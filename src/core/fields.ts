@@ -114,7 +114,7 @@ export const confirmField = z
   .string()
   .max(200)
   .optional()
-  .describe("Omit to preview; then the preview's confirmationId, same arguments.");
+  .describe("Omit to preview; then the preview's confirmationId, same args.");
 
 /** UTF-8 byte length, for the spec's byte limits (memo 256 bytes, NFT payload 1024 bytes). */
 export function byteLength(text: string): number {
