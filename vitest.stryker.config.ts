@@ -3,9 +3,12 @@ import { defineConfig } from 'vitest/config';
 /**
  * The tests `npm run mutate` runs against each mutant: every test that drives the server in this
  * process (unit, codec, the per-tool contract, fuzz, the in-memory integration and assistant
- * suites). Left out: suites whose work happens in another process or a browser (stdio clients,
- * faults through a proxy, load, packaging, views, the approval card), since a mutant in src/ can
- * only be seen by code running here; they still run in `npm test`.
+ * suites, the approval page and card, the MCP HTTP server on loopback). Left out: suites whose
+ * work happens in another process (stdio clients, faults through a proxy, load, packaging, views,
+ * anvil), since a mutant in src/ can only be seen by code running here; they still run in
+ * `npm test`. The approval suites' headless-browser tests stay in (the page they drive is served
+ * here): they need chromium, as in `npm test`. (A testNamePattern cannot drop them: Stryker's
+ * vitest runner resets it on every run.)
  */
 export default defineConfig({
   test: {
@@ -15,8 +18,9 @@ export default defineConfig({
       'test/contract/**/*.test.ts',
       'test/fuzz/**/*.test.ts',
       'test/assistant/**/*.test.ts',
-      'test/integration/{admin,approval,confirm,dialects,dynamic,gating,hostile,indexer,info,limits,platform,real-shapes,spend,xvm}.test.ts',
+      'test/integration/{admin,approval,approval-card,approval-edges,confirm,dialects,dynamic,gating,hostile,http,indexer,info,limits,platform,real-shapes,spend,wire-names,xvm}.test.ts',
     ],
+    globalSetup: ['test/helpers/browser-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

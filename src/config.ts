@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from './codec/address.js';
@@ -5,6 +7,12 @@ import { nearest } from './core/nearest.js';
 import { TOOL_NAMES } from './core/tool-names.js';
 import { TOOLSETS, type Toolset } from './core/toolsets.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
+
+/** Where `chain-mcp passkey add` stores the operator's passkey (CHAIN_MCP_PASSKEY_FILE overrides). */
+export function defaultPasskeyFile(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CONFIG_HOME || (process.platform === 'win32' && env.APPDATA ? env.APPDATA : join(homedir(), '.config'));
+  return join(base, 'chain-mcp', 'passkeys.json');
+}
 
 /** Thrown for configuration that cannot start the server; main prints `message` as one line. */
 export class ConfigError extends Error {
@@ -94,16 +102,40 @@ const byteBudget = (min: number, fallback: number) =>
     .refine((n) => n >= min, `expected at least ${min} bytes`)
     .default(fallback);
 
+/**
+ * Secrets are masked wherever they could show (src/redact.ts); one shorter than this would
+ * match ordinary text, so it could be neither masked reliably nor told from a guess.
+ */
+export const MIN_SECRET_CHARS = 8;
+const secretText = (min = MIN_SECRET_CHARS) =>
+  z
+    .string()
+    .min(min, `expected at least ${min} characters (a shorter secret cannot be redacted reliably)`)
+    .max(1024, 'expected at most 1024 characters');
+
+const wholeNumber = (what: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `expected ${what} as a whole number`)
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `expected ${what} between ${min} and ${max}`)
+    .default(fallback);
+
 const envSchema = z.object({
   CHAIN_MCP_NODE_URL: url('node').default('http://127.0.0.1:9650'),
   CHAIN_MCP_INDEXER_URL: url('indexer').optional(),
   CHAIN_MCP_RUNNER_URL: url('network runner gateway').optional(),
   CHAIN_MCP_RUNNER_EXEC_PATH: z.string().min(1).optional(),
-  CHAIN_MCP_AUTH_TOKEN: z.string().min(1, 'expected a non-empty token').optional(),
-  CHAIN_MCP_AUTH_PASSWORD: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
+  CHAIN_MCP_AUTH_TOKEN: secretText().optional(),
+  CHAIN_MCP_AUTH_PASSWORD: secretText().optional(),
   CHAIN_MCP_KEYSTORE_USER: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
-  CHAIN_MCP_KEYSTORE_PASSWORD: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
-  CHAIN_MCP_ADMIN_SECRET: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
+  CHAIN_MCP_KEYSTORE_PASSWORD: secretText().optional(),
+  CHAIN_MCP_ADMIN_SECRET: secretText().optional(),
+  // A bearer token guards every MCP call over --http: long enough not to be guessed.
+  CHAIN_MCP_HTTP_TOKEN: secretText(16).optional(),
+  CHAIN_MCP_HTTP_IDLE_MS: wholeNumber('milliseconds', 1000, 86_400_000, 30 * 60 * 1000),
+  CHAIN_MCP_HTTP_MAX_SESSIONS: wholeNumber('a session count', 1, 10_000, 32),
   CHAIN_MCP_ALLOW_SPEND: boolText.default(false),
   CHAIN_MCP_ALLOW_ADMIN: boolText.default(false),
   CHAIN_MCP_DYNAMIC: boolText.default(false),
@@ -111,6 +143,7 @@ const envSchema = z.object({
   CHAIN_MCP_TOOLS: nameList.optional(),
   CHAIN_MCP_EXCLUDE_TOOLS: nameList.optional(),
   CHAIN_MCP_MAX_SPEND: uint64Text.optional(),
+  CHAIN_MCP_MAX_SPEND_PER_DAY: uint64Text.optional(),
   CHAIN_MCP_ALLOWED_RECIPIENTS: recipientList.optional(),
   CHAIN_MCP_EXPECT_NETWORK_ID: z.string().trim().regex(/^\d+$/, 'expected a network ID such as 1000').optional(),
   CHAIN_MCP_TIMEOUT_MS: z
@@ -125,6 +158,8 @@ const envSchema = z.object({
   CHAIN_MCP_MAX_STRUCTURED_BYTES: byteBudget(4096, 65_536),
   CHAIN_MCP_WIRE_NAMES: z.string().optional(),
   CHAIN_MCP_APPROVAL: z.enum(['human', 'confirm-id']).default('human'),
+  CHAIN_MCP_APPROVAL_LINK: z.enum(['passkey', 'plain']).default('passkey'),
+  CHAIN_MCP_PASSKEY_FILE: z.string().trim().min(1).optional(),
   CHAIN_MCP_APPROVAL_WAIT_MS: z
     .string()
     .regex(/^\d+$/, 'expected milliseconds as a whole number')
@@ -151,6 +186,8 @@ export interface Config {
   tools?: ReadonlySet<string>;
   excludeTools: ReadonlySet<string>;
   maxSpend?: bigint;
+  /** Rolling 24 h total of everything sent, fees included, smallest unit (src/spend/ledger.ts). */
+  maxSpendPerDay?: bigint;
   allowedRecipients?: readonly string[];
   expectNetworkId?: string;
   timeoutMs: number;
@@ -163,12 +200,26 @@ export interface Config {
   approval: 'human' | 'confirm-id';
   /** How long a confirm call waits for the approval page when the client has no way to ask the human. */
   approvalWaitMs: number;
+  /**
+   * The approval link (for a client with neither elicitation nor MCP Apps): `passkey` offers it only
+   * with a registered passkey and Approve needs a WebAuthn assertion; `plain` offers it always,
+   * knowing a model with an HTTP client can press the button itself.
+   */
+  approvalLink: 'passkey' | 'plain';
+  /** Where `chain-mcp passkey add` stores the passkey (CHAIN_MCP_PASSKEY_FILE). */
+  passkeyFile: string;
   /** Budget for one result's structuredContent; lists lose whole items from their end to fit. */
   maxStructuredBytes: number;
   /** CHAIN_MCP_WIRE_NAMES: `auto` learns the node's names on first use (src/context/dialect.ts). */
   wire: WireSetting;
   /** Values that must never appear in a log line, an error or a tool result. */
   secrets: readonly string[];
+  /** CHAIN_MCP_HTTP_TOKEN: the bearer token every --http request must carry. */
+  httpToken?: string;
+  /** An --http session unused this long is closed (CHAIN_MCP_HTTP_IDLE_MS). */
+  httpIdleMs: number;
+  /** At most this many --http sessions at once; a new one beyond is refused (CHAIN_MCP_HTTP_MAX_SESSIONS). */
+  httpMaxSessions: number;
 }
 
 export interface Cli {
@@ -215,6 +266,13 @@ export const FLAGS: readonly Flag[] = [
   { name: 'allow-admin', type: 'boolean', env: 'CHAIN_MCP_ALLOW_ADMIN', help: 'CHAIN_MCP_ALLOW_ADMIN=true' },
   { name: 'max-spend', type: 'string', arg: 'N', env: 'CHAIN_MCP_MAX_SPEND', help: 'CHAIN_MCP_MAX_SPEND: cap for one spend, in the smallest unit' },
   {
+    name: 'max-spend-per-day',
+    type: 'string',
+    arg: 'N',
+    env: 'CHAIN_MCP_MAX_SPEND_PER_DAY',
+    help: 'CHAIN_MCP_MAX_SPEND_PER_DAY: rolling 24 h total of everything sent, fees included',
+  },
+  {
     name: 'expect-network-id',
     type: 'string',
     arg: 'ID',
@@ -245,10 +303,13 @@ export const HELP = [
   'chain-mcp: MCP server for a blockchain node and its indexer',
   '',
   'Usage: chain-mcp [--http [--port N]] [--devnet] [options]',
+  '       chain-mcp passkey add [--port N]   register the passkey that guards approval links',
   '',
   helpRow('(no flags)', 'serve MCP on stdio'),
   ...FLAGS.map((f) => helpRow(`${f.short ? `-${f.short}, ` : ''}--${f.name}${f.arg ? ` ${f.arg}` : ''}`, f.help)),
   helpRow('CHAIN_MCP_WIRE_NAMES', "auto (default: learn the node's names), spec, camino, or key=value pairs"),
+  helpRow('CHAIN_MCP_HTTP_TOKEN', 'bearer token for --http (required with spend or admin tools)'),
+  helpRow('CHAIN_MCP_APPROVAL_LINK', 'passkey (default) or plain; CHAIN_MCP_PASSKEY_FILE'),
   '',
   'Secrets (auth token and password, keystore user and password) are read from the',
   'environment only. See README.md for every variable.',
@@ -336,8 +397,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const toolsets = new Set<Toolset>(
     !toolsetNames || toolsetNames.length === 0 || toolsetNames.includes('all') ? TOOLSETS : (toolsetNames as Toolset[]),
   );
-  const secrets = [e.CHAIN_MCP_AUTH_TOKEN, e.CHAIN_MCP_AUTH_PASSWORD, e.CHAIN_MCP_KEYSTORE_PASSWORD, e.CHAIN_MCP_ADMIN_SECRET].filter(
-    (s): s is string => typeof s === 'string' && s.length >= 4,
+  const secrets = [e.CHAIN_MCP_AUTH_TOKEN, e.CHAIN_MCP_AUTH_PASSWORD, e.CHAIN_MCP_KEYSTORE_PASSWORD, e.CHAIN_MCP_ADMIN_SECRET, e.CHAIN_MCP_HTTP_TOKEN].filter(
+    (s): s is string => typeof s === 'string',
   );
   return {
     nodeUrl: e.CHAIN_MCP_NODE_URL,
@@ -358,6 +419,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     tools: e.CHAIN_MCP_TOOLS && e.CHAIN_MCP_TOOLS.length > 0 ? new Set(e.CHAIN_MCP_TOOLS) : undefined,
     excludeTools: new Set(e.CHAIN_MCP_EXCLUDE_TOOLS ?? []),
     maxSpend: e.CHAIN_MCP_MAX_SPEND,
+    maxSpendPerDay: e.CHAIN_MCP_MAX_SPEND_PER_DAY,
     allowedRecipients: e.CHAIN_MCP_ALLOWED_RECIPIENTS,
     expectNetworkId: e.CHAIN_MCP_EXPECT_NETWORK_ID,
     timeoutMs: e.CHAIN_MCP_TIMEOUT_MS,
@@ -366,9 +428,23 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     maxStructuredBytes: e.CHAIN_MCP_MAX_STRUCTURED_BYTES,
     approval: e.CHAIN_MCP_APPROVAL,
     approvalWaitMs: e.CHAIN_MCP_APPROVAL_WAIT_MS,
+    approvalLink: e.CHAIN_MCP_APPROVAL_LINK,
+    passkeyFile: e.CHAIN_MCP_PASSKEY_FILE ?? defaultPasskeyFile(env),
     wire,
     secrets,
+    httpToken: e.CHAIN_MCP_HTTP_TOKEN,
+    httpIdleMs: e.CHAIN_MCP_HTTP_IDLE_MS,
+    httpMaxSessions: e.CHAIN_MCP_HTTP_MAX_SESSIONS,
   };
+}
+
+/** --http with spend or admin tools on needs CHAIN_MCP_HTTP_TOKEN: any local program could call them otherwise. */
+export function checkHttpConfig(config: Config): void {
+  if (!config.httpToken && (config.allowSpend || config.allowAdmin)) {
+    throw new ConfigError(
+      `CHAIN_MCP_HTTP_TOKEN: required with --http when ${config.allowSpend ? 'CHAIN_MCP_ALLOW_SPEND' : 'CHAIN_MCP_ALLOW_ADMIN'} is on (at least 16 random characters; clients send it as Authorization: Bearer <token>)`,
+    );
+  }
 }
 
 /**

@@ -43,14 +43,21 @@ export function canonicalArgs(value: unknown): string {
 export class ConfirmationBook {
   private readonly secret = randomBytes(32);
   private readonly open = new Map<string, number>();
+  /** The MCP session each open id was issued in (HTTP); an id is redeemed only there. */
+  private readonly sessions = new Map<string, string>();
 
-  issue(toolName: string, args: unknown, nowMs: number): { id: string; expiresAt: number } {
+  issue(toolName: string, args: unknown, nowMs: number, session?: string): { id: string; expiresAt: number } {
     this.sweep(nowMs);
-    // Bound memory: a model looping on previews drops its oldest ids, never anyone's newest.
-    while (this.open.size >= MAX_OPEN) this.open.delete(this.open.keys().next().value as string);
+    // Bound memory without dropping an id someone may still confirm: the new preview is refused.
+    if (this.open.size >= MAX_OPEN) {
+      throw new ChainMcpError('policy', `Refused: ${MAX_OPEN} previews are open (unconfirmed, under 5 minutes old); no new preview until some are used or expire. Nothing was sent.`, {
+        hint: 'Confirm or abandon the open previews and wait for them to expire; do not loop on previews.',
+      });
+    }
     const nonce = randomBytes(12).toString('base64url');
     const expiresAt = nowMs + CONFIRMATION_TTL_MS;
     this.open.set(nonce, expiresAt);
+    if (session !== undefined) this.sessions.set(nonce, session);
     return { id: `${nonce}.${expiresAt}.${this.mac(toolName, args, nonce, expiresAt)}`, expiresAt };
   }
 
@@ -60,16 +67,16 @@ export class ConfirmationBook {
   }
 
   /** Checks and consumes an id; throws a `confirmation` error that says why it was refused. */
-  redeem(id: string, toolName: string, args: unknown, nowMs: number): void {
-    const nonce = this.verify(id, toolName, args, nowMs);
-    this.open.delete(nonce);
+  redeem(id: string, toolName: string, args: unknown, nowMs: number, session?: string): void {
+    const nonce = this.verify(id, toolName, args, nowMs, session);
+    this.drop(nonce);
   }
 
   /**
    * Checks an id without consuming it (a spend waiting for the human's approval keeps its id);
    * returns its nonce. Throws a `confirmation` error that says why it was refused.
    */
-  verify(id: string, toolName: string, args: unknown, nowMs: number): string {
+  verify(id: string, toolName: string, args: unknown, nowMs: number, session?: string): string {
     const parts = id.split('.');
     const [nonce, expiry, mac] = parts;
     const expiresAt = Number(expiry);
@@ -84,11 +91,18 @@ export class ConfirmationBook {
       throw refuse('the confirmationId does not match this tool and these exact arguments (or was not issued by this server)');
     }
     if (nowMs > expiresAt) {
-      this.open.delete(nonce);
+      this.drop(nonce);
       throw refuse('the confirmationId has expired (valid for 5 minutes)');
     }
     if (!this.open.has(nonce)) throw refuse('the confirmationId was already used');
+    // Over HTTP each client has its own session: an id seen by one client is no use to another.
+    if (this.sessions.get(nonce) !== session) throw refuse('the confirmationId was issued in another MCP session');
     return nonce;
+  }
+
+  private drop(nonce: string): void {
+    this.open.delete(nonce);
+    this.sessions.delete(nonce);
   }
 
   private mac(toolName: string, args: unknown, nonce: string, expiresAt: number): string {
@@ -96,6 +110,6 @@ export class ConfirmationBook {
   }
 
   private sweep(nowMs: number): void {
-    for (const [nonce, expiresAt] of this.open) if (nowMs > expiresAt) this.open.delete(nonce);
+    for (const [nonce, expiresAt] of this.open) if (nowMs > expiresAt) this.drop(nonce);
   }
 }

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { type Config, ConfigError } from './config.js';
+import { checkHttpConfig, type Config, ConfigError } from './config.js';
 import type { Logger } from './log.js';
 import type { Services } from './services.js';
 import { buildServer } from './server.js';
@@ -40,8 +40,22 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return text ? JSON.parse(text) : undefined;
 }
 
-function jsonError(res: ServerResponse, status: number, code: number, message: string): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** `Authorization: Bearer <token>` compared in constant time (both sides hashed to one length first). */
+function bearerMatches(req: IncomingMessage, token: string): boolean {
+  const given = /^Bearer[ ]+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';
+  const digest = (text: string) => createHash('sha256').update(text).digest();
+  return timingSafeEqual(digest(given), digest(token)) && given.length > 0;
+}
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  lastUsed: number;
+  /** Calls being answered now: a session busy with a long call (a spend waiting for approval) is not idle. */
+  busy: number;
 }
 
 /**
@@ -64,26 +78,57 @@ function abortOnHangUp(transport: StreamableHTTPServerTransport, req: IncomingMe
 }
 
 /** Streamable HTTP on 127.0.0.1 at /mcp, one MCP server per session, sharing the process's services. */
-export async function serveHttp(opts: { config: Config; log: Logger; services: Services; port: number }) {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
+export async function serveHttp(opts: { config: Config; log: Logger; services: Services; port: number; now?: () => number }) {
+  checkHttpConfig(opts.config);
+  const now = opts.now ?? Date.now;
+  const { httpToken, httpIdleMs, httpMaxSessions } = opts.config;
+  const sessions = new Map<string, Session>();
+  // Sessions being initialized count against the bound too (their id is not known yet).
+  let opening = 0;
+  const expireIdle = () => {
+    for (const [id, s] of sessions) {
+      if (s.busy === 0 && now() - s.lastUsed > httpIdleMs) {
+        sessions.delete(id);
+        opts.log.info({ session: id.slice(0, 8) }, 'HTTP session expired (idle)');
+        void s.transport.close().catch(() => undefined);
+      }
+    }
+  };
+  const sweeper = setInterval(expireIdle, Math.min(httpIdleMs, 60_000));
+  sweeper.unref();
   const http = createServer(async (req, res) => {
     try {
       if (!loopbackOnly(req)) return jsonError(res, 403, -32000, 'Forbidden: only loopback hosts and origins are served.');
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
       if (url.pathname !== '/mcp') return jsonError(res, 404, -32000, 'Not found: the MCP endpoint is /mcp.');
+      if (httpToken !== undefined && !bearerMatches(req, httpToken)) {
+        return jsonError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <CHAIN_MCP_HTTP_TOKEN>.', {
+          'www-authenticate': 'Bearer realm="chain-mcp", error="invalid_token"',
+        });
+      }
+      expireIdle();
       const sessionId = req.headers['mcp-session-id'];
-      let transport = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+      const session = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+      let transport = session?.transport;
       const body = req.method === 'POST' ? await readJson(req).catch(() => Symbol.for('bad')) : undefined;
       if (body === Symbol.for('bad')) return jsonError(res, 400, -32700, 'Parse error: the body is not JSON.');
       if (!transport) {
-        if (sessionId !== undefined) return jsonError(res, 404, -32001, 'Session not found; initialize again.');
+        if (sessionId !== undefined) return jsonError(res, 404, -32001, 'Session not found (expired after being idle, or closed); initialize again.');
         if (req.method !== 'POST' || !isInitializeRequest(body)) {
           return jsonError(res, 400, -32000, 'Bad request: no session; send initialize first.');
         }
+        // Never evict an active session to make room: the newcomer is refused instead.
+        if (sessions.size + opening >= httpMaxSessions) {
+          return jsonError(res, 503, -32000, `Too many MCP sessions (${httpMaxSessions}, CHAIN_MCP_HTTP_MAX_SESSIONS); close one (DELETE /mcp) or wait for idle ones to expire.`, {
+            'retry-after': '60',
+          });
+        }
+        opening++;
         const created = new StreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => {
-            sessions.set(id, created);
+            opening--;
+            sessions.set(id, { transport: created, lastUsed: now(), busy: 0 });
           },
         });
         created.onclose = () => {
@@ -92,6 +137,21 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
         const { mcp } = buildServer({ config: opts.config, log: opts.log, services: opts.services });
         await mcp.connect(created);
         transport = created;
+        res.once('close', () => {
+          if (!created.sessionId) opening--;
+        });
+      }
+      if (session) {
+        session.lastUsed = now();
+        // A call in progress keeps its session (a spend may wait minutes for the human); the
+        // standing GET event stream does not, or no SDK client's session would ever expire.
+        if (req.method === 'POST') {
+          session.busy++;
+          res.once('close', () => {
+            session.busy--;
+            session.lastUsed = now();
+          });
+        }
       }
       abortOnHangUp(transport, req, res, body);
       await transport.handleRequest(req, res, body);
@@ -114,5 +174,15 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
     });
     http.listen(opts.port, '127.0.0.1', resolve);
   });
-  return { port: (http.address() as AddressInfo).port, close: () => new Promise<void>((r) => http.close(() => r())) };
+  return {
+    port: (http.address() as AddressInfo).port,
+    /** Open sessions (for tests and the log). */
+    sessionCount: () => sessions.size,
+    close: () =>
+      new Promise<void>((r) => {
+        clearInterval(sweeper);
+        http.closeAllConnections();
+        http.close(() => r());
+      }),
+  };
 }

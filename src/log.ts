@@ -1,4 +1,5 @@
 import { pino } from 'pino';
+import { redactSecrets } from './redact.js';
 
 export type Logger = pino.Logger;
 
@@ -8,7 +9,8 @@ export type Logger = pino.Logger;
  * `destination` is stderr; tests pass a stream to read the lines back.
  */
 export function createLogger(level: string, secrets: readonly string[], destination: pino.DestinationStream = pino.destination({ fd: 2, sync: false })): Logger {
-  const mask = (value: string): string => secrets.reduce((text, secret) => text.split(secret).join('[redacted]'), value);
+  // The line is JSON: a secret with a quote or a backslash appears escaped, which redactSecrets also catches.
+  const mask = (value: string): string => redactSecrets(value, secrets);
   return pino(
     {
       level,

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-import { ConfigError, checkToolNames, HELP, loadConfig, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
+import { ConfigError, checkToolNames, defaultPasskeyFile, HELP, loadConfig, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
 import { createLogger } from './log.js';
 import { VERSION } from './version.js';
 
 /** CLI entry: parse flags and environment, then serve MCP on stdio or Streamable HTTP. */
 async function main(): Promise<void> {
+  if (process.argv[2] === 'passkey') return passkeyCommand(process.argv.slice(3));
   const { cli, env } = parseCli(process.argv.slice(2), process.env);
   if (cli.help) {
     process.stdout.write(`${HELP}\n`);
@@ -91,6 +92,22 @@ async function main(): Promise<void> {
   process.stdin.once('end', () => void shutdown());
   await mcp.connect(transport);
   log.debug({ nodeUrl: config.nodeUrl }, 'serving MCP on stdio');
+}
+
+/** `chain-mcp passkey add [--port N]`: register the operator's passkey for the approval link. */
+async function passkeyCommand(args: readonly string[]): Promise<void> {
+  const [verb, ...rest] = args;
+  let port = 0;
+  if (rest[0] === '--port' && /^\d+$/.test(rest[1] ?? '') && Number(rest[1]) <= 65535) port = Number(rest[1]);
+  else if (rest.length > 0 || verb !== 'add') throw new ConfigError('usage: chain-mcp passkey add [--port N]');
+  const file = process.env.CHAIN_MCP_PASSKEY_FILE?.trim() || defaultPasskeyFile();
+  const [{ PasskeyStore }, { servePasskeyRegistration }] = await Promise.all([import('./approval/passkey.js'), import('./approval/passkey-register.js')]);
+  const registration = await servePasskeyRegistration(new PasskeyStore(file), port);
+  // A person at a terminal runs this: the URL goes to stdout. It holds a secret path; do not share it.
+  process.stdout.write(`Open this page in a browser on this computer to register a passkey:\n  ${registration.url}\nIt will be stored in ${file} (CHAIN_MCP_PASSKEY_FILE). Ctrl-C to cancel.\n`);
+  const id = await registration.done;
+  await registration.close();
+  process.stdout.write(`Passkey ${id.slice(0, 12)}... registered. Approval links now need it (CHAIN_MCP_APPROVAL_LINK=passkey, the default).\n`);
 }
 
 main().catch((err: unknown) => {

@@ -1,17 +1,90 @@
-/** Replaces every configured secret in `text`: the last guard before a result or error leaves the server. */
+const MASK = '[redacted]';
+
+const escapeRegex = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The base64 characters that depend on the secret alone, at each of the three byte alignments:
+ * a secret inside any longer base64 text (`user:password` in a Basic header) contains one of them.
+ */
+function base64Cores(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const cores: string[] = [];
+  for (let lead = 0; lead < 3; lead++) {
+    const encoded = Buffer.concat([Buffer.alloc(lead), bytes]).toString('base64').replace(/=+$/, '');
+    const first = Math.ceil((lead * 8) / 6);
+    const last = Math.floor(((lead + bytes.length) * 8) / 6);
+    const core = encoded.slice(first, last);
+    if (core.length >= 8) cores.push(core, core.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return [...new Set(cores)];
+}
+
+/** The forms a secret takes when echoed: as is, JSON-escaped, URL- and form-encoded (any letter case), base64 (std and url-safe). */
+export function secretForms(secret: string): { anyCase: string[]; exact: string[] } {
+  const json = JSON.stringify(secret).slice(1, -1);
+  const unicodeJson = secret.replace(/[^\x20-\x7e]|["\\/<>&']/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const url = encodeURIComponent(secret);
+  const form = new URLSearchParams({ s: secret }).toString().slice(2);
+  const anyCase = [...new Set([secret, json, unicodeJson, json.replace(/\//g, '\\/'), url, form])];
+  return { anyCase, exact: base64Cores(secret) };
+}
+
+interface Compiled {
+  /** Text forms, any letter case. */
+  anyCase?: RegExp;
+  /** Base64 forms, exact (their case is their content). */
+  exact?: RegExp;
+  /** A secret's head cut off by a clip (`…`, `...` or the end of the text). */
+  cut?: RegExp;
+}
+
+const compiled = new WeakMap<readonly string[], Compiled>();
+
+function compile(secrets: readonly string[]): Compiled {
+  let c = compiled.get(secrets);
+  if (c) return c;
+  const anyCase: string[] = [];
+  const exact: string[] = [];
+  const heads: string[] = [];
+  for (const secret of secrets) {
+    if (!secret) continue;
+    const forms = secretForms(secret);
+    anyCase.push(...forms.anyCase);
+    exact.push(...forms.exact);
+    for (let n = Math.min(secret.length - 1, 64); n >= 4; n--) heads.push(secret.slice(0, n));
+  }
+  // Longest first, so a form that contains another is masked whole.
+  const alternation = (list: string[]) => [...new Set(list)].sort((a, b) => b.length - a.length).map(escapeRegex).join('|');
+  c = {
+    anyCase: anyCase.length ? new RegExp(alternation(anyCase), 'gi') : undefined,
+    exact: exact.length ? new RegExp(alternation(exact), 'g') : undefined,
+    cut: heads.length ? new RegExp(`(?:${alternation(heads)})(?=…|\\.\\.\\.|$)`, 'gi') : undefined,
+  };
+  compiled.set(secrets, c);
+  return c;
+}
+
+/**
+ * Replaces every configured secret in `text`, in every form it is commonly echoed in, and the
+ * head of one cut short by a clip: the last guard before a result, an error or a log line leaves.
+ * Runs before any truncation; the `cut` rule covers clips made lower down (node error excerpts).
+ */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) out = out.split(secret).join('[redacted]');
+  if (secrets.length === 0 || text.length === 0) return text;
+  const { anyCase, exact, cut } = compile(secrets);
+  let out = anyCase ? text.replace(anyCase, MASK) : text;
+  if (exact) out = out.replace(exact, MASK);
+  if (cut) out = out.replace(cut, MASK);
   return out;
 }
 
-/** Same as redactSecrets, through every string of a JSON value. */
+/** Same as redactSecrets, through every string of a JSON value (keys included). */
 export function redactValue<T>(value: T, secrets: readonly string[]): T {
   if (secrets.length === 0) return value; // nothing to mask: no copy
   if (typeof value === 'string') return redactSecrets(value, secrets) as T;
   if (Array.isArray(value)) return value.map((v) => redactValue(v, secrets)) as T;
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactValue(v, secrets)])) as T;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [redactSecrets(k, secrets), redactValue(v, secrets)])) as T;
   }
   return value;
 }

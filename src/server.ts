@@ -3,7 +3,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type ClientCapabilities, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { decideFromCard } from './approval/card-tool.js';
 import { CARD_TOOL, CARD_URI, cardResource, hostShowsCards } from './approval/card.js';
-import type { ToolDef } from './core/tool.js';
+import { needsConfirmation, type ToolDef } from './core/tool.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { CallHooks } from './registry/context.js';
@@ -94,7 +94,11 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     if (!hostShowsCards(server.getClientCapabilities())) return { tools: listing };
     // MCP Apps hosts learn a tool's view from its listing: spend tools name the approval card,
     // the tools with a picture worth showing name their view (src/views).
-    const uriOf = (name: string) => (cards && byName.get(name)?.tier === 'spend' ? CARD_URI : viewFor(name)?.uri);
+    const confirms = (name: string) => {
+      const tool = byName.get(name);
+      return tool !== undefined && needsConfirmation(tool);
+    };
+    const uriOf = (name: string) => (cards && confirms(name) ? CARD_URI : viewFor(name)?.uri);
     return { tools: listing.map((t) => (uriOf(t.name) ? { ...t, _meta: { ui: { resourceUri: uriOf(t.name) } } } : t)) };
   });
 
@@ -126,6 +130,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     const progressToken = request.params._meta?.progressToken;
     const hooks: CallHooks = {
       signal: extra.signal,
+      session: extra.sessionId,
       progress:
         progressToken === undefined
           ? undefined

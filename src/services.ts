@@ -3,16 +3,24 @@ import { ConfirmationBook } from './confirm.js';
 import type { CallOptions, ToolDef } from './core/tool.js';
 import { loadCatalogue } from './catalogue/load.js';
 import { NetworkCache } from './context/network.js';
-import { DialectCache } from './context/dialect.js';
-import { HttpStatusError } from './errors.js';
+import { DialectCache, type DialectInfo } from './context/dialect.js';
+import { ChainMcpError, HttpStatusError, RpcError } from './errors.js';
 import type { Logger } from './log.js';
 import { HttpClient } from './transport/http.js';
 import { JsonRpcClient, type RpcParams } from './transport/jsonrpc.js';
 import { RestClient } from './transport/rest.js';
 import { ApprovalBook } from './approval/book.js';
 import { ApprovalPages } from './approval/page.js';
+import { PasskeyStore } from './approval/passkey.js';
 import { CardSecrets } from './approval/card.js';
-import { type Endpoint, endpointPath, needsDialect, PRESETS, wireMethod } from './wire.js';
+import { OwnAddresses } from './spend/own.js';
+import { SpendLedger } from './spend/ledger.js';
+import { type Endpoint, endpointPath, needsDialect, PRESETS, resolveWire, type WireNames, wireMethod, wireParams } from './wire.js';
+
+/** What a composite's steps share to send their reads (registry/batcher.ts). */
+export interface RpcSender {
+  call(path: string, method: string, params: RpcParams, retry: boolean): Promise<unknown>;
+}
 
 export interface ServicesOptions {
   config: Config;
@@ -38,24 +46,44 @@ export class Services {
   readonly approvalPages: ApprovalPages;
   readonly cardSecrets = new CardSecrets();
   readonly now: () => number;
+  /** What was sent in the last 24 hours, for CHAIN_MCP_MAX_SPEND_PER_DAY. */
+  readonly ledger: SpendLedger;
+  /** The keystore user's addresses, cached: change and import destinations are checked against them. */
+  readonly ownAddresses: OwnAddresses;
   private byName?: Promise<Map<string, ToolDef>>;
   private readonly catalogueSource: () => Promise<readonly ToolDef[]>;
   private readonly networkCache: NetworkCache;
   readonly dialect: DialectCache;
+  private readonly staticWire: WireNames;
 
   constructor(opts: ServicesOptions) {
     this.config = opts.config;
     this.log = opts.log;
     this.now = opts.now ?? Date.now;
-    this.http = new HttpClient({ timeoutMs: opts.config.timeoutMs });
+    this.http = new HttpClient({ timeoutMs: opts.config.timeoutMs, secrets: opts.config.secrets });
     this.node = new JsonRpcClient(this.http, opts.config.nodeUrl, opts.config.authToken);
     if (opts.config.indexerUrl) this.indexerClient = new RestClient(this.http, opts.config.indexerUrl, 'indexer');
     if (opts.config.runnerUrl) this.runnerClient = new RestClient(this.http, opts.config.runnerUrl, 'network runner');
     const given = opts.catalogue;
     this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
     this.approvals = new ApprovalBook(this.now);
-    this.approvalPages = new ApprovalPages(this.approvals, opts.log);
+    this.ledger = new SpendLedger(this.now);
+    const keystore = opts.config.keystore;
+    this.ownAddresses = new OwnAddresses(
+      keystore
+        ? async (chain) => {
+            const list = async (endpoint: 'xvm' | 'platform') => {
+              const raw = (await this.rpc(endpoint, `${endpoint}.listAddresses`, { ...keystore }, { retry: true })) as { addresses?: unknown };
+              return Array.isArray(raw?.addresses) ? raw.addresses.filter((a): a is string => typeof a === 'string') : [];
+            };
+            // The P list where the node keeps one; else the X list (same keys, same payload).
+            return chain === 'P' ? list('platform').catch(() => list('xvm')) : list('xvm');
+          }
+        : undefined,
+    );
+    this.approvalPages = new ApprovalPages(this.approvals, opts.log, opts.config.approvalLink === 'passkey' ? new PasskeyStore(opts.config.passkeyFile, opts.log) : undefined);
     this.dialect = new DialectCache(opts.config.wire, (path, method, params) => this.node.call({ path, method, params }, { retry: true }), opts.log);
+    this.staticWire = resolveWire(opts.config.wire, 'spec');
     this.networkCache = new NetworkCache((endpoint, method, params) => this.rpc(endpoint, method, params, { retry: true }));
   }
 
@@ -70,14 +98,47 @@ export class Services {
 
   /** Path and method on the wire; learns the node's dialect first when the names depend on it. */
   async route(endpoint: Endpoint, method: string, chain?: string): Promise<{ path: string; method: string }> {
-    const wire = needsDialect(endpoint, method) ? (await this.dialect.get()).wire : PRESETS.spec;
+    // Names no dialect changes still take the operator's overrides (a platform path, a method).
+    const wire = needsDialect(endpoint, method) ? (await this.dialect.get()).wire : (this.dialect.peek()?.wire ?? this.staticWire);
     return { path: endpointPath(endpoint, wire, chain), method: wireMethod(method, wire) };
   }
 
-  async rpc(endpoint: Endpoint, method: string, params?: RpcParams, opts: CallOptions & { signal?: AbortSignal } = {}) {
-    const route = await this.route(endpoint, method, opts.chain);
-    const answer = this.node.call({ ...route, params }, { retry: opts.retry ?? true, signal: opts.signal });
-    return endpoint === 'keystore' ? answer.catch((err: unknown) => Promise.reject(keystoreDisabled(err))) : answer;
+  /**
+   * Sends one JSON-RPC call (through `via` when a composite shares one). A call whose names depend
+   * on the dialect and that the node answers as a node of the other dialect would (`can't find
+   * service`, a renamed method unknown, a dialect path 404) makes the server learn the names
+   * again, once. A read is then sent again under the new names. Anything else (a spend, a wallet
+   * or admin write) is not: gorilla/rpc resolves the method before it runs anything, so nothing
+   * was executed, but a write is never sent twice by the server; the caller is told to call again.
+   */
+  async rpc(endpoint: Endpoint, method: string, params?: RpcParams, opts: CallOptions & { signal?: AbortSignal; via?: RpcSender } = {}) {
+    const retry = opts.retry ?? true;
+    // The names this call went out under: other calls may re-learn them while it is in flight.
+    let used: DialectInfo | undefined;
+    const send = async () => {
+      const route = await this.route(endpoint, method, opts.chain);
+      used = this.dialect.peek();
+      // Shapes a real node reads differently (avax baseFee as 0x-hex) follow the wire method.
+      const sent = wireParams(route.method, params);
+      if (opts.via) return opts.via.call(route.path, route.method, sent, retry);
+      return this.node.call({ ...route, params: sent }, { retry, signal: opts.signal });
+    };
+    try {
+      return await send();
+    } catch (err) {
+      if (endpoint === 'keystore') throw keystoreDisabled(err);
+      if (!needsDialect(endpoint, method) || !answeredAsOtherDialect(err, endpoint, method)) throw err;
+      const stale = used;
+      // When the names cannot be learned again either, the call's own failure says most.
+      const fresh = await this.dialect.relearn(stale).catch(() => undefined);
+      if (!fresh || fresh.dialect === stale?.dialect) throw err;
+      if (!retry) {
+        throw new ChainMcpError('rpc', `The node refused ${method} under the names of the ${stale?.dialect ?? 'assumed'} dialect: it now speaks the ${fresh.dialect} names. Nothing was executed.`, {
+          hint: 'The server has learned the new names; call the tool again (a spend needs a new preview and approval).',
+        });
+      }
+      return await send();
+    }
   }
 
   network() {
@@ -97,6 +158,18 @@ export class Services {
     await this.approvalPages.close();
     await this.http.close();
   }
+}
+
+/**
+ * What a node of the other dialect answers: unknown namespace, unknown renamed method, or no such
+ * path where the path itself differs by dialect (the C-chain atomic API, the asset VM's static API).
+ */
+function answeredAsOtherDialect(err: unknown, endpoint: Endpoint, method: string): boolean {
+  if (err instanceof RpcError) {
+    if (/can't find service/i.test(err.message)) return true;
+    return /can't find method/i.test(err.message) && Object.values(PRESETS).some((preset) => Object.hasOwn(preset.methods, method));
+  }
+  return err instanceof HttpStatusError && err.status === 404 && (endpoint === 'cx' || endpoint === 'xvmStatic');
 }
 
 /** A real node serves /ext/keystore only when started with --api-keystore-enabled=true (off by default): it answers 404. */

@@ -8,10 +8,18 @@ import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
  * through unchanged and answers the others itself: -32700 for bad JSON, -32600 for an
  * invalid request (wrong `jsonrpc`, missing `method`, non-object `params`, a batch).
  */
+/** One JSON-RPC message per line, at most this long (the same 4 MB as an --http request body). */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+
 export class StdioGuard extends Transform {
   private pending = '';
+  /** Inside a line that went over MAX_LINE_BYTES: its rest is skipped up to the next newline. */
+  private skipping = false;
 
-  constructor(private readonly answer: (line: string) => void) {
+  constructor(
+    private readonly answer: (line: string) => void,
+    private readonly maxLine = MAX_LINE_BYTES,
+  ) {
     super();
   }
 
@@ -21,14 +29,21 @@ export class StdioGuard extends Transform {
     while (newline !== -1) {
       const line = this.pending.slice(0, newline);
       this.pending = this.pending.slice(newline + 1);
-      this.check(line);
+      if (this.skipping) this.skipping = false;
+      else this.check(line);
       newline = this.pending.indexOf('\n');
+    }
+    // A line without its end yet is held, but never more than maxLine: memory stays bounded.
+    if (this.pending.length > this.maxLine) {
+      this.pending = '';
+      if (!this.skipping) this.refuse(null, -32600, `Invalid Request: a line over ${this.maxLine} bytes was dropped; send smaller messages.`);
+      this.skipping = true;
     }
     done();
   }
 
   override _flush(done: TransformCallback): void {
-    if (this.pending.trim()) this.check(this.pending);
+    if (this.pending.trim() && !this.skipping) this.check(this.pending);
     this.pending = '';
     done();
   }

@@ -1,13 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { BUNDLE_ENTRY } from './gen-manifest.js';
+import { BUNDLE_ENTRY, ICON } from './gen-manifest.js';
 
 /**
  * `npm run pack`: one self-contained ESM file (esbuild; no node_modules needed at run
- * time) next to manifest.json in a staging folder, then `mcpb pack` into a .mcpb.
+ * time) next to manifest.json and the icon in bundle/stage, then `mcpb pack` into
+ * bundle/chain-mcp.mcpb. `node dist/tools/bundle.js --bin` (part of `npm run build`) writes the
+ * same file as dist/chain-mcp.js, the package's `bin`.
  */
 
 export interface BundleOptions {
@@ -19,14 +21,18 @@ export interface BundleOptions {
   mcpbFile?: string;
 }
 
-/** Writes the staging folder (manifest.json + server/index.mjs) and returns the entry's path. */
-export async function stageBundle(opts: BundleOptions): Promise<string> {
-  rmSync(opts.stageDir, { recursive: true, force: true });
-  mkdirSync(opts.stageDir, { recursive: true });
-  const entry = join(opts.stageDir, BUNDLE_ENTRY);
+/** Where `npm run build` writes the single-file server that package.json's `bin` runs. */
+export const BIN_FILE = 'dist/chain-mcp.js';
+
+/**
+ * One self-contained ESM file of the server (esbuild): one module to read and compile instead of
+ * hundreds, which is most of the cold start. The simulator behind --devnet stays in it, behind the
+ * dynamic import in src/main.ts, so it is evaluated only when asked for.
+ */
+export async function buildSingleFile(root: string, outfile: string): Promise<void> {
   await build({
-    entryPoints: [join(opts.root, 'src/main.ts')],
-    outfile: entry,
+    entryPoints: [join(root, 'src/main.ts')],
+    outfile,
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -37,7 +43,17 @@ export async function stageBundle(opts: BundleOptions): Promise<string> {
     // CommonJS dependencies (pino, its stream) call require(); give them one in ESM.
     banner: { js: "import { createRequire as __chainMcpRequire } from 'node:module'; const require = __chainMcpRequire(import.meta.url);" },
   });
+  chmodSync(outfile, 0o755);
+}
+
+/** Writes the staging folder (manifest.json, icon.png, server/index.mjs) and returns the entry's path. */
+export async function stageBundle(opts: BundleOptions): Promise<string> {
+  rmSync(opts.stageDir, { recursive: true, force: true });
+  mkdirSync(opts.stageDir, { recursive: true });
+  const entry = join(opts.stageDir, BUNDLE_ENTRY);
+  await buildSingleFile(opts.root, entry);
   copyFileSync(join(opts.root, 'manifest.json'), join(opts.stageDir, 'manifest.json'));
+  copyFileSync(join(opts.root, ICON), join(opts.stageDir, ICON));
   return entry;
 }
 
@@ -50,9 +66,14 @@ export function packBundle(opts: BundleOptions & { mcpbFile: string }): void {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const root = process.cwd();
-  const stageDir = join(root, 'bundle', 'stage');
-  const mcpbFile = join(root, 'bundle', 'chain-mcp.mcpb');
-  const entry = await stageBundle({ root, stageDir });
-  packBundle({ root, stageDir, mcpbFile });
-  process.stderr.write(`bundle: ${entry} (${Math.round(statSync(entry).size / 1024)} KB)\npacked: ${mcpbFile} (${Math.round(statSync(mcpbFile).size / 1024)} KB)\n`);
+  if (process.argv[2] === '--bin') {
+    // `npm run build`: only the bin file.
+    await buildSingleFile(root, join(root, BIN_FILE));
+  } else {
+    const stageDir = join(root, 'bundle', 'stage');
+    const mcpbFile = join(root, 'bundle', 'chain-mcp.mcpb');
+    const entry = await stageBundle({ root, stageDir });
+    packBundle({ root, stageDir, mcpbFile });
+    process.stderr.write(`bundle: ${entry} (${Math.round(statSync(entry).size / 1024)} KB)\npacked: ${mcpbFile} (${Math.round(statSync(mcpbFile).size / 1024)} KB)\n`);
+  }
 }

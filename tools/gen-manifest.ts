@@ -15,6 +15,8 @@ import { VERSION } from '../src/version.js';
 export const MANIFEST_VERSION = '0.4';
 /** Where the single-file bundle lives inside the .mcpb (see tools/bundle.ts). */
 export const BUNDLE_ENTRY = 'server/index.mjs';
+/** The bundle's icon, copied from the repository root into the .mcpb next to manifest.json. */
+export const ICON = 'icon.png';
 
 const TIER_NOTE: Record<ToolDef['tier'], string> = {
   read: '',
@@ -74,6 +76,34 @@ const USER_CONFIG = {
     required: false,
     default: false,
   },
+  max_spend: {
+    type: 'string',
+    title: 'Most one spend may send',
+    description: 'Cap for one spend, in the smallest unit of the native asset (1 unit = 10^9), e.g. 5000000000 for 5. Empty: no cap.',
+    required: false,
+    default: '',
+  },
+  max_spend_per_day: {
+    type: 'string',
+    title: 'Most all spends may send in 24 hours',
+    description: 'Rolling 24-hour total of everything sent, fees included, in the smallest unit. Empty: no daily cap.',
+    required: false,
+    default: '',
+  },
+  allowed_recipients: {
+    type: 'string',
+    title: 'Allowed recipients',
+    description: 'Comma list of addresses that spends may go to; any other recipient is refused. Empty: any address.',
+    required: false,
+    default: '',
+  },
+  expect_network_id: {
+    type: 'string',
+    title: 'Expected network ID',
+    description: 'Refuse every spend unless the node is on this network, e.g. 1000 (Camino) or 1001 (Columbus). Empty: no check.',
+    required: false,
+    default: '',
+  },
   toolsets: {
     type: 'string',
     title: 'Toolsets',
@@ -93,6 +123,10 @@ const ENV = {
   CHAIN_MCP_KEYSTORE_USER: ph('user_config.keystore_user'),
   CHAIN_MCP_KEYSTORE_PASSWORD: ph('user_config.keystore_password'),
   CHAIN_MCP_ALLOW_SPEND: ph('user_config.allow_spend'),
+  CHAIN_MCP_MAX_SPEND: ph('user_config.max_spend'),
+  CHAIN_MCP_MAX_SPEND_PER_DAY: ph('user_config.max_spend_per_day'),
+  CHAIN_MCP_ALLOWED_RECIPIENTS: ph('user_config.allowed_recipients'),
+  CHAIN_MCP_EXPECT_NETWORK_ID: ph('user_config.expect_network_id'),
   CHAIN_MCP_TOOLSETS: ph('user_config.toolsets'),
 };
 
@@ -144,6 +178,7 @@ export function buildManifest(catalogue: readonly ToolDef[] = CATALOGUE, pkg: Pa
       'Credentials stay in the server environment and never pass through the chat.',
     ].join('\n'),
     author: { name: 'chain-mcp contributors' },
+    icon: ICON,
     license: pkg.license ?? 'MIT',
     keywords: ['blockchain', 'node', 'validators', 'staking', 'indexer', 'mcp'],
     server: {

@@ -1,8 +1,8 @@
-/** `npm run readme`: rewrites the README tool table from the catalogue. */
+/** `npm run readme`: rewrites the tool table in docs/tools.md from the catalogue. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { CATALOGUE } from '../src/catalogue/index.js';
-import { withToolTable } from './readme-table.js';
+import { TOOL_TABLE_DOC, withToolTable } from './readme-table.js';
 
-const path = new URL('../../README.md', import.meta.url);
+const path = new URL(`../../${TOOL_TABLE_DOC}`, import.meta.url);
 writeFileSync(path, withToolTable(readFileSync(path, 'utf8'), CATALOGUE));
-console.log(`README.md: ${CATALOGUE.length} tools`);
+console.log(`${TOOL_TABLE_DOC}: ${CATALOGUE.length} tools`);

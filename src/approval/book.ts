@@ -1,4 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { ChainMcpError } from '../errors.js';
 
 export type ApprovalState = 'pending' | 'approved' | 'declined';
 
@@ -21,9 +22,21 @@ export interface Approval extends ApprovalFacts {
   state: ApprovalState;
   /** The channel that decided: page, elicitation, app. */
   decidedBy?: string;
+  /**
+   * Set when this approval was offered as a link under CHAIN_MCP_APPROVAL_LINK=passkey: Approve on
+   * the page then needs a WebAuthn assertion over this challenge (base64url, this approval's only).
+   */
+  passkeyChallenge?: string;
 }
 
-const MAX_OPEN = 1000;
+/** Pending approvals per server: more than a person can review; a new preview beyond it is refused. */
+export const MAX_PENDING = 100;
+
+export function tooManyPending(): ChainMcpError {
+  return new ChainMcpError('policy', `Refused: ${MAX_PENDING} previews are already waiting for the human's approval; no new preview until some are decided or expire (5 minutes). Nothing was sent.`, {
+    hint: 'Ask the human to approve or decline the waiting previews, or wait for them to expire, then preview again. Do not loop on previews.',
+  });
+}
 
 /**
  * Pending human approvals, in memory only (a restart forgets them all, as it forgets the
@@ -36,9 +49,14 @@ export class ApprovalBook {
 
   constructor(private readonly now: () => number) {}
 
-  open(nonce: string, facts: ApprovalFacts, expiresAt: number): Approval {
+  /** Throws when the book is full of live approvals: the new preview is refused, no older one is dropped. */
+  ensureRoom(): void {
     this.sweep();
-    while (this.byNonce.size >= MAX_OPEN) this.forget(this.byNonce.values().next().value as Approval);
+    if (this.byNonce.size >= MAX_PENDING) throw tooManyPending();
+  }
+
+  open(nonce: string, facts: ApprovalFacts, expiresAt: number): Approval {
+    this.ensureRoom();
     const approval: Approval = { ...facts, nonce, token: randomBytes(24).toString('base64url'), csrf: randomBytes(24).toString('base64url'), expiresAt, state: 'pending' };
     this.byNonce.set(nonce, approval);
     this.byToken.set(approval.token, approval);

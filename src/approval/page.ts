@@ -1,9 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { Approval, ApprovalBook } from './book.js';
+import { assertionOptions, checkAssertion, type PasskeyStore, WEBAUTHN_SCRIPT_HASH, webauthnData } from './passkey.js';
 
-const MAX_FORM = 4096;
+// A WebAuthn assertion travels in the form: a few KB.
+const MAX_FORM = 16_384;
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch] ?? ch);
@@ -22,7 +25,14 @@ export class ApprovalPages {
   constructor(
     private readonly book: ApprovalBook,
     private readonly log: Logger,
+    /** The operator's passkeys (CHAIN_MCP_APPROVAL_LINK=passkey); absent: no approval needs one. */
+    readonly passkeys?: PasskeyStore,
   ) {}
+
+  /** From now on Approve on this approval's page needs a fresh passkey assertion over its own challenge. */
+  requirePasskey(approval: Approval): void {
+    approval.passkeyChallenge ??= randomBytes(32).toString('base64url');
+  }
 
   /** Starts the page server on first use; resolves with its origin (`http://127.0.0.1:PORT`). */
   start(): Promise<string> {
@@ -40,7 +50,13 @@ export class ApprovalPages {
   }
 
   async url(approval: Approval): Promise<string> {
-    return `${await this.start()}/approve/${approval.token}`;
+    const origin = await this.start();
+    // WebAuthn's relying party is `localhost`; the page must be opened under that name.
+    return `${approval.passkeyChallenge ? this.localhostOrigin() : origin}/approve/${approval.token}`;
+  }
+
+  private localhostOrigin(): string {
+    return (this.origin ?? '').replace('127.0.0.1', 'localhost');
   }
 
   close(): Promise<void> {
@@ -59,7 +75,8 @@ export class ApprovalPages {
 
   private handle(req: IncomingMessage, res: ServerResponse) {
     const security = {
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      // The one script allowed is the static WebAuthn script, by its hash.
+      'content-security-policy': `default-src 'none'; script-src ${WEBAUTHN_SCRIPT_HASH}; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'same-origin',
       'cache-control': 'no-store',
@@ -72,7 +89,15 @@ export class ApprovalPages {
     const found = match ? this.book.lookup(match[1]!) : 'unknown';
     if (found === 'unknown') return reply(404, page('Not found', '<p>No approval is waiting at this address.</p>'));
     if (found === 'expired') return reply(410, page('Expired', '<p>This approval expired (5 minutes). Nothing was sent. Ask for a new preview.</p>'));
-    if (req.method === 'GET') return reply(200, approvalPage(found));
+    if (req.method === 'GET') {
+      const approval = found;
+      const options = approval.passkeyChallenge && approval.state === 'pending' && this.passkeys ? assertionOptions(this.passkeys, approval.passkeyChallenge) : undefined;
+      Promise.resolve(options).then(
+        (o) => reply(200, approvalPage(approval, o)),
+        () => reply(500, page('Error', '<p>The passkey check could not be prepared. Nothing was approved.</p>')),
+      );
+      return;
+    }
     if (req.method !== 'POST') return reply(405, page('Not allowed', '<p>Use the buttons on the page.</p>'));
     // A browser sends Origin on a form POST; anything else (another site, a script without it) is refused.
     const origin = req.headers.origin;
@@ -81,11 +106,22 @@ export class ApprovalPages {
       return reply(403, page('Refused', '<p>Approvals are accepted only from this page itself.</p>'));
     }
     readForm(req).then(
-      (form) => {
+      async (form) => {
         const decision = form.get('decision');
         if (decision !== 'approve' && decision !== 'decline') return reply(400, page('Bad request', '<p>Choose Approve or Decline.</p>'));
         if (found.state !== 'pending') return reply(409, page('Already decided', `<p>This preview was already ${found.state}. Nothing more happens.</p>`));
         const state = decision === 'approve' ? 'approved' : 'declined';
+        // Page and form can be fetched and posted by any local HTTP client, a model's included;
+        // only a passkey with user verification shows that a person is at the page.
+        if (state === 'approved' && found.passkeyChallenge) {
+          const why = this.passkeys
+            ? await checkAssertion(this.passkeys, form.get('credential') ?? '', found.passkeyChallenge, this.localhostOrigin())
+            : 'no passkey registered';
+          if (why) {
+            this.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why }, 'approval page refused an approval without a valid passkey');
+            return reply(403, page('Refused', '<p>Approving needs your passkey on this page (the browser asks for it when you press Approve). Nothing was approved.</p>'));
+          }
+        }
         if (!this.book.decide(found, state, 'page', form.get('csrf') ?? '')) {
           this.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why: 'token' }, 'approval page refused a wrong page token');
           return reply(403, page('Refused', '<p>This form is not from this page. Reload the page and try again.</p>'));
@@ -113,19 +149,22 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   return new URLSearchParams(text);
 }
 
-function page(title: string, body: string): string {
+export function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }
 
 /** Every fact of the preview, escaped; stranger-written text already arrives quoted by the preview. */
-function approvalPage(a: Approval): string {
+function approvalPage(a: Approval, passkey?: unknown): string {
   const facts = a.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('');
   const left = Math.max(0, Math.round((a.expiresAt - Date.now()) / 1000));
   const form = (decision: string, label: string, cls: string) =>
-    `<form method="post"><input type="hidden" name="csrf" value="${escapeHtml(a.csrf)}"><input type="hidden" name="decision" value="${decision}"><button type="submit" class="${cls}" id="${decision}">${label}</button></form>`;
+    `<form method="post" id="${decision}-form"><input type="hidden" name="csrf" value="${escapeHtml(a.csrf)}"><input type="hidden" name="decision" value="${decision}">${decision === 'approve' && passkey ? '<input type="hidden" name="credential" value="">' : ''}<button type="submit" class="${cls}" id="${decision}">${label}</button></form>`;
+  const guard = passkey
+    ? `<p class="note">Approving asks for your passkey (fingerprint, face or PIN).</p><p id="status" role="status"></p>${webauthnData({ mode: 'get', form: 'approve-form', options: passkey })}`
+    : '';
   const body =
     a.state === 'pending'
-      ? `<p>Your assistant asks to send this transaction. Check every line; approve only what you meant.</p><ul id="facts">${facts}</ul><p class="note">Quoted names are written by strangers on the chain. This approval is for these exact facts, once, and expires in ${Math.floor(left / 60)} min ${left % 60} s.</p><div class="buttons">${form('approve', 'Approve and send once', 'approve')}${form('decline', 'Decline', 'decline')}</div>`
+      ? `<p>Your assistant asks to send this transaction. Check every line; approve only what you meant.</p><ul id="facts">${facts}</ul><p class="note">Quoted names are written by strangers on the chain. This approval is for these exact facts, once, and expires in ${Math.floor(left / 60)} min ${left % 60} s.</p><div class="buttons">${form('approve', 'Approve and send once', 'approve')}${form('decline', 'Decline', 'decline')}</div>${guard}`
       : `<ul id="facts">${facts}</ul><p>This preview was already ${a.state}.</p>`;
   return page(`Approve: ${a.title}`, body);
 }

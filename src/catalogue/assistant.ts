@@ -7,6 +7,7 @@ import { DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING 
 import { AmountOut, big, listLines, nativeAmount, TimeOut } from '../summarize/format.js';
 import { offerStatus } from '../summarize/platform.js';
 import { withShallowOutputs } from '../summarize/schema.js';
+import { quote } from '../summarize/stranger.js';
 import { amount, cb58Id, hexAddress, nodeId } from '../core/fields.js';
 import { defineTool, type SpendPlan, type ToolContext, type ToolDef } from '../core/tool.js';
 
@@ -18,7 +19,7 @@ import { defineTool, type SpendPlan, type ToolContext, type ToolDef } from '../c
 
 const PRIMARY_NETWORK_ID = '11111111111111111111111111111111LpoYY';
 const WEI_PER_UNIT = 10n ** 9n;
-const FINAL = new Set(['Accepted', 'Rejected', 'Dropped']);
+const FINAL = new Set(['Accepted', 'Rejected', 'Dropped', 'Committed', 'Aborted']);
 
 const Problem = z.object({ step: z.string(), error: z.string() });
 type Problem = z.infer<typeof Problem>;
@@ -120,7 +121,7 @@ const accountOverview = defineTool({
     const bares = [...new Set(input.addresses.filter((a) => !isHexAddress(a)).map(bareOf))];
     const hexes = [...new Set(input.addresses.filter((a) => isHexAddress(a)).map((a) => a.toLowerCase()))];
     const show = (v: bigint) => nativeAmount(v, network);
-    // Every step starts in the same turn, so the node reads go out as one batch per endpoint.
+    // Every step starts in the same turn, so the node reads go out side by side.
     const evmPending = Promise.all(
       hexes.map(async (address) => {
         const out = await step(ctx, problems, `C balance of ${address}`, 'eth_getBalance', { address });
@@ -202,7 +203,7 @@ const accountOverview = defineTool({
 const validatorLookup = defineTool({
   name: 'validator_lookup',
   title: 'Validator lookup',
-  description: "Look up a validator by node ID: current or pending, period and time left, stake, uptime, connection, delegation fee, delegators, reward owner.",
+  description: 'One validator by node ID: current or pending, period, time left, stake, uptime, connection, fee, delegators, reward owner.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({ nodeID: nodeId(), subnetID: cb58Id('Subnet ID; default primary network.').optional() }),
@@ -223,7 +224,7 @@ const validatorLookup = defineTool({
     uptime: z.string().optional().describe('Percent.'),
     connected: z.boolean().optional(),
     rewardOwner: z.array(z.string()).optional(),
-    delegators: z.object({ count: z.number(), stake: AmountOut }),
+    delegators: z.object({ count: z.number(), stake: AmountOut }).optional().describe('Absent when the node did not report them.'),
     pendingDelegators: z.object({ count: z.number(), stake: AmountOut }),
     problems: problemsField,
   }),
@@ -243,7 +244,6 @@ const validatorLookup = defineTool({
     const base = {
       nodeID: input.nodeID,
       subnetID: input.subnetID ?? PRIMARY_NETWORK_ID,
-      delegators: { count: 0, stake: zero },
       pendingDelegators: { count: pendingDelegators.length, stake: nativeAmount(delegatedPending, network) },
       problems,
     };
@@ -269,7 +269,7 @@ const validatorLookup = defineTool({
       ...optional('uptime'),
       ...optional('connected'),
       ...(v.rewardOwner ? { rewardOwner: arr(rec(v.rewardOwner).addresses).map(str) } : {}),
-      delegators: { count: Number(v.delegatorCount ?? 0), stake: (v.delegatedStake as AmountOut) ?? zero },
+      ...(v.delegatorCount !== undefined ? { delegators: { count: Number(v.delegatorCount), stake: (v.delegatedStake as AmountOut) ?? zero } } : {}),
     };
   },
   summarize: (o) => {
@@ -288,7 +288,7 @@ const validatorLookup = defineTool({
       ]
         .filter(Boolean)
         .join(', ') || 'No uptime or fee reported.',
-      `${o.delegators.count} delegator(s) with ${o.delegators.stake.display}${o.pendingDelegators.count ? `; ${o.pendingDelegators.count} pending with ${o.pendingDelegators.stake.display}` : ''}.`,
+      `${o.delegators ? `${o.delegators.count} delegator(s) with ${o.delegators.stake.display}` : o.status === 'current' ? 'Current delegators: not reported by the node' : 'No current delegators yet'}${o.pendingDelegators.count ? `; ${o.pendingDelegators.count} pending with ${o.pendingDelegators.stake.display}` : ''}.`,
       ...(o.rewardOwner ? [`Reward owner: ${o.rewardOwner.join(', ') || '?'}.`] : []),
       ...problemLines(o.problems),
     ].join('\n');
@@ -462,8 +462,9 @@ const TxStatusOut = z.object({
   txID: z.string(),
   found: z.boolean(),
   chain: z.enum(['X', 'P', 'C', 'unknown']),
-  status: z.string().describe('Accepted, Processing, Rejected, Dropped or Unknown.'),
+  status: z.string().describe('Accepted, Committed, Aborted, Processing, Rejected, Dropped or Unknown.'),
   meaning: z.string(),
+  reason: z.string().optional().describe('Why the P-Chain dropped it.'),
   blockHeight: z.string().optional(),
   checks: z.array(Check).describe('What each source said.'),
 });
@@ -472,15 +473,17 @@ type TxStatusOut = z.infer<typeof TxStatusOut>;
 async function lookupTx(ctx: ToolContext, txID: string): Promise<TxStatusOut> {
   const problems: Problem[] = [];
   const useIndexer = ctx.config.indexerUrl !== undefined;
-  const [x, c, idx, block] = await Promise.all([
+  const [x, c, p, idx, block] = await Promise.all([
     step(ctx, problems, 'X', 'xvm_getTxStatus', { txID }),
     step(ctx, problems, 'C atomic', 'cx_getAtomicTxStatus', { txID }),
+    step(ctx, problems, 'P', 'platform_getTxStatus', { txID }),
     useIndexer ? step(ctx, problems, 'indexer', 'indexer_getTransaction', { id: txID }) : Promise.resolve(undefined),
     step(ctx, problems, 'P block', 'platform_getBlock', { blockID: txID, encoding: 'json' }),
   ]);
   const checks = [
     ...(x ? [{ source: 'xvm_getTxStatus', answer: str(x.status) }] : []),
     ...(c ? [{ source: 'cx_getAtomicTxStatus', answer: str(c.status) + (c.blockHeight ? ` at height ${str(c.blockHeight)}` : '') }] : []),
+    ...(p ? [{ source: 'platform_getTxStatus', answer: str(p.status) }] : []),
     ...(idx ? [{ source: 'indexer_getTransaction', answer: `${str(idx.type)} on chain ${str(idx.chain) || str(idx.chainID)}` }] : []),
     ...(block ? [{ source: 'platform_getBlock', answer: `P block at height ${str(block.height) || '?'}` }] : []),
     ...problems.filter((p) => p.step !== 'P block').map((p) => ({ source: p.step, answer: `failed: ${p.error}` })),
@@ -498,6 +501,8 @@ async function lookupTx(ctx: ToolContext, txID: string): Promise<TxStatusOut> {
   if (xs && xs !== 'Unknown') return result('X', xs);
   const cs = str(c?.status);
   if (cs && cs !== 'Unknown') return result('C', cs, c?.blockHeight ? { blockHeight: str(c.blockHeight) } : {});
+  const ps = str(p?.status);
+  if (ps && ps !== 'Unknown') return result('P', ps, p?.reason ? { reason: str(p.reason) } : {});
   if (idx) {
     const alias = str(idx.chain).toUpperCase();
     const chain = alias === 'X' || alias === 'P' || alias === 'C' ? alias : str(idx.chainID) === PRIMARY_NETWORK_ID ? 'P' : 'unknown';
@@ -505,17 +510,15 @@ async function lookupTx(ctx: ToolContext, txID: string): Promise<TxStatusOut> {
     return { ...result(chain, 'Accepted'), found: true, meaning: `${meaningOf(TX_STATUS_MEANING, 'Accepted')} (known to the indexer, chain ${str(idx.chainID)})` };
   }
   if (block) return { ...result('P', 'Accepted', { blockHeight: str(block.height) }), meaning: 'this ID is an accepted P-Chain block, not a transaction' };
-  const unknown = result('unknown', 'Unknown');
-  if (!useIndexer) unknown.meaning += '; P-Chain transactions can only be found with the indexer (CHAIN_MCP_INDEXER_URL)';
-  return unknown;
+  return result('unknown', 'Unknown');
 }
 
-const txIdField = cb58Id('X, P or C (atomic) transaction ID, cb58; EVM 0x hashes: eth_* tools.');
+const txIdField = cb58Id('cb58 ID on X, P or C; for 0x hashes use eth_*.');
 
 const txStatus = defineTool({
   name: 'tx_status',
   title: 'Transaction status',
-  description: 'Find a transaction ID on X, C (atomic) or P (via the indexer): its chain and what its status means. wait_for_tx waits until it is final.',
+  description: 'Find a transaction on X, C (atomic) or P: its chain, status and meaning. wait_for_tx waits for final.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({ txID: txIdField }),
@@ -524,7 +527,7 @@ const txStatus = defineTool({
   summarize: (o) =>
     [
       o.found
-        ? `${o.txID} is on ${o.chain === 'unknown' ? 'another chain' : `the ${o.chain}-Chain`}: ${o.status}, ${o.meaning}${o.blockHeight ? ` (block ${o.blockHeight})` : ''}.`
+        ? `${o.txID} is on ${o.chain === 'unknown' ? 'another chain' : `the ${o.chain}-Chain`}: ${o.status}, ${o.meaning}${o.reason ? ` (reason: ${quote(o.reason, 200)})` : ''}${o.blockHeight ? ` (block ${o.blockHeight})` : ''}.`
         : `${o.txID} was not found: ${o.meaning}.`,
       `Checked: ${o.checks.map((c) => `${c.source}: ${c.answer}`).join('; ')}.`,
     ].join('\n'),
@@ -545,26 +548,30 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-async function pollOnce(ctx: ToolContext, txID: string, chain: 'X' | 'C' | 'any'): Promise<{ status: string; chain: string; blockHeight?: string }> {
+async function pollOnce(ctx: ToolContext, txID: string, chain: 'X' | 'P' | 'C' | 'any'): Promise<{ status: string; chain: string; blockHeight?: string; reason?: string }> {
   if (chain === 'X') return { status: str((await ctx.call('xvm_getTxStatus', { txID })).status) || 'Unknown', chain };
+  if (chain === 'P') {
+    const p = await ctx.call('platform_getTxStatus', { txID });
+    return { status: str(p.status) || 'Unknown', chain, ...(p.reason ? { reason: str(p.reason) } : {}) };
+  }
   if (chain === 'C') {
     const c = await ctx.call('cx_getAtomicTxStatus', { txID });
     return { status: str(c.status) || 'Unknown', chain, ...(c.blockHeight ? { blockHeight: str(c.blockHeight) } : {}) };
   }
   const t = await lookupTx(ctx, txID);
-  return { status: t.status, chain: t.chain, ...(t.blockHeight ? { blockHeight: t.blockHeight } : {}) };
+  return { status: t.status, chain: t.chain, ...(t.blockHeight ? { blockHeight: t.blockHeight } : {}), ...(t.reason ? { reason: t.reason } : {}) };
 }
 
 const waitForTx = defineTool({
   name: 'wait_for_tx',
   title: 'Wait for a transaction',
-  description: 'Poll a transaction until it is final (Accepted, Rejected, Dropped) or a timeout passes, with progress notifications; tx_status looks once.',
+  description: 'Poll a transaction until final or timeout, with progress; tx_status looks once.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({
     txID: txIdField,
-    chain: z.enum(['X', 'C', 'any']).default('any').describe('X, C (atomic) or any (also P via the indexer).'),
-    timeoutSeconds: z.number().int().min(1).max(300).default(60).describe('Give up after this many seconds.'),
+    chain: z.enum(['X', 'P', 'C', 'any']).default('any'),
+    timeoutSeconds: z.number().int().min(1).max(300).default(60),
     intervalSeconds: z.number().min(0.2).max(30).default(2).describe('Seconds between polls.'),
   }),
   output: z.object({
@@ -574,6 +581,7 @@ const waitForTx = defineTool({
     meaning: z.string(),
     final: z.boolean(),
     blockHeight: z.string().optional(),
+    reason: z.string().optional(),
     polls: z.number(),
     waitedSeconds: z.number(),
   }),
@@ -705,6 +713,7 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
     `Route: ${route.from} -> ${route.to}, ${route.steps.length === 1 ? 'one transaction' : 'two transactions (export, then import), run in order after one confirmation'}`,
     `Amount: ${show(i.amount)} to ${i.to}${route.to === 'C' ? ` (credited to ${i.evmAddress})` : ''}`,
     ...route.steps.map((_, n) => stepLine(route, n, i, show(txFee), atomicFee, show(i.amount))),
+    "Change to: one of your addresses (the node picks)",
     ...(arrives !== undefined ? [`Arrives: about ${show(arrives > 0n ? arrives : 0n)} after the import fee`] : []),
     route.from === 'C' ? 'Balance after on C: check eth_getBalance' : before === undefined ? 'Balance after: unknown' : before < leaving ? `Balance: NOT ENOUGH, you hold ${show(before)} unlocked on ${route.from} and this needs ${show(leaving)}` : `Balance after on ${route.from}: ${show(before - leaving)} (now ${show(before)})`,
     ...(route.steps.length > 1 ? ['If the import fails, the exported funds wait on the destination chain and can be imported later; nothing is retried automatically.'] : []),
@@ -716,6 +725,8 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
       steps: route.steps.map((s, n) => ({ step: n + 1, action: s.action, chain: s.chain })),
       txFee: txFee.toString(),
     },
+    // X and P steps pay txFee each; a C export's atomic fee is not known here.
+    fee: txFee * BigInt(route.steps.filter((st) => st.chain !== 'C').length),
   };
 };
 

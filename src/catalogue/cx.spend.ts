@@ -48,6 +48,7 @@ export const cxSpendTools: ToolDef[] = [
           'Balance after: unknown here (check eth_getBalance of your C address).',
         ],
         details: { to: i.to, amount: i.amount.toString() },
+        fee: txFee,
       };
     },
     limits: (i) => ({ amount: i.amount, recipients: [i.to] }),
@@ -86,7 +87,7 @@ export const cxSpendTools: ToolDef[] = [
         waitingOn: (await userXAddresses(ctx)).map((a) => onChain(a, 'C')),
         fee: () => `Fee: taken from the imported amount (atomic base fee ${i.baseFee === undefined ? 'suggested by the node' : `${i.baseFee} wei`})`,
       }),
-    limits: (i) => ({ recipients: [i.to] }),
+    limits: (i) => ({ recipients: [i.to], own: [i.to] }),
     summarize: (o, i) => issuedText(`Imported funds from ${i.sourceChain} to ${i.to}`, o.txID, STATUS),
   }),
   issueSignedTx({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { withShallowOutputs } from '../summarize/schema.js';
 import { meaningOf, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { big } from '../summarize/format.js';
-import { cb58Id, chainSelector, encoding } from '../core/fields.js';
+import { cb58Id, chainSelector, encoding, NODE_ENCODINGS } from '../core/fields.js';
 import { defineTool, type ToolDef } from '../core/tool.js';
 import { fetchUtxos, summarizeUtxos, UtxoPageOut, utxoInput } from './xvm.js';
 
@@ -18,7 +18,7 @@ export const cxTools: ToolDef[] = withShallowOutputs([
     description: 'Get a C-Chain atomic (import/export) transaction by ID, with its block height.',
     tier: 'read',
     toolset: 'cx',
-    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding(['cb58', 'hex']), chain: chainSelector('C') }),
+    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding(NODE_ENCODINGS), chain: chainSelector('C') }),
     output: z.object({ txID: z.string(), tx: z.string(), encoding: z.string(), blockHeight: z.string().optional() }),
     request: { kind: 'rpc', endpoint: 'cx', method: 'cx.getAtomicTx' },
     decode: (raw, input) => {

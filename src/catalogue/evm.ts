@@ -735,14 +735,34 @@ function headEvent(raw: unknown): Record<string, unknown> {
   };
 }
 
+/** At most this many evm_watch subscriptions at once per process: each holds a socket for up to 300 s. */
+export const MAX_WATCHES = 4;
+/** One WebSocket frame from the node: a block header or a log is a few KB. */
+const MAX_WS_FRAME = 1024 * 1024;
+let activeWatches = 0;
+
 async function watch(input: WatchInput, ctx: ToolContext) {
+  if (activeWatches >= MAX_WATCHES) {
+    throw new ChainMcpError('policy', `Too many evm_watch subscriptions at once (at most ${MAX_WATCHES}); nothing was subscribed.`, {
+      hint: 'Wait for a running watch to finish, or use shorter timeoutSeconds.',
+    });
+  }
+  activeWatches++;
+  try {
+    return await watchOnce(input, ctx);
+  } finally {
+    activeWatches--;
+  }
+}
+
+async function watchOnce(input: WatchInput, ctx: ToolContext) {
   const rpcPath = endpointPath('evm', PRESETS.spec, input.chain);
   const url = wsUrlFor(ctx.config.nodeUrl, rpcPath.replace(/\/rpc$/, '/ws'));
   const headers: Record<string, string> = {};
   if (ctx.config.authToken) headers.authorization = `Bearer ${ctx.config.authToken}`;
   const started = Date.now();
   const events: Array<Record<string, unknown>> = [];
-  const ws = new WebSocket(url, { headers, handshakeTimeout: ctx.config.timeoutMs });
+  const ws = new WebSocket(url, { headers, handshakeTimeout: ctx.config.timeoutMs, maxPayload: MAX_WS_FRAME });
   let subscriptionId: string | undefined;
   let nextId = 1;
   const waiting = new Map<number, (msg: { result?: unknown; error?: { message?: string } }) => void>();

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isCb58Id, isHexAddress, parseBareBech32, parseChainAddress, parseDateTime, parseUint64, tolerantBigInt } from '../codec/index.js';
 import { ChainMcpError, InputError } from '../errors.js';
 import { AmountOut, listLines, TimeOut, timeOut } from '../summarize/format.js';
-import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
+import { imitatesNative, imitationWarning, type NativeIdentity, quote, STRANGER_NOTE } from '../summarize/stranger.js';
 import {
   AssetAmount,
   amountOf,
@@ -12,12 +12,15 @@ import {
   type IndexerChain,
   type IndexerStatus,
   indexerAsset,
+  indexerStatus,
   indexerAssets,
   isNotFound,
   isoShort,
   memoText,
   nativeAmountOf,
+  nativeIdentity,
   parseAssetRecord,
+  parseChain,
   parseStatus,
   resolveChainIds,
   shortId,
@@ -43,7 +46,8 @@ import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
  *   prefix stripped before sending, since the indexer ignores it and answers without it.
  * - `limit` defaults to 100 here (always sent), not the indexer's 5000, so one answer fits a chat.
  * - Chain filters take the chain ID or an alias the indexer reports in GET /v2 (X, P, C).
- * - `indexer_getCBlock` without `number` asks GET /v2/ctxdata (no number: the latest block).
+ * - `indexer_getCBlock` without `number` asks GET /v2/ctxdata/latest (any non-number id: the latest block).
+ * - `indexer_getAggregates` without `chainID` sends every chain the indexer follows (Magellan requires one).
  * - `/v2/cblocks` gets the block limit and the transaction limit as two `limit` keys, in
  *   that order, and the block range as `blockStart`/`blockEnd` (the parameter table's names).
  */
@@ -207,6 +211,7 @@ const Asset = z.object({
   variableCap: z.boolean(),
   nft: z.boolean(),
   timestamp: TimeOut.optional(),
+  imitation: z.string().optional().describe('Set when the asset imitates the native one: it is NOT the native asset.'),
 });
 type Asset = z.infer<typeof Asset>;
 const AssetShallow = Asset.extend({ currentSupply: Amt });
@@ -371,9 +376,10 @@ function decodeAddress(raw: unknown, assets: Map<string, IndexerAsset>): Address
   };
 }
 
-function decodeAsset(raw: unknown): Asset {
+function decodeAsset(raw: unknown, native: NativeIdentity | undefined): Asset {
   const a = rec(raw);
   const info = parseAssetRecord(raw, str(a.id));
+  const imitation = native && imitatesNative(info, native) ? imitationWarning(info.assetID, native) : undefined;
   const nft = Number(tolerantBigInt(a.nft) ?? 0n) !== 0 || a.nft === true;
   const variableCap = Number(tolerantBigInt(a.variableCap) ?? 0n) !== 0 || a.variableCap === true;
   return {
@@ -388,6 +394,7 @@ function decodeAsset(raw: unknown): Asset {
     variableCap,
     nft,
     timestamp: timeOf(a.timestamp),
+    ...(imitation ? { imitation } : {}),
   };
 }
 
@@ -560,7 +567,7 @@ function addressLines(a: AddressRecord): string[] {
 }
 
 function assetLine(a: Asset): string {
-  return `${a.name ? quote(a.name) : '(no name)'} (${a.symbol ? quote(a.symbol, 16) : 'no symbol'}) ${a.id}: ${a.kind}, supply ${a.currentSupply.display}, ${a.denomination} decimals`;
+  return `${a.name ? quote(a.name) : '(no name)'} (${a.symbol ? quote(a.symbol, 16) : 'no symbol'})${a.imitation ? ` ${a.imitation}` : ''} ${a.id}: ${a.kind}, supply ${a.currentSupply.display}, ${a.denomination} decimals`;
 }
 
 function cTxLine(t: CTx): string {
@@ -579,7 +586,7 @@ const searchInput = z.strictObject({ query: z.string().min(1).max(100).describe(
 const searchReq = indexerRequest<z.output<typeof searchInput>>({ path: () => '/v2/search', query: (i) => [['query', i.query]] });
 
 const aggInput = z.strictObject({
-  chainID: chainIDs,
+  chainID: chainIDs.describe('Chains to count (X, P, C or IDs); default all the indexer follows.'),
   assetID: cb58Id('Count volume of this asset only.').optional(),
   intervalSize: z.enum(['minute', 'hour', 'day', 'week', 'month', 'year']).optional().describe('Also split into intervals of this size.'),
   startTime,
@@ -668,11 +675,13 @@ const getOutputReq = indexerRequest<z.output<typeof getOutputInput>>({
 
 const getCBlockInput = z.strictObject({ number: blockNumber('Default the latest.').optional() });
 const getCBlockReq = indexerRequest<z.output<typeof getCBlockInput>>({
-  path: (i) => (i.number === undefined ? '/v2/ctxdata' : `/v2/ctxdata/${i.number}`),
+  // Magellan has no route without an id; a non-number id means the latest block.
+  path: (i) => `/v2/ctxdata/${i.number ?? 'latest'}`,
   notFound: (i) => (i.number === undefined ? 'The indexer has no C-Chain block yet.' : `The indexer knows no C-Chain block ${i.number}.`),
 });
 
-const cLimit = (what: string) => z.number().int().min(0).max(10000).default(10).describe(`${what} to return.`);
+/** Magellan refuses either limit above 1000 and an absent block limit (its default is 5000): always sent, capped here. */
+const cLimit = (what: string) => z.number().int().min(0).max(1000).default(10).describe(`${what} to return.`);
 const listCBlocksInput = z.strictObject({
   limit: cLimit('Blocks'),
   transactionLimit: cLimit('Transactions'),
@@ -782,7 +791,9 @@ export const indexerTools: ToolDef[] = [
     output: Aggregate.extend({ assetID: z.string(), intervals: rows('First 100 intervals, same fields.') }),
     request: aggReq.request,
     run: async (input, ctx) => {
-      const r = rec((await aggReq.fetch(input, ctx)).raw);
+      checkWindow(input, ctx);
+      const chainID = input.chainID ?? (await indexerStatus(ctx)).chains.map((c) => c.chainID);
+      const r = rec((await aggReq.fetch({ ...input, chainID }, ctx)).raw);
       const asset = input.assetID ? await indexerAsset(ctx, input.assetID) : undefined;
       const volume = (v: unknown): AmountOut =>
         asset ? amountOf(v, asset) : { value: count(v), display: `${count(v)} (smallest units, all assets mixed; pass assetID for display units)` };
@@ -960,7 +971,8 @@ export const indexerTools: ToolDef[] = [
     request: listAssetsReq.request,
     run: async (input, ctx) => {
       const r = rec((await listAssetsReq.fetch(input, ctx)).raw);
-      const assets = arr(r.assets).map(decodeAsset);
+      const native = await nativeIdentity(ctx);
+      const assets = arr(r.assets).map((raw) => decodeAsset(raw, native));
       return { count: assets.length, assets, next: nextPage(r, input, assets) };
     },
     summarize: (o) => [`${o.count} asset(s).`, ...listLines(o.assets as Asset[], 30, assetLine), STRANGER_NOTE, ...nextLine('indexer_listAssets', o.next)].join('\n'),
@@ -973,7 +985,7 @@ export const indexerTools: ToolDef[] = [
     input: getAssetInput,
     output: AssetShallow,
     request: getAssetReq.request,
-    run: async (input, ctx) => decodeAsset((await getAssetReq.fetch(input, ctx)).raw),
+    run: async (input, ctx) => decodeAsset((await getAssetReq.fetch(input, ctx)).raw, await nativeIdentity(ctx)),
     summarize: (o) => `${assetLine(o)}; on chain ${o.chainID}${o.timestamp ? `, created ${isoShort(o.timestamp)}` : ''}.\n${STRANGER_NOTE}`,
   }),
   defineTool({
@@ -1127,7 +1139,8 @@ export const indexerTools: ToolDef[] = [
     request: legacyReq.request,
     run: async (i, ctx) => {
       const r = rec((await legacyReq.fetch(i as Record<string, never>, ctx)).raw);
-      return { networkID: count(r.networkID ?? r.network_id), vm: str(r.vm), chainAlias: str(r.chainAlias), chainID: str(r.chainID), nativeAssetID: str(r.nativeAssetID) };
+      const c = parseChain(r);
+      return { networkID: count(r.networkID ?? r.network_id), vm: c.vm, chainAlias: c.alias, chainID: c.chainID, nativeAssetID: c.nativeAssetID };
     },
     summarize: (o) => `Asset chain ${o.chainAlias || '(no alias)'} ${o.chainID} (${o.vm}) on network ${o.networkID}; native asset ${o.nativeAssetID}.`,
   }),

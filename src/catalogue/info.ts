@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { chainIdOrAlias, nodeId } from '../core/fields.js';
 import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 import { AmountOut, big, listLines, nativeAmount } from '../summarize/format.js';
+import { readTxFees } from '../spend/plan.js';
 
 /** Information API, endpoint /ext/info (spec document 1). */
 
@@ -223,9 +224,9 @@ export const infoTools: ToolDef[] = [
     output: z.object({ txFee: AmountOut, creationTxFee: AmountOut }),
     request: rpc('info.getTxFee'),
     decode: async (raw, _input, ctx) => {
-      const r = raw as { txFee?: unknown; creationTxFee?: unknown };
+      const fees = readTxFees(raw);
       const network = await ctx.network().catch(() => ({ assetSymbol: '' }));
-      return { txFee: nativeAmount(big(r.txFee), network), creationTxFee: nativeAmount(big(r.creationTxFee), network) };
+      return { txFee: nativeAmount(fees.txFee, network), creationTxFee: nativeAmount(fees.creationTxFee, network) };
     },
     summarize: (o) => `Transaction fee: ${o.txFee.display}. Asset creation fee: ${o.creationTxFee.display}.`,
   }),

@@ -4,7 +4,9 @@ import { ChainMcpError } from '../errors.js';
 import { credentials } from '../spend/plan.js';
 import { decodeSuccess, SuccessOut } from '../spend/result.js';
 import { chainSelector, hexAddress, pAddress, xAddress } from '../core/fields.js';
-import { defineTool, type ToolDef } from '../core/tool.js';
+import { defineTool, type SpendLimits, type SpendPlan, type ToolContext, type ToolDef } from '../core/tool.js';
+import { KNOWN_NETWORKS } from '../context/network.js';
+import { ownMark } from '../spend/plan.js';
 
 /**
  * Keystore administration (/ext/keystore, spec document 1) and key export/import on X, P
@@ -52,6 +54,22 @@ const privateKey = z
 
 const keyOut = z.object({ privateKey: z.string().describe('Secret: whoever has it controls the address.') });
 
+/**
+ * Keys and keystore users hand over (or take away) control of funds, so they go through the spend
+ * confirmation pipeline (preview, confirm id, the human's approval, audit lines) though they stay in
+ * the admin tier. Under any spending limit the ones that hand over control are refused outright.
+ */
+async function keyPlan(ctx: ToolContext, lines: string[], details: Record<string, unknown> = {}): Promise<SpendPlan> {
+  const network = await ctx.network();
+  const user = ctx.config.keystore?.username ?? '(not configured)';
+  return {
+    lines: [`Network: ${KNOWN_NETWORKS[network.networkID]?.name ?? 'network'} ${network.networkID} (prefix ${network.hrp})`, `Keystore user: ${user} (configured)`, ...lines],
+    details,
+  };
+}
+
+const handsOver = (what: string) => (): SpendLimits => ({ recipients: [], unbounded: what });
+
 export const keystoreAdminTools: ToolDef[] = [
   defineTool({
     name: 'keystore_createUser',
@@ -81,6 +99,12 @@ export const keystoreAdminTools: ToolDef[] = [
     toolset: 'keystore',
     input: z.strictObject({}),
     output: success.extend({ username: z.string() }),
+    confirmation: true,
+    plan: (_i, ctx) =>
+      keyPlan(ctx, [
+        'Deletes: the keystore user and every key it holds, from this node. Funds stay on chain, but only an exported copy of the keys can spend them again.',
+      ]),
+    limits: () => ({ recipients: [] }),
     run: async (_i, ctx) => ({ ...ok(await ctx.rpc('keystore', 'keystore.deleteUser', { ...keystore(ctx) })), username: keystore(ctx).username }),
     summarize: (o) => (o.success ? `Keystore user ${o.username} deleted from this node.` : 'The node did not confirm the deletion.'),
   }),
@@ -92,6 +116,12 @@ export const keystoreAdminTools: ToolDef[] = [
     toolset: 'keystore',
     input: z.strictObject({ encoding }),
     output: z.object({ user: z.string(), encoding: z.string() }),
+    confirmation: true,
+    plan: (_i, ctx) =>
+      keyPlan(ctx, [
+        "Exports: the keystore user's keys, encrypted with its password, into the result (where the assistant sees them). With the password, they control every fund of the user.",
+      ]),
+    limits: handsOver("the keystore user's keys"),
     run: async (i, ctx) => {
       const raw = (await ctx.rpc('keystore', 'keystore.exportUser', { ...keystore(ctx), ...(i.encoding ? { encoding: i.encoding } : {}) })) as Record<string, unknown>;
       return { user: str(raw?.user), encoding: str(raw?.encoding) || (i.encoding ?? 'cb58') };
@@ -106,6 +136,12 @@ export const keystoreAdminTools: ToolDef[] = [
     toolset: 'keystore',
     input: z.strictObject({ user: z.string().min(1).max(10_000_000).describe('Data from keystore_exportUser.'), encoding }),
     output: success.extend({ username: z.string() }),
+    confirmation: true,
+    plan: (i, ctx) =>
+      keyPlan(ctx, [
+        `Imports: ${i.user.length} characters of exported user data as the configured keystore user; whoever exported it may hold the same keys.`,
+      ]),
+    limits: handsOver('keys someone else may also hold'),
     run: async (i, ctx) => {
       const { username, password } = keystore(ctx);
       const raw = await ctx.rpc('keystore', 'keystore.importUser', { username, password, user: i.user, ...(i.encoding ? { encoding: i.encoding } : {}) });
@@ -121,6 +157,9 @@ export const keystoreAdminTools: ToolDef[] = [
     toolset: 'xvm',
     input: z.strictObject({ address: xAddress('X address the keystore user controls.'), chain: chainSelector('X') }),
     output: keyOut,
+    confirmation: true,
+    plan: async (i, ctx) => keyPlan(ctx, [`Exports: the private key of ${await ownMark(ctx, i.address)} into the result (where the assistant sees it). Whoever holds it controls every fund of that address, on every chain.`]),
+    limits: handsOver('a private key'),
     request: { kind: 'rpc', endpoint: 'xvm', method: 'xvm.exportKey', params: (i, ctx) => ({ ...keystore(ctx), address: i.address }) },
     decode: (raw) => ({ privateKey: str((raw as { privateKey?: unknown })?.privateKey) }),
     summarize: (_o, i) => `Private key of ${i.address} is in structuredContent.privateKey. Keep it secret.`,
@@ -133,6 +172,9 @@ export const keystoreAdminTools: ToolDef[] = [
     toolset: 'xvm',
     input: z.strictObject({ privateKey, chain: chainSelector('X') }),
     output: z.object({ address: z.string() }),
+    confirmation: true,
+    plan: (_i, ctx) => keyPlan(ctx, ['Imports: a private key into the keystore user (X chain); whoever gave it may also hold it. The key is not shown here.']),
+    limits: handsOver('a key someone else may also hold'),
     request: { kind: 'rpc', endpoint: 'xvm', method: 'xvm.importKey', params: (i, ctx) => ({ ...keystore(ctx), privateKey: i.privateKey }) },
     decode: (raw) => ({ address: str((raw as { address?: unknown })?.address) }),
     summarize: (o) => `The keystore user now controls ${o.address}.`,
@@ -145,6 +187,9 @@ export const keystoreAdminTools: ToolDef[] = [
     toolset: 'cx',
     input: z.strictObject({ address: hexAddress('C-Chain address (0x...) the keystore user controls.'), chain: chainSelector('C') }),
     output: keyOut.extend({ privateKeyHex: z.string() }),
+    confirmation: true,
+    plan: (i, ctx) => keyPlan(ctx, [`Exports: the private key of C-Chain address ${i.address} into the result (where the assistant sees it). Whoever holds it controls every fund of that key, on every chain.`]),
+    limits: handsOver('a private key'),
     request: { kind: 'rpc', endpoint: 'cx', method: 'cx.exportKey', params: (i, ctx) => ({ ...keystore(ctx), address: i.address }) },
     decode: (raw) => ({ privateKey: str((raw as { privateKey?: unknown })?.privateKey), privateKeyHex: str((raw as { privateKeyHex?: unknown })?.privateKeyHex) }),
     summarize: (_o, i) => `Private key of ${i.address} is in structuredContent.privateKey (and privateKeyHex). Keep it secret.`,
@@ -157,6 +202,9 @@ export const keystoreAdminTools: ToolDef[] = [
     toolset: 'cx',
     input: z.strictObject({ privateKey, chain: chainSelector('C') }),
     output: z.object({ address: z.string() }),
+    confirmation: true,
+    plan: (_i, ctx) => keyPlan(ctx, ['Imports: a private key into the keystore user (C chain); whoever gave it may also hold it. The key is not shown here.']),
+    limits: handsOver('a key someone else may also hold'),
     request: { kind: 'rpc', endpoint: 'cx', method: 'cx.importKey', params: (i, ctx) => ({ ...keystore(ctx), privateKey: i.privateKey }) },
     decode: (raw) => ({ address: str((raw as { address?: unknown })?.address) }),
     summarize: (o) => `The keystore user now controls ${o.address}.`,
@@ -169,6 +217,9 @@ export const keystoreAdminTools: ToolDef[] = [
     toolset: 'platform',
     input: z.strictObject({ address: pAddress('P address the keystore user controls.') }),
     output: keyOut,
+    confirmation: true,
+    plan: async (i, ctx) => keyPlan(ctx, [`Exports: the private key of ${await ownMark(ctx, i.address)} into the result (where the assistant sees it). Whoever holds it controls every fund of that address, on every chain.`]),
+    limits: handsOver('a private key'),
     request: { kind: 'rpc', endpoint: 'platform', method: 'platform.exportKey', params: (i, ctx) => ({ ...keystore(ctx), address: i.address }) },
     decode: (raw) => ({ privateKey: str((raw as { privateKey?: unknown })?.privateKey) }),
     summarize: (_o, i) => `Private key of ${i.address} is in structuredContent.privateKey. Keep it secret.`,

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { InputError } from '../errors.js';
+import { ChainMcpError, InputError } from '../errors.js';
 import { amount, cb58Id, compact, nodeId, pAddress, xAddress } from '../core/fields.js';
 import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 import { addressStateField, changeAddrField, fromField, stateName } from '../spend/fields.js';
 import {
+  changeLine,
   checkDelegation,
   checkPeriod,
   endsWithLine,
@@ -24,6 +25,7 @@ import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 import { recipientsOf } from '../spend/guard.js';
 import { nativeAmount } from '../summarize/format.js';
 import type { NetworkInfo } from '../context/network.js';
+import { strangerLine } from '../summarize/stranger.js';
 
 /** Platform chain transactions, endpoint /ext/P (spec document 3). Spend tier: preview, then confirm. */
 
@@ -52,6 +54,7 @@ async function pBefore(ctx: ToolContext, network: NetworkInfo, fromP?: string[])
 const stakeLimits = (i: { stakeAmount: bigint; rewardAddress: string; changeAddr?: string }) => ({
   amount: i.stakeAmount,
   recipients: recipientsOf(i.rewardAddress, i.changeAddr),
+  own: recipientsOf(i.changeAddr),
 });
 
 const stakerFollow = (nodeID: string) => `Follow it with platform_getPendingValidators {"nodeIDs": ["${nodeID}"]}: it is pending until its start time.`;
@@ -69,17 +72,21 @@ export const platformSpendTools: ToolDef[] = [
       endTime: unixSeconds('End, Unix seconds; 2 weeks to 1 year after startTime.'),
       stakeAmount: amount("Stake, nCAM or e.g. 2000 CAM; must equal the network's validator stake.", 'native'),
       rewardAddress: pAddress('P address that receives the reward.'),
+      nodeOwnerAddress: pAddress('Camino: P address that registered the node (the keystore user signs for it); required in lock mode.').optional(),
       delegationFeeRate: feeRate,
       from,
       changeAddr,
     }),
     output: TxOut,
-    request: p('platform.addValidator', (i: { nodeID: string; startTime: number; endTime: number; stakeAmount: bigint; rewardAddress: string; delegationFeeRate: number; from?: string[]; changeAddr?: string }) =>
+    request: p(
+      'platform.addValidator',
+      (i: { nodeID: string; startTime: number; endTime: number; stakeAmount: bigint; rewardAddress: string; nodeOwnerAddress?: string; delegationFeeRate: number; from?: string[]; changeAddr?: string }) =>
       compact({
         nodeID: i.nodeID,
         startTime: i.startTime,
         endTime: i.endTime,
         stakeAmount: i.stakeAmount,
+        nodeOwnerAddress: i.nodeOwnerAddress,
         rewardAddress: i.rewardAddress,
         delegationFeeRate: i.delegationFeeRate,
         from: i.from,
@@ -90,6 +97,10 @@ export const platformSpendTools: ToolDef[] = [
     validate: (i, now) => checkPeriod(i.startTime, i.endTime, now),
     plan: async (i, ctx) => {
       const network = await ctx.network();
+      if (network.lockModeBondDeposit === true && i.nodeOwnerAddress === undefined) {
+        // caminogo service.go AddValidator builds a CaminoAddValidatorTx signed for the node owner.
+        throw new InputError('nodeOwnerAddress', 'required on this network (lockModeBondDeposit): the P address that registered the node with platform.registerNode');
+      }
       const required = await requiredValidatorStake(ctx, network);
       if (required !== undefined && i.stakeAmount !== required) {
         throw new InputError('stakeAmount', `must equal the network's validator stake ${show(required, network)} (${required}); got ${i.stakeAmount}`);
@@ -101,6 +112,8 @@ export const platformSpendTools: ToolDef[] = [
           `Validator: ${i.nodeID} from ${new Date(i.startTime * 1000).toISOString()} to ${new Date(i.endTime * 1000).toISOString()}`,
           `Stake locked: ${show(i.stakeAmount, network)}${required === undefined ? ' (the node did not say the required stake; it will check)' : ''}`,
           `Reward to: ${i.rewardAddress}; delegation fee ${i.delegationFeeRate} %`,
+          ...(i.nodeOwnerAddress ? [`Node owner: ${i.nodeOwnerAddress} (signs for the node; gains nothing)`] : []),
+          await changeLine(ctx, i.changeAddr),
           'Fee: none (staking transactions have no fee)',
           endsWithLine(before, i.stakeAmount, (v) => show(v, network)),
         ],
@@ -141,6 +154,12 @@ export const platformSpendTools: ToolDef[] = [
     validate: (i, now) => checkPeriod(i.startTime, i.endTime, now, false),
     plan: async (i, ctx) => {
       const network = await ctx.network();
+      if (network.lockModeBondDeposit === true) {
+        // caminogo camino_tx_executor.go AddDelegatorTx: "wrong transaction type" in lock mode.
+        throw new ChainMcpError('policy', `Refused: network ${network.networkID} runs in bond/deposit lock mode (lockModeBondDeposit), where a node refuses every delegation. Nothing was sent.`, {
+          hint: 'On Camino, stake by running a validator (platform_addValidator) or earn with a deposit offer (platform_getAllDepositOffers).',
+        });
+      }
       const { validator, cap } = await checkDelegation(ctx, i, network);
       const before = await pBefore(ctx, network, i.from);
       return {
@@ -149,6 +168,7 @@ export const platformSpendTools: ToolDef[] = [
           `Delegates to: ${i.nodeID} (validating ${validator.startTime}-${validator.endTime}) from ${new Date(i.startTime * 1000).toISOString()} to ${new Date(i.endTime * 1000).toISOString()}`,
           `Stake locked: ${show(i.stakeAmount, network)}; validator weight after: ${show(validator.stake + validator.delegated + i.stakeAmount, network)} of cap ${show(cap, network)}`,
           `Reward to: ${i.rewardAddress}`,
+          await changeLine(ctx, i.changeAddr),
           'Fee: none (delegation has no fee)',
           endsWithLine(before, i.stakeAmount, (v) => show(v, network)),
         ],
@@ -188,11 +208,17 @@ export const platformSpendTools: ToolDef[] = [
       }
       const { txFee } = await txFees(ctx);
       return {
-        lines: [...headLines(network, i.from, 'P'), `Subnet validator: ${i.nodeID} on ${i.subnetID}, weight ${i.weight}, ${i.startTime}-${i.endTime}`, feeLine(txFee, network)],
+        lines: [
+          ...headLines(network, i.from, 'P'),
+          `Subnet validator: ${i.nodeID} on ${i.subnetID}, weight ${i.weight}, ${i.startTime}-${i.endTime}`,
+          await changeLine(ctx, i.changeAddr),
+          feeLine(txFee, network),
+        ],
         details: { nodeID: i.nodeID, subnetID: i.subnetID },
+        fee: txFee,
       };
     },
-    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => issuedText(`Added ${i.nodeID} to subnet ${i.subnetID}`, o.txID, `Follow it with platform_getPendingValidators {"subnetID": "${i.subnetID}"}.`),
   }),
   defineTool({
@@ -219,11 +245,12 @@ export const platformSpendTools: ToolDef[] = [
       const network = await ctx.network();
       const { txFee } = await txFees(ctx);
       return {
-        lines: [...headLines(network, i.from, 'P'), `Subnet: ${i.threshold} of ${i.controlKeys.join(', ')}`, feeLine(txFee, network)],
+        lines: [...headLines(network, i.from, 'P'), `Subnet: ${i.threshold} of ${i.controlKeys.join(', ')}`, await changeLine(ctx, i.changeAddr), feeLine(txFee, network)],
         details: { threshold: i.threshold, controlKeys: i.controlKeys.length },
+        fee: txFee,
       };
     },
-    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o) => issuedText('Created a subnet', o.txID, `The subnet ID is ${o.txID}; see it with platform_getSubnets {"ids": ["${o.txID}"]}.`),
   }),
   defineTool({
@@ -250,12 +277,20 @@ export const platformSpendTools: ToolDef[] = [
       const network = await ctx.network();
       const { txFee } = await txFees(ctx);
       return {
-        lines: [...headLines(network, i.from, 'P'), `Blockchain: "${i.name}" of VM ${i.vmID} in subnet ${i.subnetID}`, feeLine(txFee, network)],
+        lines: [
+          ...headLines(network, i.from, 'P'),
+          `Blockchain: a new chain in subnet ${i.subnetID}`,
+          await changeLine(ctx, i.changeAddr),
+          feeLine(txFee, network),
+          strangerLine('Chain name', 'the requester', i.name, 128),
+          strangerLine('VM', 'the requester', i.vmID, 100),
+        ],
         details: { subnetID: i.subnetID, vmID: i.vmID, name: i.name },
+        fee: txFee,
       };
     },
     validate: (i) => void payloadBytes('genesisData', i.genesisData, i.encoding),
-    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => issuedText(`Created blockchain ${i.name}`, o.txID, `Follow it with platform_getBlockchainStatus {"blockchainID": "${o.txID}"}.`),
   }),
   defineTool({
@@ -278,14 +313,16 @@ export const platformSpendTools: ToolDef[] = [
         lines: [
           ...headLines(network, i.from, 'P'),
           `To: ${i.to} (completed by xvm_import with sourceChain "P")`,
+          await changeLine(ctx, i.changeAddr),
           `Amount: ${show(i.amount, network)}`,
           feeLine(txFee, network),
           endsWithLine(before, i.amount + txFee, (v) => show(v, network)),
         ],
         details: { to: i.to, amount: i.amount.toString() },
+        fee: txFee,
       };
     },
-    limits: (i) => ({ amount: i.amount, recipients: recipientsOf(i.to, i.changeAddr) }),
+    limits: (i) => ({ amount: i.amount, recipients: recipientsOf(i.to, i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) =>
       issuedText(`Exported ${i.amount} native units from P to ${i.to}`, o.txID, `Check the atomic funds with xvm_getUTXOs {"addresses": ["${i.to}"], "sourceChain": "P"}.`, [
         `Not done yet: complete the transfer with xvm_import {"to": "${i.to}", "sourceChain": "P"}.`,
@@ -313,11 +350,17 @@ export const platformSpendTools: ToolDef[] = [
       const network = await ctx.network();
       const { txFee } = await txFees(ctx);
       return {
-        lines: [...headLines(network, i.from, 'P'), `${i.remove ? 'Clears' : 'Sets'} ${stateName(i.state)} (${i.state}) on ${i.address}`, feeLine(txFee, network)],
+        lines: [
+          ...headLines(network, i.from, 'P'),
+          `${i.remove ? 'Clears' : 'Sets'} ${stateName(i.state)} (${i.state}) on ${i.address}`,
+          await changeLine(ctx, i.changeAddr),
+          feeLine(txFee, network),
+        ],
         details: { address: i.address, state: i.state, remove: i.remove },
+        fee: txFee,
       };
     },
-    limits: (i) => ({ recipients: recipientsOf(i.address, i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.address, i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) =>
       issuedText(`${i.remove ? 'Cleared' : 'Set'} ${stateName(i.state)} on ${i.address}`, o.txID, `Check it with platform_getAddressStates {"address": "${i.address}"}.`),
   }),

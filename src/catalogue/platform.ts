@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { withShallowOutputs } from '../summarize/schema.js';
 import { nanosToSeconds, parseDateTime, tolerantBigInt } from '../codec/index.js';
-import { amountOf, BLOCKCHAIN_STATUS_MEANING, DurationOut, durationOut, meaningOf, networkOrBlank } from '../summarize/chain.js';
+import { amountOf, BLOCKCHAIN_STATUS_MEANING, DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut, timeOut } from '../summarize/format.js';
 import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
 import { ADDRESS_STATES, decodeAddressStates, decodeDepositOffer, DepositOfferOut, offerCount, offerLine } from '../summarize/platform.js';
@@ -20,7 +20,7 @@ import {
   validatorSetLines,
   validatorStats,
 } from '../summarize/validators.js';
-import { addressList, cb58Id, encoding, nodeId, pAddress } from '../core/fields.js';
+import { addressList, cb58Id, encoding, NODE_ENCODINGS, nodeId, pAddress } from '../core/fields.js';
 import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 
 /** Platform chain API, endpoint /ext/P (spec document 3). */
@@ -53,7 +53,7 @@ const nodeIdsField = z.array(nodeId()).min(1).max(1000).optional().describe('Onl
 const pageFields = {
   offset: z.number().int().min(0).default(0).describe('Validators to skip (after filter and sort).'),
   limit: z.number().int().min(1).max(100).default(20).describe('Validators to list; counts and totals cover all.'),
-  delegatorLimit: z.number().int().min(0).max(100).default(5).describe('Delegators listed per validator; counts cover all.'),
+  delegatorLimit: z.number().int().min(0).max(100).default(5).describe('Delegators to list per validator; listed for one nodeID only.'),
 };
 
 const ValidatorListOut = z.object({
@@ -247,7 +247,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
     description: 'Get a P-Chain block by ID; json encoding decodes height, parent, transactions.',
     tier: 'read',
     toolset: 'platform',
-    input: z.strictObject({ blockID: cb58Id('Block ID (cb58).'), encoding: encoding(['cb58', 'hex', 'json'], 'Default cb58; json decodes.') }),
+    input: z.strictObject({ blockID: cb58Id('Block ID (cb58).'), encoding: encoding([...NODE_ENCODINGS, 'json'], 'json decodes.') }),
     output: z.object({
       blockID: z.string(),
       encoding: z.string(),
@@ -273,6 +273,41 @@ export const platformTools: ToolDef[] = withShallowOutputs([
       o.height !== undefined
         ? `Block ${o.blockID} at height ${o.height}, parent ${o.parentID ?? '?'}, ${o.txCount ?? 0} transaction(s).`
         : `Block ${o.blockID} (${o.encoding}, ${typeof o.block === 'string' ? `${o.block.length} characters` : 'no data'}). Ask with encoding json to see its height and transactions.`,
+  }),
+  defineTool({
+    name: 'platform_getTx',
+    title: 'P-Chain transaction',
+    description: 'Get a P-Chain transaction; encoding json decodes it.',
+    tier: 'read',
+    toolset: 'platform',
+    // A real node takes hex (default), hexnc, hexc and json; it refuses cb58.
+    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding(['hex', 'hexnc', 'hexc', 'json']) }),
+    output: z.object({ txID: z.string(), encoding: z.string(), tx: z.unknown() }),
+    request: rpc('platform.getTx'),
+    decode: (raw, input) => {
+      const r = obj(raw);
+      return { txID: input.txID, encoding: str(r.encoding ?? input.encoding ?? 'hex'), tx: r.tx ?? null };
+    },
+    summarize: (o) =>
+      typeof o.tx === 'string'
+        ? `P-Chain transaction ${o.txID}: ${o.tx.length} characters of ${o.encoding}. Ask with encoding json to decode it.`
+        : `P-Chain transaction ${o.txID}, decoded in structuredContent.tx.`,
+  }),
+  defineTool({
+    name: 'platform_getTxStatus',
+    title: 'P-Chain transaction status',
+    description: 'P-Chain transaction status: Committed, Aborted, Processing, Dropped or Unknown.',
+    tier: 'read',
+    toolset: 'platform',
+    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).') }),
+    output: z.object({ txID: z.string(), status: z.string(), meaning: z.string(), reason: z.string().optional() }),
+    request: rpc('platform.getTxStatus'),
+    decode: (raw, input) => {
+      const r = obj(raw);
+      const status = str(typeof raw === 'string' ? raw : r.status) || 'Unknown';
+      return { txID: input.txID, status, meaning: meaningOf(TX_STATUS_MEANING, status), ...(r.reason ? { reason: str(r.reason) } : {}) };
+    },
+    summarize: (o) => `Transaction ${o.txID} is ${o.status}: ${o.meaning}${o.reason ? ` (reason: ${quote(o.reason, 200)})` : ''}.`,
   }),
   defineTool({
     name: 'platform_getBlockchains',
@@ -417,6 +452,9 @@ export const platformTools: ToolDef[] = withShallowOutputs([
         `Listed ${o.validators.length} of ${o.matched}${input.connected !== undefined ? ` ${input.connected ? 'connected' : 'disconnected'}` : ''} from offset ${o.offset}${input.sortBy ? `, by ${input.sortBy}` : ''}:`,
         ...listLines(o.validators, 25, (v) => validatorLine(v, now)),
         ...(o.validators.length > 25 ? ['(All listed validators are in the structured result.)'] : []),
+        ...(input.delegatorLimit > 0 && o.validators.some((v) => v.delegatorCount && !v.delegatorsListed)
+          ? ['Delegators not listed: the node lists them only when asked for exactly one nodeID.']
+          : []),
         ...(o.hasMore ? [`More: call again with offset ${o.offset + o.validators.length}; sortBy endTime shows the ones ending soonest first.`] : []),
       ].join('\n');
     },
@@ -515,7 +553,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
     description: 'Get the reward UTXOs and their total of a finished staking or delegation transaction.',
     tier: 'read',
     toolset: 'platform',
-    input: z.strictObject({ txID: cb58Id('Staking or delegation transaction ID.'), encoding: encoding(['cb58', 'hex']) }),
+    input: z.strictObject({ txID: cb58Id('Staking or delegation transaction ID.'), encoding: encoding(NODE_ENCODINGS) }),
     output: z.object({ txID: z.string(), numFetched: z.number(), encoding: z.string(), utxos: z.array(z.string()), decoded: z.array(DecodedUtxo), totals: z.array(z.object({ assetID: z.string(), amount: AmountOut })) }),
     request: rpc('platform.getRewardUTXOs'),
     decode: async (raw, input, ctx) => {

@@ -7,6 +7,7 @@ import { defineTool, type SpendLimits, type SpendPlan, type ToolContext, type To
 import { assetName, changeAddrField, denominationField, fromField, memoField, minterSets, symbolField } from '../spend/fields.js';
 import { recipientsOf, sumAmounts } from '../spend/guard.js';
 import {
+  changeLine,
   importPlan,
   feeLine,
   endsWithLine,
@@ -18,6 +19,7 @@ import {
   userXAddresses,
   xBalance,
 } from '../spend/plan.js';
+import { strangerLine } from '../summarize/stranger.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 
 /** Asset chain transactions, endpoint /ext/bc/X (spec document 2). Spend tier: preview, then confirm. */
@@ -46,7 +48,7 @@ export function sendParams(i: SendInput): Record<string, unknown> {
 
 /** Every fungible amount counts against the cap, whatever its asset (docs/choices.md). */
 export function sendLimits(i: SendInput): SpendLimits {
-  return { amount: i.amount, recipients: recipientsOf(i.to, i.changeAddr) };
+  return { amount: i.amount, recipients: recipientsOf(i.to, i.changeAddr), own: recipientsOf(i.changeAddr) };
 }
 
 export async function sendPlan(i: SendInput, ctx: ToolContext): Promise<SpendPlan> {
@@ -60,12 +62,14 @@ export async function sendPlan(i: SendInput, ctx: ToolContext): Promise<SpendPla
     lines: [
       ...headLines(network, i.from),
       `To: ${i.to}`,
+      await changeLine(ctx, i.changeAddr),
       `Amount: ${asset.show(i.amount)}${asset.native ? '' : ` of asset ${asset.info.assetID}`}`,
       feeLine(txFee, network),
       endsWithLine(before, leaving, asset.show),
-      ...(i.memo ? [`Memo: ${i.memo}`] : []),
+      ...(i.memo ? [strangerLine('Memo', 'the sender', i.memo)] : []),
     ],
-    details: { to: i.to, amount: i.amount.toString(), assetID: asset.info.assetID, fee: txFee.toString() },
+    details: { to: i.to, changeAddr: i.changeAddr ?? null, amount: i.amount.toString(), assetID: asset.info.assetID, fee: txFee.toString() },
+    fee: txFee,
   };
 }
 
@@ -77,7 +81,7 @@ const holders = z
 
 async function creationPlan(
   ctx: ToolContext,
-  i: { name: string; symbol: string; from?: string[]; denomination?: number },
+  i: { name: string; symbol: string; from?: string[]; denomination?: number; changeAddr?: string },
   kind: string,
   more: string[],
 ): Promise<SpendPlan> {
@@ -87,11 +91,15 @@ async function creationPlan(
   return {
     lines: [
       ...headLines(network, i.from),
-      `Creates ${kind} "${i.name}" (${i.symbol || 'no symbol'}, denomination ${i.denomination ?? 0})`,
+      `Creates ${kind}, denomination ${i.denomination ?? 0}`,
       ...more,
+      await changeLine(ctx, i.changeAddr),
       `${feeLine(creationTxFee, network)} (asset creation fee)`,
+      strangerLine('Name', 'the requester', i.name, 128),
+      ...(i.symbol ? [strangerLine('Symbol', 'the requester', i.symbol, 16)] : []),
     ],
     details: { kind, name: i.name, symbol: i.symbol, fee },
+    fee: creationTxFee,
   };
 }
 
@@ -116,11 +124,12 @@ export const xvmSpendTools: ToolDef[] = [
     ),
     decode: (raw) => ({ assetID: String((raw as { assetID?: unknown })?.assetID ?? ''), changeAddr: (raw as { changeAddr?: string })?.changeAddr }),
     plan: (i, ctx) => {
-      const show = (v: bigint) => formatAmount(v, { decimals: i.denomination ?? 0, symbol: i.symbol || undefined });
+      // The symbol is the requester's free text: amounts here show the number only.
+      const show = (v: bigint) => formatAmount(v, { decimals: i.denomination ?? 0 });
       return creationPlan(ctx, i, 'a fixed-cap asset', i.initialHolders.map((h) => `Holder: ${h.address} gets ${show(h.amount)} (${h.amount} units)`));
     },
     // The holders get units of a new asset: nothing the user holds leaves but the fee.
-    limits: (i) => ({ recipients: recipientsOf(i.initialHolders.map((h) => h.address), i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.initialHolders.map((h) => h.address), i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => `Created fixed-cap asset ${i.name} (${i.symbol}): assetID ${o.assetID}. Check it with xvm_getAssetDescription.`,
   }),
   defineTool({
@@ -142,7 +151,7 @@ export const xvmSpendTools: ToolDef[] = [
         'a variable-cap asset',
         i.minterSets.map((s, n) => `Minter set ${n + 1}: ${s.threshold} of ${s.minters.join(', ')}`),
       ),
-    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => `Created variable-cap asset ${i.name} (${i.symbol}): assetID ${o.assetID}. Mint it with xvm_mint.`,
   }),
   defineTool({
@@ -159,7 +168,7 @@ export const xvmSpendTools: ToolDef[] = [
     decode: (raw) => ({ assetID: String((raw as { assetID?: unknown })?.assetID ?? ''), changeAddr: (raw as { changeAddr?: string })?.changeAddr }),
     plan: (i, ctx) =>
       creationPlan(ctx, i, 'an NFT asset', i.minterSets.map((s, n) => `Minter set ${n + 1}: ${s.threshold} of ${s.minters.join(', ')}`)),
-    limits: (i) => ({ recipients: recipientsOf(i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => `Created NFT asset ${i.name} (${i.symbol}): assetID ${o.assetID}. Mint tokens with xvm_mintNFT.`,
   }),
   defineTool({
@@ -186,12 +195,20 @@ export const xvmSpendTools: ToolDef[] = [
       const asset = await resolveAsset(ctx, i.assetID, network);
       const { txFee } = await txFees(ctx);
       return {
-        lines: [...headLines(network, i.from), `Mints: ${asset.show(i.amount)} of ${asset.info.name || asset.info.assetID}`, `To: ${i.to}`, feeLine(txFee, network)],
+        lines: [
+          ...headLines(network, i.from),
+          `To: ${i.to}`,
+          await changeLine(ctx, i.changeAddr),
+          `Mints: ${asset.show(i.amount)} of asset ${asset.info.assetID}`,
+          feeLine(txFee, network),
+          ...(asset.info.name ? [strangerLine('Asset name', 'its creator', asset.info.name, 128)] : []),
+        ],
         details: { assetID: asset.info.assetID, amount: i.amount.toString(), to: i.to },
+        fee: txFee,
       };
     },
     // Minting creates units; only the fee leaves the user.
-    limits: (i) => ({ recipients: recipientsOf(i.to, i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.to, i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: async (o, i, ctx) => issuedText(`Minted ${await shownAmount(ctx, i.assetID, i.amount)} to ${i.to}`, o.txID, STATUS),
   }),
   defineTool({
@@ -219,12 +236,19 @@ export const xvmSpendTools: ToolDef[] = [
       const network = await ctx.network();
       const { txFee } = await txFees(ctx);
       return {
-        lines: [...headLines(network, i.from), `Mints: one NFT of ${i.assetID} with a ${size}-byte payload`, `To: ${i.to}`, feeLine(txFee, network)],
+        lines: [
+          ...headLines(network, i.from),
+          `To: ${i.to}`,
+          await changeLine(ctx, i.changeAddr),
+          `Mints: one NFT of asset ${i.assetID} with a ${size}-byte payload`,
+          feeLine(txFee, network),
+        ],
         details: { assetID: i.assetID, payloadBytes: size, to: i.to },
+        fee: txFee,
       };
     },
     validate: (i) => void nftPayloadBytes(i.payload, i.encoding),
-    limits: (i) => ({ recipients: recipientsOf(i.to, i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.to, i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => issuedText(`Minted an NFT of ${i.assetID} to ${i.to}`, o.txID, STATUS),
   }),
   defineTool({
@@ -276,17 +300,30 @@ export const xvmSpendTools: ToolDef[] = [
       for (const o of i.outputs) {
         const asset = await resolveAsset(ctx, o.assetID, network);
         if (asset.native) native += o.amount;
-        lines.push(`Pays: ${asset.show(o.amount)} to ${o.to}`);
+        lines.push(`Pays ${lines.length + 1} of ${i.outputs.length}: ${asset.show(o.amount)}${asset.native ? '' : ` of asset ${asset.info.assetID}`} to ${o.to}`);
       }
       const addresses = await userXAddresses(ctx, i.from);
       const before = network.assetID ? await xBalance(ctx, addresses, network.assetID) : undefined;
       const show = (v: bigint) => nativeAmount(v, network).display;
       return {
-        lines: [...headLines(network, i.from), ...lines, feeLine(txFee, network), endsWithLine(before, native + txFee, show), ...(i.memo ? [`Memo: ${i.memo}`] : [])],
-        details: { outputs: i.outputs.length, nativeTotal: native.toString(), fee: txFee.toString() },
+        lines: [
+          ...headLines(network, i.from),
+          ...lines,
+          await changeLine(ctx, i.changeAddr),
+          `Total native: ${show(native)}`,
+          feeLine(txFee, network),
+          endsWithLine(before, native + txFee, show),
+          ...(i.memo ? [strangerLine('Memo', 'the sender', i.memo)] : []),
+        ],
+        details: { outputs: i.outputs.length, nativeTotal: native.toString(), fee: txFee.toString(), changeAddr: i.changeAddr ?? null },
+        fee: txFee,
       };
     },
-    limits: (i) => ({ amount: sumAmounts(i.outputs.map((o) => o.amount)), recipients: recipientsOf(i.outputs.map((o) => o.to), i.changeAddr) }),
+    limits: (i) => ({
+      amount: sumAmounts(i.outputs.map((o) => o.amount)),
+      recipients: recipientsOf(i.outputs.map((o) => o.to), i.changeAddr),
+      own: recipientsOf(i.changeAddr),
+    }),
     summarize: (o, i) => issuedText(`Sent ${i.outputs.length} payments`, o.txID, STATUS),
   }),
   defineTool({
@@ -312,11 +349,18 @@ export const xvmSpendTools: ToolDef[] = [
       const network = await ctx.network();
       const { txFee } = await txFees(ctx);
       return {
-        lines: [...headLines(network, i.from), `Sends: NFT group ${i.groupID} of ${i.assetID}`, `To: ${i.to}`, feeLine(txFee, network)],
+        lines: [
+          ...headLines(network, i.from),
+          `To: ${i.to}`,
+          await changeLine(ctx, i.changeAddr),
+          `Sends: the NFTs of group ${i.groupID} of asset ${i.assetID} that you hold (what moves: every token of that group in your outputs)`,
+          feeLine(txFee, network),
+        ],
         details: { assetID: i.assetID, groupID: i.groupID, to: i.to },
+        fee: txFee,
       };
     },
-    limits: (i) => ({ recipients: recipientsOf(i.to, i.changeAddr) }),
+    limits: (i) => ({ recipients: recipientsOf(i.to, i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: (o, i) => issuedText(`Sent NFT group ${i.groupID} of ${i.assetID} to ${i.to}`, o.txID, STATUS),
   }),
   defineTool({
@@ -348,14 +392,16 @@ export const xvmSpendTools: ToolDef[] = [
         lines: [
           ...headLines(network, i.from),
           `To: ${i.to} (chain ${dest}; completed by ${importTool(dest)})`,
+          await changeLine(ctx, i.changeAddr),
           `Amount: ${asset.show(i.amount)}`,
           feeLine(txFee, network),
           endsWithLine(before, i.amount + (asset.native ? txFee : 0n), asset.show),
         ],
         details: { to: i.to, amount: i.amount.toString(), destinationChain: dest },
+        fee: txFee,
       };
     },
-    limits: (i) => ({ amount: i.amount, recipients: recipientsOf(i.to, i.changeAddr) }),
+    limits: (i) => ({ amount: i.amount, recipients: recipientsOf(i.to, i.changeAddr), own: recipientsOf(i.changeAddr) }),
     summarize: async (o, i, ctx) =>
       issuedText(`Exported ${await shownAmount(ctx, i.assetID, i.amount)} from X to ${i.to}`, o.txID, STATUS, [
         `Not done yet: complete the transfer with ${importTool(i.to.slice(0, 1))} (sourceChain "X", to the same destination) once this is Accepted.`,
@@ -375,8 +421,10 @@ export const xvmSpendTools: ToolDef[] = [
     output: TxOut,
     request: xvm('xvm.import', (i: { to: string; sourceChain: string }) => ({ to: i.to, sourceChain: i.sourceChain })),
     decode: decodeTx,
-    plan: (i, ctx) => importPlan(ctx, { endpoint: 'xvm', to: i.to, sourceChain: i.sourceChain, chain: i.chain, waitingOn: [i.to], fee: feeLine }),
-    limits: (i) => ({ recipients: [i.to] }),
+    // What waits is what the user's keys own in shared memory; `to` is where it all goes.
+    plan: async (i, ctx) =>
+      importPlan(ctx, { endpoint: 'xvm', to: i.to, sourceChain: i.sourceChain, chain: i.chain, waitingOn: await userXAddresses(ctx), fee: feeLine }),
+    limits: (i) => ({ recipients: [i.to], own: [i.to] }),
     summarize: (o, i) => issuedText(`Imported funds from ${i.sourceChain} to ${i.to}`, o.txID, STATUS),
   }),
   issueSignedTx({

@@ -7,7 +7,7 @@ import { AmountOut, big, listLines } from '../summarize/format.js';
 import { imitatesNative, imitationWarning, quote, STRANGER_NOTE } from '../summarize/stranger.js';
 import { DecodedUtxo, decodeUtxo, totalsByAsset } from '../summarize/utxo.js';
 import type { Endpoint } from '../wire.js';
-import { addressList, assetIdOrAlias, cb58Id, chainAddress, chainIdOrAlias, chainSelector, encoding, uint64, xAddress } from '../core/fields.js';
+import { addressList, assetIdOrAlias, cb58Id, chainAddress, chainIdOrAlias, chainSelector, encoding, NODE_ENCODINGS, uint64, xAddress } from '../core/fields.js';
 import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 
 /** Asset chain API, endpoint /ext/bc/X or /ext/bc/<chain> (spec document 2), and its static API. */
@@ -55,7 +55,7 @@ export function utxoInput(chains: readonly ChainLetter[], sourceChainRequired: b
       .optional()
       .describe('endIndex of the previous page.'),
     sourceChain: sourceChainRequired ? source : source.optional(),
-    encoding: encoding(['cb58', 'hex']),
+    encoding: encoding(NODE_ENCODINGS),
     fetchAll: z.boolean().default(false).describe('Fetch up to maxPages pages and total all.'),
     maxPages: z.number().int().min(1).max(UTXO_MAX_PAGES).default(UTXO_MAX_PAGES).describe('Page cap for fetchAll.'),
     items: z.number().int().min(0).max(UTXO_PAGE_MAX).default(25).describe('Decoded UTXOs to list; totals cover all.'),
@@ -316,7 +316,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
     description: 'Get an X-Chain transaction by ID; json encoding decodes inputs, outputs, memo, exports.',
     tier: 'read',
     toolset: 'xvm',
-    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding(['cb58', 'hex', 'json'], 'Default cb58; json decodes.'), chain: chainSelector('X') }),
+    input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding([...NODE_ENCODINGS, 'json'], 'json decodes.'), chain: chainSelector('X') }),
     output: z.object({
       txID: z.string(),
       encoding: z.string(),
@@ -385,7 +385,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
     input: z.strictObject({
       networkID: z.number().int().min(0).max(4294967295).describe('Network the chain will run on.'),
       genesisData: z.record(z.string().min(1).max(64), GenesisAsset).describe('Assets by alias.'),
-      encoding: encoding(['cb58', 'hex']),
+      encoding: encoding(NODE_ENCODINGS),
     }),
     output: z.object({ bytes: z.string(), encoding: z.string(), assetCount: z.number() }),
     request: {

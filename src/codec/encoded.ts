@@ -8,7 +8,7 @@ import { hexToBytes } from './hex.js';
  * the same checksum as cb58) and `hexnc` (0x + data, no checksum). Decoding returns the
  * payload, so sizes are of the data and never of the string or its checksum.
  */
-export type ByteEncoding = 'cb58' | 'hex' | 'hexnc';
+export type ByteEncoding = 'cb58' | 'hex' | 'hexc' | 'hexnc';
 
 const CHECKSUM_BYTES = 4;
 
@@ -32,6 +32,7 @@ export function decodeEncoded(text: string, encoding: ByteEncoding | undefined):
     case 'cb58':
       return cb58Decode(text);
     case 'hex':
+    case 'hexc':
       return hexChecksumDecode(text);
     case 'hexnc':
       if (typeof text !== 'string' || !text.startsWith('0x')) throw new CodecError('expected 0x-prefixed hex');

@@ -15,7 +15,8 @@ export interface DialectInfo {
 const HINT = 'Set CHAIN_MCP_WIRE_NAMES=camino for a Camino node (avm, avax) or CHAIN_MCP_WIRE_NAMES=spec, and restart the server.';
 
 /**
- * Learns which names the node speaks, once per process. A real node reports its VMs by alias
+ * Learns which names the node speaks, once per process (again only when a call shows the node
+ * changed, see relearn). A real node reports its VMs by alias
  * in `info.getNodeVersion` (`avm`, `evm`, `platform`); when that answer says nothing, one cheap
  * call on the X chain tells: an unknown namespace is answered `can't find service`. A failed
  * detection is not cached, so the next call tries again.
@@ -51,6 +52,22 @@ export class DialectCache {
       },
     );
     return this.pending;
+  }
+
+  /**
+   * Learns the names again after a call that depended on them was answered as by a node of the
+   * other dialect (the node was replaced or upgraded while this server ran). Calls that fail
+   * together share one detection; a configured dialect is the operator's word and is kept.
+   * Resolves to the new names, or undefined when there is nothing to re-learn.
+   */
+  async relearn(stale: DialectInfo | undefined): Promise<DialectInfo | undefined> {
+    if (this.setting.base !== 'auto') return undefined;
+    if (this.known === stale) {
+      this.known = undefined;
+      this.pending = undefined;
+      this.log.warn({ was: stale?.dialect }, 'node answered as another dialect; learning its names again');
+    }
+    return this.get();
   }
 
   private async detect(): Promise<DialectInfo> {

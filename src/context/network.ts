@@ -63,6 +63,7 @@ export class NetworkCache {
           assetSymbol: typeof raw.assetSymbol === 'string' ? raw.assetSymbol : '',
           assetID: typeof raw.assetID === 'string' ? raw.assetID : '',
           source: 'configuration',
+          ...(typeof raw.lockModeBondDeposit === 'boolean' ? { lockModeBondDeposit: raw.lockModeBondDeposit } : {}),
         };
       }
     } catch (err) {
@@ -71,7 +72,14 @@ export class NetworkCache {
     const raw = (await this.rpc('info', 'info.getNetworkID')) as Record<string, unknown>;
     const networkID = String(tolerantBigInt(raw.networkID) ?? '');
     const known = KNOWN_NETWORKS[networkID];
-    return { networkID, hrp: known?.hrp ?? 'custom', assetSymbol: '', assetID: '', source: 'known-networks' };
+    return {
+      networkID,
+      hrp: known?.hrp ?? 'custom',
+      assetSymbol: '',
+      assetID: '',
+      source: 'known-networks',
+      ...(known?.lockModeBondDeposit !== undefined ? { lockModeBondDeposit: known.lockModeBondDeposit } : {}),
+    };
   }
 
   private async loadAsset(assetID: string): Promise<AssetInfo> {

@@ -15,6 +15,12 @@ export interface NetworkInfo {
   assetID: string;
   /** Where the facts came from: the node's configuration or the table of known networks. */
   source: 'configuration' | 'known-networks';
+  /**
+   * Camino's bond/deposit lock mode (`lockModeBondDeposit`, on for every Camino network): stake is
+   * bonded, `platform.addValidator` needs a node owner and `platform.addDelegator` is refused.
+   * Undefined when the node did not say.
+   */
+  lockModeBondDeposit?: boolean;
 }
 
 export interface AssetInfo {
@@ -25,9 +31,9 @@ export interface AssetInfo {
 }
 
 /** Networks of this family, used only when the node cannot tell (DESIGN section 5). */
-export const KNOWN_NETWORKS: Record<string, { name: string; hrp: string; evmChainId?: string }> = {
-  '1000': { name: 'main', hrp: 'camino', evmChainId: '500' },
-  '1001': { name: 'test', hrp: 'columbus', evmChainId: '501' },
-  '1002': { name: 'dev', hrp: 'kopernikus', evmChainId: '502' },
+export const KNOWN_NETWORKS: Record<string, { name: string; hrp: string; evmChainId?: string; lockModeBondDeposit?: boolean }> = {
+  '1000': { name: 'main', hrp: 'camino', evmChainId: '500', lockModeBondDeposit: true },
+  '1001': { name: 'test', hrp: 'columbus', evmChainId: '501', lockModeBondDeposit: true },
+  '1002': { name: 'dev', hrp: 'kopernikus', evmChainId: '502', lockModeBondDeposit: true },
   '12345': { name: 'local', hrp: 'local' },
 };

@@ -45,6 +45,8 @@ export interface SpendPlan {
   lines: string[];
   /** Structured facts for structuredContent. */
   details?: Record<string, unknown>;
+  /** The network fee in the native smallest unit, counted in CHAIN_MCP_MAX_SPEND_PER_DAY with the amount. */
+  fee?: bigint;
 }
 
 /**
@@ -58,6 +60,14 @@ export interface SpendLimits {
   recipients: string[];
   /** Set when the content cannot be read (signed bytes): what it is, for the refusal under a limit. */
   opaque?: string;
+  /**
+   * Addresses that must be the keystore user's own: the change address, an import's destination.
+   * Under any limit one that is not (or cannot be told to be) the user's is refused; without
+   * limits the preview marks it.
+   */
+  own?: string[];
+  /** Set when the operation hands over control that no amount can bound (a private key, a keystore user): what, for the refusal under a limit. */
+  unbounded?: string;
 }
 
 export interface ToolDef<I extends AnyObject = AnyObject, O extends AnyObject = AnyObject> {
@@ -83,6 +93,11 @@ export interface ToolDef<I extends AnyObject = AnyObject, O extends AnyObject = 
   validate?(input: z.output<I>, nowMs: number): void;
   /** Spend tier, required: amount and recipients from the input alone, no request. */
   limits?(input: z.output<I>): SpendLimits;
+  /**
+   * Goes through the spend confirmation pipeline (preview, confirm id, the human's approval, audit)
+   * though its tier is not `spend`: exporting and importing keys and keystore users (admin tier).
+   */
+  confirmation?: true;
   /** Overrides of the annotation defaults derived from the tier. */
   annotations?: { idempotentHint?: boolean; openWorldHint?: boolean; readOnlyHint?: boolean; destructiveHint?: boolean };
 }
@@ -114,6 +129,13 @@ export interface ToolContext {
   progress(done: number, total?: number, message?: string): Promise<void>;
   /** Milliseconds since the epoch; tests fake it. */
   now(): number;
+  /** Whether an address is one of the keystore user's (cached per process); undefined when it cannot be told. */
+  ownAddress?(address: string): Promise<boolean | undefined>;
+}
+
+/** Spend tools and the admin operations that hand over keys: previewed, confirmed and approved by the human. */
+export function needsConfirmation(tool: Pick<ToolDef, 'tier' | 'confirmation'>): boolean {
+  return tool.tier === 'spend' || tool.confirmation === true;
 }
 
 /** Identity helper that keeps the input and output types of one entry tied together. */

@@ -28,38 +28,53 @@ export function anvilBinary(): string | undefined {
   }
 }
 
+/** The end of what anvil printed, for an error that says why it did not start. */
+const tail = (text: string) => text.trim().split('\n').slice(-5).join(' | ').slice(-500) || '(no output)';
+
 export async function startAnvil(opts: { chainId?: number; timeoutMs?: number; blockTime?: number } = {}): Promise<Anvil> {
   const bin = anvilBinary();
   if (!bin) throw new Error('anvil is not installed (npm install --save-dev @foundry-rs/anvil)');
   const args = ['--port', '0', '--host', '127.0.0.1', '--chain-id', String(opts.chainId ?? 500)];
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
+  // Generous by default: on a loaded machine anvil can take seconds to print its address.
+  const timeoutMs = opts.timeoutMs ?? 30_000;
   const child: ChildProcess = spawn(bin, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  const pid = child.pid;
-  if (pid === undefined) throw new Error('anvil did not start');
   const port = await new Promise<number>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`anvil did not report its port within ${opts.timeoutMs ?? 15_000} ms`));
-    }, opts.timeoutMs ?? 15_000);
+    let err = '';
+    const fail = (why: string) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      if (child.exitCode === null) child.kill('SIGKILL');
+      reject(new Error(`anvil did not start: ${why}; stdout: ${tail(out)}; stderr: ${tail(err)}`));
+    };
+    const timer = setTimeout(() => fail(`no "Listening on" line within ${timeoutMs} ms`), timeoutMs);
     const onData = (chunk: Buffer) => {
       out += chunk.toString('utf8');
       const m = /Listening on [\d.]+:(\d+)/.exec(out);
       if (m) {
         clearTimeout(timer);
         child.stdout?.off('data', onData);
+        child.off('exit', onExit);
+        child.off('error', onError);
         // Keep draining output so the pipe never fills and blocks anvil.
         child.stdout?.resume();
+        child.stderr?.removeAllListeners('data');
+        child.stderr?.resume();
         resolve(Number(m[1]));
       }
     };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => fail(`it exited (code ${code}, signal ${signal}) before listening`);
+    const onError = (e: Error) => fail(`spawn failed: ${e.message}`);
     child.stdout?.on('data', onData);
-    child.stderr?.resume();
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`anvil exited with code ${code} before listening`));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      err = (err + chunk.toString('utf8')).slice(-4000);
     });
+    child.once('exit', onExit);
+    child.once('error', onError);
   });
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('anvil did not start: no pid');
   const exited = new Promise<void>((resolve) => {
     if (child.exitCode !== null) resolve();
     else child.once('exit', () => resolve());

@@ -50,6 +50,8 @@ export interface Devnet {
   router: RpcRouter;
   /** The local network runner's HTTP gateway (runnerUrl). */
   runner: RunnerGateway;
+  /** Switches the names the node speaks while it runs (a node replaced or upgraded under a running server). */
+  setDialect(dialect: DevnetDialect): void;
   close(): Promise<void>;
 }
 
@@ -68,12 +70,14 @@ async function listen(server: Server, port: number): Promise<string> {
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const state = createState();
   const router = new RpcRouter();
-  router.dialect = opts.dialect ?? 'spec';
-  if (router.dialect === 'camino') {
+  const speak = (dialect: DevnetDialect) => {
+    router.dialect = dialect;
     // A real node names its VMs by alias: avm, evm, platform.
-    const { xvm, ...others } = state.version.vmVersions;
-    state.version.vmVersions = { avm: xvm ?? '', ...others };
-  }
+    const { xvm, avm, ...others } = state.version.vmVersions;
+    const version = xvm ?? avm ?? '';
+    state.version.vmVersions = dialect === 'camino' ? { avm: version, ...others } : { xvm: version, ...others };
+  };
+  speak(opts.dialect ?? 'spec');
   const families = opts.keystoreApi === false ? FAMILIES.filter((f) => f !== registerKeystore && f !== registerKeystoreAdmin) : FAMILIES;
   for (const register of families) register(router, state);
   if (opts.adminSecret !== undefined) registerAdmin(router, state, opts.adminSecret);
@@ -96,10 +100,10 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const detachEvmSocket = attachEvmSocket(node, router, state);
   const nodeUrl = await listen(node, opts.port ?? 0);
   opts.log?.(`devnet: node API at ${nodeUrl}`);
-  const indexer = await startIndexer(state);
+  const indexer = await startIndexer(state, { dialect: router.dialect });
   opts.log?.(`devnet: indexer API at ${indexer.url}`);
   const runner = await startRunnerGateway(nodeUrl);
-  return {
+  const devnet: Devnet = {
     nodeUrl,
     dialect: router.dialect,
     indexerUrl: indexer.url,
@@ -109,6 +113,10 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     keystore: { username: 'devnet', password: 'Devnet-Passw0rd!' },
     state,
     router,
+    setDialect: (dialect) => {
+      speak(dialect);
+      devnet.dialect = dialect;
+    },
     close: async () => {
       detachEvmSocket();
       await anvil?.stop();
@@ -120,4 +128,5 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       });
     },
   };
+  return devnet;
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 
 /** A JSON-RPC failure with the real node's shape: HTTP 200, code -32000 unless said otherwise. */
 export class RpcFault extends Error {
@@ -50,6 +51,9 @@ const CAMINO_PATHS: Array<[RegExp, string]> = [
 ];
 const SPEC_ONLY_PATHS = [/^\/ext\/bc\/[^/]+\/cx$/, /^\/ext\/vm\/xvm$/];
 const CAMINO_NAMESPACES: Record<string, string> = { avm: 'xvm', avax: 'cx' };
+/** Methods a Camino node names otherwise than the spec: wire name -> registered (spec) name. */
+const CAMINO_METHODS: Record<string, string> = { 'platform.exportAVAX': 'platform.exportNative' };
+const SPEC_ONLY_METHODS = new Set(Object.values(CAMINO_METHODS));
 
 /**
  * Routes JSON-RPC calls by endpoint path and method, with the node's HTTP conventions
@@ -72,14 +76,30 @@ export class RpcRouter {
     return path;
   }
 
-  /** The registered (spec) method for a method on the wire; undefined for a namespace this dialect lacks. */
-  private internalMethod(method: string): string | undefined {
-    const dot = method.indexOf('.');
-    const ns = dot < 0 ? method : method.slice(0, dot);
-    if (this.dialect === 'spec') return ns in CAMINO_NAMESPACES ? undefined : method;
+  /** The registered (spec) namespace for a namespace on the wire; undefined for one this dialect lacks. */
+  private internalNamespace(ns: string): string | undefined {
+    if (this.dialect === 'spec') return ns in CAMINO_NAMESPACES ? undefined : ns;
     if (ns === 'xvm' || ns === 'cx') return undefined;
-    const to = CAMINO_NAMESPACES[ns];
-    return to ? `${to}${method.slice(dot)}` : method;
+    return CAMINO_NAMESPACES[ns] ?? ns;
+  }
+
+  /** The registered (spec) method for a method on the wire; undefined for one this dialect lacks. */
+  private internalMethod(method: string): string | undefined {
+    if (this.dialect === 'camino') {
+      if (SPEC_ONLY_METHODS.has(method)) return undefined;
+      if (Object.hasOwn(CAMINO_METHODS, method)) return CAMINO_METHODS[method];
+    } else if (Object.hasOwn(CAMINO_METHODS, method)) return undefined;
+    const dot = method.indexOf('.');
+    const ns = this.internalNamespace(dot < 0 ? method : method.slice(0, dot));
+    return ns === undefined ? undefined : dot < 0 ? ns : `${ns}${method.slice(dot)}`;
+  }
+
+  /**
+   * What a call that only succeeds answers: a real node's api.EmptyReply `{}` (keystore, auth,
+   * admin), the spec's `{success: true}`.
+   */
+  emptyReply(): Record<string, unknown> {
+    return this.dialect === 'camino' ? {} : { success: true };
   }
 
   on(path: string, method: string, handler: Handler): this {
@@ -128,6 +148,13 @@ export class RpcRouter {
     }
     const ctx: HandlerContext = { path: internal ?? path, chain };
     if (Array.isArray(body)) {
+      // gorilla/rpc v2 json2 decodes one request object per POST: a Camino node refuses a batch on
+      // every endpoint but the EVM's (caminogo utils/json/codec.go; caminoethvm serves /rpc with geth's server).
+      if (this.dialect === 'camino' && !takesBatches(path)) {
+        // gorilla/rpc v1.2.0 json2: a parse error (-32700) carrying the empty request it decoded into, HTTP 200.
+        const data = { jsonrpc: '', method: '', params: null, id: null };
+        return json(res, 200, { jsonrpc: '2.0', error: { code: -32700, message: BATCH_REFUSAL, data }, id: null });
+      }
       const answers = await Promise.all(body.map((item) => this.dispatch(byMethod, item, ctx)));
       return json(res, 200, answers);
     }
@@ -142,12 +169,15 @@ export class RpcRouter {
     const handler = method === undefined ? undefined : byMethod.get(method);
     if (!handler) {
       // gorilla/rpc's two texts: a namespace the endpoint lacks, or a method its namespace lacks.
-      const known = method !== undefined && (!method.includes('.') || [...byMethod.keys()].some((m) => m.startsWith(`${method.split('.')[0]}.`)));
+      const wireName = typeof call.method === 'string' ? call.method : '';
+      const ns = wireName.includes('.') ? this.internalNamespace(wireName.split('.')[0]!) : undefined;
+      const known = (wireName !== '' && !wireName.includes('.')) || (ns !== undefined && [...byMethod.keys()].some((m) => m.startsWith(`${ns}.`)));
       const what = known ? 'method' : 'service';
       return { jsonrpc: '2.0', error: { code: -32000, message: `rpc: can't find ${what} "${String(call.method)}"`, data: null }, id };
     }
     try {
       const params = (call.params ?? (handlerWantsArray(ctx.path) ? [] : {})) as Params & unknown[];
+      if (this.dialect === 'camino') caminoEncoding(method!, params);
       const result = await handler(params, ctx);
       return { jsonrpc: '2.0', result, id };
     } catch (err) {
@@ -155,6 +185,36 @@ export class RpcRouter {
       return { jsonrpc: '2.0', error: { code: -32000, message: (err as Error).message, data: null }, id };
     }
   }
+}
+
+/** caminogo utils/json/codec.go: params that do not unmarshal (an unknown encoding among them). */
+export const ARGUMENT_ERROR = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+
+/** Methods (by their spec name) whose params carry a formatting.Encoding. */
+const ENCODING_METHODS = new Set([
+  'xvm.getTx', 'xvm.getUTXOs', 'xvm.buildGenesis', 'xvm.mintNFT', 'xvm.issueTx', 'wallet.issueTx',
+  'platform.getTx', 'platform.getUTXOs', 'platform.getBlock', 'platform.getRewardUTXOs', 'platform.getStake', 'platform.createBlockchain', 'platform.issueTx',
+  'cx.getUTXOs', 'cx.getAtomicTx', 'cx.issueTx', 'keystore.exportUser', 'keystore.importUser',
+]);
+
+/**
+ * A Camino node's encodings (utils/formatting/encoding.go): hex (default, with checksum), hexc
+ * (the same), hexnc, json; cb58 does not unmarshal. The handlers speak hex, so hexc/hexnc and an
+ * omitted encoding reach them as hex.
+ */
+function caminoEncoding(method: string, params: Params): void {
+  if (Array.isArray(params) || !ENCODING_METHODS.has(method)) return;
+  const value = params.encoding;
+  if (value === 'cb58') throw new RpcFault(ARGUMENT_ERROR);
+  if (value === undefined || value === '' || value === 'hexc' || value === 'hexnc') params.encoding = 'hex';
+}
+
+/** What caminogo answers a JSON-RPC batch with (the JSON decoder's error, verbatim). */
+export const BATCH_REFUSAL = 'json: cannot unmarshal array into Go value of type json2.serverRequest';
+
+/** Only the EVM endpoint (/ext/bc/<chain>/rpc) of a Camino node takes JSON-RPC batches. */
+function takesBatches(path: string): boolean {
+  return /^\/ext\/bc\/[^/]+\/rpc$/.test(path);
 }
 
 function handlerWantsArray(path: string): boolean {
@@ -165,9 +225,15 @@ export function send(res: ServerResponse, status: number, contentType: string, b
   res.writeHead(status, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) }).end(body);
 }
 
+/** Writes JSON; a bigint goes out as a bare integer with every digit, as Go writes a uint64. */
 export function json(res: ServerResponse, status: number, value: unknown): void {
-  send(res, status, 'application/json', JSON.stringify(value));
+  const marked = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${BIG_MARK}${v}` : v));
+  send(res, status, 'application/json', marked.replace(BIG_PATTERN, '$1'));
 }
+
+/** A per-process marker, so no string in the state can pass for a bigint. */
+const BIG_MARK = `bigint-${randomBytes(8).toString('hex')}:`;
+const BIG_PATTERN = new RegExp(`"${BIG_MARK}(\\d+)"`, 'g');
 
 /** Reads a param as a string, or fails the way a node does. */
 export function needString(params: Params, key: string): string {

@@ -505,8 +505,9 @@ export function txJson(state: DevnetState, tx: Tx): Record<string, unknown> {
     fxID: 'spdfYwFdpGCLEYp2kjbr6UrdYjMxtfinYkKAvWoA5jdRyjBPw',
     output:
       u.groupID !== undefined
-        ? { groupID: u.groupID, payload: u.payload, addresses: u.addresses, locktime: Number(u.locktime), threshold: u.threshold }
-        : { addresses: u.addresses, amount: Number(u.amount), locktime: Number(u.locktime), threshold: u.threshold },
+        ? { groupID: u.groupID, payload: u.payload, addresses: u.addresses, locktime: u.locktime, threshold: u.threshold }
+        : // Plain Go uint64 fields: bare JSON numbers, every digit (the router writes bigints bare).
+          { addresses: u.addresses, amount: u.amount, locktime: u.locktime, threshold: u.threshold },
   });
   const local = outputs.filter((u) => u.chain === tx.chain && !u.sourceChain);
   const exported = outputs.filter((u) => u.sourceChain === tx.chain && u.chain !== tx.chain);
@@ -515,7 +516,7 @@ export function txJson(state: DevnetState, tx: Tx): Record<string, unknown> {
     outputIndex: i.outputIndex,
     assetID: i.assetID,
     fxID: 'spdfYwFdpGCLEYp2kjbr6UrdYjMxtfinYkKAvWoA5jdRyjBPw',
-    input: { amount: Number(i.amount), signatureIndices: [0] },
+    input: { amount: i.amount, signatureIndices: [0] },
   });
   const unsignedTx: Record<string, unknown> = {
     networkID: state.networkID,

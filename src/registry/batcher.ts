@@ -1,4 +1,6 @@
+import { setMaxListeners } from 'node:events';
 import type { JsonRpcClient, RpcParams } from '../transport/jsonrpc.js';
+import { takesBatches } from '../wire.js';
 
 interface Pending {
   method: string;
@@ -8,9 +10,11 @@ interface Pending {
 }
 
 /**
- * Coalesces the node reads that a composite's steps start together (one turn of the event
- * loop) into one JSON-RPC batch per endpoint: one round trip instead of one per step. Each
- * read still settles on its own reply, so every step keeps its own decoder and its own error.
+ * Sends the node reads that a composite's steps start together (one turn of the event loop).
+ * Where the node takes batches (the EVM endpoint) they go as one JSON-RPC batch per endpoint;
+ * everywhere else a real node takes one request object per POST, so each read goes at once as
+ * its own request, side by side over the keep-alive pool. Each read settles on its own reply,
+ * so every step keeps its own decoder and its own error.
  */
 export class RpcBatcher {
   private queue = new Map<string, { path: string; retry: boolean; items: Pending[] }>();
@@ -19,9 +23,14 @@ export class RpcBatcher {
   constructor(
     private readonly node: JsonRpcClient,
     private readonly signal: AbortSignal,
-  ) {}
+  ) {
+    // Every read in flight listens for the call's cancellation; a composite has more of them at
+    // once than Node's default of 10 listeners before it warns. The signal is this call's own.
+    setMaxListeners(256, signal);
+  }
 
   call(path: string, method: string, params: RpcParams, retry: boolean): Promise<unknown> {
+    if (!takesBatches(path)) return this.node.call({ path, method, params }, { retry, signal: this.signal });
     return new Promise((resolve, reject) => {
       const key = `${retry ? 'r' : 'n'} ${path}`;
       let group = this.queue.get(key);

@@ -14,11 +14,14 @@ export interface CallHooks {
   elicitUrl?: (message: string, url: string, elicitationId: string) => Promise<'accept' | 'decline' | 'cancel'>;
   /** The host shows MCP Apps views: spend previews link the approval card. */
   appCard?: boolean;
+  /** The MCP session (Streamable HTTP) the call came in; confirmation ids are bound to it. */
+  session?: string;
 }
 
 /**
  * Builds the context one tool call sees. Reads retry; wallet, spend and admin calls never do.
- * The steps of a composite (ctx.call) share `batcher`: their node reads go out as one batch per endpoint.
+ * The steps of a composite (ctx.call) share `batcher`: their node reads go out side by side
+ * (one batch per endpoint only where the node takes batches, the EVM's).
  */
 export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks, batcher?: RpcBatcher): ToolContext {
   const signal = hooks.signal ?? new AbortController().signal;
@@ -30,8 +33,7 @@ export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks,
     signal,
     rpc: (endpoint, method, params, opts = {}) => {
       const retry = opts.retry ?? retryDefault;
-      if (!batcher) return services.rpc(endpoint, method, params, { retry, chain: opts.chain, signal });
-      return services.route(endpoint, method, opts.chain).then((route) => batcher.call(route.path, route.method, params, retry));
+      return services.rpc(endpoint, method, params, { retry, chain: opts.chain, signal, via: batcher });
     },
     indexer: (path, query = []) => {
       if (!services.indexerClient) {
@@ -60,6 +62,7 @@ export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks,
     },
     progress: hooks.progress ?? (async () => undefined),
     now: services.now,
+    ownAddress: (address) => services.ownAddresses.has(address),
   };
   return ctx;
 }

@@ -1,4 +1,4 @@
-import type { ToolDef } from '../core/tool.js';
+import { needsConfirmation, type ToolDef } from '../core/tool.js';
 import { toChainMcpError } from '../errors.js';
 import { redactSecrets } from '../redact.js';
 import type { Services } from '../services.js';
@@ -16,7 +16,7 @@ export async function callTool(services: Services, tool: ToolDef, args: unknown,
   try {
     const { input: schema } = effectiveSchemas(tool);
     const ctx = makeContext(services, tool, hooks);
-    if (tool.tier === 'spend') {
+    if (needsConfirmation(tool)) {
       // "1.5 CAM" becomes its smallest units before parsing (after a check that sends nothing).
       const amounts = await resolveDisplayAmounts(tool.input, args, ctx, (a) => parseInput(tool, schema, a));
       return await callSpend(services, tool, parseInput(tool, schema, amounts.args), ctx, hooks, amounts.given);

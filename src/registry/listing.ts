@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AnyObject, ToolDef } from '../core/tool.js';
+import { type AnyObject, needsConfirmation, type ToolDef } from '../core/tool.js';
 import { spendInput, spendOutput } from '../confirm.js';
 
 export interface ToolAnnotations {
@@ -31,10 +31,13 @@ export function annotationsFor(tool: ToolDef): ToolAnnotations {
 
 /** The schemas a client sees: spend tools gain `confirm` and the preview/issued result shape. */
 export function effectiveSchemas(tool: ToolDef): { input: AnyObject; output: AnyObject } {
-  return tool.tier === 'spend' ? { input: spendInput(tool), output: spendOutput(tool) } : { input: tool.input, output: tool.output };
+  return needsConfirmation(tool) ? { input: spendInput(tool), output: spendOutput(tool) } : { input: tool.input, output: tool.output };
 }
 
 type Json = Record<string, unknown>;
+
+/** An unconstrained list item, spelled with a type per branch. */
+const ANY_ITEM: Json = Object.freeze({ anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'object' }] });
 
 /** Bounds that only guard the server (JSON number precision, uint32) and tell a model nothing. */
 const GUARD_MAXIMUMS = new Set([Number.MAX_SAFE_INTEGER, 4294967295]);
@@ -57,6 +60,11 @@ export function leanInputSchema(node: unknown): unknown {
     if (key === 'maxItems' && typeof value === 'number' && value > 10) continue;
     if (key === 'maximum' && GUARD_MAXIMUMS.has(value as number)) continue;
     if (key === 'description' && value === '') continue;
+    if (key === 'items' && value && typeof value === 'object' && Object.keys(value).length === 0) {
+      // Any value (EVM positional params): hosts want every array to say its item type.
+      out.items = ANY_ITEM;
+      continue;
+    }
     if (key === 'items' && (node as Json).description !== undefined) {
       // The list's own description says what its items are.
       const { description: _item, ...items } = value as Json;
@@ -68,13 +76,29 @@ export function leanInputSchema(node: unknown): unknown {
         ? Object.fromEntries(Object.entries(value as Json).map(([name, schema]) => [name, leanInputSchema(schema)]))
         : leanInputSchema(value);
   }
-  // anyOf of bare types (a uint64 as string or number) reads shorter as a type list.
+  // anyOf of bare types: a uint64 is accepted as a decimal string or a safe integer. Hosts reject
+  // or warn on a type list (`type: ["string","number"]`), so it is listed as the string it should
+  // be sent as (exact above 2^53); the server's zod schema still accepts a plain number.
+  // zod writes such a union either as an anyOf of bare types or directly as a type list.
   const anyOf = out.anyOf as Json[] | undefined;
   if (Array.isArray(anyOf) && anyOf.every((s) => Object.keys(s).length === 1 && typeof s.type === 'string')) {
-    out.type = [...new Set(anyOf.map((s) => s.type as string))];
-    delete out.anyOf;
+    const listed = singleType(anyOf.map((s) => s.type as string));
+    if (listed) {
+      out.type = listed;
+      delete out.anyOf;
+    }
+  } else if (Array.isArray(out.type)) {
+    const listed = singleType(out.type as string[]);
+    if (listed) out.type = listed;
   }
   return out;
+}
+
+/** One type for a union a string can stand for (string with number or integer); else undefined. */
+function singleType(types: string[]): string | undefined {
+  const set = [...new Set(types)];
+  if (set.length === 1) return set[0];
+  return set.includes('string') && set.every((t) => t === 'string' || t === 'number' || t === 'integer') ? 'string' : undefined;
 }
 
 /**

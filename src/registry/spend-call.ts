@@ -5,15 +5,16 @@ import { humanDecision, needsLink } from '../approval/flow.js';
 import { cardMeta } from '../approval/card.js';
 import type { Services } from '../services.js';
 import { amountFacts, amountLines } from '../spend/amounts.js';
-import { checkWithoutRequests, pinNetwork, spendLimits } from '../spend/guard.js';
+import { checkOwn, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
 import { txFees } from '../spend/plan.js';
+import { isStrangerLine, oneLine } from '../summarize/stranger.js';
 import type { CallHooks } from './context.js';
 import { runOperation } from './operation.js';
 import { jsonSafe, type ToolResult, textResult } from './result.js';
 
-function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>): void {
+function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>, session?: string): void {
   try {
-    services.confirmations.redeem(confirm, tool.name, args, services.now());
+    services.confirmations.redeem(confirm, tool.name, args, services.now(), session);
   } catch (err) {
     services.log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
     throw err;
@@ -21,9 +22,12 @@ function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, 
 }
 
 /** The limits in force, for the human to see beside the preview. */
-function limitsInForce(config: Config): string[] {
+function limitsInForce(config: Config, spentToday: bigint): string[] {
   const lines: string[] = [];
   if (config.maxSpend !== undefined) lines.push(`Limit in force: at most ${config.maxSpend} smallest units per spend (CHAIN_MCP_MAX_SPEND)`);
+  if (config.maxSpendPerDay !== undefined) {
+    lines.push(`Limit in force: at most ${config.maxSpendPerDay} smallest units in any 24 hours, fees included (CHAIN_MCP_MAX_SPEND_PER_DAY); ${spentToday} sent in the last 24 hours`);
+  }
   if (config.allowedRecipients) lines.push(`Limit in force: recipients only from CHAIN_MCP_ALLOWED_RECIPIENTS (${config.allowedRecipients.length})`);
   if (config.expectNetworkId) lines.push(`Limit in force: network ${config.expectNetworkId} only (CHAIN_MCP_EXPECT_NETWORK_ID)`);
   return lines;
@@ -46,7 +50,7 @@ async function humanApproval(
   const audit = { tool: tool.name };
   let nonce: string;
   try {
-    nonce = services.confirmations.verify(confirm, tool.name, args, services.now());
+    nonce = services.confirmations.verify(confirm, tool.name, args, services.now(), hooks.session);
   } catch (err) {
     log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
     throw err;
@@ -65,7 +69,7 @@ async function humanApproval(
       hint: 'Ask the human to approve (or decline) this exact preview, then call again with the same confirm. The model cannot approve it.',
     });
   }
-  services.confirmations.redeem(confirm, tool.name, args, services.now());
+  services.confirmations.redeem(confirm, tool.name, args, services.now(), hooks.session);
   services.approvals.forget(approval);
   if (state === 'declined') {
     log.info({ audit: 'declined', ...audit, channel: approval.decidedBy }, 'spend declined');
@@ -73,6 +77,27 @@ async function humanApproval(
   }
   log.info({ audit: 'approved', ...audit, channel: approval.decidedBy }, 'spend approved by the human');
   return undefined;
+}
+
+/**
+ * The link channel is strong or absent: `passkey` when a registered passkey guards the page,
+ * `plain` when the operator chose it knowingly, `none` otherwise.
+ */
+function linkMode(services: Services): 'passkey' | 'plain' | 'none' {
+  if (services.config.approvalLink === 'plain') return 'plain';
+  return services.approvalPages.passkeys?.registered() ? 'passkey' : 'none';
+}
+
+function noChannel(): ChainMcpError {
+  return new ChainMcpError(
+    'confirmation',
+    'Refused: this client has no channel to the human (neither form elicitation nor MCP Apps) and no passkey guards the approval link, so no one but the model could approve. Nothing was sent.',
+    {
+      hint:
+        'Ways to approve: use a host with form elicitation, or an MCP Apps host (approval card); or the operator registers a passkey once with `chain-mcp passkey add`; ' +
+        'or the operator sets CHAIN_MCP_APPROVAL_LINK=plain, knowing that a model with an HTTP client can then approve on its own.',
+    },
+  );
 }
 
 /** Every amount in both forms, and a likely unit mistake flagged, under the tool's own lines (src/spend/amounts.ts). */
@@ -112,24 +137,41 @@ export async function callSpend(
   tool.validate?.(args, services.now());
   const limits = spendLimits(tool, args);
   const cached = services.cachedNetwork();
-  checkWithoutRequests(limits, config, cached);
+  checkWithoutRequests(limits, config, cached, services.ledger.spent());
   await pinNetwork(limits, config, () => ctx.network(), cached !== undefined);
-  const plan: SpendPlan = await withAmountLines(await tool.plan(args, ctx), tool, args, ctx, givenAmounts);
-  const audit = { tool: tool.name, amount: limits.amount?.toString(), recipients: limits.recipients };
+  await checkOwn(limits, config, (address) => services.ownAddresses.has(address));
+  const planned: SpendPlan = await withAmountLines(await tool.plan(args, ctx), tool, args, ctx, givenAmounts);
+  // Defence in depth: whatever a plan interpolated, each fact stays one line with nothing hidden in
+  // it, and stranger-written lines ("… (written by …)") come after every fixed fact.
+  const clean = planned.lines.map(oneLine);
+  const plan: SpendPlan = { ...planned, lines: [...clean.filter((l) => !isStrangerLine(l)), ...clean.filter(isStrangerLine)] };
+  // What the rolling 24 h total counts: the amount and the fee the preview learned.
+  const total = (limits.amount ?? 0n) + (plan.fee ?? 0n);
+  if (!services.ledger.fits(total, config.maxSpendPerDay)) throw overDailyTotal(total, services.ledger.spent(), config, services.cachedNetwork());
+  const audit = { tool: tool.name, amount: limits.amount?.toString(), fee: plan.fee?.toString(), recipients: limits.recipients, own: limits.own };
   if (typeof confirm !== 'string') {
-    const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now());
-    log.info({ audit: 'preview', ...audit }, 'spend preview');
+    if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
+      log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
+      throw noChannel();
+    }
     for (const gone of services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
+    // A full book refuses the new preview; it never drops an older one a human may be reading.
+    if (config.approval === 'human') services.approvals.ensureRoom();
+    const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now(), hooks.session);
+    log.info({ audit: 'preview', ...audit }, 'spend preview');
     const preview = [...plan.lines];
     let how = `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`;
     let approvalUrl: string | undefined;
     let meta: Record<string, unknown> | undefined;
     if (config.approval === 'human') {
       const exact = limits.amount !== undefined ? [`Amount in smallest units: ${limits.amount}`] : [];
-      const lines = [...preview, ...exact, ...limitsInForce(config)];
+      // Fixed facts first, stranger-written lines (labelled "… (written by …)") always last.
+      const written = preview.filter(isStrangerLine);
+      const lines = [...preview.filter((l) => !isStrangerLine(l)), ...exact, ...limitsInForce(config, services.ledger.spent()), ...written];
       const approval = services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt);
       if (hooks.appCard) meta = cardMeta(services.cardSecrets, approval);
       if (needsLink(hooks)) {
+        if (linkMode(services) === 'passkey') services.approvalPages.requirePasskey(approval);
         approvalUrl = await services.approvalPages.url(approval);
         how = `Only the human can approve this: give them this link to open in their browser on this computer: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
       } else if (hooks.appCard) {
@@ -158,7 +200,7 @@ export async function callSpend(
     const declined = await humanApproval(services, tool, args, confirm, plan, hooks);
     if (declined) return declined;
   } else {
-    redeemOrRefuse(services, tool, args, confirm, audit);
+    redeemOrRefuse(services, tool, args, confirm, audit, hooks.session);
   }
   if (config.approval === 'confirm-id' && hooks.elicit) {
     const answer = await hooks.elicit([`Approve ${tool.title}?`, ...plan.lines].join('\n'));
@@ -167,6 +209,9 @@ export async function callSpend(
       return textResult(`Declined by the human (${answer}); nothing was sent.`, { status: 'declined', preview: plan.lines }, config);
     }
   }
+  // Reserved synchronously right before the one request: concurrent confirms cannot overrun the total.
+  const reserved = services.ledger.reserve(total, config.maxSpendPerDay);
+  if (!reserved) throw overDailyTotal(total, services.ledger.spent(), config, services.cachedNetwork());
   log.info({ audit: 'confirmed', ...audit }, 'spend confirmed');
   let output: Record<string, unknown>;
   try {
@@ -181,6 +226,8 @@ export async function callSpend(
       // An answer cut off at the size cap was an answer: the spend may have gone through.
       error.kind === 'too_large' ||
       (error instanceof HttpStatusError && error.status >= 500);
+    // An unknown outcome stays counted as sent (the safe side); a certain failure gives its share back.
+    if (!lost) services.ledger.release(reserved);
     if (lost) {
       log.warn({ audit: 'unknown_outcome', ...audit, kind: error.kind }, 'spend outcome unknown');
       throw new ChainMcpError('unknown_outcome', `The outcome of ${tool.name} is unknown: ${error.message} It was sent once and will not be retried.`, {

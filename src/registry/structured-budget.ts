@@ -30,6 +30,69 @@ function arraySites(root: Record<string, unknown>): ArraySite[] {
   return sites.sort((a, b) => b.size - a.size);
 }
 
+interface StringSite {
+  holder: Record<string, unknown> | unknown[];
+  key: string | number;
+  path: string;
+  text: string;
+}
+
+/** The longest string value in the result (keys are short by construction). */
+function longestString(root: Record<string, unknown>): StringSite | undefined {
+  let best: StringSite | undefined;
+  const walk = (holder: Record<string, unknown> | unknown[], key: string | number, path: string, value: unknown) => {
+    if (typeof value === 'string') {
+      if (!best || value.length > best.text.length) best = { holder, key, path, text: value };
+    } else if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) walk(value, i, `${path}[${i}]`, item);
+    } else if (value && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value as Record<string, unknown>)) walk(value as Record<string, unknown>, k, path ? `${path}.${k}` : k, v);
+    }
+  };
+  for (const [k, v] of Object.entries(root)) walk(root, k, k, v);
+  return best;
+}
+
+interface StringCut {
+  path: string;
+  shownBytes: number;
+  totalBytes: number;
+}
+
+/** Cuts about `over` encoded bytes off the end of one string value (at least one character), marking it with `…`. */
+function cutString(site: StringSite, over: number, cut: StringCut[]): void {
+  const utf8 = Buffer.byteLength(site.text, 'utf8');
+  // JSON escaping can make a string larger on the wire than in UTF-8: cut by its encoded size.
+  const encoded = Buffer.byteLength(JSON.stringify(site.text), 'utf8');
+  const ratio = encoded / Math.max(1, utf8);
+  const base = site.text.endsWith('…') ? site.text.slice(0, -1) : site.text;
+  // At least 4 bytes shorter than before, so every step makes progress.
+  const keep = Math.min(Buffer.byteLength(base, 'utf8') - 4, Math.floor((encoded - over - 8) / ratio) - 3);
+  const shown = headBytes(base, keep);
+  (site.holder as Record<string | number, unknown>)[site.key] = `${shown}…`;
+  const previous = cut.find((c) => c.path === site.path);
+  if (previous) previous.shownBytes = Buffer.byteLength(shown, 'utf8');
+  else cut.push({ path: site.path, shownBytes: Buffer.byteLength(shown, 'utf8'), totalBytes: utf8 });
+}
+
+/** One cutting step while `over` > 0; false when there is nothing left to cut. */
+function cutLongest(root: Record<string, unknown>, over: number, cut: StringCut[]): boolean {
+  if (over <= 0) return false;
+  const site = longestString(root);
+  if (!site || site.text.length <= 1) return false;
+  cutString(site, over, cut);
+  return true;
+}
+
+/** The head of `text` in at most `bytes` UTF-8 bytes, never splitting a character. */
+function headBytes(text: string, bytes: number): string {
+  const buf = Buffer.from(text, 'utf8');
+  if (buf.length <= bytes) return text;
+  let end = Math.max(0, bytes);
+  while (end > 0 && (buf[end]! & 0xc0) === 0x80) end--;
+  return buf.subarray(0, end).toString('utf8');
+}
+
 /**
  * Keeps one result's structuredContent within `maxBytes` (hosts may hand it to the model whole):
  * the largest lists lose items from their end, whole items only, until the result fits, and the
@@ -41,6 +104,15 @@ export function fitStructured(value: Record<string, unknown>, maxBytes: number):
   const kept: Array<{ path: string; shown: number; total: number }> = [];
   // Room for the `truncated` record itself.
   const budget = maxBytes - 512;
+  const cut: StringCut[] = [];
+  // No single string takes more than half the budget, so one long value never costs a list its items.
+  const half = Math.floor(maxBytes / 2);
+  for (let round = 0; round < 32; round++) {
+    const site = longestString(copy);
+    const size = site ? Buffer.byteLength(JSON.stringify(site.text), 'utf8') : 0;
+    if (!site || size <= half) break;
+    cutString(site, size - half, cut);
+  }
   for (let round = 0; round < 32; round++) {
     const over = bytesOf(copy) - budget;
     if (over <= 0) break;
@@ -57,7 +129,13 @@ export function fitStructured(value: Record<string, unknown>, maxBytes: number):
     else kept.push({ path: site.path, shown: keep, total: site.items.length });
     (site.holder as Record<string | number, unknown>)[site.key] = site.items.slice(0, keep);
   }
-  copy.truncated = { budgetBytes: maxBytes, lists: kept };
-  const what = kept.map((k) => `${k.path}: first ${k.shown} of ${k.total}`).join('; ');
+  // Whatever lists could not make fit is long single values (an 8 MB memo, a huge hex blob):
+  // their text is cut, longest first, and said so.
+  for (let round = 0; round < 64 && cutLongest(copy, bytesOf(copy) - budget, cut); round++);
+  copy.truncated = { budgetBytes: maxBytes, lists: kept, ...(cut.length ? { strings: cut } : {}) };
+  const what = [
+    ...kept.map((k) => `${k.path}: first ${k.shown} of ${k.total}`),
+    ...cut.map((c) => `${c.path}: first ${c.shownBytes} of ${c.totalBytes} bytes of text`),
+  ].join('; ');
   return { value: copy, note: `Structured result trimmed to ${maxBytes} bytes (${what || 'nothing to page'}); ask for fewer items with the paging arguments for the rest.` };
 }

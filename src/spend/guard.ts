@@ -32,11 +32,30 @@ function shown(value: bigint, network: NetworkInfo | undefined): string {
   return network ? nativeAmount(value, network).display : `${value} (smallest unit)`;
 }
 
-/** Stage 1: everything that needs no request. `network` is the cached one, if any. */
-export function checkWithoutRequests(limits: SpendLimits, config: Config, network: NetworkInfo | undefined): void {
-  if (limits.opaque !== undefined && (config.maxSpend !== undefined || config.allowedRecipients !== undefined)) {
+/** Whether any limit is in force: then nothing the server cannot check may pass. */
+export function anyLimit(config: Config): boolean {
+  return config.maxSpend !== undefined || config.allowedRecipients !== undefined || config.maxSpendPerDay !== undefined;
+}
+
+/** The refusal when this spend would carry the rolling 24 h total over CHAIN_MCP_MAX_SPEND_PER_DAY. */
+export function overDailyTotal(total: bigint, spent: bigint, config: Config, network: NetworkInfo | undefined): ChainMcpError {
+  return policy(
+    `Refused: this spend (${shown(total, network)}, fees included) would bring the total sent in the last 24 hours to ${shown(spent + total, network)}, over CHAIN_MCP_MAX_SPEND_PER_DAY (${shown(config.maxSpendPerDay ?? 0n, network)}); ${shown(spent, network)} was sent already.`,
+    'Wait until earlier spends are more than 24 hours old, or ask the operator to raise the limit.',
+  );
+}
+
+/** Stage 1: everything that needs no request. `network` is the cached one, if any; `spent` the last 24 hours' total. */
+export function checkWithoutRequests(limits: SpendLimits, config: Config, network: NetworkInfo | undefined, spent = 0n): void {
+  if (limits.unbounded !== undefined && anyLimit(config)) {
     throw policy(
-      `Refused: ${limits.opaque} is signed bytes whose recipients and amounts this server cannot check, and CHAIN_MCP_MAX_SPEND or CHAIN_MCP_ALLOWED_RECIPIENTS is set.`,
+      `Refused: this hands over ${limits.unbounded}, which no spending limit can bound, and CHAIN_MCP_MAX_SPEND, CHAIN_MCP_MAX_SPEND_PER_DAY or CHAIN_MCP_ALLOWED_RECIPIENTS is set.`,
+      'Only the operator can do this, with the limits off.',
+    );
+  }
+  if (limits.opaque !== undefined && anyLimit(config)) {
+    throw policy(
+      `Refused: ${limits.opaque} is signed bytes whose recipients and amounts this server cannot check, and CHAIN_MCP_MAX_SPEND, CHAIN_MCP_MAX_SPEND_PER_DAY or CHAIN_MCP_ALLOWED_RECIPIENTS is set.`,
       'Use the tool that builds the transaction (for example xvm_send) so the limits can be checked.',
     );
   }
@@ -45,6 +64,9 @@ export function checkWithoutRequests(limits: SpendLimits, config: Config, networ
       `Refused: the amount ${shown(limits.amount, network)} exceeds CHAIN_MCP_MAX_SPEND (${shown(config.maxSpend, network)}).`,
       'Send a smaller amount, or ask the operator to raise the limit.',
     );
+  }
+  if (config.maxSpendPerDay !== undefined && spent + (limits.amount ?? 0n) > config.maxSpendPerDay) {
+    throw overDailyTotal(limits.amount ?? 0n, spent, config, network);
   }
   if (config.allowedRecipients !== undefined) {
     const allowed = new Set(config.allowedRecipients.map(normalizeRecipient));
@@ -55,6 +77,26 @@ export function checkWithoutRequests(limits: SpendLimits, config: Config, networ
     }
   }
   if (network) checkPrefixes(limits, network);
+}
+
+/**
+ * Stage 2b, under any limit: every address that must be the user's (change, an import's
+ * destination) is, by the user's own address list (one cached lookup). An address the server
+ * cannot tell (a C-Chain hex address) passes only when the operator allow-listed it.
+ */
+export async function checkOwn(limits: SpendLimits, config: Config, isOwn: (address: string) => Promise<boolean | undefined>): Promise<void> {
+  if (!anyLimit(config) || !limits.own?.length) return;
+  const allowed = new Set((config.allowedRecipients ?? []).map(normalizeRecipient));
+  for (const address of limits.own) {
+    const own = await isOwn(address);
+    if (own === true || (own === undefined && allowed.has(normalizeRecipient(address)))) continue;
+    throw policy(
+      own === false
+        ? `Refused: ${address} is not one of the keystore user's addresses, and change or imported funds may go only to the user's own addresses while a spending limit is set.`
+        : `Refused: this server cannot tell whether ${address} is one of the keystore user's addresses, and a spending limit is set.`,
+      own === false ? "Leave changeAddr out (the node then picks one of the user's addresses) or give one of the user's addresses." : 'Ask the operator to add it to CHAIN_MCP_ALLOWED_RECIPIENTS if it is yours.',
+    );
+  }
 }
 
 /** Stage 2: the network pin and, if stage 1 had no network yet, the prefix check. One cached lookup. */

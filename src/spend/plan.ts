@@ -59,8 +59,13 @@ export function credentials(ctx: ToolContext): { username: string; password: str
 }
 
 export async function txFees(ctx: ToolContext): Promise<{ txFee: bigint; creationTxFee: bigint }> {
-  const raw = (await ctx.rpc('info', 'info.getTxFee', {}, { retry: true })) as Record<string, unknown>;
-  return { txFee: big(raw?.txFee), creationTxFee: big(raw?.creationTxFee) };
+  return readTxFees(await ctx.rpc('info', 'info.getTxFee', {}, { retry: true }));
+}
+
+/** info.getTxFee: a real node names the asset creation fee `createAssetTxFee`, the spec `creationTxFee` (docs/real-nodes.md). */
+export function readTxFees(raw: unknown): { txFee: bigint; creationTxFee: bigint } {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  return { txFee: big(r.txFee), creationTxFee: big(r.createAssetTxFee ?? r.creationTxFee) };
 }
 
 /** The addresses a spend draws on: `from` when given, else all of the keystore user's X addresses. */
@@ -233,6 +238,19 @@ export function headLines(network: NetworkInfo, from: readonly string[] | undefi
   ];
 }
 
+/** How an address that should be the user's is marked: yours, NOT yours, or cannot be told. */
+export async function ownMark(ctx: ToolContext, address: string): Promise<string> {
+  const own = await ctx.ownAddress?.(address);
+  if (own === true) return `${address} (your address)`;
+  if (own === false) return `${address} (NOT your address)`;
+  return `${address} (cannot be checked as yours)`;
+}
+
+/** The change line every UTXO spend shows: where what is left of the spent outputs goes. */
+export async function changeLine(ctx: ToolContext, changeAddr: string | undefined): Promise<string> {
+  return changeAddr === undefined ? "Change to: one of your addresses (the node picks)" : `Change to: ${await ownMark(ctx, changeAddr)}`;
+}
+
 export function feeLine(fee: bigint, network: NetworkInfo): string {
   return `Fee: ${nativeAmount(fee, network).display}`;
 }
@@ -281,11 +299,12 @@ export async function importPlan(
   return {
     lines: [
       ...headLines(network, undefined, opts.endpoint === 'cx' ? 'C' : 'X').slice(0, 1),
-      `To: ${opts.to}`,
+      `To: ${await ownMark(ctx, opts.to)}`,
       importLine(waiting, txFee, network, opts.sourceChain),
       opts.fee(txFee, network),
     ],
-    details: { to: opts.to, sourceChain: opts.sourceChain },
+    details: { to: opts.to, sourceChain: opts.sourceChain, ...(waiting ? { amount: waiting.native.toString() } : {}) },
+    fee: opts.endpoint === 'cx' ? 0n : txFee,
   };
 }
 

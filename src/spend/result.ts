@@ -22,9 +22,13 @@ export function issuedText(what: string, txID: string, follow: string, extra: st
   return [`${what}: issued once, txID ${txID}.`, ...extra, how].join('\n');
 }
 
-/** `{success: true}` answers, tolerant of `"true"`. */
+/**
+ * Calls that only succeed or fail. The spec answers `{success: true}`; a real node answers `{}`
+ * (api.EmptyReply, docs/real-nodes.md): an answer without an error and without a `success` field
+ * is success; a `success` field counts only as true or "true".
+ */
 export const SuccessOut = z.object({ success: z.boolean() });
 export function decodeSuccess(raw: unknown): { success: boolean } {
-  const value = (raw as { success?: unknown } | null)?.success;
-  return { success: value === true || value === 'true' };
+  const value = raw && typeof raw === 'object' ? (raw as { success?: unknown }).success : undefined;
+  return { success: value === undefined || value === true || value === 'true' };
 }

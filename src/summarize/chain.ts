@@ -46,15 +46,15 @@ export async function amountOf(
   }
 }
 
-/** Status words of the spec's tables, explained. */
+/** Transaction status words of the X, C (atomic) and P chains, explained. */
 export const TX_STATUS_MEANING: Record<string, string> = {
-  Accepted: 'final: this node accepted it, and every node will',
-  Processing: 'being voted on by this node; check again shortly',
-  Rejected: 'will never be accepted by any node; its inputs were not spent',
+  Accepted: 'final: the network accepted it',
+  Committed: 'final: committed in an accepted P-Chain block',
+  Aborted: 'final: the network decided against it; it changed nothing',
+  Processing: 'not decided yet; check again shortly',
+  Rejected: 'final: it will never be accepted; its inputs were not spent',
+  Dropped: 'this node dropped it as invalid; it was not accepted',
   Unknown: 'not seen by this node (wrong chain, a typo, or not yet issued)',
-  Dropped: 'dropped by this node because it considered the transaction invalid',
-  Committed: 'committed in a block',
-  Aborted: 'aborted',
 };
 
 export const BLOCKCHAIN_STATUS_MEANING: Record<string, string> = {

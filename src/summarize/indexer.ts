@@ -57,12 +57,23 @@ const text = (v: unknown): string => (v === undefined || v === null ? '' : Strin
 const rec = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
+/**
+ * GET /v2 (or GET /x, one chain). Magellan names the native asset `avaxAssetID` and writes aliases in
+ * lower case (docs/real-nodes.md); the spec says `nativeAssetID`. Aliases are kept upper case (X, P, C).
+ */
+export function parseChain(raw: unknown, id = ''): IndexerChain {
+  const chain = rec(raw);
+  return {
+    chainID: text(chain.chainID) || id,
+    alias: text(chain.chainAlias).toUpperCase(),
+    vm: text(chain.vm),
+    nativeAssetID: text(chain.avaxAssetID ?? chain.nativeAssetID),
+  };
+}
+
 export function parseStatus(raw: unknown): IndexerStatus {
   const r = rec(raw);
-  const chains = Object.entries(rec(r.chains)).map(([id, c]) => {
-    const chain = rec(c);
-    return { chainID: text(chain.chainID) || id, alias: text(chain.chainAlias), vm: text(chain.vm), nativeAssetID: text(chain.nativeAssetID) };
-  });
+  const chains = Object.entries(rec(r.chains)).map(([id, c]) => parseChain(c, id));
   return { networkID: text(r.network_id ?? r.networkID), chains };
 }
 
@@ -154,15 +165,22 @@ export function indexerAsset(ctx: ToolContext, assetID: string): Promise<Indexer
   return entry.catch(() => fallbackAsset(assetID));
 }
 
+/** The native asset of the chains the indexer follows, for telling imitations; undefined when the indexer will not say. */
+export async function nativeIdentity(ctx: ToolContext): Promise<NativeIdentity | undefined> {
+  const status = await statusOrEmpty(ctx).catch(() => ({ networkID: '', chains: [] }) as IndexerStatus);
+  const nativeID = status.chains.map((c) => c.nativeAssetID).find(Boolean);
+  if (!nativeID) return undefined;
+  const native = await indexerAsset(ctx, nativeID);
+  return { assetID: nativeID, assetSymbol: native.symbol, name: native.name };
+}
+
 /** Marks an asset that passes itself off as the native asset of a chain the indexer follows. */
 async function flagImitation(ctx: ToolContext, asset: IndexerAsset): Promise<IndexerAsset> {
   const status = await statusOrEmpty(ctx).catch(() => ({ networkID: '', chains: [] }) as IndexerStatus);
   const nativeIDs = new Set(status.chains.map((c) => c.nativeAssetID).filter(Boolean));
-  const nativeID = [...nativeIDs][0];
   if (nativeIDs.has(asset.assetID)) return { ...asset, native: true };
-  if (!nativeID) return asset;
-  const native = await indexerAsset(ctx, nativeID);
-  const identity: NativeIdentity = { assetID: nativeID, assetSymbol: native.symbol, name: native.name };
+  const identity = await nativeIdentity(ctx);
+  if (!identity) return asset;
   return imitatesNative(asset, identity) ? { ...asset, imitates: identity } : asset;
 }
 

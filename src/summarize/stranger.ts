@@ -1,3 +1,5 @@
+import unhomoglyph from 'unhomoglyph';
+
 /**
  * Text written by strangers (asset names and symbols, memos, chain and subnet names, indexer
  * fields) reaches the model through our summaries. It is shown as data: quoted, stripped of
@@ -5,8 +7,15 @@
  * own sentence. A non-native asset that imitates the native one is named as such.
  */
 
-/** Bidirectional overrides and isolates, zero-width and other invisible format characters. */
-const HIDDEN = /[\u061C\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]/g;
+/**
+ * Characters that hide or reorder text: every format character (Unicode category Cf: bidi
+ * embeddings, overrides, isolates and marks U+202A-202E, U+2066-2069, U+200E/F, zero-width
+ * characters, U+FEFF, tag characters U+E0000-E007F, soft hyphen...), and the invisible letters
+ * and selectors outside Cf (combining grapheme joiner, Hangul fillers, Khmer inherent vowels,
+ * Mongolian and plain variation selectors).
+ */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists invisible code points one by one on purpose (joiners and selectors are what it removes)
+const HIDDEN = /[\p{Cf}\u034F\u115F\u1160\u17B4\u17B5\u180B-\u180F\u3164\uFE00-\uFE0F\uFFA0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]/gu;
 /** C0 and C1 controls (DEL included). */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point: they are removed
 const CONTROLS = /[\u0000-\u001F\u007F-\u009F]/g;
@@ -38,21 +47,22 @@ export function cleanValue<T>(value: T): T {
   return value;
 }
 
-/** Letters that look like Latin ones (Cyrillic, Greek) and digits that pass for letters. */
-const CONFUSABLES: Record<string, string> = {
-  а: 'a', в: 'b', с: 'c', е: 'e', н: 'h', і: 'i', ј: 'j', к: 'k', м: 'm', о: 'o', р: 'p', ѕ: 's', т: 't', у: 'y', х: 'x',
-  α: 'a', β: 'b', ε: 'e', η: 'n', ι: 'i', κ: 'k', μ: 'm', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x',
-  '0': 'o', '1': 'l', '3': 'e', '5': 's', '$': 's',
-};
-
-/** A comparison key: compatibility forms folded (fullwidth, ligatures), case folded, look-alikes mapped, only letters kept. */
+/**
+ * A comparison key after the Unicode confusables skeleton (UTS #39, the table kept by the
+ * unhomoglyph package): compatibility forms folded, look-alikes of any script mapped to their
+ * prototype, case folded (and mapped again, since the table maps upper and lower case apart),
+ * accents dropped, only letters and digits kept. "ꓚꓮꓟ" (Lisu), "СΑМ" and "ＣＡＭ" all give "carn".
+ * The table sends "I" to "l" but keeps "i", so "i" is folded into "l" last ("CAMINO" = "Camino").
+ */
 export function skeleton(text: string): string {
-  const folded = text.normalize('NFKC').replace(HIDDEN, '').toLowerCase();
-  return [...folded]
-    .map((ch) => CONFUSABLES[ch] ?? ch)
-    .join('')
+  // Accents go first and the table is read in upper case: it maps Cyrillic "М" to "M" but
+  // lower-case "м" to "ʍ", and knows "ḿ" only apart from "m".
+  const bare = text.normalize('NFKC').replace(HIDDEN, '').normalize('NFKD').replace(/\p{M}/gu, '');
+  return unhomoglyph(unhomoglyph(bare.toUpperCase()).toLowerCase())
+    .toLowerCase()
     .normalize('NFKD')
-    .replace(/[^a-z]/g, '');
+    .replace(/[^a-z0-9]/g, '')
+    .replace(/i/g, 'l');
 }
 
 export interface NativeIdentity {
@@ -78,4 +88,22 @@ export function shortAsset(assetID: string): string {
 /** The warning shown beside every amount of an imitating asset. */
 export function imitationWarning(assetID: string, native: NativeIdentity): string {
   return `(NOT the native ${native.assetSymbol || 'asset'}; asset ${shortAsset(assetID)})`;
+}
+
+/**
+ * Free text inside an approval (a memo, a name) as one line that cannot pass for a fixed line:
+ * it starts with a label saying who wrote it, and the text is quoted and cleaned.
+ */
+export function strangerLine(label: string, writer: string, text: string, max = 256): string {
+  return `${label} (written by ${writer}): ${quote(text, max)}`;
+}
+
+/** Whether an approval line is one of strangerLine's (it starts with a label and "(written by …):"). */
+export function isStrangerLine(line: string): boolean {
+  return /^[A-Z][A-Za-z ]{0,30} \(written by [^)]{1,40}\): "/.test(line);
+}
+
+/** One approval line: never more than one line, nothing hidden or reordered in it. */
+export function oneLine(line: string): string {
+  return line.replace(HIDDEN, '').replace(CONTROLS, ' ').replace(/[\u2028\u2029]/g, ' ');
 }

@@ -33,8 +33,9 @@ export const ValidatorOut = z.object({
   uptime: z.string().optional().describe('Percent, as seen by the queried node.'),
   connected: z.boolean().optional(),
   rewardOwner: RewardOwnerOut.optional(),
-  delegatorCount: z.number(),
-  delegatedStake: AmountOut,
+  delegatorCount: z.number().optional().describe('Absent when the node did not report it.'),
+  delegatedStake: AmountOut.optional(),
+  delegatorsListed: z.boolean().describe('False when the node sent no delegator list (it lists them only for exactly one nodeID).'),
   delegators: z.array(DelegatorOut).describe('The first delegators (see delegatorLimit).'),
 });
 export type ValidatorOut = z.infer<typeof ValidatorOut>;
@@ -64,21 +65,27 @@ export function decodeDelegator(raw: unknown, network: Pick<NetworkInfo, 'assetS
   return out;
 }
 
-/** One validator; `delegatorLimit` caps the delegators listed (counts and totals cover all). */
+/**
+ * One validator; `delegatorLimit` caps the delegators listed. A real node sends `delegatorCount` and
+ * `delegatorWeight` for every primary-network validator but the `delegators` list only when exactly
+ * one nodeID was asked (caminogo service.go); without either, the count is left out, never 0.
+ */
 export function decodeValidator(raw: unknown, network: Pick<NetworkInfo, 'assetSymbol'>, delegatorLimit: number): ValidatorOut {
   const r = (raw ?? {}) as Record<string, unknown>;
-  const delegators = Array.isArray(r.delegators) ? r.delegators : [];
+  const list = Array.isArray(r.delegators) ? r.delegators : undefined;
+  const delegators = list ?? [];
   let delegated = 0n;
-  for (const d of delegators) delegated += big((d as Record<string, unknown>)?.stakeAmount);
-  // A real node sends the totals (delegatorCount, delegatorWeight) and lists delegators only when one node is asked.
-  if (r.delegatorWeight !== undefined) delegated = big(r.delegatorWeight);
+  for (const d of delegators) delegated += big((d as Record<string, unknown>)?.stakeAmount ?? (d as Record<string, unknown>)?.weight);
+  const count = r.delegatorCount !== undefined ? Number(big(r.delegatorCount)) : list?.length;
+  const weight = r.delegatorWeight !== undefined ? big(r.delegatorWeight) : list ? delegated : undefined;
   const out: ValidatorOut = {
     txID: str(r.txID),
     nodeID: str(r.nodeID),
     startTime: timeOut(r.startTime) ?? EPOCH,
     endTime: timeOut(r.endTime) ?? EPOCH,
-    delegatorCount: r.delegatorCount !== undefined ? Number(big(r.delegatorCount)) : delegators.length,
-    delegatedStake: nativeAmount(delegated, network),
+    ...(count !== undefined ? { delegatorCount: count } : {}),
+    ...(weight !== undefined ? { delegatedStake: nativeAmount(weight, network) } : {}),
+    delegatorsListed: list !== undefined,
     delegators: delegators.slice(0, delegatorLimit).map((d) => decodeDelegator(d, network)),
   };
   if (r.stakeAmount !== undefined) out.stakeAmount = nativeAmount(big(r.stakeAmount), network);
@@ -129,6 +136,7 @@ export const ValidatorSetStats = z.object({
   totalWeight: z.string().describe('Sum of weights (subnets) or of stakes in the smallest unit.'),
   delegatorCount: z.number(),
   totalDelegated: AmountOut,
+  delegatorsUnreported: z.number().describe('Validators whose delegators the node did not report; not in the totals.'),
 });
 export type ValidatorSetStats = z.infer<typeof ValidatorSetStats>;
 
@@ -137,11 +145,13 @@ export function validatorStats(all: ValidatorOut[], network: Pick<NetworkInfo, '
   let weight = 0n;
   let delegated = 0n;
   let delegators = 0;
+  let unreported = 0;
   for (const v of all) {
     if (v.stakeAmount) stake += BigInt(v.stakeAmount.value);
     weight += stakeOf(v);
-    delegated += BigInt(v.delegatedStake.value);
-    delegators += v.delegatorCount;
+    if (v.delegatedStake) delegated += BigInt(v.delegatedStake.value);
+    if (v.delegatorCount === undefined) unreported++;
+    else delegators += v.delegatorCount;
   }
   return {
     count: all.length,
@@ -150,6 +160,7 @@ export function validatorStats(all: ValidatorOut[], network: Pick<NetworkInfo, '
     totalWeight: weight.toString(),
     delegatorCount: delegators,
     totalDelegated: nativeAmount(delegated, network),
+    delegatorsUnreported: unreported,
   };
 }
 
@@ -157,7 +168,7 @@ export function validatorStats(all: ValidatorOut[], network: Pick<NetworkInfo, '
 export function validatorLine(v: ValidatorOut, nowUnix: bigint, pending = false): string {
   const stake = v.stakeAmount ? `stake ${v.stakeAmount.display}` : `weight ${v.weight ?? '?'}`;
   const parts = [`${v.nodeID}: ${stake}`];
-  if (v.delegatorCount > 0) parts.push(`${v.delegatorCount} delegator(s) with ${v.delegatedStake.display}`);
+  if (v.delegatorCount) parts.push(`${v.delegatorCount} delegator(s)${v.delegatedStake ? ` with ${v.delegatedStake.display}` : ''}`);
   if (v.delegationFee !== undefined) parts.push(`fee ${v.delegationFee} %`);
   if (v.uptime !== undefined) parts.push(`uptime ${v.uptime} %`);
   if (v.connected === false) parts.push('NOT connected');
@@ -195,12 +206,20 @@ export function validatorHighlights(all: ValidatorOut[]): ValidatorHighlights {
   };
 }
 
+/** Delegators of a set: counted only where the node reported them, and said so where it did not. */
+function delegatorText(stats: ValidatorSetStats): string {
+  const unreported = stats.delegatorsUnreported;
+  if (unreported === stats.count && stats.count > 0) return '; delegators not reported by the node.';
+  const counted = stats.delegatorCount > 0 ? `; ${stats.delegatorCount} delegator(s) add ${stats.totalDelegated.display}` : '; no delegators';
+  return unreported > 0 ? `${counted} (${unreported} validator(s) did not report theirs).` : `${counted}.`;
+}
+
 /** Lines: totals, ending soonest, lowest uptime, disconnected. */
 export function validatorSetLines(stats: ValidatorSetStats, h: ValidatorHighlights, nowUnix: bigint, what: string): string[] {
   const lines = [
     `${stats.count} ${what}; ${stats.connectedCount} connected.` +
       (stats.totalStake.value !== '0' ? ` Total own stake ${stats.totalStake.display}` : ` Total weight ${stats.totalWeight}`) +
-      (stats.delegatorCount > 0 ? `; ${stats.delegatorCount} delegator(s) add ${stats.totalDelegated.display}.` : '; no delegators.'),
+      delegatorText(stats),
   ];
   if (h.endingSoonest.length > 0) {
     lines.push('Ending soonest:', ...h.endingSoonest.map((v) => `- ${v.nodeID} ${timeLeft(BigInt(v.endTime.unix), nowUnix)} (${v.endTime.iso})`));

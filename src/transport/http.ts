@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Agent } from 'undici';
 import { ChainMcpError, HttpStatusError } from '../errors.js';
+import { redactSecrets } from '../redact.js';
 
 export interface HttpOptions {
   timeoutMs: number;
@@ -8,6 +9,8 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   /** Milliseconds since the epoch; tests move it to check what deadline each attempt gets. */
   now?: () => number;
+  /** Masked in error excerpts before they are clipped (a clip could cut a secret past the later redaction). */
+  secrets?: readonly string[];
 }
 
 export interface HttpRequest {
@@ -35,7 +38,12 @@ export interface HttpResponse {
   value?: unknown;
 }
 
-const DEFAULT_MAX_BODY = 32 * 1024 * 1024;
+/**
+ * 4 MB: far above what one person's question needs (the largest real answers, a full validator
+ * set or a 1,024-item page, are well under 1 MB) and small enough that a few concurrent calls
+ * cannot take the memory of the machine the assistant runs on.
+ */
+export const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
 const RETRY_DELAYS_MS = [100, 300, 900];
 const TRANSIENT_STATUS = new Set([429, 502, 503, 504]);
 
@@ -135,7 +143,7 @@ export class HttpClient {
       });
       const text = await this.readCapped(res.body, where);
       const contentType = String(res.headers['content-type'] ?? '');
-      if (res.statusCode >= 400) throw statusError(res.statusCode, text, contentType, where, res.headers['retry-after']);
+      if (res.statusCode >= 400) throw statusError(res.statusCode, redactSecrets(text, this.opts.secrets ?? []), contentType, where, res.headers['retry-after']);
       return { status: res.statusCode, contentType, text };
     } catch (err) {
       if (err instanceof ChainMcpError) throw err;
@@ -189,6 +197,8 @@ function connectionError(err: unknown, where: string): ChainMcpError {
 }
 
 const STATUS_TEXT: Record<number, [string, string]> = {
+  // The caller's mistake (the indexer's answer to a bad parameter): the same request fails the same way.
+  400: ['bad request', 'The request itself was refused: change the argument the message names; retrying it unchanged fails again.'],
   401: ['unauthorized', 'Set CHAIN_MCP_AUTH_TOKEN to a valid token that grants this endpoint.'],
   403: ['forbidden', 'The token does not grant this endpoint.'],
   404: ['not found', 'Check the URL and that this API is enabled on the node.'],
@@ -199,7 +209,7 @@ const STATUS_TEXT: Record<number, [string, string]> = {
 };
 
 function statusError(status: number, body: string, contentType: string, where: string, retryAfter: unknown): HttpStatusError {
-  const [label, hint] = STATUS_TEXT[status] ?? [status >= 500 ? 'server error' : 'request refused', 'Try again later.'];
+  const [label, hint] = STATUS_TEXT[status] ?? (status >= 500 ? ['server error', 'Try again later.'] : ['request refused', 'Check the request; it was refused as sent.']);
   const detail = bodyDetail(body, contentType);
   const retryAfterMs = typeof retryAfter === 'string' && /^\d+$/.test(retryAfter) ? Number(retryAfter) * 1000 : undefined;
   return new HttpStatusError(status, `The ${where} answered HTTP ${status} (${label})${detail ? `: ${detail}` : ''}.`, {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ChainMcpError, RpcError, rpcHint } from '../errors.js';
 import type { HttpClient } from './http.js';
+import { parseNodeJson } from './json.js';
 
 export type RpcParams = Record<string, unknown> | unknown[] | undefined;
 
@@ -121,7 +122,7 @@ export class JsonRpcClient {
 
 function parseJson(text: string, path: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseNodeJson(text);
   } catch {
     throw new ChainMcpError('malformed', `The node at ${path} answered with a body that is not JSON.`, {
       hint: 'Check that CHAIN_MCP_NODE_URL points at the node API, not another service.',

@@ -1,5 +1,6 @@
 import { ChainMcpError } from '../errors.js';
 import type { HttpClient } from './http.js';
+import { parseNodeJson } from './json.js';
 
 /** Query parameters in order; a repeated key (chainID, address) appears once per value. */
 export type QueryPairs = ReadonlyArray<readonly [string, string]>;
@@ -30,7 +31,7 @@ export class RestClient {
       service: this.service,
       decode: (text) => {
         try {
-          return JSON.parse(text) as unknown;
+          return parseNodeJson(text);
         } catch {
           throw new ChainMcpError('malformed', `The ${this.service} answered ${path} with a body that is not JSON.`, {
             hint: `Check that the ${this.service} URL is right.`,
@@ -43,7 +44,9 @@ export class RestClient {
     if (body && typeof body === 'object' && !Array.isArray(body)) {
       const { code, message } = body as { code?: unknown; message?: unknown };
       if (typeof code === 'number' && code >= 400 && typeof message === 'string' && Object.keys(body).length <= 3) {
-        throw new ChainMcpError(code === 404 ? 'not_found' : 'http_status', `The ${this.service} refused ${path}: ${message}`);
+        throw new ChainMcpError(code === 404 ? 'not_found' : 'http_status', `The ${this.service} refused ${path}: ${message}`, {
+          ...(code >= 400 && code < 500 ? { hint: 'The request itself was refused: change the argument the message names; retrying it unchanged fails again.' } : {}),
+        });
       }
     }
     return body;
@@ -61,7 +64,7 @@ export class RestClient {
       service: this.service,
     });
     try {
-      return res.text.trim() ? JSON.parse(res.text) : {};
+      return res.text.trim() ? parseNodeJson(res.text) : {};
     } catch {
       throw new ChainMcpError('malformed', `The ${this.service} answered ${path} with a body that is not JSON.`);
     }

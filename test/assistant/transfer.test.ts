@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RpcFault } from '../../src/devnet/rpc.js';
+import { HttpFault, RpcFault } from '../../src/devnet/rpc.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import type { UserKey } from '../../src/devnet/state.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
@@ -130,6 +130,36 @@ describe('transfer: guarded same-chain and cross-chain moves of the native asset
     const after = (await stack.call('account_overview', { addresses: [d0.x] })).structured as Rec;
     expect(BigInt((after.accounts[0].waiting as Rec[]).find((w) => w.on === 'C')!.amount.value)).toBe(waitingBefore + 4n * ONE);
   });
+
+  const importRoutes = [
+    { route: 'X -> C', args: (k: UserKey) => ({ to: `C-${k.bech32}`, amount: String(2n * ONE), evmAddress: k.c }), calls: ['xvm.export', 'cx.import'] },
+    { route: 'P -> X', args: (k: UserKey) => ({ to: k.x, amount: String(2n * ONE), sourceChain: 'P' }), calls: ['platform.exportNative', 'xvm.import'] },
+  ];
+  for (const { route, args: argsFor, calls } of importRoutes) {
+    it(`cross chain ${route}: an import the node answers with a transient 503 is sent once, never retried`, async () => {
+      // A 503 is what reads retry on; the import is a spend, so it must go out exactly once.
+      let importRequests = 0;
+      const args = argsFor(d0);
+      const preview = await stack.call('transfer', args);
+      expect(preview.isError, preview.text).toBe(false);
+      // authorize runs after the request is recorded: refuse exactly the import, let reads through.
+      devnet.router.authorize = () => {
+        const last = devnet.router.requests.at(-1)?.body as Rec | undefined;
+        if (last?.method === calls[1]) {
+          importRequests++;
+          throw new HttpFault(503, 'node is busy');
+        }
+      };
+      devnet.router.requests.length = 0;
+      const done = await stack.call('transfer', { ...args, confirm: (preview.structured as Rec).confirmationId });
+      const r = (done.structured as Rec | undefined)?.result;
+      expect(r?.complete, done.text).toBe(false);
+      expect(r.steps[0]).toMatchObject({ action: 'export', status: 'issued' });
+      expect(r.steps[1]).toMatchObject({ action: 'import', status: 'failed' });
+      expect(spendCalls()).toEqual(calls);
+      expect(importRequests).toBe(1);
+    });
+  }
 
   it('refuses impossible routes before sending anything, naming the field', async () => {
     const cases: Array<[Rec, RegExp]> = [

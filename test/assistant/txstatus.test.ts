@@ -29,7 +29,7 @@ describe('tx_status and wait_for_tx against the devnet', () => {
   it('explains Accepted in words a model can repeat (final, not a stutter)', async () => {
     const tx = txs((t) => t.chain === 'X' && t.status === 'Accepted')[0]!;
     const r = await stack.call('tx_status', { txID: tx.id });
-    expect(r.text).toContain('final: this node accepted it, and every node will');
+    expect(r.text).toContain('final: the network accepted it');
     expect(r.text).not.toMatch(/accepted, or will be accepted/i);
   });
 
@@ -41,13 +41,13 @@ describe('tx_status and wait_for_tx against the devnet', () => {
     const dropped = txs((t) => t.chain === 'C' && t.status === 'Dropped')[0]!;
     const d = await stack.call('tx_status', { txID: dropped.id });
     expect(d.structured).toMatchObject({ chain: 'C', status: 'Dropped' });
-    expect(d.text).toMatch(/considered the transaction invalid/);
+    expect(d.text).toMatch(/dropped it as invalid/);
   });
 
-  it('finds a P transaction through the indexer, and says when an ID is unknown', async () => {
+  it('finds a P transaction (platform.getTxStatus: Committed), and says when an ID is unknown', async () => {
     const p = txs((t) => t.chain === 'P' && t.status === 'Accepted' && t.type === 'export')[0]!;
     const r = await stack.call('tx_status', { txID: p.id });
-    expect(r.structured).toMatchObject({ found: true, chain: 'P', status: 'Accepted' });
+    expect(r.structured).toMatchObject({ found: true, chain: 'P', status: 'Committed' });
     const u = await stack.call('tx_status', { txID: UNKNOWN_ID });
     expect(u.structured).toMatchObject({ found: false, chain: 'unknown', status: 'Unknown' });
     expect(u.text).toMatch(/was not found/);
@@ -57,12 +57,14 @@ describe('tx_status and wait_for_tx against the devnet', () => {
     expect(b.text).toMatch(/P-Chain block, not a transaction/);
   });
 
-  it('without an indexer, says P transactions need one', async () => {
+  it('without an indexer, finds P transactions on the node and no longer asks for one', async () => {
     const own = await inMemoryStack({ devnet: stack.devnet, env: { CHAIN_MCP_INDEXER_URL: '' } });
     try {
       const u = await own.call('tx_status', { txID: UNKNOWN_ID });
       expect(u.structured?.found).toBe(false);
-      expect(u.text).toMatch(/CHAIN_MCP_INDEXER_URL/);
+      expect(u.text).not.toMatch(/CHAIN_MCP_INDEXER_URL/);
+      const p = txs((t) => t.chain === 'P' && t.status === 'Accepted')[0]!;
+      expect((await own.call('tx_status', { txID: p.id })).structured).toMatchObject({ found: true, chain: 'P', status: 'Committed' });
     } finally {
       await own.close();
     }

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
+import { needsConfirmation } from '../../src/core/tool.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';
@@ -33,7 +34,11 @@ function describeRecorded(r: Recorded): string {
 function inCamino(want: Expectation): Expectation {
   if (!('method' in want)) return want;
   const path = want.path.replace(/\/cx$/, '/avax').replace(/^\/ext\/vm\/xvm$/, '/ext/vm/avm');
-  const method = want.method.replace(/^xvm\./, 'avm.').replace(/^cx\./, 'avax.');
+  const renamed: Record<string, string> = { 'platform.exportNative': 'platform.exportAVAX' };
+  const method = renamed[want.method] ?? want.method.replace(/^xvm\./, 'avm.').replace(/^cx\./, 'avax.');
+  // The avax service reads baseFee as hexutil.Big: a 0x-hex string.
+  const params = want.params as Record<string, unknown> | undefined;
+  if (method.startsWith('avax.') && typeof params?.baseFee === 'number') return { ...want, path, method, params: { ...params, baseFee: `0x${params.baseFee.toString(16)}` } };
   return { ...want, path, method };
 }
 
@@ -90,7 +95,8 @@ describe.each(['spec', 'camino'] as const)('every tool sends exactly the request
         fake.setAnswers(example.answers ?? {});
       }
       let result = await client.callTool({ name: tool.name, arguments: example.args });
-      if (tool.tier === 'spend') {
+      // Spends and the admin operations that hand over keys (issue 21): preview first, then confirm.
+      if (needsConfirmation(tool)) {
         expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
         const id = (result.structuredContent as { confirmationId?: string }).confirmationId;
         expect(id).toBeTypeOf('string');

@@ -12,6 +12,7 @@ export interface Recorded {
 
 /** A real Camino node's names for the spec's (docs/real-nodes.md), written out by hand. */
 const CAMINO_TO_SPEC: Record<string, string> = { avm: 'xvm', avax: 'cx' };
+const CAMINO_METHODS: Record<string, string> = { 'platform.exportAVAX': 'platform.exportNative' };
 
 /**
  * A recording stand-in for the node, indexer or runner on loopback: it keeps every request
@@ -23,6 +24,7 @@ export async function startFakeNode(opts: { dialect?: 'spec' | 'camino' } = {}) 
   const dialect = opts.dialect ?? 'spec';
   const versions = { vmVersions: dialect === 'camino' ? { avm: 'v1.1.18', evm: 'v0.5.4', platform: 'v1.1.18' } : { xvm: 'v1.1.18', evm: 'v0.5.4', platform: 'v1.1.18' } };
   const specName = (method: string): string => {
+    if (dialect === 'camino' && Object.hasOwn(CAMINO_METHODS, method)) return CAMINO_METHODS[method]!;
     const dot = method.indexOf('.');
     const ns = CAMINO_TO_SPEC[method.slice(0, dot)];
     return dialect === 'camino' && dot > 0 && ns ? `${ns}${method.slice(dot)}` : method;
@@ -49,7 +51,10 @@ export async function startFakeNode(opts: { dialect?: 'spec' | 'camino' } = {}) 
         return { jsonrpc: '2.0', id: item.id, result };
       };
       let reply: unknown;
-      if (Array.isArray(body)) reply = body.map(answerFor);
+      // A real Camino node decodes one request object per POST except on the EVM endpoint (REAL-WIRE.md).
+      if (Array.isArray(body) && dialect === 'camino' && !url.pathname.endsWith('/rpc')) {
+        reply = { jsonrpc: '2.0', error: { code: -32700, message: 'json: cannot unmarshal array into Go value of type json2.serverRequest', data: null }, id: null };
+      } else if (Array.isArray(body)) reply = body.map(answerFor);
       else if (body && typeof body === 'object' && (body as { jsonrpc?: unknown }).jsonrpc === '2.0') reply = answerFor(body as { method?: unknown });
       else reply = url.pathname in answers ? answers[url.pathname] : {};
       const out = JSON.stringify(reply);

@@ -64,7 +64,7 @@ const CASES: Case[] = [
     rpcOnly: true,
   },
   { name: 'wrong id', fault: { kind: 'wrongId' }, expect: /carries id .*not \d+/, rpcOnly: true },
-  // With the short test timeout a loaded machine may not stream 32 MB in time; the cut-off
+  // With the short test timeout a loaded machine may not stream 4 MB in time; the cut-off
   // itself is proven with a long timeout in its own test below.
   { name: '50 MB body', fault: { kind: 'huge' }, expect: /more than \d+ MB; the answer was cut off|did not answer within/ },
 ];
@@ -173,7 +173,7 @@ describe('faults between the server and the node/indexer', () => {
       const rssBefore = process.memoryUsage().rss;
       roomy.node.fail({ kind: 'huge' });
       const result = await roomy.call('info_getNodeID', {}).finally(() => roomy.node.clear());
-      expectCleanError(result, /The node at .* sent more than 32 MB; the answer was cut off/);
+      expectCleanError(result, /The node at .* sent more than 4 MB; the answer was cut off/);
       expect(process.memoryUsage().rss - rssBefore).toBeLessThan(150 * 1024 * 1024);
       expect((await roomy.call('info_getNodeID', {})).isError).toBe(false);
     } finally {

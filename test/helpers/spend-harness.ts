@@ -43,6 +43,8 @@ export async function spendHarness(
       CHAIN_MCP_ALLOW_SPEND: 'true',
       CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
       CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+      // Never the developer's own passkey file: a test registers its own when it needs one.
+      CHAIN_MCP_PASSKEY_FILE: '/nonexistent/chain-mcp-test/passkeys.json',
       ...opts.env,
     }),
   );

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { DEVNET_AUTH_PASSWORD } from '../../src/devnet/node/auth.js';
+import { RpcFault } from '../../src/devnet/rpc.js';
 
 /** Admin tier on the devnet: tokens, keystore users, keys, the C admin API and the runner. */
 
@@ -14,6 +15,15 @@ async function rawCall(devnet: Devnet, path: string, method: string, token?: str
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: {} }),
   });
   return { status: res.status, body: (await res.json()) as { error?: { message: string } } };
+}
+
+/** Key and keystore-user operations are spends (issue 21): preview, then confirm (confirm-id mode here; the human path is tested in spend-facts). */
+async function confirmed(stack: Stack, name: string, args: Record<string, unknown> = {}) {
+  const preview = await stack.call(name, args);
+  if (preview.isError) return preview;
+  expect(preview.structured?.status, preview.text).toBe('preview');
+  const r = await stack.call(name, { ...args, confirm: preview.structured?.confirmationId });
+  return { ...r, structured: (r.structured?.result as Record<string, unknown> | undefined) ?? r.structured };
 }
 
 function adminEnv(devnet: Devnet, extra: Record<string, string> = {}): Record<string, string> {
@@ -119,6 +129,27 @@ describe('auth tokens on a devnet that requires them', () => {
   });
 });
 
+describe('a node that echoes the new auth password in its error', () => {
+  it('auth_changePassword never shows the new password, even when the node repeats it', async () => {
+    const devnet = await startDevnet({ authRequired: true, authTokens: [SERVER_TOKEN] });
+    const stack = await inMemoryStack({ devnet, env: adminEnv(devnet) });
+    try {
+      // The new password is no configured secret, so only the tool's own scrubbing can hide it.
+      devnet.router.on('/ext/auth', 'auth.changePassword', (p) => {
+        throw new RpcFault(`password "${String((p as { newPassword?: unknown }).newPassword)}" is too weak; "${String((p as { newPassword?: unknown }).newPassword)}" rejected`);
+      });
+      const newPassword = 'Echoed-N3w-Passw0rd';
+      const r = await stack.call('auth_changePassword', { newPassword });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain('password "[redacted]" is too weak; "[redacted]" rejected');
+      expect(JSON.stringify(r)).not.toContain(newPassword);
+    } finally {
+      await stack.close();
+      await devnet.close();
+    }
+  });
+});
+
 describe('keystore users and keys', () => {
   let devnet: Devnet;
   beforeAll(async () => {
@@ -144,7 +175,7 @@ describe('keystore users and keys', () => {
   });
 
   it('creates, exports, deletes and re-imports the configured user with its addresses; a wrong password cannot import', async () => {
-    const env = { CHAIN_MCP_ALLOW_ADMIN: 'true', CHAIN_MCP_KEYSTORE_USER: 'carol', CHAIN_MCP_KEYSTORE_PASSWORD: 'Car0l-Keystore!' };
+    const env = { CHAIN_MCP_ALLOW_ADMIN: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: 'carol', CHAIN_MCP_KEYSTORE_PASSWORD: 'Car0l-Keystore!' };
     const carol = await inMemoryStack({ devnet, env });
     try {
       expect((await carol.call('keystore_createUser')).text).toContain('carol created');
@@ -153,21 +184,21 @@ describe('keystore users and keys', () => {
       const address = (await carol.call('xvm_createAddress')).structured?.address as string;
       const pAddress = (await carol.call('platform_createAddress')).structured?.address as string;
       expect(pAddress).toMatch(/^P-local1/);
-      const exported = await carol.call('keystore_exportUser', { encoding: 'hex' });
+      const exported = await confirmed(carol, 'keystore_exportUser', { encoding: 'hex' });
       expect(exported.isError, exported.text).toBe(false);
       const user = exported.structured?.user as string;
       expect(user).toMatch(/^0x[0-9a-f]+$/);
-      expect((await carol.call('keystore_deleteUser')).isError).toBe(false);
+      expect((await confirmed(carol, 'keystore_deleteUser')).isError).toBe(false);
       expect(devnet.state.users.has('carol')).toBe(false);
       const wrong = await inMemoryStack({ devnet, env: { ...env, CHAIN_MCP_KEYSTORE_PASSWORD: 'Other-Passw0rd!' } });
       try {
-        const refused = await wrong.call('keystore_importUser', { user, encoding: 'hex' });
+        const refused = await confirmed(wrong, 'keystore_importUser', { user, encoding: 'hex' });
         expect(refused.isError).toBe(true);
         expect(refused.text).toContain('incorrect password for user "carol"');
       } finally {
         await wrong.close();
       }
-      expect((await carol.call('keystore_importUser', { user, encoding: 'hex' })).isError).toBe(false);
+      expect((await confirmed(carol, 'keystore_importUser', { user, encoding: 'hex' })).isError).toBe(false);
       const listed = await carol.call('xvm_listAddresses');
       expect(listed.structured?.addresses).toContain(address);
     } finally {
@@ -177,24 +208,27 @@ describe('keystore users and keys', () => {
 
   it('exports keys on X, P and C and imports them into another user', async () => {
     const d0 = devnet.state.users.get('devnet')!.keys[0]!;
-    const devnetStack = await inMemoryStack({ devnet, env: adminEnv(devnet) });
-    const dave = await inMemoryStack({ devnet, env: { CHAIN_MCP_ALLOW_ADMIN: 'true', CHAIN_MCP_KEYSTORE_USER: 'dave', CHAIN_MCP_KEYSTORE_PASSWORD: 'Dave-Keyst0re!' } });
+    const devnetStack = await inMemoryStack({ devnet, env: adminEnv(devnet, { CHAIN_MCP_APPROVAL: 'confirm-id' }) });
+    const dave = await inMemoryStack({
+      devnet,
+      env: { CHAIN_MCP_ALLOW_ADMIN: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: 'dave', CHAIN_MCP_KEYSTORE_PASSWORD: 'Dave-Keyst0re!' },
+    });
     try {
-      const x = await devnetStack.call('xvm_exportKey', { address: d0.x });
+      const x = await confirmed(devnetStack, 'xvm_exportKey', { address: d0.x });
       expect(x.structured?.privateKey).toBe(d0.privateKey);
       expect(x.text).not.toContain(d0.privateKey);
-      expect((await devnetStack.call('platform_exportKey', { address: d0.p })).structured?.privateKey).toBe(d0.privateKey);
-      const c = await devnetStack.call('cx_exportKey', { address: d0.c });
+      expect((await confirmed(devnetStack, 'platform_exportKey', { address: d0.p })).structured?.privateKey).toBe(d0.privateKey);
+      const c = await confirmed(devnetStack, 'cx_exportKey', { address: d0.c });
       expect(c.structured?.privateKey).toBe(d0.privateKey);
       expect(c.structured?.privateKeyHex).toMatch(/^[0-9a-f]{64}$/);
-      const notMine = await devnetStack.call('xvm_exportKey', { address: devnet.state.users.get('alice')!.keys[0]!.x });
+      const notMine = await confirmed(devnetStack, 'xvm_exportKey', { address: devnet.state.users.get('alice')!.keys[0]!.x });
       expect(notMine.isError).toBe(true);
       await dave.call('keystore_createUser');
-      const imported = await dave.call('xvm_importKey', { privateKey: d0.privateKey });
+      const imported = await confirmed(dave, 'xvm_importKey', { privateKey: d0.privateKey });
       expect(imported.structured?.address).toBe(d0.x);
       expect(imported.text).not.toContain(d0.privateKey);
-      expect((await dave.call('cx_importKey', { privateKey: d0.privateKey })).structured?.address).toBe(d0.c);
-      const bad = await dave.call('xvm_importKey', { privateKey: 'PrivateKey-notakey' });
+      expect((await confirmed(dave, 'cx_importKey', { privateKey: d0.privateKey })).structured?.address).toBe(d0.c);
+      const bad = await confirmed(dave, 'xvm_importKey', { privateKey: 'PrivateKey-notakey' });
       expect(bad.isError).toBe(true);
       expect(bad.text).not.toContain('notakey');
     } finally {

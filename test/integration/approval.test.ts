@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { request } from 'node:http';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { launchChromium } from '../../tools/views/host.js';
@@ -12,7 +11,8 @@ import { type ElicitAnswer, type ElicitParams, type SpendHarness, spendHarness, 
  * both the host and the human.
  */
 const harness = (devnet: Devnet, opts: { capabilities?: ClientCapabilities; elicit?: (p: ElicitParams) => Promise<ElicitAnswer>; waitMs?: string } = {}) =>
-  spendHarness(devnet, { capabilities: opts.capabilities, elicit: opts.elicit, env: { CHAIN_MCP_APPROVAL_WAIT_MS: opts.waitMs ?? '0' } });
+  // The plain link: these tests drive the page as the human does (the passkey link: approval-passkey.test.ts).
+  spendHarness(devnet, { capabilities: opts.capabilities, elicit: opts.elicit, env: { CHAIN_MCP_APPROVAL_WAIT_MS: opts.waitMs ?? '0', CHAIN_MCP_APPROVAL_LINK: 'plain' } });
 
 /** The human at the approval page: reads the page's own token, then presses a button (or a forger tries). */
 async function pressButton(url: string, decision: 'approve' | 'decline', opts: { origin?: string | null; csrf?: string } = {}): Promise<number> {
@@ -217,8 +217,7 @@ describe('approval that only the human can give', () => {
   });
 
   it('the approval page in a real headless browser shows the facts and its button approves', async () => {
-    // Debian's chromium (.ci/run installs it); a missing browser fails here, it is never skipped.
-    expect(existsSync('/usr/bin/chromium'), 'chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)').toBe(true);
+    // launchChromium throws one line naming what to install when no browser can be had: it fails, never skips.
     const h = await harness(devnet);
     const browser = await launchChromium();
     try {

@@ -202,6 +202,22 @@ describe('confirmation protocol', () => {
   });
 });
 
+/** An EIP-1559 transaction (chain 502) moving `valueWei` to `toHex`; the signature fields are dummies (never sent). */
+function typedTx(valueWei: bigint, toHex: string): string {
+  const rlp = (item: Uint8Array | Uint8Array[]): Uint8Array => {
+    const wrap = (body: Uint8Array, short: number) => {
+      if (body.length < 56) return Uint8Array.from([short + body.length, ...body]);
+      const len = Buffer.from(body.length.toString(16).padStart(2 * Math.ceil(body.length.toString(16).length / 2), '0'), 'hex');
+      return Uint8Array.from([short + 55 + len.length, ...len, ...body]);
+    };
+    if (Array.isArray(item)) return wrap(Buffer.concat(item.map((i) => rlp(i))), 0xc0);
+    return item.length === 1 && item[0]! < 0x80 ? item : wrap(item, 0x80);
+  };
+  const n = (v: bigint) => (v === 0n ? new Uint8Array() : Buffer.from(v.toString(16).padStart(2 * Math.ceil(v.toString(16).length / 2), '0'), 'hex'));
+  const fields = [n(502n), n(1n), n(10n ** 9n), n(30n * 10n ** 9n), n(21_000n), Buffer.from(toHex, 'hex'), n(valueWei), new Uint8Array(), [], n(1n), n(7n), n(9n)];
+  return `0x02${Buffer.from(rlp(fields as Uint8Array[])).toString('hex')}`;
+}
+
 describe('spends the server cannot read are held to the limits', () => {
   let devnet: Devnet;
   beforeAll(async () => {
@@ -232,19 +248,7 @@ describe('spends the server cannot read are held to the limits', () => {
   });
 
   it('decodes a typed (EIP-1559) transaction too', async () => {
-    const rlp = (item: Uint8Array | Uint8Array[]): Uint8Array => {
-      const wrap = (body: Uint8Array, short: number) => {
-        if (body.length < 56) return Uint8Array.from([short + body.length, ...body]);
-        const len = Buffer.from(body.length.toString(16).padStart(2 * Math.ceil(body.length.toString(16).length / 2), '0'), 'hex');
-        return Uint8Array.from([short + 55 + len.length, ...len, ...body]);
-      };
-      if (Array.isArray(item)) return wrap(Buffer.concat(item.map((i) => rlp(i))), 0xc0);
-      return item.length === 1 && item[0]! < 0x80 ? item : wrap(item, 0x80);
-    };
-    const n = (v: bigint) => (v === 0n ? new Uint8Array() : Buffer.from(v.toString(16).padStart(2 * Math.ceil(v.toString(16).length / 2), '0'), 'hex'));
-    const to = Buffer.from('42'.repeat(20), 'hex');
-    const fields = [n(502n), n(1n), n(10n ** 9n), n(30n * 10n ** 9n), n(21_000n), to, n(25n * 10n ** 17n), new Uint8Array(), [], n(1n), n(7n), n(9n)];
-    const raw = `0x02${Buffer.from(rlp(fields as Uint8Array[])).toString('hex')}`;
+    const raw = typedTx(25n * 10n ** 17n, '42'.repeat(20));
     const h = await harness(devnet, { env: { CHAIN_MCP_MAX_SPEND: '2000000000' } });
     try {
       const r = await h.call('eth_sendRawTransaction', { signedTx: raw });
@@ -258,6 +262,20 @@ describe('spends the server cannot read are held to the limits', () => {
       } finally {
         await open.close();
       }
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('rounds wei up to the native unit against the cap: one wei over the cap is over', async () => {
+    const cap = 2_000_000_000n; // 2 CAM in native smallest units = 2 * 10^18 wei
+    const h = await harness(devnet, { env: { CHAIN_MCP_MAX_SPEND: String(cap) } });
+    try {
+      const at = await h.call('eth_sendRawTransaction', { signedTx: typedTx(cap * 10n ** 9n, '42'.repeat(20)) });
+      expect(at.structured?.status, at.text).toBe('preview');
+      const over = await h.call('eth_sendRawTransaction', { signedTx: typedTx(cap * 10n ** 9n + 1n, '42'.repeat(20)) });
+      expect(over.isError, over.text).toBe(true);
+      expect(over.text).toContain('exceeds CHAIN_MCP_MAX_SPEND');
     } finally {
       await h.close();
     }

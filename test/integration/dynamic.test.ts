@@ -77,6 +77,29 @@ describe('CHAIN_MCP_DYNAMIC: start small, enable toolsets on demand', () => {
     expect(send.text).toMatch(/spending is off/);
   });
 
+  it('with spending on, a spend tool is not callable before its toolset is enabled, and sends nothing', async () => {
+    const spender = await inMemoryStack({
+      devnet,
+      env: { CHAIN_MCP_DYNAMIC: 'true', CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password },
+    });
+    const to = devnet.state.users.get('alice')!.keys[1]!.x;
+    devnet.router.record = true;
+    devnet.router.requests.length = 0;
+    try {
+      const early = await spender.call('xvm_send', { to, amount: '1000', assetID: 'CAM' });
+      expect(early.isError).toBe(true);
+      expect(early.text).toContain('Call enable_toolset with {"toolset": "xvm"}');
+      expect(early.structured?.confirmationId).toBeUndefined();
+      expect(devnet.router.requests).toHaveLength(0);
+      expect((await spender.call('enable_toolset', { toolset: 'xvm' })).isError).toBe(false);
+      const preview = await spender.call('xvm_send', { to, amount: '1000', assetID: 'CAM' });
+      expect(preview.structured?.status, preview.text).toBe('preview');
+    } finally {
+      devnet.router.record = false;
+      await spender.close();
+    }
+  });
+
   it('sessions are separate: enabling in one does not list in another', async () => {
     await stack.call('enable_toolset', { toolset: 'info' });
     const other = await inMemoryStack({ devnet, env: { CHAIN_MCP_DYNAMIC: 'true' } });

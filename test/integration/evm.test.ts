@@ -16,9 +16,45 @@ async function anvilRpc(devnet: Devnet, method: string, params: unknown[] = []):
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
   });
-  const body = (await res.json()) as { result?: unknown; error?: { message: string } };
-  if (body.error) throw new Error(body.error.message);
+  const raw = await res.text();
+  let body: { result?: unknown; error?: { code?: number; message?: string } };
+  try {
+    body = JSON.parse(raw) as typeof body;
+  } catch {
+    throw new Error(`anvil ${method}: HTTP ${res.status}, not JSON: ${raw.slice(0, 200) || '(empty body)'}`);
+  }
+  if (body.error) throw new Error(`anvil ${method}: error ${body.error.code ?? '?'} ${body.error.message || '(no message)'}`);
   return body.result;
+}
+
+interface Receipt {
+  status: string;
+  blockNumber: string;
+  contractAddress: string | null;
+}
+
+/**
+ * Sends a transaction from an unlocked dev account and waits until it is mined. anvil's automine
+ * answers eth_sendTransaction before the block exists, so on a loaded machine an immediate
+ * eth_getTransactionReceipt can still be null: poll it (bounded), and say which transaction never
+ * arrived instead of failing later on a null receipt.
+ */
+async function sendAndMine(devnet: Devnet, tx: Record<string, string>, withinMs = 30_000): Promise<{ hash: string; receipt: Receipt }> {
+  const hash = (await anvilRpc(devnet, 'eth_sendTransaction', [tx])) as string;
+  const deadline = Date.now() + withinMs;
+  for (let attempt = 0; ; attempt++) {
+    const receipt = (await anvilRpc(devnet, 'eth_getTransactionReceipt', [hash])) as Receipt | null;
+    if (receipt) {
+      if (receipt.status !== '0x1') throw new Error(`anvil mined ${hash} (${JSON.stringify(tx)}) but it failed: status ${receipt.status}`);
+      return { hash, receipt };
+    }
+    if (Date.now() > deadline) {
+      const pending = await anvilRpc(devnet, 'txpool_status').catch((e: unknown) => String(e));
+      throw new Error(`anvil did not mine ${hash} (${JSON.stringify(tx)}) within ${withinMs} ms after ${attempt + 1} receipt polls; txpool: ${JSON.stringify(pending)}`);
+    }
+    // Short, growing pause between polls: this waits for the receipt, not for a fixed time.
+    await new Promise((r) => setTimeout(r, Math.min(10 * 2 ** attempt, 200)));
+  }
 }
 
 /** Calls a tool and runs `whenSubscribed` once the server reports the subscription (first progress). */
@@ -46,10 +82,12 @@ describe('EVM tools against a real anvil behind the devnet', () => {
     devnet = await startDevnet({ anvil: true });
     stack = await inMemoryStack({ devnet });
     admin = await inMemoryStack({ devnet, env: { CHAIN_MCP_ALLOW_ADMIN: 'true' } });
-    txHash = (await anvilRpc(devnet, 'eth_sendTransaction', [{ from: A0, to: A1, value: '0x14d1120d7b160000' }])) as string; // 1.5 ETH
-    const deploy = (await anvilRpc(devnet, 'eth_sendTransaction', [{ from: A0, data: INIT }])) as string;
-    const receipt = (await anvilRpc(devnet, 'eth_getTransactionReceipt', [deploy])) as { contractAddress: string };
-    contract = receipt.contractAddress;
+    // One block each, in this order (the tests read block 1 = the transfer, block 2 = the deploy).
+    const transfer = await sendAndMine(devnet, { from: A0, to: A1, value: '0x14d1120d7b160000' }); // 1.5 ETH
+    txHash = transfer.hash;
+    const deploy = await sendAndMine(devnet, { from: A0, data: INIT });
+    if (!deploy.receipt.contractAddress) throw new Error(`deploy ${deploy.hash} mined without a contractAddress: ${JSON.stringify(deploy.receipt)}`);
+    contract = deploy.receipt.contractAddress;
   }, 60_000);
   afterAll(async () => {
     await admin?.close();

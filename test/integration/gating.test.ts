@@ -71,6 +71,34 @@ describe('tier gating', () => {
     expect(byTier.has('wallet')).toBe(false);
   });
 
+  it('CHAIN_MCP_ADMIN_SECRET alone does not turn the admin tier on', async () => {
+    const byTier = await listed({ CHAIN_MCP_ADMIN_SECRET: 'admin-secret-for-c-admin', CHAIN_MCP_RUNNER_URL: 'http://127.0.0.1:9' });
+    expect([...byTier.keys()]).toEqual(['read']);
+    const stack = await inMemoryStack({ devnet, env: { CHAIN_MCP_ADMIN_SECRET: 'admin-secret-for-c-admin' } });
+    devnet.router.record = true;
+    devnet.router.requests.length = 0;
+    try {
+      const hidden = await stack.call('admin_setLogLevel', { level: 'info' });
+      expect(hidden.isError).toBe(true);
+      expect(hidden.text).toMatch(/admin_setLogLevel" is not enabled on this server: the admin tier is off/);
+      expect(devnet.router.requests).toHaveLength(0);
+    } finally {
+      devnet.router.record = false;
+      await stack.close();
+    }
+  });
+
+  it('reads only true/1/yes as on: "no", "0", "false" and empty keep spending and admin off', async () => {
+    for (const off of ['no', '0', 'false', '']) {
+      const byTier = await listed({ CHAIN_MCP_ALLOW_SPEND: off, CHAIN_MCP_ALLOW_ADMIN: off, ...KEYSTORE });
+      expect([...byTier.keys()].sort(), JSON.stringify(off)).toEqual(['read', 'wallet']);
+    }
+    for (const on of ['yes', '1', 'true']) {
+      const byTier = await listed({ CHAIN_MCP_ALLOW_SPEND: on, CHAIN_MCP_ALLOW_ADMIN: on, ...KEYSTORE });
+      expect([...byTier.keys()].sort(), on).toEqual(['admin', 'read', 'spend', 'wallet']);
+    }
+  });
+
   it('refuses a call to a tool of a tier that is off, sending nothing', async () => {
     const stack = await inMemoryStack({ devnet });
     devnet.router.record = true;

@@ -53,4 +53,18 @@ describe('Streamable HTTP on loopback', () => {
     expect(await rawPost(server.port, { origin: 'http://evil.example' }, init)).toBe(403);
     expect(await rawPost(server.port, {}, init)).toBe(200);
   });
+
+  it('refuses loopback look-alike Hosts and the opaque Origin "null"; accepts real loopback names', async () => {
+    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } } });
+    const port = server.port;
+    for (const host of [`localhost.attacker.example:${port}`, `127.0.0.1.attacker.example:${port}`, `localhostx:${port}`, `127.0.0.10:${port}`, `[::1].evil.example:${port}`]) {
+      expect(await rawPost(port, { host }, init), host).toBe(403);
+    }
+    for (const origin of ['null', 'http://localhost.attacker.example', `http://127.0.0.1.attacker.example:${port}`, 'file://']) {
+      expect(await rawPost(port, { origin }, init), origin).toBe(403);
+    }
+    for (const [host, origin] of [[`localhost:${port}`, `http://localhost:${port}`], [`127.0.0.1:${port}`, `http://127.0.0.1:${port}`], [`[::1]:${port}`, `http://[::1]:${port}`]]) {
+      expect(await rawPost(port, { host: host!, origin: origin! }, init), `${host} ${origin}`).toBe(200);
+    }
+  });
 });

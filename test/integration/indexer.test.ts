@@ -253,7 +253,7 @@ describe('indexer toolset against the devnet', () => {
   it('reads C-Chain blocks and transactions with values from wei', async () => {
     const latest = state().cBlocks.at(-1)!;
     const block = await stack.call('indexer_getCBlock', {});
-    expect(lastRequest().path).toBe('/v2/ctxdata');
+    expect(lastRequest().path).toBe('/v2/ctxdata/latest');
     expect(block.structured).toMatchObject({ number: String(latest.number), hash: latest.hash, transactionCount: latest.transactions.length });
     const first = latest.transactions[0]!;
     const wei = first.value;

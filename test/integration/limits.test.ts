@@ -38,7 +38,8 @@ const MOVES: Record<string, (a: Args) => bigint> = {
   platform_addValidator: (a) => BigInt(a.stakeAmount as string),
   platform_addDelegator: (a) => BigInt(a.stakeAmount as string),
   transfer: (a) => BigInt(a.amount as string),
-  eth_sendRawTransaction: () => 1_000_000_000n,
+  // Value 1 ether (10^9 units) plus the maximum fee: 21,000 gas x 20 gwei = 4.2 x 10^14 wei = 420,000 units.
+  eth_sendRawTransaction: () => 1_000_000_000n + 420_000n,
 };
 /** Spend tools where only the fee leaves the user (creations, mints, NFT moves, imports, subnet admin). */
 const FEE_ONLY = [
@@ -58,7 +59,8 @@ const FEE_ONLY = [
 /** Signed bytes the server cannot read: refused under any amount or recipient limit. */
 const OPAQUE = ['xvm_issueTx', 'wallet_issueTx', 'cx_issueTx'];
 /** Address fields that receive nothing: who pays, who controls, who may mint. */
-const NOT_RECIPIENTS = new Set(['from', 'controlKeys', 'minters']);
+// nodeOwnerAddress: the key that signs for the node in platform.addValidator; nothing moves to it (docs/real-nodes.md).
+const NOT_RECIPIENTS = new Set(['from', 'controlKeys', 'minters', 'nodeOwnerAddress']);
 /** Recipients hidden inside bytes, decoded by the tool. */
 const DECODED_RECIPIENTS: Record<string, string[]> = { eth_sendRawTransaction: [RAW_TO] };
 
@@ -190,14 +192,20 @@ describe('hard limits refuse before any request, on every spend tool', () => {
   const methods = () =>
     fake.recorded.flatMap((r) => (Array.isArray(r.body) ? r.body : [r.body]).map((b) => String((b as { method?: unknown })?.method)));
 
-  function answer(tool: ToolDef, network: Record<string, unknown>) {
-    fake.setAnswers({ ...EXAMPLES[tool.name]!.answers, ...network });
+  /** The keystore user owns the arguments' bech32 addresses (change, import destinations): limits then pass on them. */
+  function answer(tool: ToolDef, network: Record<string, unknown>, args: Args) {
+    const own = recipientPaths(args)
+      .map((r) => r.address)
+      .filter((a) => /^[XPC]-/.test(a))
+      .map((a) => a.slice(2));
+    const lists = { 'xvm.listAddresses': { addresses: own.map((a) => `X-${a}`) }, 'platform.listAddresses': { addresses: own.map((a) => `P-${a}`) } };
+    fake.setAnswers({ ...EXAMPLES[tool.name]!.answers, ...lists, ...network });
     fake.recorded.length = 0;
   }
 
   /** One server with `env`, the network optionally learned first; calls and counts what reached the node. */
   async function attempt(tool: ToolDef, args: Args, env: Record<string, string>, opts: { warm?: boolean; hrp?: string; network?: Record<string, unknown> } = {}) {
-    answer(tool, opts.network ?? { 'platform.getConfiguration': configuration(opts.hrp ?? hrpOf(args)) });
+    answer(tool, opts.network ?? { 'platform.getConfiguration': configuration(opts.hrp ?? hrpOf(args)) }, args);
     const server = await serve(fake, env);
     try {
       if (opts.warm) await server.services.network();

@@ -134,7 +134,7 @@ describe('spend flows on the devnet', () => {
         { address: a0.x, amount: '250' },
       ],
     });
-    expect(created.preview.text).toContain('gets 25 BND');
+    expect(created.preview.text).toContain('gets 25 (250 units)');
     const assetID = created.result.assetID!;
     expect(balanceOf(state, 'X', a0.x, assetID)).toBe(250n);
     const alice = state.users.get('alice')!.keys[1]!;
@@ -145,7 +145,7 @@ describe('spend flows on the devnet', () => {
       ],
       memo: 'split',
     });
-    expect(multi.preview.text).toContain('Pays: 10 "BND" to');
+    expect(multi.preview.text).toContain('Pays 1 of 2: 10 "BND" of asset');
     expect(balanceOf(state, 'X', a0.x, assetID)).toBe(350n);
     expect(balanceOf(state, 'X', d0.x, assetID)).toBe(900n);
   });
@@ -174,7 +174,7 @@ describe('spend flows on the devnet', () => {
     expect(late.text).toContain("inside the node's Primary Network period");
   });
 
-  it('adds a validator and a delegator, both pending', async () => {
+  it('adds a validator (with its node owner, as lock mode needs), pending', async () => {
     const { d0 } = keys(state);
     const nodeID = nodeIdFor('spend-test-node');
     const start = Math.floor(Date.now() / 1000) + 3600;
@@ -184,21 +184,13 @@ describe('spend flows on the devnet', () => {
       endTime: start + 30 * DAY,
       stakeAmount: '2000000000000',
       rewardAddress: d0.p,
+      nodeOwnerAddress: d0.p,
       delegationFeeRate: 2.5,
     });
     expect(validator.preview.text).toContain('Stake locked: 2,000 CAM');
     const pending = await stack.call('platform_getPendingValidators', { nodeIDs: [nodeID] });
     expect(pending.isError, pending.text).toBe(false);
     expect(JSON.stringify(pending.structured)).toContain(nodeID);
-    const delegator = await confirmed(stack, 'platform_addDelegator', {
-      nodeID,
-      startTime: start + DAY,
-      endTime: start + 20 * DAY,
-      stakeAmount: '25000000000',
-      rewardAddress: d0.p,
-    });
-    expect(delegator.preview.text).toContain('of cap 10,000 CAM');
-    expect(state.pendingDelegators.some((d) => d.nodeID === nodeID && d.txID === delegator.result.txID)).toBe(true);
     expect(state.pendingValidators.some((v) => v.nodeID === nodeID && v.txID === validator.result.txID)).toBe(true);
   });
 
@@ -238,6 +230,8 @@ describe('spec rules refused before any chain-changing request', () => {
       env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' },
     });
     state = stack.devnet.state;
+    // The delegation rules apply where a node takes delegations at all: lock mode off (the server learns it once).
+    state.config.lockModeBondDeposit = false;
   });
   afterAll(() => stack.close());
 
@@ -308,6 +302,15 @@ describe('spec rules refused before any chain-changing request', () => {
       /stakeAmount: must equal the network's validator stake 2,000 CAM/,
       { readsAllowed: true },
     );
+    // Above the fixed stake is as wrong as below it: the network takes exactly the fixed stake.
+    for (const stakeAmount of ['2000000000001', '3000000000000']) {
+      await refused(
+        'platform_addValidator',
+        { ...base, nodeID: nodeIdFor('rules-2'), startTime: now + 600, endTime: now + 600 + 30 * DAY, stakeAmount, delegationFeeRate: 2 },
+        new RegExp(`stakeAmount: must equal the network's validator stake 2,000 CAM \\(2000000000000\\); got ${stakeAmount}`),
+        { readsAllowed: true },
+      );
+    }
     await refused('platform_addDelegator', { ...base, startTime: now + 60, endTime: v.endTime + DAY, stakeAmount: '25000000000' }, /startTime: the delegation period .* must lie inside the validator's period/, {
       readsAllowed: true,
     });
@@ -320,5 +323,43 @@ describe('spec rules refused before any chain-changing request', () => {
     await refused('platform_addDelegator', { ...base, nodeID: nodeIdFor('nobody'), startTime: now + 60, endTime: now + 2 * DAY, stakeAmount: '25000000000' }, /nodeID: .* is not a current or pending validator/, {
       readsAllowed: true,
     });
+  });
+});
+
+describe('delegation on a network without bond/deposit lock mode (Camino refuses it in lock mode)', () => {
+  let stack: Stack;
+  let state: DevnetState;
+  beforeAll(async () => {
+    stack = await inMemoryStack({
+      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' },
+    });
+    state = stack.devnet.state;
+    // Before the server's first call: it learns the network once.
+    state.config.lockModeBondDeposit = false;
+  });
+  afterAll(() => stack.close());
+
+  it('adds a validator and a delegator, both pending', async () => {
+    const { d0 } = keys(state);
+    const nodeID = nodeIdFor('spend-test-node');
+    const start = Math.floor(Date.now() / 1000) + 3600;
+    const validator = await confirmed(stack, 'platform_addValidator', {
+      nodeID,
+      startTime: start,
+      endTime: start + 30 * DAY,
+      stakeAmount: '2000000000000',
+      rewardAddress: d0.p,
+      delegationFeeRate: 2.5,
+    });
+    const delegator = await confirmed(stack, 'platform_addDelegator', {
+      nodeID,
+      startTime: start + DAY,
+      endTime: start + 20 * DAY,
+      stakeAmount: '25000000000',
+      rewardAddress: d0.p,
+    });
+    expect(delegator.preview.text).toContain('of cap 10,000 CAM');
+    expect(state.pendingDelegators.some((d) => d.nodeID === nodeID && d.txID === delegator.result.txID)).toBe(true);
+    expect(state.pendingValidators.some((v) => v.nodeID === nodeID && v.txID === validator.result.txID)).toBe(true);
   });
 });

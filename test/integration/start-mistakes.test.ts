@@ -55,7 +55,7 @@ describe('a mistake at start gets one line (issue 23)', () => {
       CHAIN_MCP_DEVNET_DIALECT: 'spec',
       CHAIN_MCP_MAX_SPEND_PER_DAY: '5',
       CHAIN_MCP_APPROVAL_LINK: 'plain',
-      CHAIN_MCP_HTTP_TOKEN: 'token-1234',
+      CHAIN_MCP_HTTP_TOKEN: 'token-1234567890ab',
       CHAIN_MCP_PASSKEY_FILE: '/tmp/x',
     });
     expect(r.stderr).toBe('');

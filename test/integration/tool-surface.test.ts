@@ -14,13 +14,14 @@ describe('tool surface a model reads', () => {
   });
   afterAll(() => devnet.close());
 
-  it('explains the chain parameter of xvm_* and eth_* tools: which chain it selects and its default', async () => {
+  it('explains the chain parameter of xvm_* and eth_* tools once (instructions) and gives its default in each schema', async () => {
     const stack = await inMemoryStack({ devnet });
     try {
+      expect(stack.client.getInstructions()).toMatch(/optional "chain" is the chain they call \(\/ext\/bc\/<chain>: alias or blockchain ID\); omitted, X for xvm_\*, C for cx_\*\/eth_\*/);
       const { tools } = await stack.client.listTools();
-      const chainOf = (name: string) => (tools.find((t) => t.name === name)!.inputSchema as Schema).properties?.chain?.description;
-      expect(chainOf('xvm_getBalance')).toBe('Chain alias/ID; default X.');
-      expect(chainOf('eth_getBalance')).toBe('Chain alias/ID; default C.');
+      const chainOf = (name: string) => (tools.find((t) => t.name === name)!.inputSchema as { properties?: Record<string, { default?: string }> }).properties?.chain;
+      expect(chainOf('xvm_getBalance')?.default).toBe('X');
+      expect(chainOf('eth_getBalance')?.default).toBe('C');
       const r = await stack.call('xvm_getBalance', { address: devnet.state.users.get('alice')!.keys[0]!.x, assetID: 'CAM', chain: 'X' });
       expect(r.isError, r.text).toBe(false);
     } finally {

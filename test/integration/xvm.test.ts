@@ -15,6 +15,21 @@ describe('xvm and keystore toolsets against the devnet', () => {
   });
   afterAll(() => stack.close());
 
+  it('shows an asset whose description gives no denomination in whole units (denomination 0), not 10^9 off', async () => {
+    // A node build that omits the field: the amount must not be divided by the native asset's 10^9.
+    const own = await inMemoryStack();
+    try {
+      const gld = asset(own.devnet.state, 'GLD');
+      own.devnet.router.on('/ext/bc/X', 'xvm.getAssetDescription', () => ({ assetID: gld.id, name: gld.name, symbol: gld.symbol }));
+      const x = own.devnet.state.users.get('devnet')!.keys[0]!.x;
+      const r = await own.call('xvm_getBalance', { address: x, assetID: gld.id });
+      expect(r.structured!.balance).toEqual({ value: '100000', display: '100,000 "GLD"' });
+      expect(r.text).toContain('holds 100,000 "GLD"');
+    } finally {
+      await own.close();
+    }
+  });
+
   it('shows balances in each asset\'s own display units', async () => {
     const native = utxosOf(state, 'X', [xAddr]).filter((u) => u.assetID === state.nativeAssetID);
     const total = native.reduce((s, u) => s + u.amount, 0n);
@@ -60,9 +75,9 @@ describe('xvm and keystore toolsets against the devnet', () => {
     expect((await stack.call('xvm_getTx', { txID: exp.id, encoding: 'json' })).text).toContain(`20 CAM to C-`);
     const hex = await stack.call('xvm_getTx', { txID: send.id, encoding: 'hex' });
     expect(hex.structured!.tx).toMatch(/^0x[0-9a-f]+$/);
-    expect((await stack.call('xvm_getTxStatus', { txID: send.id })).text).toContain('is Accepted: final: this node accepted it, and every node will');
+    expect((await stack.call('xvm_getTxStatus', { txID: send.id })).text).toContain('is Accepted: final: the network accepted it');
     const processing = [...state.txs.values()].find((t) => t.status === 'Processing')!;
-    expect((await stack.call('xvm_getTxStatus', { txID: processing.id })).text).toContain('Processing: being voted on');
+    expect((await stack.call('xvm_getTxStatus', { txID: processing.id })).text).toContain('Processing: not decided yet');
     const unknown = await stack.call('xvm_getTxStatus', { txID: state.chains.C });
     expect(unknown.structured!.status).toBe('Unknown');
     const missing = await stack.call('xvm_getTx', { txID: state.chains.C });
@@ -125,7 +140,7 @@ describe('xvm and keystore toolsets against the devnet', () => {
     const tx = await stack.call('cx_getAtomicTx', { txID: exp.id, encoding: 'hex' });
     expect(tx.structured!.tx).toMatch(/^0x/);
     const dropped = [...state.txs.values()].find((t) => t.status === 'Dropped')!;
-    expect((await stack.call('cx_getAtomicTxStatus', { txID: dropped.id })).text).toContain('Dropped: dropped by this node because it considered the transaction invalid');
+    expect((await stack.call('cx_getAtomicTxStatus', { txID: dropped.id })).text).toContain('Dropped: this node dropped it as invalid');
   });
 
   it('lists keystore users and builds genesis bytes', async () => {

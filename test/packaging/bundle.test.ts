@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -32,8 +32,12 @@ describe('the .mcpb bundle', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('holds only the manifest and one server file', () => {
-    expect(readdirSync(unpacked).sort()).toEqual(['manifest.json', 'server']);
+  it('holds only the manifest, its icon and one server file', () => {
+    expect(readdirSync(unpacked).sort()).toEqual(['icon.png', 'manifest.json', 'server']);
+    // A PNG, and a small one.
+    const icon = readFileSync(join(unpacked, 'icon.png'));
+    expect(icon.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
+    expect(icon.length).toBeLessThan(16 * 1024);
     expect(readdirSync(join(unpacked, 'server'))).toEqual(['index.mjs']);
     expect(existsSync(join(unpacked, 'node_modules'))).toBe(false);
     expect(statSync(join(unpacked, 'server', 'index.mjs')).size).toBeGreaterThan(100_000);

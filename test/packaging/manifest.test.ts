@@ -61,7 +61,19 @@ describe('manifest.json', () => {
 
   it('keeps secrets sensitive and spending off by default', () => {
     const { user_config: uc } = JSON.parse(checkedIn()) as Manifest;
-    expect(Object.keys(uc).sort()).toEqual(['allow_spend', 'auth_token', 'indexer_url', 'keystore_password', 'keystore_user', 'node_url', 'toolsets']);
+    expect(Object.keys(uc).sort()).toEqual([
+      'allow_spend',
+      'allowed_recipients',
+      'auth_token',
+      'expect_network_id',
+      'indexer_url',
+      'keystore_password',
+      'keystore_user',
+      'max_spend',
+      'max_spend_per_day',
+      'node_url',
+      'toolsets',
+    ]);
     for (const key of ['auth_token', 'keystore_user', 'keystore_password']) expect(uc[key]?.sensitive).toBe(true);
     expect(uc.allow_spend).toMatchObject({ type: 'boolean', default: false });
     for (const key of ['node_url', 'indexer_url', 'toolsets']) expect(uc[key]?.sensitive).toBeUndefined();
@@ -81,6 +93,7 @@ describe('manifest.json', () => {
     expect(defaults.indexerUrl).toBeUndefined();
     expect(defaults.allowSpend).toBe(false);
     expect(defaults.keystore).toBeUndefined();
+    expect(defaults).toMatchObject({ maxSpend: undefined, allowedRecipients: undefined, expectNetworkId: undefined });
     expect(defaults.toolsets.size).toBeGreaterThan(5);
     const filled = loadConfig(
       substitute({
@@ -91,10 +104,20 @@ describe('manifest.json', () => {
         keystore_password: 'Secret-Passw0rd!',
         allow_spend: 'true',
         toolsets: 'info,assistant',
+        max_spend: '5000000000',
+        max_spend_per_day: '20000000000',
+        allowed_recipients: 'X-kopernikus1qurswpc8qurswpc8qurswpc8qurswpc8vp8860',
+        expect_network_id: '1002',
       }),
     );
     expect(filled).toMatchObject({ nodeUrl: 'https://node.example.org', indexerUrl: 'https://indexer.example.org', authToken: 'token-abc-123', allowSpend: true });
     expect(filled.keystore).toEqual({ username: 'alice', password: 'Secret-Passw0rd!' });
     expect([...filled.toolsets].sort()).toEqual(['assistant', 'info']);
+    // The spend limits reach the configuration the guards read.
+    expect(String(filled.maxSpend)).toBe('5000000000');
+    expect(filled.expectNetworkId).toBe('1002');
+    expect([...(filled.allowedRecipients ?? [])]).toEqual(['X-kopernikus1qurswpc8qurswpc8qurswpc8qurswpc8vp8860']);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: MCPB's own placeholder syntax, not a template
+    expect(m.server.mcp_config.env.CHAIN_MCP_MAX_SPEND_PER_DAY).toBe('${user_config.max_spend_per_day}');
   });
 });

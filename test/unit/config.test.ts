@@ -31,6 +31,21 @@ describe('configuration', () => {
     expect(() => loadConfig({ CHAIN_MCP_MAX_SPEND: '18446744073709551616' })).toThrow(/CHAIN_MCP_MAX_SPEND: expected a value that fits in 64 bits/);
   });
 
+  it('reads a flag as on only for true, 1 or yes, and refuses any other word naming the variable', () => {
+    for (const name of ['CHAIN_MCP_ALLOW_SPEND', 'CHAIN_MCP_ALLOW_ADMIN', 'CHAIN_MCP_DYNAMIC'] as const) {
+      const key = ({ CHAIN_MCP_ALLOW_SPEND: 'allowSpend', CHAIN_MCP_ALLOW_ADMIN: 'allowAdmin', CHAIN_MCP_DYNAMIC: 'dynamic' } as const)[name];
+      for (const off of ['no', '0', 'false', '']) expect(loadConfig({ [name]: off })[key], `${name}=${off}`).toBe(false);
+      for (const on of ['yes', '1', 'true']) expect(loadConfig({ [name]: on })[key], `${name}=${on}`).toBe(true);
+      for (const bad of ['maybe', 'on', 'off', 'TRUE ', 'nope']) expect(() => loadConfig({ [name]: bad }), `${name}=${bad}`).toThrow(new RegExp(`${name}: expected true or false`));
+    }
+  });
+
+  it('does not turn the admin tier on from CHAIN_MCP_ADMIN_SECRET alone', () => {
+    const c = loadConfig({ CHAIN_MCP_ADMIN_SECRET: 'admin-secret-1234' });
+    expect(c.allowAdmin).toBe(false);
+    expect(c.adminSecret).toBe('admin-secret-1234');
+  });
+
   it('maps flags onto the same variables', () => {
     const { cli, env } = parseCli(['--http', '--port', '4000', '--toolsets', 'info,platform', '--allow-spend'], {});
     expect(cli).toMatchObject({ http: true, port: 4000, devnet: false });
@@ -51,5 +66,39 @@ describe('configuration', () => {
     expect(loadConfig({}).wire).toEqual({ base: 'auto', overrides: {} });
     expect(loadConfig({ CHAIN_MCP_WIRE_NAMES: 'camino,xvm=avm2' }).wire).toEqual({ base: 'camino', overrides: { xvm: 'avm2' } });
     expect(() => loadConfig({ CHAIN_MCP_WIRE_NAMES: 'bogus=1' })).toThrow(/CHAIN_MCP_WIRE_NAMES/);
+  });
+
+  it('refuses a secret too short to redact, in one line naming the variable and not showing the value', () => {
+    for (const name of ['CHAIN_MCP_AUTH_TOKEN', 'CHAIN_MCP_AUTH_PASSWORD', 'CHAIN_MCP_KEYSTORE_PASSWORD', 'CHAIN_MCP_ADMIN_SECRET']) {
+      const env: Record<string, string> = { [name]: 'abc1234', CHAIN_MCP_KEYSTORE_USER: 'u', CHAIN_MCP_KEYSTORE_PASSWORD: 'long-enough-pw' };
+      if (name === 'CHAIN_MCP_KEYSTORE_PASSWORD') env[name] = 'abc1234';
+      const err = (() => {
+        try {
+          loadConfig(env);
+        } catch (e) {
+          return e as Error;
+        }
+      })();
+      expect(err, name).toBeInstanceOf(ConfigError);
+      expect(err?.message).toBe(`${name}: expected at least 8 characters (a shorter secret cannot be redacted reliably)`);
+    }
+    expect(loadConfig({ CHAIN_MCP_AUTH_TOKEN: 'abcd1234' }).secrets).toEqual(['abcd1234']);
+  });
+
+  it('refuses CHAIN_MCP_WIRE_NAMES values that are not names or plain path segments, naming the key', () => {
+    const bad: Record<string, string> = {
+      'platform=/ext/../admin': 'platform',
+      'platform=/ext/P?x=1': 'platform',
+      'xvmStatic=/ext/vm/avm#frag': 'xvmStatic',
+      'cxPath=../keystore': 'cxPath',
+      'cxPath=av ax': 'cxPath',
+      'xvm=avm.x': 'xvm',
+      'cx=a/b': 'cx',
+      'platform=/ext/P%2F..': 'platform',
+    };
+    for (const [value, key] of Object.entries(bad)) {
+      expect(() => loadConfig({ CHAIN_MCP_WIRE_NAMES: value }), value).toThrow(new RegExp(`^CHAIN_MCP_WIRE_NAMES: ${key}: expected `));
+    }
+    expect(loadConfig({ CHAIN_MCP_WIRE_NAMES: 'camino,platform=/ext/bc/P,cxPath=avax,xvm=avm' }).wire.overrides).toEqual({ platform: '/ext/bc/P', cxPath: 'avax', xvm: 'avm' });
   });
 });

@@ -299,7 +299,9 @@ describe('spends whose answer is lost', () => {
   ];
   for (const [what, fail] of lost) {
     it(`${what}: an unknown outcome, never retried, with where to look`, async () => {
-      const { confirmed, lines } = await previewThenConfirm(spendTool('platform', fail));
+      const { confirmed, lines, services } = await previewThenConfirm(spendTool('platform', fail));
+      // The rolling 24 h total counts it as sent: the safe side (issue 21).
+      expect(services.ledger.spent()).toBe(5n);
       const message = fail().message;
       expect(textOf(confirmed)).toBe(
         `The outcome of test_spend_platform is unknown: ${message} It was sent once and will not be retried.\nWhat to try: Do not send it again blindly. First check platform_getPendingValidators, platform_getSubnets or platform_getBalance, whichever the spend changes; only then decide with the human whether to preview it again.`,
@@ -321,8 +323,10 @@ describe('spends whose answer is lost', () => {
   });
 
   it('a refusal the node gave (HTTP 4xx, an RPC error) is a plain failure: nothing went through', async () => {
-    const { confirmed, lines } = await previewThenConfirm(spendTool('xvm', () => new HttpStatusError(400, 'The node answered HTTP 400 (request refused).')));
+    const { confirmed, lines, services } = await previewThenConfirm(spendTool('xvm', () => new HttpStatusError(400, 'The node answered HTTP 400 (request refused).')));
     expect(textOf(confirmed)).toBe('The node answered HTTP 400 (request refused).');
+    // Nothing went out: its share of the rolling 24 h total is given back.
+    expect(services.ledger.spent()).toBe(0n);
     expect(lines.find((l) => l.audit === 'failed')).toMatchObject({ kind: 'http_status' });
   });
 });

@@ -227,15 +227,15 @@ describe('HttpClient.send: what goes out and what comes back', () => {
 });
 
 const STATUS_CASES: Array<[status: number, label: string, hint: string, transient: boolean]> = [
-  [400, 'request refused', 'Try again later.', false],
+  [400, 'bad request', 'The request itself was refused: change the argument the message names; retrying it unchanged fails again.', false],
   [401, 'unauthorized', 'Set CHAIN_MCP_AUTH_TOKEN to a valid token that grants this endpoint.', false],
   [403, 'forbidden', 'The token does not grant this endpoint.', false],
   [404, 'not found', 'Check the URL and that this API is enabled on the node.', false],
   [405, 'method not allowed', 'The endpoint expects another HTTP method; check the URL.', false],
   [415, 'unsupported media type', 'The endpoint expects application/json; check the URL.', false],
-  [418, 'request refused', 'Try again later.', false],
+  [418, 'request refused', 'Check the request; it was refused as sent.', false],
   [429, 'too many requests', 'Wait a moment and try again.', true],
-  [499, 'request refused', 'Try again later.', false],
+  [499, 'request refused', 'Check the request; it was refused as sent.', false],
   [500, 'server error', 'Try again later.', true],
   [501, 'server error', 'Try again later.', true],
   [502, 'server error', 'Try again later.', true],
@@ -483,7 +483,7 @@ describe('HttpClient.send: error body details', () => {
       res.writeHead(400, contentType === undefined ? {} : { 'content-type': contentType }).end(body);
     };
     const err = await failure(client().send(read({ retry: false })));
-    const prefix = `The node at ${url} answered HTTP 400 (request refused)`;
+    const prefix = `The node at ${url} answered HTTP 400 (bad request)`;
     expect(err.message.startsWith(prefix)).toBe(true);
     return err.message.slice(prefix.length);
   }
@@ -577,12 +577,21 @@ describe('HttpClient.send: body size cap', () => {
     expect(err.message).toBe(`The node at ${url} sent more than 0 MB; the answer was cut off.`);
   });
 
-  it('lets a body over 1 MB through when no cap is configured (default 32 MB)', async () => {
+  it('lets a body over 1 MB through when no cap is configured (default 4 MB)', async () => {
     node.handler = (_req, res) => {
       res.writeHead(200).end('y'.repeat(MB + 1));
     };
     const res = await client().send(read());
     expect(res.text.length).toBe(MB + 1);
+  });
+
+  it('cuts off a 5 MB answer by default: the cap is sized for a person, not for 31 MB answers', async () => {
+    node.handler = (_req, res) => {
+      res.writeHead(200).end('y'.repeat(5 * MB));
+    };
+    const err = await failure(client().send(read()));
+    expect(err.kind).toBe('too_large');
+    expect(err.message).toBe(`The node at ${url} sent more than 4 MB; the answer was cut off.`);
   });
 });
 

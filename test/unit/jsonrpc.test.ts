@@ -90,24 +90,42 @@ describe('JsonRpcClient.batch', () => {
 });
 
 describe('RpcBatcher', () => {
-  it('sends reads started together as one batch per path, a lone read as a plain call', async () => {
+  it('on the EVM path sends reads started together as one batch per path, a lone read as a plain call', async () => {
     const node = await batchNode((item) => ({ jsonrpc: '2.0', id: item.id, result: `${item.method}:${JSON.stringify(item.params ?? null)}` }));
     try {
       const batcher = new RpcBatcher(node.client, new AbortController().signal);
       const answers = await Promise.all([
-        batcher.call('/ext/bc/X', 'xvm.a', { n: 1 }, true),
-        batcher.call('/ext/P', 'platform.b', undefined, true),
-        batcher.call('/ext/bc/X', 'xvm.c', { n: 2 }, true),
+        batcher.call('/ext/bc/C/rpc', 'eth_a', [1], true),
+        batcher.call('/ext/bc/D/rpc', 'eth_b', undefined, true),
+        batcher.call('/ext/bc/C/rpc', 'eth_c', [2], true),
       ]);
-      expect(answers).toEqual(['xvm.a:{"n":1}', 'platform.b:null', 'xvm.c:{"n":2}']);
+      expect(answers).toEqual(['eth_a:[1]', 'eth_b:null', 'eth_c:[2]']);
       expect(node.bodies).toHaveLength(2);
-      const [x, p] = node.bodies as [Array<Record<string, unknown>>, Record<string, unknown>];
-      expect(x.map((b) => b.method)).toEqual(['xvm.a', 'xvm.c']);
-      expect(Array.isArray(p)).toBe(false);
-      expect(p.method).toBe('platform.b');
+      const [c, d] = node.bodies as [Array<Record<string, unknown>>, Record<string, unknown>];
+      expect(c.map((b) => b.method)).toEqual(['eth_a', 'eth_c']);
+      expect(Array.isArray(d)).toBe(false);
+      expect(d.method).toBe('eth_b');
       // A later turn is a new batch.
-      expect(await batcher.call('/ext/bc/X', 'xvm.d', undefined, true)).toBe('xvm.d:null');
+      expect(await batcher.call('/ext/bc/C/rpc', 'eth_d', undefined, true)).toBe('eth_d:null');
       expect(node.bodies).toHaveLength(3);
+    } finally {
+      await node.close();
+    }
+  });
+
+  it('elsewhere sends each read as its own request object, all at once (a Camino node takes no batch there)', async () => {
+    const node = await batchNode((item) => ({ jsonrpc: '2.0', id: item.id, result: item.method }));
+    try {
+      const batcher = new RpcBatcher(node.client, new AbortController().signal);
+      const answers = await Promise.all([
+        batcher.call('/ext/bc/X', 'avm.a', { n: 1 }, true),
+        batcher.call('/ext/P', 'platform.b', undefined, true),
+        batcher.call('/ext/bc/X', 'avm.c', { n: 2 }, true),
+        batcher.call('/ext/bc/C/avax', 'avax.d', {}, true),
+      ]);
+      expect(answers).toEqual(['avm.a', 'platform.b', 'avm.c', 'avax.d']);
+      expect(node.bodies).toHaveLength(4);
+      expect(node.bodies.filter((b) => Array.isArray(b))).toEqual([]);
     } finally {
       await node.close();
     }
@@ -118,11 +136,11 @@ describe('RpcBatcher', () => {
       item.method === 'bad' ? { jsonrpc: '2.0', id: item.id, error: { code: -32000, message: 'nope' } } : { jsonrpc: '2.0', id: item.id, result: 1 },
     );
     const batcher = new RpcBatcher(node.client, new AbortController().signal);
-    const mixed = await Promise.allSettled([batcher.call('/p', 'good', undefined, true), batcher.call('/p', 'bad', undefined, true)]);
+    const mixed = await Promise.allSettled([batcher.call('/ext/bc/C/rpc', 'good', undefined, true), batcher.call('/ext/bc/C/rpc', 'bad', undefined, true)]);
     expect(mixed.map((r) => r.status)).toEqual(['fulfilled', 'rejected']);
     expect(String((mixed[1] as PromiseRejectedResult).reason.message)).toContain('nope');
     await node.close();
-    const down = await Promise.allSettled([batcher.call('/p', 'good', undefined, false), batcher.call('/p', 'good', undefined, false)]);
+    const down = await Promise.allSettled([batcher.call('/ext/bc/C/rpc', 'good', undefined, false), batcher.call('/ext/bc/C/rpc', 'good', undefined, false)]);
     expect(down.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     expect((down[0] as PromiseRejectedResult).reason).toBe((down[1] as PromiseRejectedResult).reason);
   });

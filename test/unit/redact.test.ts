@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type ToolDef } from '../../src/core/tool.js';
+import { defineTool, type ToolContext, type ToolDef } from '../../src/core/tool.js';
 import { loadConfig } from '../../src/config.js';
 import { ChainMcpError } from '../../src/errors.js';
 import { createLogger, silentLogger } from '../../src/log.js';
@@ -159,5 +159,85 @@ describe('log lines', () => {
     const log = silentLogger();
     expect(log.level).toBe('silent');
     expect(log.isLevelEnabled('fatal')).toBe(false);
+  });
+});
+
+type EchoInput = { which: 'authToken' | 'authPassword' | 'keystore' | 'adminSecret'; pad: number; as: 'structured' | 'text' | 'error' };
+
+function echoText(input: EchoInput, c: ToolContext['config']): string {
+  const secret = { authToken: c.authToken, authPassword: c.authPassword, keystore: c.keystore?.password, adminSecret: c.adminSecret }[input.which] ?? '';
+  // With padding, a long tail forces a cut of the text after the secret.
+  return `${'x'.repeat(input.pad)}${secret} and again ${secret}${input.pad > 0 ? ` ${'y'.repeat(2000)}` : ''}`;
+}
+
+/** Returns one configured secret inside its text (after `pad` filler characters), as a structured result, a text-only result or an error. */
+const echo = defineTool({
+  name: 'test_echo_secret',
+  title: 'Echo a secret',
+  description: 'Echoes one configured secret.',
+  tier: 'read',
+  toolset: 'info',
+  input: z.strictObject({
+    which: z.enum(['authToken', 'authPassword', 'keystore', 'adminSecret']),
+    pad: z.number().int().min(0).max(10_000).default(0),
+    as: z.enum(['structured', 'text', 'error']).default('structured'),
+  }),
+  // `text` returns no structured output at all (the text-only result path), which ToolDef's types do not offer: cast.
+  output: z.object({ text: z.string() }).optional() as unknown as z.ZodObject<{ text: z.ZodString }>,
+  run: async (input, ctx) => {
+    if (input.as === 'error') throw new ChainMcpError('rpc', echoText(input, ctx.config));
+    return (input.as === 'text' ? undefined : { text: echoText(input, ctx.config) }) as { text: string };
+  },
+  summarize: (_o, input, ctx) => echoText(input, ctx.config),
+});
+
+function echoServices(env: Record<string, string>): Services {
+  const config = loadConfig({ CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9', ...env });
+  return new Services({ config, log: silentLogger(), catalogue: [echo as unknown as ToolDef] });
+}
+
+describe('what redaction covers (issue 25)', () => {
+  it('masks the auth password and the admin secret like the token and the keystore password', async () => {
+    const s = echoServices({
+      CHAIN_MCP_AUTH_TOKEN: TOKEN,
+      CHAIN_MCP_AUTH_PASSWORD: AUTH_PASSWORD,
+      CHAIN_MCP_KEYSTORE_USER: 'devnet',
+      CHAIN_MCP_KEYSTORE_PASSWORD: KEYSTORE_PASSWORD,
+      CHAIN_MCP_ADMIN_SECRET: 'Admin-Secret-4242',
+    });
+    const cases = [['authToken', TOKEN], ['authPassword', AUTH_PASSWORD], ['keystore', KEYSTORE_PASSWORD], ['adminSecret', 'Admin-Secret-4242']] as const;
+    for (const [which, secret] of cases) {
+      const r = await callTool(s, echo as unknown as ToolDef, { which });
+      expect(r.content[0]!.text, which).toBe('[redacted] and again [redacted]');
+      expect(JSON.stringify(r.structuredContent), which).not.toContain(secret);
+    }
+  });
+
+  it('masks short secrets of 4 to 7 characters too', async () => {
+    for (const secret of ['k9Z!', 'k9Z!a7', 'Pq7-x2W']) {
+      const s = echoServices({ CHAIN_MCP_AUTH_PASSWORD: secret });
+      const r = await callTool(s, echo as unknown as ToolDef, { which: 'authPassword' });
+      expect(r.content[0]!.text, secret).toBe('[redacted] and again [redacted]');
+    }
+  });
+
+  it('redacts before cutting text to the output budget: no prefix of a secret survives at the cut', async () => {
+    const s = echoServices({ CHAIN_MCP_AUTH_PASSWORD: AUTH_PASSWORD, CHAIN_MCP_MAX_OUTPUT_BYTES: '1024' });
+    let cutInside = 0;
+    // Every position of the secret around the cut (~930 bytes in): some put the cut inside it.
+    for (const as of ['structured', 'text', 'error'] as const) {
+      for (let pad = 820; pad < 960; pad++) {
+        const r = await callTool(s, echo as unknown as ToolDef, { which: 'authPassword', pad, as });
+        const text = r.content[0]!.text;
+        expect(r.isError === true, as).toBe(as === 'error');
+        expect(text, `${as}, pad ${pad}`).not.toContain(AUTH_PASSWORD.slice(0, 4));
+        const cut = text.indexOf('\n… (cut to fit');
+        expect(cut, 'the text was cut').toBeGreaterThan(0);
+        const at = text.indexOf('x'.repeat(pad)); // errors carry a prefix before the tool's message
+        if (cut > at + pad && cut < at + pad + AUTH_PASSWORD.length) cutInside++;
+      }
+    }
+    // The sweep did put the cut inside the secret, in each kind of result (else the check above proves nothing).
+    expect(cutInside).toBeGreaterThanOrEqual(3 * 10);
   });
 });

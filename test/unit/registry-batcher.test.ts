@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { RpcBatcher } from '../../src/registry/batcher.js';
 import type { JsonRpcClient, RpcCallOptions, RpcParams, RpcRequest } from '../../src/transport/jsonrpc.js';
 
-/** src/registry/batcher.ts: reads started in one turn go out together, each settling on its own reply. */
+/**
+ * src/registry/batcher.ts: reads started in one turn go out together, each settling on its own reply:
+ * as a batch on the EVM endpoint, elsewhere one request object each (a Camino node takes no batch there).
+ */
 
 type Sent =
   | { kind: 'call'; req: RpcRequest; opts: RpcCallOptions }
@@ -46,24 +49,24 @@ describe('RpcBatcher', () => {
     const { node, sent } = fakeNode({});
     const signal = new AbortController().signal;
     const batcher = new RpcBatcher(node, signal);
-    const a = batcher.call('/ext/info', 'info.getNodeID', undefined, true);
-    const b = batcher.call('/ext/info', 'info.peers', { nodeIDs: ['n1'] }, true);
-    const c = batcher.call('/ext/info', 'info.getNetworkID', [1], true);
+    const a = batcher.call('/ext/bc/C/rpc', 'eth_chainId', undefined, true);
+    const b = batcher.call('/ext/bc/C/rpc', 'eth_getBalance', { nodeIDs: ['n1'] }, true);
+    const c = batcher.call('/ext/bc/C/rpc', 'eth_call', [1], true);
     expect(sent).toEqual([]);
     await nextTurn();
     expect(sent).toEqual([
       {
         kind: 'batch',
-        path: '/ext/info',
+        path: '/ext/bc/C/rpc',
         calls: [
-          { method: 'info.getNodeID', params: undefined },
-          { method: 'info.peers', params: { nodeIDs: ['n1'] } },
-          { method: 'info.getNetworkID', params: [1] },
+          { method: 'eth_chainId', params: undefined },
+          { method: 'eth_getBalance', params: { nodeIDs: ['n1'] } },
+          { method: 'eth_call', params: [1] },
         ],
         opts: { retry: true, signal },
       },
     ]);
-    expect(await within(Promise.all([a, b, c]))).toEqual(['info.getNodeID-answer', 'info.peers-answer', 'info.getNetworkID-answer']);
+    expect(await within(Promise.all([a, b, c]))).toEqual(['eth_chainId-answer', 'eth_getBalance-answer', 'eth_call-answer']);
   });
 
   it('sends a lone read as a plain call with its path, params, retry flag and the signal', async () => {
@@ -79,7 +82,7 @@ describe('RpcBatcher', () => {
   it('rejects a lone read with the error of its call', async () => {
     const failure = new Error('node down');
     const { node } = fakeNode({ call: () => Promise.reject(failure) });
-    const only = new RpcBatcher(node, new AbortController().signal).call('/ext/info', 'info.getNodeID', undefined, true);
+    const only = new RpcBatcher(node, new AbortController().signal).call('/ext/bc/C/rpc', 'eth_chainId', undefined, true);
     await expect(within(only)).rejects.toBe(failure);
   });
 
@@ -88,17 +91,17 @@ describe('RpcBatcher', () => {
     const signal = new AbortController().signal;
     const batcher = new RpcBatcher(node, signal);
     const reads = [
-      batcher.call('/ext/info', 'r1', undefined, true),
-      batcher.call('/ext/info', 'n1', undefined, false),
-      batcher.call('/ext/P', 'p1', undefined, true),
-      batcher.call('/ext/info', 'r2', undefined, true),
-      batcher.call('/ext/info', 'n2', undefined, false),
+      batcher.call('/ext/bc/C/rpc', 'r1', undefined, true),
+      batcher.call('/ext/bc/C/rpc', 'n1', undefined, false),
+      batcher.call('/ext/bc/D/rpc', 'p1', undefined, true),
+      batcher.call('/ext/bc/C/rpc', 'r2', undefined, true),
+      batcher.call('/ext/bc/C/rpc', 'n2', undefined, false),
     ];
     await nextTurn();
     expect(sent).toEqual([
-      { kind: 'batch', path: '/ext/info', calls: [{ method: 'r1' }, { method: 'r2' }], opts: { retry: true, signal } },
-      { kind: 'batch', path: '/ext/info', calls: [{ method: 'n1' }, { method: 'n2' }], opts: { retry: false, signal } },
-      { kind: 'call', req: { path: '/ext/P', method: 'p1' }, opts: { retry: true, signal } },
+      { kind: 'batch', path: '/ext/bc/C/rpc', calls: [{ method: 'r1' }, { method: 'r2' }], opts: { retry: true, signal } },
+      { kind: 'batch', path: '/ext/bc/C/rpc', calls: [{ method: 'n1' }, { method: 'n2' }], opts: { retry: false, signal } },
+      { kind: 'call', req: { path: '/ext/bc/D/rpc', method: 'p1' }, opts: { retry: true, signal } },
     ]);
     expect(await within(Promise.all(reads))).toEqual(['r1-answer', 'n1-answer', 'p1-answer', 'r2-answer', 'n2-answer']);
   });
@@ -114,9 +117,9 @@ describe('RpcBatcher', () => {
     });
     const batcher = new RpcBatcher(node, new AbortController().signal);
     const settled = await within(Promise.allSettled([
-      batcher.call('/ext/P', 'a', undefined, true),
-      batcher.call('/ext/P', 'b', undefined, true),
-      batcher.call('/ext/P', 'c', undefined, true),
+      batcher.call('/ext/bc/D/rpc', 'a', undefined, true),
+      batcher.call('/ext/bc/D/rpc', 'b', undefined, true),
+      batcher.call('/ext/bc/D/rpc', 'c', undefined, true),
     ]));
     expect(settled).toEqual([
       { status: 'fulfilled', value: { height: 7 } },
@@ -129,7 +132,7 @@ describe('RpcBatcher', () => {
     const down = new Error('connection refused');
     const { node } = fakeNode({ batch: () => Promise.reject(down) });
     const batcher = new RpcBatcher(node, new AbortController().signal);
-    const settled = await within(Promise.allSettled([batcher.call('/ext/P', 'a', undefined, true), batcher.call('/ext/P', 'b', undefined, true)]));
+    const settled = await within(Promise.allSettled([batcher.call('/ext/bc/D/rpc', 'a', undefined, true), batcher.call('/ext/bc/D/rpc', 'b', undefined, true)]));
     expect(settled).toEqual([
       { status: 'rejected', reason: down },
       { status: 'rejected', reason: down },
@@ -140,15 +143,15 @@ describe('RpcBatcher', () => {
     const { node, sent } = fakeNode({});
     const signal = new AbortController().signal;
     const batcher = new RpcBatcher(node, signal);
-    const first = [batcher.call('/ext/info', 'a', undefined, true), batcher.call('/ext/info', 'b', undefined, true)];
+    const first = [batcher.call('/ext/bc/C/rpc', 'a', undefined, true), batcher.call('/ext/bc/C/rpc', 'b', undefined, true)];
     await nextTurn();
     expect(await within(Promise.all(first))).toEqual(['a-answer', 'b-answer']);
-    const second = [batcher.call('/ext/info', 'c', undefined, true), batcher.call('/ext/info', 'd', undefined, true)];
+    const second = [batcher.call('/ext/bc/C/rpc', 'c', undefined, true), batcher.call('/ext/bc/C/rpc', 'd', undefined, true)];
     await nextTurn();
     expect(await within(Promise.all(second))).toEqual(['c-answer', 'd-answer']);
     expect(sent).toEqual([
-      { kind: 'batch', path: '/ext/info', calls: [{ method: 'a' }, { method: 'b' }], opts: { retry: true, signal } },
-      { kind: 'batch', path: '/ext/info', calls: [{ method: 'c' }, { method: 'd' }], opts: { retry: true, signal } },
+      { kind: 'batch', path: '/ext/bc/C/rpc', calls: [{ method: 'a' }, { method: 'b' }], opts: { retry: true, signal } },
+      { kind: 'batch', path: '/ext/bc/C/rpc', calls: [{ method: 'c' }, { method: 'd' }], opts: { retry: true, signal } },
     ]);
   });
 
@@ -156,8 +159,26 @@ describe('RpcBatcher', () => {
     const { node, sent } = fakeNode({});
     const controller = new AbortController();
     const batcher = new RpcBatcher(node, controller.signal);
-    await within(Promise.all([batcher.call('/ext/info', 'a', undefined, true), batcher.call('/ext/info', 'b', undefined, true)]));
+    await within(Promise.all([batcher.call('/ext/bc/C/rpc', 'a', undefined, true), batcher.call('/ext/bc/C/rpc', 'b', undefined, true)]));
     expect(sent).toHaveLength(1);
     expect(sent[0]!.opts.signal).toBe(controller.signal);
+  });
+
+  it('off the EVM endpoint sends each read at once as its own call, never a batch', async () => {
+    const { node, sent } = fakeNode({});
+    const signal = new AbortController().signal;
+    const batcher = new RpcBatcher(node, signal);
+    const reads = [
+      batcher.call('/ext/info', 'info.getNodeID', undefined, true),
+      batcher.call('/ext/info', 'info.getNetworkID', undefined, true),
+      batcher.call('/ext/bc/X', 'avm.getBalance', { address: 'X-a' }, false),
+    ];
+    // Not even a turn later: nothing waits to be grouped.
+    expect(sent).toEqual([
+      { kind: 'call', req: { path: '/ext/info', method: 'info.getNodeID', params: undefined }, opts: { retry: true, signal } },
+      { kind: 'call', req: { path: '/ext/info', method: 'info.getNetworkID', params: undefined }, opts: { retry: true, signal } },
+      { kind: 'call', req: { path: '/ext/bc/X', method: 'avm.getBalance', params: { address: 'X-a' } }, opts: { retry: false, signal } },
+    ]);
+    expect(await within(Promise.all(reads))).toEqual(['info.getNodeID-answer', 'info.getNetworkID-answer', 'avm.getBalance-answer']);
   });
 });

@@ -224,12 +224,26 @@ describe('leanInputSchema: keeps what helps a model fill arguments, drops server
     });
   });
 
-  it('collapses an anyOf of bare types into a type list', () => {
-    expect(lean({ anyOf: [{ type: 'string' }, { type: 'number' }], description: 'Amount.' })).toEqual({ type: ['string', 'number'], description: 'Amount.' });
+  it('lists an anyOf of a string and a number (a uint64) as a string, never as a type list hosts reject', () => {
+    expect(lean({ anyOf: [{ type: 'string' }, { type: 'number' }], description: 'Amount.' })).toEqual({ type: 'string', description: 'Amount.' });
+  });
+
+  it('lists a type list of a number and a string (how zod writes some unions) as a string', () => {
+    expect(lean({ type: ['number', 'string'], description: 'Unix seconds.' })).toEqual({ type: 'string', description: 'Unix seconds.' });
+    expect(lean({ type: ['string', 'null'] })).toEqual({ type: ['string', 'null'] });
+  });
+
+  it('spells an unconstrained list item with a type per branch', () => {
+    expect(lean({ type: 'array', items: {} })).toEqual({ type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'object' }] } });
+  });
+
+  it('keeps an anyOf of bare types that a single type cannot stand for', () => {
+    expect(lean({ anyOf: [{ type: 'boolean' }, { type: 'number' }] })).toEqual({ anyOf: [{ type: 'boolean' }, { type: 'number' }] });
   });
 
   it('collapses members that are bare only after leaning, and lists each type once', () => {
-    expect(lean({ anyOf: [{ type: 'string', maxLength: 20 }, { type: 'integer' }, { type: 'string', minLength: 1 }] })).toEqual({ type: ['string', 'integer'] });
+    expect(lean({ anyOf: [{ type: 'string', maxLength: 20 }, { type: 'integer' }, { type: 'string', minLength: 1 }] })).toEqual({ type: 'string' });
+    expect(lean({ anyOf: [{ type: 'integer', maximum: 9007199254740991 }, { type: 'integer' }] })).toEqual({ type: 'integer' });
   });
 
   it('keeps the anyOf when any member has more than a type', () => {
@@ -250,7 +264,7 @@ describe('leanInputSchema: keeps what helps a model fill arguments, drops server
       }),
     ).toEqual({
       type: 'object',
-      properties: { amount: { type: ['string', 'number'] }, list: { type: 'array', items: { type: ['string', 'integer'] } } },
+      properties: { amount: { type: 'string' }, list: { type: 'array', items: { type: 'string' } } },
     });
   });
 

@@ -5,7 +5,8 @@ import { formatChainAddress } from '../../src/codec/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { NetworkCache, type NetworkInfo } from '../../src/context/network.js';
 import { ChainMcpError, RpcError } from '../../src/errors.js';
-import { checkWithoutRequests, pinNetwork, recipientsOf, spendLimits, sumAmounts } from '../../src/spend/guard.js';
+import { checkOwn, checkWithoutRequests, pinNetwork, recipientsOf, spendLimits, sumAmounts } from '../../src/spend/guard.js';
+import { DAY_MS, SpendLedger } from '../../src/spend/ledger.js';
 
 /**
  * The hard limits of a spend (DESIGN "Confirmation of spends" 5, section 6): what is refused,
@@ -103,7 +104,7 @@ describe('checkWithoutRequests: opaque signed bytes', () => {
   const expected = {
     kind: 'policy',
     message:
-      'Refused: a transaction this server cannot decode is signed bytes whose recipients and amounts this server cannot check, and CHAIN_MCP_MAX_SPEND or CHAIN_MCP_ALLOWED_RECIPIENTS is set.',
+      'Refused: a transaction this server cannot decode is signed bytes whose recipients and amounts this server cannot check, and CHAIN_MCP_MAX_SPEND, CHAIN_MCP_MAX_SPEND_PER_DAY or CHAIN_MCP_ALLOWED_RECIPIENTS is set.',
     hint: 'Use the tool that builds the transaction (for example xvm_send) so the limits can be checked.',
   };
 
@@ -117,6 +118,57 @@ describe('checkWithoutRequests: opaque signed bytes', () => {
 
   it('lets them through when neither is set', () => {
     expect(() => checkWithoutRequests(opaque, config(), CAMINO)).not.toThrow();
+  });
+});
+
+describe('checkWithoutRequests: CHAIN_MCP_MAX_SPEND_PER_DAY and what no limit can bound (issue 21)', () => {
+  it('refuses an amount that would carry the last 24 hours over the daily total, and allows exactly up to it', () => {
+    const limit = config({ maxSpendPerDay: 3n * ONE });
+    expect(() => checkWithoutRequests({ amount: ONE, recipients: [] }, limit, CAMINO, 2n * ONE)).not.toThrow();
+    const r = refusal(() => checkWithoutRequests({ amount: ONE + 1n, recipients: [] }, limit, CAMINO, 2n * ONE));
+    expect(r.message).toContain('over CHAIN_MCP_MAX_SPEND_PER_DAY (3 CAM); 2 CAM was sent already');
+  });
+
+  it('refuses handing over a key under any limit, never without one', () => {
+    const key: SpendLimits = { recipients: [], unbounded: 'a private key' };
+    for (const c of [config({ maxSpend: ONE }), config({ maxSpendPerDay: ONE }), config({ allowedRecipients: [CAMINO_X] })]) {
+      expect(refusal(() => checkWithoutRequests(key, c, CAMINO)).message).toContain('this hands over a private key, which no spending limit can bound');
+    }
+    expect(() => checkWithoutRequests(key, config(), CAMINO)).not.toThrow();
+  });
+});
+
+describe('checkOwn: change and import destinations under a limit', () => {
+  const mine = async (a: string) => (a.startsWith('0x') ? undefined : a === CAMINO_X);
+  it('passes the user\'s own address, refuses another, and an unknowable one unless allow-listed; asks nothing without limits', async () => {
+    const limited = config({ maxSpend: ONE });
+    await expect(checkOwn({ recipients: [], own: [CAMINO_X] }, limited, mine)).resolves.toBeUndefined();
+    await expect(checkOwn({ recipients: [], own: [CAMINO_P] }, limited, mine)).rejects.toThrow(`Refused: ${CAMINO_P} is not one of the keystore user's addresses`);
+    const hex = '0x1111111111111111111111111111111111111111';
+    await expect(checkOwn({ recipients: [], own: [hex] }, limited, mine)).rejects.toThrow('cannot tell whether');
+    await expect(checkOwn({ recipients: [], own: [hex] }, config({ allowedRecipients: [hex] }), mine)).resolves.toBeUndefined();
+    const asked = vi.fn(mine);
+    await checkOwn({ recipients: [], own: [CAMINO_P] }, config(), asked);
+    expect(asked).not.toHaveBeenCalled();
+  });
+});
+
+describe('SpendLedger: the rolling 24 h total', () => {
+  it('sums what was reserved in the last 24 hours, gives back a released share, and forgets what is older', () => {
+    const clock = { now: 1_000_000 };
+    const ledger = new SpendLedger(() => clock.now);
+    const a = ledger.reserve(2n, 5n);
+    expect(a).toBeDefined();
+    expect(ledger.reserve(4n, 5n)).toBeUndefined();
+    const b = ledger.reserve(3n, 5n)!;
+    expect(ledger.spent()).toBe(5n);
+    ledger.release(b);
+    expect(ledger.spent()).toBe(2n);
+    clock.now += DAY_MS - 1;
+    expect(ledger.spent()).toBe(2n);
+    clock.now += 1;
+    expect(ledger.spent()).toBe(0n);
+    expect(ledger.fits(10n, undefined)).toBe(true);
   });
 });
 
@@ -325,7 +377,7 @@ function nodeWithoutConfiguration(configurationError: Error = new RpcError(-3260
 describe('network by ID when platform.getConfiguration is an RPC error', () => {
   it('learns the network from info.getNetworkID and the known-networks table', async () => {
     const { cache, requests } = nodeWithoutConfiguration();
-    expect(await cache.get()).toEqual({ networkID: '1001', hrp: 'columbus', assetSymbol: '', assetID: '', source: 'known-networks' });
+    expect(await cache.get()).toEqual({ networkID: '1001', hrp: 'columbus', assetSymbol: '', assetID: '', source: 'known-networks', lockModeBondDeposit: true });
     expect(requests).toEqual(['platform.getConfiguration', 'info.getNetworkID']);
   });
 

@@ -857,11 +857,13 @@ describe('importPlan', () => {
     expect(plan).toEqual({
       lines: [
         'Network: local 12345 (prefix local), chain X',
-        `To: ${ADDR_X}`,
+        // The fake context cannot list the user's addresses.
+        `To: ${ADDR_X} (cannot be checked as yours)`,
         'Imports: 1 output(s) from chain P, 5 CAM; you receive about 4.999 CAM after the fee.',
         'Fee: 1000000 on 12345',
       ],
-      details: { to: ADDR_X, sourceChain: 'P' },
+      details: { to: ADDR_X, sourceChain: 'P', amount: '5000000000' },
+      fee: 1_000_000n,
     });
     expect(calls.map((c) => [c.endpoint, c.method, c.params, c.opts])).toEqual([
       ['info', 'info.getTxFee', {}, { retry: true }],
@@ -875,7 +877,7 @@ describe('importPlan', () => {
     const plan = await importPlan(ctx, { endpoint: 'cx', to, sourceChain: 'X', waitingOn: [onChain(ADDR_X, 'C')], fee });
     expect(plan.lines).toEqual([
       'Network: local 12345 (prefix local), chain C',
-      `To: ${to}`,
+      `To: ${to} (cannot be checked as yours)`,
       'Imports: nothing is waiting from chain X; the node will refuse until the export is accepted.',
       'Fee: 1000000 on 12345',
     ]);

@@ -76,14 +76,17 @@ describe('decodeSuccess', () => {
     expect(decodeSuccess({ success: 'true' })).toStrictEqual({ success: true });
   });
 
-  it('reads false, "false", other values, a missing field and null as failure', () => {
+  it('reads false, "false" and other values of a success field as failure', () => {
     expect(decodeSuccess({ success: false })).toStrictEqual({ success: false });
     expect(decodeSuccess({ success: 'false' })).toStrictEqual({ success: false });
     expect(decodeSuccess({ success: 1 })).toStrictEqual({ success: false });
     expect(decodeSuccess({ success: 'TRUE' })).toStrictEqual({ success: false });
-    expect(decodeSuccess({})).toStrictEqual({ success: false });
-    expect(decodeSuccess(null)).toStrictEqual({ success: false });
-    expect(decodeSuccess(undefined)).toStrictEqual({ success: false });
+  });
+
+  it('reads a real node\'s empty reply ({}, or no result) as success: no error means it worked', () => {
+    expect(decodeSuccess({})).toStrictEqual({ success: true });
+    expect(decodeSuccess(null)).toStrictEqual({ success: true });
+    expect(decodeSuccess(undefined)).toStrictEqual({ success: true });
   });
 });
 

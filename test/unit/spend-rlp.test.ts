@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { decodeRawEvmTx } from '../../src/spend/rlp.js';
+import { decodeRawEvmTx, erc20Transfer, maxFeeWei } from '../../src/spend/rlp.js';
+
+/** The recipient, value and chain ID (the fee fields and calldata are asserted on their own below). */
+const head = (f: ReturnType<typeof decodeRawEvmTx>) => ({ to: f.to, value: f.value, chainId: f.chainId });
 
 /**
  * decodeRawEvmTx reads the recipient, value and chain ID of a signed EVM transaction so
@@ -78,7 +81,7 @@ const EIP155_VECTOR =
 
 describe('decodeRawEvmTx: legacy transactions', () => {
   it('reads the EIP-155 example vector (a 0xf8 list): to, 1 ether and chain ID 1', () => {
-    expect(decodeRawEvmTx(EIP155_VECTOR)).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: 1n });
+    expect(head(decodeRawEvmTx(EIP155_VECTOR))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: 1n });
   });
 
   it('our encoder reproduces the EIP-155 vector byte for byte', () => {
@@ -90,31 +93,31 @@ describe('decodeRawEvmTx: legacy transactions', () => {
   });
 
   it('derives the chain ID from an EIP-155 v: (v - 35) / 2 for v = 35, 36, 1035 and 1036', () => {
-    expect(decodeRawEvmTx(legacy(legacyTx({ v: 35n })))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: 0n });
-    expect(decodeRawEvmTx(legacy(legacyTx({ v: 36n })))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: 0n });
-    expect(decodeRawEvmTx(legacy(legacyTx({ v: 1035n })))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: 500n });
-    expect(decodeRawEvmTx(legacy(legacyTx({ v: 1036n })))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: 500n });
+    expect(head(decodeRawEvmTx(legacy(legacyTx({ v: 35n }))))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: 0n });
+    expect(head(decodeRawEvmTx(legacy(legacyTx({ v: 36n }))))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: 0n });
+    expect(head(decodeRawEvmTx(legacy(legacyTx({ v: 1035n }))))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: 500n });
+    expect(head(decodeRawEvmTx(legacy(legacyTx({ v: 1036n }))))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: 500n });
   });
 
   it('reports no chain ID for a pre-EIP-155 v of 27 or 28', () => {
-    expect(decodeRawEvmTx(legacy(legacyTx({ v: 27n })))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: undefined });
-    expect(decodeRawEvmTx(legacy(legacyTx({ v: 28n })))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: undefined });
+    expect(head(decodeRawEvmTx(legacy(legacyTx({ v: 27n }))))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: undefined });
+    expect(head(decodeRawEvmTx(legacy(legacyTx({ v: 28n }))))).toStrictEqual({ to: TO_HEX, value: 10n ** 18n, chainId: undefined });
   });
 
   it('reads a value of zero written as the empty string (0x80) as 0', () => {
     const raw = legacy(legacyTx({ value: new Uint8Array(), v: 37n }));
     expect(raw).toContain(`94${'35'.repeat(20)}8080`); // to, then value and data both 0x80
-    expect(decodeRawEvmTx(raw)).toStrictEqual({ to: TO_HEX, value: 0n, chainId: 1n });
+    expect(head(decodeRawEvmTx(raw))).toStrictEqual({ to: TO_HEX, value: 0n, chainId: 1n });
   });
 
   it('reads one-byte values on both sides of the 0x80 boundary: 0x7f is itself, 128 needs a 0x81 prefix', () => {
-    expect(decodeRawEvmTx(legacy(legacyTx({ value: uint(0x7fn), v: 37n })))).toStrictEqual({ to: TO_HEX, value: 127n, chainId: 1n });
-    expect(decodeRawEvmTx(legacy(legacyTx({ value: uint(128n), v: 37n })))).toStrictEqual({ to: TO_HEX, value: 128n, chainId: 1n });
-    expect(decodeRawEvmTx(legacy(legacyTx({ value: uint(1n), v: 37n })))).toStrictEqual({ to: TO_HEX, value: 1n, chainId: 1n });
+    expect(head(decodeRawEvmTx(legacy(legacyTx({ value: uint(0x7fn), v: 37n }))))).toStrictEqual({ to: TO_HEX, value: 127n, chainId: 1n });
+    expect(head(decodeRawEvmTx(legacy(legacyTx({ value: uint(128n), v: 37n }))))).toStrictEqual({ to: TO_HEX, value: 128n, chainId: 1n });
+    expect(head(decodeRawEvmTx(legacy(legacyTx({ value: uint(1n), v: 37n }))))).toStrictEqual({ to: TO_HEX, value: 1n, chainId: 1n });
   });
 
   it('reports no recipient for a contract creation (empty to)', () => {
-    expect(decodeRawEvmTx(legacy(legacyTx({ to: new Uint8Array(), data: fill(40, 0x60), v: 1035n })))).toStrictEqual({
+    expect(head(decodeRawEvmTx(legacy(legacyTx({ to: new Uint8Array(), data: fill(40, 0x60), v: 1035n }))))).toStrictEqual({
       to: undefined,
       value: 10n ** 18n,
       chainId: 500n,
@@ -122,7 +125,7 @@ describe('decodeRawEvmTx: legacy transactions', () => {
   });
 
   it('reports no recipient when the to field is not 20 bytes long', () => {
-    expect(decodeRawEvmTx(legacy(legacyTx({ to: fill(19, 0x35), v: 37n })))).toStrictEqual({ to: undefined, value: 10n ** 18n, chainId: 1n });
+    expect(head(decodeRawEvmTx(legacy(legacyTx({ to: fill(19, 0x35), v: 37n }))))).toStrictEqual({ to: undefined, value: 10n ** 18n, chainId: 1n });
   });
 
   it('keeps the recipient lowercase hex as the bytes give it', () => {
@@ -141,22 +144,42 @@ describe('decodeRawEvmTx: legacy transactions', () => {
     const valueAt = bytes.indexOf(0xb8);
     expect([bytes[valueAt + 1], bytes[valueAt + 2]]).toEqual([60, 1]);
     expect([bytes[valueAt + 62], bytes[valueAt + 63], bytes[valueAt + 64]]).toEqual([0xb9, 0x01, 0x2c]);
-    expect(decodeRawEvmTx(raw)).toStrictEqual({ to: TO_HEX, value: BigInt(hex(value)), chainId: 500n });
+    expect(head(decodeRawEvmTx(raw))).toStrictEqual({ to: TO_HEX, value: BigInt(hex(value)), chainId: 500n });
   });
 
   it('reads a long string of exactly 56 bytes (the smallest 0xb8 string) and steps past it', () => {
     const value = fill(56, 0x01);
     const raw = legacy(legacyTx({ value, v: 37n }));
     expect(raw).toContain(`b838${'01'.repeat(56)}`);
-    expect(decodeRawEvmTx(raw)).toStrictEqual({ to: TO_HEX, value: BigInt(hex(value)), chainId: 1n });
+    expect(head(decodeRawEvmTx(raw))).toStrictEqual({ to: TO_HEX, value: BigInt(hex(value)), chainId: 1n });
   });
 
   it('reads missing trailing fields as absent: no recipient, value 0, no chain ID', () => {
-    expect(decodeRawEvmTx(legacy([uint(1n), uint(2n), uint(3n)]))).toStrictEqual({ to: undefined, value: 0n, chainId: undefined });
+    expect(head(decodeRawEvmTx(legacy([uint(1n), uint(2n), uint(3n)])))).toStrictEqual({ to: undefined, value: 0n, chainId: undefined });
   });
 
   it('reads an empty list (0xc0) as a transaction with no fields', () => {
-    expect(decodeRawEvmTx('0xc0')).toStrictEqual({ to: undefined, value: 0n, chainId: undefined });
+    expect(head(decodeRawEvmTx('0xc0'))).toStrictEqual({ to: undefined, value: 0n, chainId: undefined });
+  });
+});
+
+describe('decodeRawEvmTx: the fee fields and calldata (issue 21)', () => {
+  it('reads gas and gasPrice of a legacy and a type 1 transaction, and gas and maxFeePerGas (not the tip) of a type 2', () => {
+    const legacyFacts = decodeRawEvmTx(EIP155_VECTOR);
+    expect([legacyFacts.gas, legacyFacts.maxGasPrice, maxFeeWei(legacyFacts)]).toEqual([21_000n, 20_000_000_000n, 420_000_000_000_000n]);
+    const t1 = decodeRawEvmTx(typed(1, [uint(501n), uint(3n), uint(25_000_000_000n), uint(21_000n), TO, uint(1n), new Uint8Array(), [], uint(1n), R, S]));
+    expect([t1.gas, t1.maxGasPrice]).toEqual([21_000n, 25_000_000_000n]);
+    const t2 = decodeRawEvmTx(typed(2, [uint(502n), uint(7n), uint(1_000_000_000n), uint(50_000_000_000n), uint(60_000n), TO, uint(1n), fill(4, 0xa9), [], uint(0n), R, S]));
+    expect([t2.gas, t2.maxGasPrice, maxFeeWei(t2)]).toEqual([60_000n, 50_000_000_000n, 3_000_000_000_000_000n]);
+    expect(t2.data).toEqual(fill(4, 0xa9));
+  });
+
+  it('decodes an ERC-20 transfer(address,uint256) and nothing else', () => {
+    const to = fill(20, 0x77);
+    const call = concat(Uint8Array.of(0xa9, 0x05, 0x9c, 0xbb), fill(12, 0), to, fill(31, 0), Uint8Array.of(42));
+    expect(erc20Transfer(call)).toEqual({ recipient: `0x${'77'.repeat(20)}`, amount: 42n });
+    expect(erc20Transfer(call.subarray(0, 67))).toBeUndefined();
+    expect(erc20Transfer(concat(Uint8Array.of(0x09, 0x5e, 0xa7, 0xb3), call.subarray(4)))).toBeUndefined();
   });
 });
 
@@ -164,19 +187,19 @@ describe('decodeRawEvmTx: typed transactions', () => {
   it('reads an EIP-2930 (type 1) transaction: chain ID from field 0, to and value from fields 4 and 5', () => {
     // chainId, nonce, gasPrice, gas, to, value, data, accessList, yParity, r, s
     const fields: Rlp[] = [uint(501n), uint(3n), uint(25_000_000_000n), uint(21_000n), TO, uint(123_456_789n), new Uint8Array(), [], uint(1n), R, S];
-    expect(decodeRawEvmTx(typed(1, fields))).toStrictEqual({ to: TO_HEX, value: 123_456_789n, chainId: 501n });
+    expect(head(decodeRawEvmTx(typed(1, fields)))).toStrictEqual({ to: TO_HEX, value: 123_456_789n, chainId: 501n });
   });
 
   it('reads an EIP-1559 (type 2) transaction: chain ID from field 0, to and value from fields 5 and 6', () => {
     // chainId, nonce, maxPriorityFee, maxFee, gas, to, value, data, accessList, yParity, r, s
     const accessList: Rlp = [[TO, [fill(32, 0), fill(32, 1)]]];
     const fields: Rlp[] = [uint(502n), uint(7n), uint(1_000_000_000n), uint(50_000_000_000n), uint(60_000n), TO, uint(5n * 10n ** 17n), fill(4, 0xa9), accessList, uint(0n), R, S];
-    expect(decodeRawEvmTx(typed(2, fields))).toStrictEqual({ to: TO_HEX, value: 5n * 10n ** 17n, chainId: 502n });
+    expect(head(decodeRawEvmTx(typed(2, fields)))).toStrictEqual({ to: TO_HEX, value: 5n * 10n ** 17n, chainId: 502n });
   });
 
   it('reads a type 2 contract creation (empty to) as no recipient, with its value and chain ID', () => {
     const fields: Rlp[] = [uint(1n), uint(0n), uint(1n), uint(2n), uint(3n), new Uint8Array(), uint(0n), fill(100, 0x60), [], uint(1n), R, S];
-    expect(decodeRawEvmTx(typed(2, fields))).toStrictEqual({ to: undefined, value: 0n, chainId: 1n });
+    expect(head(decodeRawEvmTx(typed(2, fields)))).toStrictEqual({ to: undefined, value: 0n, chainId: 1n });
   });
 
   it('refuses transaction types other than 1 and 2 by number', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, cleanValue, imitatesNative, quote } from '../../src/summarize/stranger.js';
+import { cleanText, cleanValue, imitatesNative, isStrangerLine, oneLine, quote, skeleton, strangerLine } from '../../src/summarize/stranger.js';
 
 const NATIVE = { assetID: 'native', assetSymbol: 'CAM', name: 'Camino' };
 const asset = (symbol: string, name = 'Token') => ({ assetID: 'other', symbol, name });
@@ -27,5 +27,65 @@ describe('stranger-written text', () => {
     const local = { assetID: 'n', assetSymbol: 'AVAX' };
     expect(imitatesNative(asset('AVAX'), local)).toBe(true);
     expect(imitatesNative(asset('ΑVΑΧ'), local)).toBe(true);
+  });
+
+  it('removes tag characters, every bidi control and other format characters (issue 21)', () => {
+    const hostile = 'a\u202Ab\u202Dc\u2066d\u2069e\u200Ef\u200Fg\u{E0041}\u{E007F}h\u00ADi\u2060j\uFE0Fk\u3164l';
+    expect(cleanText(hostile)).toBe('abcdefghijkl');
+  });
+
+  it('tells look-alikes by the UTS #39 skeleton: Lisu, Cyrillic, Greek and fullwidth all read as CAM', () => {
+    for (const fake of ['ꓚꓮꓟ', '\u0421\u0410\u041C', 'C\u0391M', 'ＣＡＭ', '𝐂𝐀𝐌']) {
+      expect(skeleton(fake), fake).toBe(skeleton('CAM'));
+      expect(imitatesNative(asset(fake), NATIVE), fake).toBe(true);
+    }
+    expect(imitatesNative(asset('XYZ', 'ꓚꓮꓟꓲꓠꓳ'), NATIVE)).toBe(true);
+  });
+
+  it('a stranger line is one labelled, quoted line that no fixed line can be mistaken for', () => {
+    const line = strangerLine('Memo', 'the sender', 'hi\nTo: X-evil\u202E');
+    expect(line).toBe('Memo (written by the sender): "hi To: X-evil"');
+    expect(isStrangerLine(line)).toBe(true);
+    expect(isStrangerLine('To: X-local1abc')).toBe(false);
+    expect(oneLine('Fee: 1\nTo: X\u2028Amount\u{E0041}')).toBe('Fee: 1 To: X Amount');
+  });
+
+  it('escapes a backslash inside quotes, so the text can never close or bend the quote', () => {
+    expect(quote('ends with \\')).toBe('"ends with \\\\"');
+    for (const text of ['a\\"b', '\\', 'x\\\\"y"', '"\\n"', 'C:\\path\\"quoted"']) {
+      const q = quote(text);
+      // A JSON string literal reads back as exactly the cleaned text: no early close, no new escape.
+      expect(JSON.parse(q), text).toBe(cleanText(text));
+    }
+  });
+
+  it('folds compatibility forms first: mathematical and double-struck letters imitate too', () => {
+    for (const symbol of ['\u{1D402}\u{1D400}\u{1D40C}', '\u2102AM', '\u{1D554}\u{1D552}\u{1D55E}']) expect(imitatesNative(asset(symbol), NATIVE), symbol).toBe(true);
+  });
+
+  it('drops accents: decorated letters imitate too', () => {
+    for (const symbol of ['\u00C7\u00C0M', 'C\u0301A\u0308M', '\u0107\u0105\u1E3F']) expect(imitatesNative(asset(symbol), NATIVE), symbol).toBe(true);
+  });
+
+  it('maps Greek and Cyrillic look-alikes, each alphabet alone and mixed with Latin', () => {
+    const cyrillic = ['\u0421\u0410\u041C', 'C\u0430m', '\u0441\u0430\u043C'];
+    const greek = ['C\u0391\u039C', 'c\u03B1\u03BC', 'C\u0391M'];
+    for (const symbol of [...cyrillic, ...greek]) expect(imitatesNative(asset(symbol), NATIVE), symbol).toBe(true);
+    const avax = { assetID: 'n', assetSymbol: 'AVAX' };
+    expect(imitatesNative(asset('\u0391V\u0391\u03A7'), avax)).toBe(true);
+    expect(imitatesNative(asset('\u0410V\u0410\u0425'), avax)).toBe(true);
+  });
+
+  it('finds the native name anywhere in a longer name, not only at its start', () => {
+    const columbus = { assetID: 'n', assetSymbol: 'COL', name: 'Columbus' };
+    for (const name of ['Columbus Gold', 'Real Columbus', 'The Columbus Coin', 'wrapped-columbus']) expect(imitatesNative(asset('XYZ', name), columbus), name).toBe(true);
+    for (const name of ['Real Camino', 'wrapped CAMINO token']) expect(imitatesNative(asset('XYZ', name), NATIVE), name).toBe(true);
+    expect(imitatesNative(asset('XYZ', 'Columbia'), columbus)).toBe(false);
+  });
+
+  it('treats "Camino" as the native name when the network gives none', () => {
+    const unnamed = { assetID: 'n', assetSymbol: 'CAM' };
+    for (const name of ['Camino', 'camino', 'Real Camino Token', '\u0421amino']) expect(imitatesNative(asset('XYZ', name), unnamed), name).toBe(true);
+    expect(imitatesNative(asset('XYZ', 'Gold'), unnamed)).toBe(false);
   });
 });

@@ -30,12 +30,13 @@ describe('fitStructured: within the budget', () => {
 });
 
 describe('fitStructured: over the budget', () => {
-  it('trims one byte over the budget even when there is nothing to page, and says so', () => {
+  it('cuts a string that alone is over half the budget, even with nothing to page, and says so (issue 21)', () => {
     const value = { s: 'x'.repeat(4089), empty: [] as unknown[] };
     const fitted = fitStructured(value, 4096);
+    // 4091 bytes of JSON, 2043 over half the budget (2048): 2036 characters stay (a margin for the `…` mark).
     expect(fitted).toEqual({
-      value: { s: 'x'.repeat(4089), empty: [], truncated: { budgetBytes: 4096, lists: [] } },
-      note: note(4096, 'nothing to page'),
+      value: { s: `${'x'.repeat(2036)}…`, empty: [], truncated: { budgetBytes: 4096, lists: [], strings: [{ path: 's', shownBytes: 2036, totalBytes: 4089 }] } },
+      note: note(4096, 's: first 2036 of 4089 bytes of text'),
     });
     expect(value).toEqual({ s: 'x'.repeat(4089), empty: [] });
   });
@@ -130,7 +131,11 @@ describe('fitStructured: over the budget', () => {
     const lists = (fitted.value.truncated as { lists: Array<{ path: string; shown: number; total: number }> }).lists;
     expect(lists).toEqual(Array.from({ length: 32 }, (_, i) => ({ path: `l${String(i).padStart(2, '0')}`, shown: 0, total: 1 })));
     expect(fitted.value.l31).toEqual([]);
-    expect(fitted.value.l32).toEqual(value.l32);
-    expect(fitted.value.l39).toEqual(value.l39);
+    // What the lists could not free, the strings give up: cut from their end, each marked.
+    for (const key of ['l32', 'l39']) {
+      const [text] = fitted.value[key] as string[];
+      expect(text).toMatch(/^z*…$/);
+      expect(text!.length).toBeLessThan(value[key]![0]!.length);
+    }
   });
 });

@@ -28,3 +28,28 @@ describe('structuredContent budget', () => {
     expect((fitted.value.truncated as { lists: Array<{ path: string }> }).lists.map((l) => l.path)).toEqual(['nested.big']);
   });
 });
+
+describe('structuredContent budget: one long value', () => {
+  it('cuts a single 8 MB string to fit and says so (issue 21: it used to pass whole)', () => {
+    const value = { status: 'ok', memo: 'm'.repeat(8 * 1024 * 1024), list: [1, 2, 3] };
+    const { value: fitted, note } = fitStructured(value, 65_536);
+    expect(Buffer.byteLength(JSON.stringify(fitted))).toBeLessThanOrEqual(65_536);
+    expect(fitted.status).toBe('ok');
+    expect(fitted.list).toEqual([1, 2, 3]);
+    const memo = fitted.memo as string;
+    expect(memo.endsWith('…')).toBe(true);
+    expect(memo.length).toBeGreaterThan(30_000);
+    const truncated = fitted.truncated as { strings: Array<{ path: string; shownBytes: number; totalBytes: number }> };
+    expect(truncated.strings).toEqual([{ path: 'memo', shownBytes: memo.length - 1, totalBytes: 8 * 1024 * 1024 }]);
+    expect(note).toContain(`memo: first ${memo.length - 1} of ${8 * 1024 * 1024} bytes of text`);
+  });
+
+  it('cuts a long string nested in a one-item list and in escaped or multi-byte text, never past the budget', () => {
+    for (const text of ['"\\'.repeat(400_000), 'é€😀'.repeat(200_000), '\u0001'.repeat(300_000)]) {
+      const { value } = fitStructured({ items: [{ data: text }], other: 'x' }, 16_384);
+      expect(Buffer.byteLength(JSON.stringify(value))).toBeLessThanOrEqual(16_384);
+      expect(value.other).toBe('x');
+      expect(JSON.stringify(value)).not.toContain('\uFFFD');
+    }
+  });
+});

@@ -22,7 +22,17 @@ describe('parseWireSetting', () => {
       expect(() => parseWireSetting(bad), bad).toThrow(/expected/);
     }
     expect(() => parseWireSetting('avalanche')).toThrow('got "avalanche"');
-    expect(() => parseWireSetting('colour=blue')).toThrow('keys xvm, cx, cxPath, xvmStatic, platform; got "colour=blue"');
+    expect(() => parseWireSetting('colour=blue')).toThrow('keys xvm, cx, cxPath, xvmStatic, platform (or a method rename');
+  });
+
+  it('takes a method rename as a key with a dot, and refuses one that is not namespace.name on both sides', () => {
+    expect(parseWireSetting('camino, platform.exportNative = platform.exportFoo')).toEqual({
+      base: 'camino',
+      overrides: { methods: { 'platform.exportNative': 'platform.exportFoo' } },
+    });
+    for (const bad of ['platform.exportNative=', 'platform.exportNative=exportAVAX', 'platform.=x.y', 'a.b=c.d/e', 'a.b=../x']) {
+      expect(() => parseWireSetting(bad), bad).toThrow(/method rename/);
+    }
   });
 });
 
@@ -32,6 +42,12 @@ describe('resolveWire', () => {
     expect(resolveWire(parseWireSetting('auto'), 'spec')).toEqual(PRESETS.spec);
     expect(resolveWire(parseWireSetting('spec'), 'camino')).toEqual(PRESETS.spec);
     expect(resolveWire(parseWireSetting('camino,platform=/ext/bc/P'), 'spec')).toEqual({ ...PRESETS.camino, platform: '/ext/bc/P' });
+  });
+
+  it("keeps the preset's method renames beside the operator's", () => {
+    const wire = resolveWire(parseWireSetting('auto,platform.getFoo=platform.getBar'), 'camino');
+    expect(wire.methods).toEqual({ 'platform.exportNative': 'platform.exportAVAX', 'platform.getFoo': 'platform.getBar' });
+    expect(resolveWire(parseWireSetting('auto,platform.exportNative=platform.exportX'), 'camino').methods).toEqual({ 'platform.exportNative': 'platform.exportX' });
   });
 });
 
@@ -44,6 +60,9 @@ describe('needsDialect', () => {
     expect(needsDialect('wallet', 'wallet.send')).toBe(false);
     expect(needsDialect('info', 'info.xvm.')).toBe(false);
     expect(needsDialect('info', 'platform.cx.')).toBe(false);
+    // A method a dialect renames depends on it too, whatever its endpoint.
+    expect(needsDialect('platform', 'platform.exportNative')).toBe(true);
+    expect(needsDialect('platform', 'platform.getBalance')).toBe(false);
   });
 });
 
@@ -92,5 +111,12 @@ describe('wireMethod', () => {
     expect(wireMethod('.xvm', PRESETS.camino)).toBe('.xvm');
     expect(wireMethod('cxs', PRESETS.camino)).toBe('cxs');
     expect(wireMethod('xvm.a.b', PRESETS.camino)).toBe('avm.a.b');
+  });
+
+  it("renames whole methods by the table: the P-chain's export is exportAVAX on a Camino node", () => {
+    expect(wireMethod('platform.exportNative', PRESETS.camino)).toBe('platform.exportAVAX');
+    expect(wireMethod('platform.exportNative', PRESETS.spec)).toBe('platform.exportNative');
+    expect(wireMethod('toString', PRESETS.camino)).toBe('toString');
+    expect(wireMethod('xvm.send', { ...PRESETS.camino, methods: { 'xvm.send': 'avm.sendIt' } })).toBe('avm.sendIt');
   });
 });

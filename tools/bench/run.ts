@@ -12,6 +12,8 @@ import { silentLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { addManyUtxos, addManyValidators, addressFor, fund } from '../../src/devnet/state.js';
+import { evalTotals } from '../eval/doc.js';
+import { runEval } from '../eval/run.js';
 import { startFaultProxy } from '../fault-proxy.js';
 import { describeLeak, drive, leakCheck, leakFree, MAIN, median, percentile, stdioSession } from '../load.js';
 
@@ -51,26 +53,55 @@ function coldStart(script: string, env: Record<string, string>): Promise<number>
   });
 }
 
-/** One-file ESM bundles (esbuild, as tools/bundle.ts does for the package) of both servers. */
-async function bundles(): Promise<{ ours: string; minimal: string; dir: string }> {
+/** A one-file ESM bundle (esbuild, as tools/bundle.ts does for chain-mcp) of the minimal server. */
+async function bundles(): Promise<{ minimal: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-bench-'));
   const root = fileURLToPath(new URL('../../..', import.meta.url));
   const banner = { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" };
-  const common = { bundle: true, platform: 'node' as const, format: 'esm' as const, target: 'node20', banner, logLevel: 'warning' as const };
-  const ours = join(dir, 'chain-mcp.mjs');
   const minimal = join(dir, 'minimal.mjs');
-  await build({ ...common, entryPoints: [join(root, 'src/main.ts')], outfile: ours });
-  await build({ ...common, entryPoints: [join(root, 'tools/bench/minimal-server.ts')], outfile: minimal });
-  return { ours, minimal, dir };
+  await build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', banner, logLevel: 'warning', entryPoints: [join(root, 'tools/bench/minimal-server.ts')], outfile: minimal });
+  return { minimal, dir };
+}
+
+/** The shipped bin: dist/chain-mcp.js, the one-file build `npm run build` writes (tools/bundle.ts). */
+const BIN = fileURLToPath(new URL('../../chain-mcp.js', import.meta.url));
+const PROBE = fileURLToPath(new URL('./start-probe.js', import.meta.url));
+
+/** Medians of a few in-process probes of the tsc output: where the start goes. */
+async function startBreakdown(): Promise<string> {
+  const runs: Array<Record<string, number>> = [];
+  for (let i = 0; i < 5; i++) {
+    const line = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, [PROBE], { stdio: ['ignore', 'pipe', 'ignore'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString('utf8');
+      });
+      child.on('error', reject);
+      child.on('close', () => resolve(out));
+    });
+    runs.push(JSON.parse(line) as Record<string, number>);
+  }
+  const med = (k: string) => ms(median(runs.map((r) => r[k]!)));
+  return table(
+    ['part of the start (tsc output, median of 5)', 'time'],
+    [
+      ['Node itself, to the first line of the entry', med('node')],
+      ['loading the modules needed to answer initialize (config, log, server, SDK)', med('modules')],
+      ['building the server (config, services, handlers)', med('build')],
+      [`after initialize: loading the catalogue (${runs[0]!.tools} tools)`, med('catalogue')],
+      ['after initialize: every tool\'s listed JSON Schema', med('schemas')],
+    ],
+  );
 }
 
 async function benchColdStart(devnet: Devnet): Promise<string> {
   const env = { CHAIN_MCP_NODE_URL: devnet.nodeUrl, CHAIN_MCP_LOG_LEVEL: 'silent' };
   const bundled = await bundles();
   const variants: Array<[string, string, Record<string, string>]> = [
-    ['chain-mcp, dist (tsc output, many modules)', MAIN, env],
+    ['chain-mcp, bin (dist/chain-mcp.js, one file)', BIN, env],
     ['minimal SDK server, dist', MINIMAL, {}],
-    ['chain-mcp, one-file bundle (esbuild)', bundled.ours, env],
+    ['chain-mcp, tsc output (dist/src/main.js, many modules)', MAIN, env],
     ['minimal SDK server, one-file bundle', bundled.minimal, {}],
   ];
   const times = variants.map(() => [] as number[]);
@@ -84,15 +115,19 @@ async function benchColdStart(devnet: Devnet): Promise<string> {
     rmSync(bundled.dir, { recursive: true, force: true });
   }
   const m = times.map((t) => median(t));
-  return table(
-    ['server', 'spawn to initialize answer, median of 10', 'min', 'max'],
-    [
-      ...variants.map(([label], k) => [label, ms(m[k]!), ms(Math.min(...times[k]!)), ms(Math.max(...times[k]!))]),
-      ['ratio, dist vs dist', `${(m[0]! / m[1]!).toFixed(2)}x (target at most 1.3x)`, '', ''],
-      ['ratio, chain-mcp bundle vs minimal dist', `${(m[2]! / m[1]!).toFixed(2)}x`, '', ''],
-      ['ratio, bundle vs bundle', `${(m[2]! / m[3]!).toFixed(2)}x`, '', ''],
-    ],
-  );
+  return [
+    table(
+      ['server', 'spawn to initialize answer, median of 10', 'min', 'max'],
+      [
+        ...variants.map(([label], k) => [label, ms(m[k]!), ms(Math.min(...times[k]!)), ms(Math.max(...times[k]!))]),
+        ['ratio, bin vs minimal dist', `${(m[0]! / m[1]!).toFixed(2)}x (target at most 1.1x)`, '', ''],
+        ['ratio, tsc output vs minimal dist', `${(m[2]! / m[1]!).toFixed(2)}x`, '', ''],
+        ['ratio, bin vs minimal bundle', `${(m[0]! / m[3]!).toFixed(2)}x`, '', ''],
+      ],
+    ),
+    '',
+    await startBreakdown(),
+  ].join('\n');
 }
 
 async function benchCalls(devnet: Devnet): Promise<string[]> {
@@ -169,6 +204,116 @@ async function inProcessCalls(devnet: Devnet): Promise<{ tool: number[]; rpc: nu
     await client.close();
     await services.close();
   }
+}
+
+/**
+ * The composites an assistant calls first, in one process against the devnet in each dialect:
+ * their node reads go out side by side (a Camino node takes no JSON-RPC batch but on the EVM path).
+ */
+async function benchComposites(): Promise<string> {
+  const rows: Array<Array<string | number>> = [];
+  for (const dialect of ['spec', 'camino'] as const) {
+    const devnet = await startDevnet({ dialect });
+    const { mcp, services } = buildServer({
+      config: loadConfig({ CHAIN_MCP_NODE_URL: devnet.nodeUrl, CHAIN_MCP_LOG_LEVEL: 'silent' }),
+      log: silentLogger(),
+    });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'bench', version: '0' });
+    await mcp.connect(b);
+    await client.connect(a);
+    try {
+      const [k0, k1] = devnet.state.users.get(devnet.state.devnetUser)!.keys;
+      const validator = devnet.state.validators[0]!.nodeID;
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['account_overview', { addresses: [k0!.x, k1!.p, k0!.c] }],
+        ['validator_lookup', { nodeID: validator }],
+        ['network_overview', {}],
+      ];
+      for (const [name, args] of calls) {
+        let failed = 0;
+        const one = async () => {
+          const r = await client.callTool({ name, arguments: args });
+          const problems = (r.structuredContent as { problems?: unknown[] } | undefined)?.problems ?? [];
+          if (r.isError || problems.length) failed++;
+        };
+        await drive(30, 1, one);
+        const run = await drive(300, 1, one);
+        rows.push([`${name} (${dialect} node)`, ms(median(run.latencies)), ms(percentile(run.latencies, 99)), failed]);
+      }
+    } finally {
+      await client.close();
+      await services.close();
+      await devnet.close();
+    }
+  }
+  return [
+    table(['300 sequential composite calls, in process', 'median', 'p99', 'calls with a failed step'], rows),
+    await benchSideBySide(),
+  ].join('\n\n');
+}
+
+/**
+ * network_overview's 11 node reads on /ext/info and /ext/P, sent as one batch per path (what the
+ * spec allows) and as single requests side by side (what a Camino node takes), interleaved so
+ * that both see the same machine load: on loopback to the in-process devnet (where every HTTP
+ * request costs CPU on both ends), and through a proxy that holds each answer 20 ms (a node
+ * across a network, where the round trip is what counts).
+ */
+async function benchSideBySide(): Promise<string> {
+  const devnet = await startDevnet({ dialect: 'spec' });
+  const proxy = await startFaultProxy(devnet.nodeUrl);
+  proxy.fail({ kind: 'delay', ms: 20 });
+  const reads: Array<[string, string, Record<string, unknown>]> = [
+    ['/ext/info', 'info.getNetworkID', {}],
+    ['/ext/info', 'info.getNetworkName', {}],
+    ['/ext/info', 'info.getNodeVersion', {}],
+    ['/ext/info', 'info.getTxFee', {}],
+    ...(['X', 'P', 'C'] as const).map((chain): [string, string, Record<string, unknown>] => ['/ext/info', 'info.isBootstrapped', { chain }]),
+    ['/ext/P', 'platform.getHeight', {}],
+    ['/ext/P', 'platform.getCurrentSupply', {}],
+    ['/ext/P', 'platform.getConfiguration', {}],
+    ['/ext/P', 'platform.getAllDepositOffers', { timestamp: 1_700_000_000 }],
+  ];
+  const rows: Array<Array<string | number>> = [];
+  try {
+    for (const [where, url, rounds] of [
+      ['loopback, in-process devnet', devnet.nodeUrl, 300],
+      ['+20 ms per answer (remote node)', proxy.url, 50],
+    ] as const) {
+      const { services } = buildServer({ config: loadConfig({ CHAIN_MCP_NODE_URL: url, CHAIN_MCP_LOG_LEVEL: 'silent' }), log: silentLogger() });
+      const opts = { retry: true };
+      const paths = [...new Set(reads.map(([path]) => path))];
+      const variants = {
+        batched: async () => {
+          await Promise.all(paths.map((path) => services.node.batch(path, reads.filter(([p]) => p === path).map(([, method, params]) => ({ method, params })), opts)));
+        },
+        sideBySide: async () => {
+          await Promise.all(reads.map(([path, method, params]) => services.node.call({ path, method, params }, opts)));
+        },
+      };
+      const times = { batched: [] as number[], sideBySide: [] as number[] };
+      try {
+        for (let i = 0; i < rounds + 10; i++) {
+          for (const name of ['batched', 'sideBySide'] as const) {
+            const t0 = performance.now();
+            await variants[name]();
+            if (i >= 10) times[name].push(performance.now() - t0);
+          }
+        }
+      } finally {
+        await services.close();
+      }
+      rows.push(
+        [`${where}: one batch per path (${paths.length} POSTs)`, ms(median(times.batched)), ms(percentile(times.batched, 99))],
+        [`${where}: single requests side by side (${reads.length} POSTs)`, ms(median(times.sideBySide)), ms(percentile(times.sideBySide, 99))],
+      );
+    }
+  } finally {
+    await proxy.close();
+    await devnet.close();
+  }
+  return table([`network_overview's ${reads.length} node reads, rounds interleaved`, 'median', 'p99'], rows);
 }
 
 async function listBytes(env: Record<string, string>): Promise<{ bytes: number; tools: number }> {
@@ -266,18 +411,36 @@ async function benchOutputSize(): Promise<string> {
 async function main(): Promise<void> {
   const machine = `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}, ${process.platform} ${process.arch}`;
   const out: string[] = [`Machine: ${machine}`, `Run: ${new Date().toISOString()}`];
+  // `npm run bench -- composites`: only the composites' table (a quick side-by-side check).
+  if (process.argv.includes('composites')) {
+    out.push('\n### Composites\n', await benchComposites());
+    console.log(out.join('\n'));
+    return;
+  }
   const devnet = await startDevnet();
   try {
     console.error('bench: cold start...');
     out.push('\n### Cold start\n', await benchColdStart(devnet));
+    if (process.argv.includes('--cold')) {
+      // `npm run bench -- --cold`: the start only.
+      console.log(out.join('\n'));
+      return;
+    }
     console.error('bench: per-call overhead and throughput...');
     const [overhead, throughput] = await benchCalls(devnet);
     out.push('\n### Per-call overhead\n', overhead!, '\n### Throughput (one stdio session, info_getNodeID)\n', throughput!);
+    console.error('bench: composites...');
+    out.push('\n### Composites (node reads side by side)\n', await benchComposites());
     console.error('bench: tools/list size...');
     out.push('\n### tools/list size\n', await benchToolList(devnet));
   } finally {
     await devnet.close();
   }
+  console.error('bench: eval (everyday questions)...');
+  out.push(
+    '\n### Eval: everyday questions (docs/eval.md)\n',
+    table(['dialect', 'answered with every fact', 'tool calls', 'bytes a model reads', 'per question'], evalTotals(await runEval())),
+  );
   console.error('bench: output size...');
   out.push('\n### Output size of the largest answers\n', await benchOutputSize());
   console.error('bench: 20,000-call leak check...');

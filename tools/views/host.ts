@@ -1,10 +1,17 @@
 import type { Browser, Frame, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
+import { findChromium } from '../browser.js';
 
-/** Debian's chromium, headless, with the flags this closed network needs. */
+/**
+ * A headless Chromium (found by tools/browser.ts: CHROMIUM_PATH, PATH, install places, the npm
+ * package) with the flags this closed network needs. Throws one line naming what to install when
+ * there is none, so a browser test fails on it rather than skipping.
+ */
 export function launchChromium(): Promise<Browser> {
+  const found = findChromium();
   return chromium.launch({
-    executablePath: '/usr/bin/chromium',
+    executablePath: found.executablePath,
+    ...(found.env ? { env: { ...process.env, ...found.env } } : {}),
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
 }

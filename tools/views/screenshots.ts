@@ -1,6 +1,6 @@
 /**
  * `npm run views`: renders every MCP Apps view with a real result from the bundled devnet in
- * Debian's headless chromium (the same test host as test/integration/views.test.ts) and writes
+ * a headless Chromium (tools/browser.ts finds one) (the same test host as test/integration/views.test.ts) and writes
  * screenshots to docs/views/ for the README.
  */
 import { mkdirSync } from 'node:fs';

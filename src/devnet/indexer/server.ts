@@ -133,19 +133,23 @@ function allCTxs(state: DevnetState): Array<{ block: CBlock; tx: CTransaction }>
   return state.cBlocks.flatMap((block) => block.transactions.map((tx) => ({ block, tx })));
 }
 
-function route(state: DevnetState, path: string, q: Params): { status: number; body: unknown } {
+function route(state: DevnetState, path: string, q: Params, camino: boolean): { status: number; body: unknown } {
   const ok = (body: unknown) => ({ status: 200, body });
   const parts = path.split('/').filter(Boolean);
-  if (path === '/x') return ok(legacyX(state));
-  if (parts[0] !== 'v2') throw new Refusal(404, `unknown path ${path}`);
+  // gocraft/web's answer to a path no route matches.
+  const unknown = () => new Refusal(404, camino ? 'Not Found' : `unknown path ${path}`);
+  if (path === '/x' || (camino && path === '/X')) return ok(legacyX(state, camino));
+  if (parts[0] !== 'v2') throw unknown();
   const [, resource, id, extra] = parts;
-  if (extra !== undefined) throw new Refusal(404, `unknown path ${path}`);
+  if (extra !== undefined) throw unknown();
   switch (resource) {
     case undefined:
-      return ok(status(state));
+      return ok(status(state, camino));
     case 'search':
       return ok(search(state, q.get('query') ?? ''));
     case 'aggregates':
+      // magellan api/v2.go Aggregate: no chain, no answer.
+      if (camino && q.getAll('chainID').length === 0) throw new Refusal(400, 'chainID is required');
       return ok(aggregates(state, q));
     case 'txfeeAggregates': {
       const p = listParams(q, state);
@@ -203,18 +207,19 @@ function route(state: DevnetState, path: string, q: Params): { status: number; b
       return ok(listOutputs(state, q));
     }
     case 'ctxdata': {
-      const n = id === undefined ? state.cBlocks.length - 1 : /^\d+$/.test(id) ? Number(id) : Number.NaN;
-      if (Number.isNaN(n)) throw new Refusal(400, `invalid block number ${id}`);
+      // Magellan routes only /v2/ctxdata/:id, and any id that is not a number means the latest block.
+      if (camino && id === undefined) throw unknown();
+      const n = id === undefined || !/^\d+$/.test(id) ? state.cBlocks.length - 1 : Number(id);
       const block = state.cBlocks[n];
       if (!block) throw new Refusal(404, `block ${id ?? 'latest'} not found`);
       return ok(cBlockRecord(block));
     }
     case 'cblocks':
-      return ok(listCBlocks(state, q));
+      return ok(listCBlocks(state, q, camino));
     case 'ctransactions':
       return ok(listCTransactions(state, q));
     default:
-      throw new Refusal(404, `unknown path ${path}`);
+      throw unknown();
   }
 }
 
@@ -335,9 +340,18 @@ function cAddresses(q: Params, key: string): Set<string> | undefined {
   return list.length ? new Set(list.map((a) => a.toLowerCase())) : undefined;
 }
 
-function listCBlocks(state: DevnetState, q: Params): Json {
+/** Magellan's cap on both limits of /v2/cblocks (api/v2.go ListCBlocks, DefaultLimit); absent means its default 5000. */
+const MAGELLAN_C_LIMIT = 1000;
+
+function listCBlocks(state: DevnetState, q: Params, camino: boolean): Json {
   const limits = q.getAll('limit');
   const check = (v: string | undefined, what: string): number => {
+    if (camino) {
+      // An absent block limit is Magellan's default 5000; an absent transaction limit is 0 (params/collections.go).
+      const n = v === undefined || v === '' ? (what === 'block' ? 5000 : 0) : /^\d+$/.test(v) ? Number(v) : Number.NaN;
+      if (!(n <= MAGELLAN_C_LIMIT)) throw new Refusal(400, `invalid ${what === 'block' ? 'block' : 'tx'} limit`);
+      return n;
+    }
     if (v === undefined || v === '') return 0;
     if (!/^\d+$/.test(v)) throw new Refusal(400, `invalid ${what} limit`);
     const n = Number(v);
@@ -362,8 +376,8 @@ function listCBlocks(state: DevnetState, q: Params): Json {
     )
     .filter(({ tx }) => !wanted || wanted.has(tx.from) || (tx.to !== null && wanted.has(tx.to)));
   return {
-    blockCount: state.cBlocks.length,
-    transactionCount: allCTxs(state).length,
+    // Magellan sends no totals (models/collections.go CBlockList).
+    ...(camino ? {} : { blockCount: state.cBlocks.length, transactionCount: allCTxs(state).length }),
     blocks: blocks.slice(0, blockLimit).map(cBlockListItem),
     transactions: txs.slice(0, txLimit).map(({ block, tx }) => cTransactionRecord(block, tx)),
   };
@@ -397,7 +411,9 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /** Starts the indexer on 127.0.0.1 (port 0: a free one). */
-export async function startIndexer(state: DevnetState, port = 0): Promise<DevnetIndexer> {
+export async function startIndexer(state: DevnetState, opts: { port?: number; dialect?: 'camino' | 'spec' } = {}): Promise<DevnetIndexer> {
+  const port = opts.port ?? 0;
+  const camino = opts.dialect === 'camino';
   const requests: IndexerRequest[] = [];
   const handle = (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -405,7 +421,7 @@ export async function startIndexer(state: DevnetState, port = 0): Promise<Devnet
     requests.push({ path, query: [...url.searchParams.entries()] });
     if (req.method !== 'GET') return send(res, 405, { code: 405, message: 'method not allowed' });
     try {
-      const { status: code, body } = route(state, path, url.searchParams);
+      const { status: code, body } = route(state, path, url.searchParams, camino);
       send(res, code, body);
     } catch (err) {
       if (err instanceof Refusal) return send(res, err.code, { code: err.code, message: err.message });

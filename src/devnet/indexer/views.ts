@@ -10,6 +10,7 @@ export type Json = Record<string, unknown>;
 
 const CHAINS: Chain[] = ['X', 'P', 'C'];
 const VM: Record<Chain, string> = { X: 'avm', P: 'pvm', C: 'evm' };
+const MAGELLAN_VM: Record<Chain, string> = { X: 'avm', P: 'pvm', C: 'cvm' };
 const SECP_TRANSFER_OUTPUT = 7;
 const NFT_TRANSFER_OUTPUT = 11;
 
@@ -21,16 +22,23 @@ export function chainOf(state: DevnetState, chainID: string): Chain | undefined 
   return CHAINS.find((c) => state.chains[c] === chainID);
 }
 
-export function status(state: DevnetState): Json {
+/**
+ * One chain of GET /v2. The spec names the native asset `nativeAssetID`; Magellan sends
+ * `avaxAssetID`, lower-case aliases and VM names avm/pvm/cvm (magellan models/collections.go, api/v2.go).
+ */
+function chainRecord(state: DevnetState, c: Chain, camino: boolean): Json {
+  if (!camino) return { chainID: state.chains[c], chainAlias: c, vm: VM[c], nativeAssetID: state.nativeAssetID, networkID: state.networkID };
+  return { chainID: state.chains[c], chainAlias: c.toLowerCase(), vm: MAGELLAN_VM[c], avaxAssetID: state.nativeAssetID, networkID: state.networkID };
+}
+
+export function status(state: DevnetState, camino = false): Json {
   const chains: Json = {};
-  for (const c of CHAINS) {
-    chains[state.chains[c]] = { chainID: state.chains[c], chainAlias: c, vm: VM[c], nativeAssetID: state.nativeAssetID, networkID: state.networkID };
-  }
+  for (const c of CHAINS) chains[state.chains[c]] = chainRecord(state, c, camino);
   return { network_id: state.networkID, chains };
 }
 
-export function legacyX(state: DevnetState): Json {
-  return { networkID: state.networkID, vm: VM.X, chainAlias: 'X', chainID: state.chains.X, nativeAssetID: state.nativeAssetID };
+export function legacyX(state: DevnetState, camino = false): Json {
+  return chainRecord(state, 'X', camino);
 }
 
 /** Transactions the indexer has seen: accepted ones only. */

@@ -26,18 +26,18 @@ export function registerAdmin(router: RpcRouter, state: DevnetState, secret?: st
       const level = needString(p, 'level').toLowerCase();
       if (!LEVELS.has(level)) throw new RpcFault(`failed to parse log level "${String(p.level)}"`);
       model().level = level;
-      return { success: true };
+      return router.emptyReply();
     }))
     .on(path, 'admin.startCPUProfiler', guarded(() => {
       if (model().cpu) throw new RpcFault('CPU profiler is already running');
       model().cpu = true;
-      return { success: true };
+      return router.emptyReply();
     }))
     .on(path, 'admin.stopCPUProfiler', guarded(() => {
       if (!model().cpu) throw new RpcFault('CPU profiler is not running');
       model().cpu = false;
-      return { success: true };
+      return router.emptyReply();
     }))
-    .on(path, 'admin.memoryProfile', guarded(() => ({ success: true })))
-    .on(path, 'admin.lockProfile', guarded(() => ({ success: true })));
+    .on(path, 'admin.memoryProfile', guarded(() => router.emptyReply()))
+    .on(path, 'admin.lockProfile', guarded(() => router.emptyReply()));
 }

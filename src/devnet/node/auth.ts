@@ -75,7 +75,7 @@ export function registerAuth(router: RpcRouter, state: DevnetState): void {
       checkPassword(p.password);
       const record = model.tokens.get(needString(p, 'token'));
       if (record) record.revoked = true;
-      return { success: true };
+      return router.emptyReply();
     })
     .on('/ext/auth', 'auth.changePassword', (p) => {
       checkPassword(p.oldPassword);
@@ -83,6 +83,6 @@ export function registerAuth(router: RpcRouter, state: DevnetState): void {
       if (next.length < 1 || next.length > 1024) throw new RpcFault('new password must be 1 to 1024 characters');
       model.password = next;
       model.epoch += 1;
-      return { success: true };
+      return router.emptyReply();
     });
 }

@@ -19,10 +19,27 @@ function needHex(p: Params, key: string): string {
   return v.toLowerCase();
 }
 
+/** gorilla/rpc's answer to params that do not unmarshal (REAL-WIRE.md conventions). */
+export const UNMARSHAL = 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls';
+
+/**
+ * `baseFee` is optional. A real node's avax service reads it as hexutil.Big: a 0x-hex string,
+ * nothing else (caminoethvm plugin/evm/service.go); the spec calls it an int.
+ */
+function checkBaseFee(router: RpcRouter, p: Params): void {
+  if (p.baseFee === undefined || p.baseFee === null) return;
+  if (router.dialect === 'camino') {
+    if (typeof p.baseFee !== 'string' || !/^0x(0|[1-9a-fA-F][0-9a-fA-F]*)$/.test(p.baseFee)) throw new RpcFault(UNMARSHAL);
+    return;
+  }
+  needUint(p, 'baseFee');
+}
+
 export function registerCxSpend(router: RpcRouter, state: DevnetState): void {
   const path = '/ext/bc/C/cx';
   router
     .on(path, 'cx.export', (p) => {
+      checkBaseFee(router, p);
       const user = needUser(state, p);
       const to = needAddress(state, p.to, ['X']);
       const amount = needUint(p, 'amount');
@@ -48,6 +65,7 @@ export function registerCxSpend(router: RpcRouter, state: DevnetState): void {
       return { txID: tx.id };
     })
     .on(path, 'cx.import', (p) => {
+      checkBaseFee(router, p);
       const user = needUser(state, p);
       const to = needHex(p, 'to');
       const source = sourceChain(state, p, ['X', 'P']);

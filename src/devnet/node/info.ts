@@ -29,7 +29,23 @@ export function registerInfo(router: RpcRouter, state: DevnetState): void {
       const peers = state.peers.filter((peer) => !wanted || wanted.has(peer.nodeID));
       return { numPeers: String(peers.length), peers };
     })
-    .on(path, 'info.getTxFee', () => ({ txFee: String(state.fees.txFee), creationTxFee: String(state.fees.creationTxFee) }))
+    .on(path, 'info.getTxFee', () => {
+      const txFee = String(state.fees.txFee);
+      const creation = String(state.fees.creationTxFee);
+      if (router.dialect !== 'camino') return { txFee, creationTxFee: creation };
+      // caminogo api/info/service.go GetTxFeeResponse: createAssetTxFee and the staking/subnet fees, all json.Uint64.
+      return {
+        txFee,
+        createAssetTxFee: creation,
+        createSubnetTxFee: creation,
+        transformSubnetTxFee: creation,
+        createBlockchainTxFee: creation,
+        addPrimaryNetworkValidatorFee: '0',
+        addPrimaryNetworkDelegatorFee: '0',
+        addSubnetValidatorFee: txFee,
+        addSubnetDelegatorFee: txFee,
+      };
+    })
     // caminogo's json.Float64: a quoted decimal with 4 digits (utils/json/float64.go).
     .on(path, 'info.uptime', () => ({
       rewardingStakePercentage: state.uptime.rewardingStakePercentage.toFixed(4),

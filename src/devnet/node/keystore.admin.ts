@@ -105,12 +105,12 @@ export function registerKeystoreAdmin(router: RpcRouter, state: DevnetState): vo
       if (state.users.has(username)) throw new RpcFault(`user already exists: ${username}`);
       if (weakPassword(password)) throw new RpcFault('password is too weak');
       addUser(state, username, password, 0);
-      return { success: true };
+      return router.emptyReply();
     })
     .on(path, 'keystore.deleteUser', (p) => {
       const user = needUser(state, p);
       state.users.delete(user.username);
-      return { success: true };
+      return router.emptyReply();
     })
     .on(path, 'keystore.exportUser', (p) => {
       const user = needUser(state, p);
@@ -140,6 +140,6 @@ export function registerKeystoreAdmin(router: RpcRouter, state: DevnetState): vo
         const key = addUserKey(state, user, k.label);
         if (key.privateKey !== k.privateKey) Object.assign(key, { privateKey: k.privateKey });
       }
-      return { success: true };
+      return router.emptyReply();
     });
 }

@@ -44,6 +44,22 @@ function bond(state: DevnetState, user: KeystoreUser, p: Params, type: string, s
   return { tx: addTx(state, { chain: 'P', type, inputs, outputs, fee, details }), changeAddr };
 }
 
+/**
+ * A Camino node in lock mode builds a CaminoAddValidatorTx that the node owner's key signs
+ * (caminogo service.go AddValidator, txs/builder/camino_builder.go): the address must parse
+ * and the keystore user must hold its key.
+ */
+function nodeOwner(state: DevnetState, user: KeystoreUser, p: Params): string {
+  let owner: string;
+  try {
+    owner = needAddress(state, p.nodeOwnerAddress ?? '', ['P']);
+  } catch (err) {
+    throw new RpcFault(`problem while parsing node owner address: ${(err as Error).message}`);
+  }
+  if (!user.keys.some((k) => k.bech32 === bareAddress(owner))) throw new RpcFault('unable to spend this UTXO');
+  return owner;
+}
+
 function primaryValidator(state: DevnetState, nodeID: string): Validator | undefined {
   return [...state.validators, ...state.pendingValidators].find((v) => v.nodeID === nodeID && v.subnetID === state.primaryNetworkID);
 }
@@ -79,6 +95,7 @@ export function registerPlatformSpend(router: RpcRouter, state: DevnetState): vo
       const rate = Number(p.delegationFeeRate);
       if (!Number.isFinite(rate) || rate < 0 || rate > 100) throw new RpcFault('delegationFeeRate must be between 0 and 100');
       if (rate * 10_000 < state.config.minDelegationFee) throw new RpcFault(`delegation fee ${rate} is below the minimum of ${state.config.minDelegationFee / 10_000} percent`);
+      if (router.dialect === 'camino' && state.config.lockModeBondDeposit) nodeOwner(state, user, p);
       const reward = needAddress(state, p.rewardAddress, ['P']);
       if (primaryValidator(state, nodeID)) throw new RpcFault(`${nodeID} is already a validator of the Primary Network`);
       const { tx, changeAddr } = bond(state, user, p, 'add_validator', stake, 0n, { nodeID });
@@ -99,6 +116,8 @@ export function registerPlatformSpend(router: RpcRouter, state: DevnetState): vo
       return { txID: tx.id, changeAddr };
     })
     .on(path, 'platform.addDelegator', (p) => {
+      // caminogo camino_tx_executor.go AddDelegatorTx: refused whenever lockModeBondDeposit is on.
+      if (router.dialect === 'camino' && state.config.lockModeBondDeposit) throw new RpcFault('wrong transaction type');
       const user = needUser(state, p);
       const nodeID = needNodeId(p);
       const { start, end } = period(state, p);

@@ -16,6 +16,9 @@ import {
 
 const s = (n: bigint | number): string => String(n);
 
+/** The simulator's statuses as the P-Chain names them: decided blocks commit or abort. */
+const P_STATUS: Record<string, string> = { Accepted: 'Committed', Rejected: 'Aborted', Processing: 'Processing', Dropped: 'Dropped' };
+
 export function checkEncoding(p: Params, allowed: readonly string[], fallback = 'cb58'): string {
   const value = p.encoding;
   if (value === undefined || value === '') return fallback;
@@ -188,6 +191,21 @@ export function registerPlatform(router: RpcRouter, state: DevnetState): void {
         utxoIDs: utxos.map((u) => ({ txID: u.txID, outputIndex: u.outputIndex })),
       };
     })
+    // The spec lists neither; a real node has both (caminogo vms/platformvm/service.go, status/status.go).
+    .on(path, 'platform.getTxStatus', (p) => {
+      const tx = state.txs.get(needString(p, 'txID'));
+      if (tx?.chain !== 'P') return { status: 'Unknown' };
+      const status = P_STATUS[tx.status] ?? 'Unknown';
+      return status === 'Dropped' ? { status, reason: String(tx.details?.reason ?? 'failed verification') } : { status };
+    })
+    .on(path, 'platform.getTx', (p) => {
+      const id = needString(p, 'txID');
+      const encoding = checkEncoding(p, router.dialect === 'camino' ? ['hex', 'hexnc', 'hexc', 'json'] : ['cb58', 'hex', 'hexnc', 'hexc', 'json'], 'hex');
+      const tx = state.txs.get(id);
+      if (tx?.chain !== 'P') throw new RpcFault('couldn\'t get tx: not found');
+      if (encoding === 'json') return { tx: txJson(state, tx), encoding };
+      return { tx: encoding === 'hexnc' ? tx.bytes : txString(tx, encoding === 'hexc' ? 'hex' : encoding), encoding };
+    })
     .on(path, 'platform.getBlock', (p) => {
       const id = needString(p, 'blockID');
       const encoding = checkEncoding(p, ['cb58', 'hex', 'json']);
@@ -244,8 +262,17 @@ export function registerPlatform(router: RpcRouter, state: DevnetState): void {
     .on(path, 'platform.getCurrentValidators', (p) => {
       const subnetID = subnetFilter(state, p);
       const nodes = nodeFilter(p);
+      const validators = state.validators.filter((v) => v.subnetID === subnetID && (!nodes || nodes.has(v.nodeID))).map((v) => validatorJson(state, v));
+      if (router.dialect !== 'camino') return { validators };
+      // caminogo service.go GetCurrentValidators: primary-network validators carry delegatorCount and
+      // delegatorWeight; the delegators themselves only when exactly one node ID was asked.
+      const one = Array.isArray(p.nodeIDs) && p.nodeIDs.length === 1;
       return {
-        validators: state.validators.filter((v) => v.subnetID === subnetID && (!nodes || nodes.has(v.nodeID))).map((v) => validatorJson(state, v)),
+        validators: validators.map(({ delegators, ...v }) => {
+          if (subnetID !== state.primaryNetworkID) return v;
+          const weight = delegators.reduce((sum, d) => sum + BigInt(d.stakeAmount ?? '0'), 0n);
+          return { ...v, delegatorCount: s(delegators.length), delegatorWeight: s(weight), ...(one ? { delegators } : {}) };
+        }),
       };
     })
     .on(path, 'platform.getHeight', () => ({ height: s(state.pBlocks.length - 1) }))

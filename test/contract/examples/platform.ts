@@ -43,6 +43,17 @@ export const examples: Record<string, ContractExample> = {
     expect: { path: P, method: 'platform.getBlockchainStatus', params: { blockchainID: CHAIN } },
     answers: { 'platform.getBlockchainStatus': { status: 'Validating' } },
   },
+  // Not in the spec: a real node's platform.getTx / getTxStatus (caminogo vms/platformvm/service.go).
+  platform_getTx: {
+    args: { txID: TX, encoding: 'hexnc' },
+    expect: { path: P, method: 'platform.getTx', params: { txID: TX, encoding: 'hexnc' } },
+    answers: { 'platform.getTx': { tx: '0x00000000001200000001', encoding: 'hexnc' } },
+  },
+  platform_getTxStatus: {
+    args: { txID: TX },
+    expect: { path: P, method: 'platform.getTxStatus', params: { txID: TX } },
+    answers: { 'platform.getTxStatus': { status: 'Dropped', reason: 'failed to verify' } },
+  },
   platform_getConfiguration: { args: {}, expect: { path: P, method: 'platform.getConfiguration', params: {} } },
   platform_getCurrentSupply: { args: {}, expect: { path: P, method: 'platform.getCurrentSupply', params: {} } },
   platform_getCurrentValidators: {

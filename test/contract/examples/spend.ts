@@ -16,8 +16,9 @@ const HEX = '0x0101010101010101010101010101010101010101';
 const NODE = 'NodeID-F1m9ekw12DUJP1vRXxNvJkkcojAuvHEh6';
 const ASSET = '2d4X84o3PHVTv1acUuVp8p9tDfduV3gxgpnHUxT6P7VvMTDVQn';
 const SUBNET = 'Bi5Q54kv5bXyNAMpP7FUVmEGT1cdtPe4DX6hWqqAVNvzMZs8Q';
-const PAYLOAD = '469ErCbQQJ9HijLMLfVid';
-const SIGNED = 'N8TQrVFYun5GREZ7XKwYsgxauJ';
+/** 'nft payload' in hex with its 4-byte checksum: a Camino node takes hex, not cb58. */
+const PAYLOAD = '0x6e6674207061796c6f616462e574be';
+const SIGNED = '0x7369676e656420747820627974657354fef185';
 const TX = { txID: 'D3pYy1iG2d73vt63iEk1uvdDzvLt9XBNjJy9NWrxMLZWQjuio', changeAddr: X1 };
 /** EIP-155 example transaction: nonce 9, 20 gwei, 21000 gas, to 0x3535..., 1 ether, chain 1. */
 const RAW_EVM_TX =
@@ -53,8 +54,8 @@ export const examples: Record<string, ContractExample> = {
     answers: { 'xvm.mint': TX },
   },
   xvm_mintNFT: {
-    args: { assetID: ASSET, payload: PAYLOAD, to: X1, encoding: 'cb58' },
-    expect: X('xvm.mintNFT', { assetID: ASSET, payload: PAYLOAD, to: X1, encoding: 'cb58' }),
+    args: { assetID: ASSET, payload: PAYLOAD, to: X1, encoding: 'hex' },
+    expect: X('xvm.mintNFT', { assetID: ASSET, payload: PAYLOAD, to: X1, encoding: 'hex' }),
     answers: { 'xvm.mintNFT': TX },
   },
   xvm_send: {
@@ -83,17 +84,19 @@ export const examples: Record<string, ContractExample> = {
     answers: { 'xvm.import': { txID: TX.txID } },
   },
   xvm_issueTx: {
-    args: { tx: SIGNED },
-    expect: { path: '/ext/bc/X', method: 'xvm.issueTx', params: { tx: SIGNED } },
+    args: { tx: SIGNED, encoding: 'hex' },
+    expect: { path: '/ext/bc/X', method: 'xvm.issueTx', params: { tx: SIGNED, encoding: 'hex' } },
     answers: { 'xvm.issueTx': { txID: TX.txID } },
   },
   platform_addValidator: {
-    args: { nodeID: NODE, startTime: START, endTime: START + 30 * 86_400, stakeAmount: '2000000000000', rewardAddress: P1, delegationFeeRate: 2.5 },
+    // nodeOwnerAddress: a real node's field (lock mode requires it); the spec's node ignores it.
+    args: { nodeID: NODE, startTime: START, endTime: START + 30 * 86_400, stakeAmount: '2000000000000', rewardAddress: P1, nodeOwnerAddress: P1, delegationFeeRate: 2.5 },
     expect: P('platform.addValidator', {
       nodeID: NODE,
       startTime: START,
       endTime: START + 30 * 86_400,
       stakeAmount: 2_000_000_000_000,
+      nodeOwnerAddress: P1,
       rewardAddress: P1,
       delegationFeeRate: 2.5,
     }),
@@ -118,8 +121,8 @@ export const examples: Record<string, ContractExample> = {
     answers: { 'platform.getCurrentValidators': VALIDATOR, 'platform.addSubnetValidator': TX },
   },
   platform_createBlockchain: {
-    args: { subnetID: SUBNET, vmID: 'xvm', name: 'my chain', genesisData: PAYLOAD, encoding: 'cb58' },
-    expect: P('platform.createBlockchain', { subnetID: SUBNET, vmID: 'xvm', name: 'my chain', genesisData: PAYLOAD, encoding: 'cb58' }),
+    args: { subnetID: SUBNET, vmID: 'xvm', name: 'my chain', genesisData: PAYLOAD, encoding: 'hex' },
+    expect: P('platform.createBlockchain', { subnetID: SUBNET, vmID: 'xvm', name: 'my chain', genesisData: PAYLOAD, encoding: 'hex' }),
     answers: { 'platform.createBlockchain': TX },
   },
   platform_createSubnet: {
@@ -148,8 +151,8 @@ export const examples: Record<string, ContractExample> = {
     answers: { 'cx.import': { txID: TX.txID } },
   },
   cx_issueTx: {
-    args: { tx: SIGNED, encoding: 'cb58' },
-    expect: { path: '/ext/bc/C/cx', method: 'cx.issueTx', params: { tx: SIGNED, encoding: 'cb58' } },
+    args: { tx: SIGNED, encoding: 'hex' },
+    expect: { path: '/ext/bc/C/cx', method: 'cx.issueTx', params: { tx: SIGNED, encoding: 'hex' } },
     answers: { 'cx.issueTx': { txID: TX.txID } },
   },
   eth_sendRawTransaction: {

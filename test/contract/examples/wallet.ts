@@ -5,7 +5,7 @@ import { KEYSTORE } from '../types.js';
 
 const X1 = 'X-camino1qyqszqgpqyqszqgpqyqszqgpqyqszqgpua39v8';
 const ASSET = '2d4X84o3PHVTv1acUuVp8p9tDfduV3gxgpnHUxT6P7VvMTDVQn';
-const SIGNED = 'N8TQrVFYun5GREZ7XKwYsgxauJ';
+const SIGNED = '0x7369676e656420747820627974657354fef185';
 const TX = { txID: 'D3pYy1iG2d73vt63iEk1uvdDzvLt9XBNjJy9NWrxMLZWQjuio', changeAddr: X1 };
 const creds = { username: KEYSTORE.username, password: KEYSTORE.password };
 
@@ -16,8 +16,8 @@ export const examples: Record<string, ContractExample> = {
     answers: { 'wallet.send': TX },
   },
   wallet_issueTx: {
-    args: { tx: SIGNED, encoding: 'cb58' },
-    expect: { path: '/ext/bc/X/wallet', method: 'wallet.issueTx', params: { tx: SIGNED, encoding: 'cb58' } },
+    args: { tx: SIGNED, encoding: 'hex' },
+    expect: { path: '/ext/bc/X/wallet', method: 'wallet.issueTx', params: { tx: SIGNED, encoding: 'hex' } },
     answers: { 'wallet.issueTx': { txID: TX.txID } },
   },
   xvm_createAddress: {

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { page } from './page.js';
+import { type PasskeyStore, RP_ID, WEBAUTHN_SCRIPT_HASH, webauthnData } from './passkey.js';
+
+export interface Registration {
+  /** Open this in a browser on this computer (a secret path: printed to the operator only). */
+  url: string;
+  /** Resolves with the new passkey's id once it is stored. */
+  done: Promise<string>;
+  close(): Promise<void>;
+}
+
+const MAX_FORM = 16_384;
+
+/**
+ * `chain-mcp passkey add`: serves a one-page registration on http://localhost:<port>/<secret>,
+ * checks the browser's WebAuthn attestation (user verification required) and stores the
+ * passkey's public key. The secret path keeps other local programs from registering their own.
+ */
+export async function servePasskeyRegistration(store: PasskeyStore, port = 0): Promise<Registration> {
+  const { generateRegistrationOptions, verifyRegistrationResponse } = await import('@simplewebauthn/server');
+  const secret = randomBytes(24).toString('base64url');
+  let origin = '';
+  let challenge = '';
+  let finish: (id: string) => void = () => undefined;
+  const done = new Promise<string>((resolve) => {
+    finish = resolve;
+  });
+  const reply = (res: ServerResponse, status: number, body: string) =>
+    res
+      .writeHead(status, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': `default-src 'none'; script-src ${WEBAUTHN_SCRIPT_HASH}; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      })
+      .end(body);
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (req.headers.host !== new URL(origin).host || new URL(req.url ?? '/', origin).pathname !== `/${secret}`) {
+      return reply(res, 404, page('Not found', '<p>Nothing here.</p>'));
+    }
+    if (req.method === 'GET') {
+      const options = await generateRegistrationOptions({
+        rpName: 'chain-mcp approvals',
+        rpID: RP_ID,
+        userName: 'chain-mcp operator',
+        attestationType: 'none',
+        authenticatorSelection: { residentKey: 'discouraged', userVerification: 'required' },
+        excludeCredentials: store.list().map((c) => ({ id: c.id, transports: c.transports })),
+        timeout: 120_000,
+      });
+      challenge = options.challenge;
+      const body = `<p>Register a passkey for approving chain-mcp spends on this computer. Your browser asks for your fingerprint, face, PIN or security key.</p><form method="post" id="register-form"><input type="hidden" name="credential" value=""><button type="submit" id="register">Register passkey</button></form><p id="status" role="status"></p>${webauthnData({ mode: 'create', form: 'register-form', options })}`;
+      return reply(res, 200, page('chain-mcp: register a passkey', body));
+    }
+    if (req.method !== 'POST' || req.headers.origin !== origin || !challenge) return reply(res, 403, page('Refused', '<p>Use the button on the page.</p>'));
+    let text = '';
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      text += chunk.toString('utf8');
+      if (text.length > MAX_FORM) return reply(res, 413, page('Too large', '<p>The form was too large.</p>'));
+    }
+    try {
+      const result = await verifyRegistrationResponse({
+        response: JSON.parse(new URLSearchParams(text).get('credential') ?? ''),
+        expectedChallenge: challenge,
+        expectedOrigin: origin,
+        expectedRPID: RP_ID,
+        requireUserVerification: true,
+      });
+      if (!result.verified) throw new Error('not verified');
+      const c = result.registrationInfo.credential;
+      challenge = '';
+      store.add({ id: c.id, publicKey: Buffer.from(c.publicKey).toString('base64url'), counter: c.counter, transports: c.transports, createdAt: new Date().toISOString() });
+      reply(res, 200, page('Passkey registered', '<p><strong>Registered.</strong> Approval links now ask for this passkey. You can close this page.</p>'));
+      finish(c.id);
+    } catch (err) {
+      reply(res, 400, page('Not registered', `<p>The passkey could not be registered (${escapeText((err as Error).message)}). Reload the page and try again.</p>`));
+    }
+  };
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) reply(res, 500, page('Error', '<p>Something went wrong. Reload the page.</p>'));
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  origin = `http://localhost:${(server.address() as AddressInfo).port}`;
+  return {
+    url: `${origin}/${secret}`,
+    done,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const escapeText = (text: string): string => text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);

@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { evalDoc } from '../../tools/eval/doc.js';
+import { ask } from '../../tools/eval/run.js';
+import { QUESTIONS } from '../../tools/eval/questions.js';
+
+/**
+ * The eval suite (docs/eval.md): everyday questions, each answered by the tool calls an assistant
+ * should make, must carry the facts the simulator's own state says are true, in both dialects.
+ * No model in the loop: it proves the tools give what the answer needs.
+ */
+describe.each(['spec', 'camino'] as const)('everyday questions, %s dialect', (dialect) => {
+  let devnet: Devnet;
+  beforeAll(async () => {
+    devnet = await startDevnet({ dialect });
+  });
+  afterAll(() => devnet?.close());
+
+  it.each(QUESTIONS.map((q) => [q.id, q] as const))('%s', async (_id, question) => {
+    const outcome = await ask(devnet, question);
+    expect(outcome.wrongOutcome, question.question).toBeUndefined();
+    expect(outcome.missing, `${question.question}\nmissing from the answer`).toEqual([]);
+  });
+});
+
+describe('docs/eval.md', () => {
+  it('is the table of the questions as they are (run `npm run eval` after changing one)', () => {
+    expect(readFileSync(new URL('../../docs/eval.md', import.meta.url), 'utf8')).toBe(evalDoc());
+  });
+});

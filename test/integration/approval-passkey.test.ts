@@ -1,0 +1,204 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servePasskeyRegistration } from '../../src/approval/passkey-register.js';
+import { PasskeyStore } from '../../src/approval/passkey.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { launchChromium } from '../../tools/views/host.js';
+import { requestsFor, spendHarness } from '../helpers/spend-harness.js';
+import { MAIN } from '../helpers/stack.js';
+
+/**
+ * CHAIN_MCP_APPROVAL_LINK=passkey (the default): a client with neither elicitation nor MCP Apps
+ * gets the approval link only when a registered passkey guards it, and Approve on the page then
+ * needs a WebAuthn assertion with user verification. The browser is headless chromium with a
+ * virtual authenticator (CDP WebAuthn domain) that plays the human's fingerprint.
+ */
+describe('the approval link is strong or absent', () => {
+  let devnet: Devnet;
+  let dir: string;
+  let file: string;
+  let to: string;
+  const sends = () => requestsFor(devnet, 'xvm.send');
+  const args = () => ({ amount: '1000000000', assetID: 'CAM', to });
+  const harness = (env: Record<string, string> = {}) => spendHarness(devnet, { env: { CHAIN_MCP_APPROVAL_WAIT_MS: '0', CHAIN_MCP_PASSKEY_FILE: file, ...env } });
+
+  beforeAll(async () => {
+    devnet = await startDevnet();
+    devnet.router.record = true;
+    to = devnet.state.users.get('alice')!.keys[1]!.x;
+    dir = mkdtempSync(join(tmpdir(), 'chain-mcp-passkey-'));
+    file = join(dir, 'passkeys.json');
+  });
+  afterAll(async () => {
+    await devnet.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('without a passkey, a client with no channel to the human is refused with the ways to approve, and nothing is sent', async () => {
+    const h = await harness();
+    try {
+      const before = sends();
+      const p = await h.call('xvm_send', args());
+      expect(p.isError).toBe(true);
+      expect(p.text).toContain('no channel to the human');
+      expect(p.text).toContain('form elicitation');
+      expect(p.text).toContain('MCP Apps');
+      expect(p.text).toContain('chain-mcp passkey add');
+      expect(p.text).toContain('CHAIN_MCP_APPROVAL_LINK=plain');
+      expect(p.text).not.toMatch(/https?:\/\//);
+      expect(sends()).toBe(before);
+      expect(h.logs.some((l) => l.includes('"audit":"refused"') && l.includes('no approval channel'))).toBe(true);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('CHAIN_MCP_APPROVAL_LINK=plain offers the link without a passkey (the operator chose it)', async () => {
+    const h = await harness({ CHAIN_MCP_APPROVAL_LINK: 'plain' });
+    try {
+      const p = await h.call('xvm_send', args());
+      expect(p.isError, p.text).toBe(false);
+      expect(p.structured?.approvalUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/approve\//);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('`chain-mcp passkey add` prints a localhost registration page whose only script is allowed by hash', async () => {
+    const child = spawn(process.execPath, [MAIN, 'passkey', 'add'], { env: { ...process.env, CHAIN_MCP_PASSKEY_FILE: join(dir, 'cli.json') }, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let out = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString('utf8');
+          const found = /http:\/\/localhost:\d+\/[A-Za-z0-9_-]+/.exec(out);
+          if (found) resolve(found[0]);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+      expect(out).toContain(join(dir, 'cli.json'));
+      const res = await fetch(url);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
+      expect(await res.text()).toContain('id="register"');
+      expect((await fetch(`${new URL(url).origin}/guess`)).status).toBe(404);
+    } finally {
+      child.kill();
+    }
+    expect(existsSync(join(dir, 'cli.json'))).toBe(false);
+  }, 60_000);
+
+  describe('with a passkey registered by `chain-mcp passkey add`', () => {
+    let browser: Browser;
+    let page: Page;
+
+    beforeAll(async () => {
+      // Debian's chromium (.ci/run installs it); a missing browser fails here, it is never skipped.
+      expect(existsSync('/usr/bin/chromium'), 'chromium is not installed at /usr/bin/chromium (apt-get install -y chromium)').toBe(true);
+      browser = await launchChromium();
+      page = await browser.newPage();
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send('WebAuthn.enable');
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      });
+      const registration = await servePasskeyRegistration(new PasskeyStore(file));
+      try {
+        expect(registration.url).toMatch(/^http:\/\/localhost:\d+\/[A-Za-z0-9_-]{32}$/);
+        await page.goto(registration.url);
+        await page.click('#register');
+        const id = await registration.done;
+        await page.waitForSelector('text=Registered.');
+        const stored = JSON.parse(readFileSync(file, 'utf8')) as { rpID: string; credentials: Array<{ id: string; publicKey: string }> };
+        expect(stored.rpID).toBe('localhost');
+        expect(stored.credentials.map((c) => c.id)).toEqual([id]);
+      } finally {
+        await registration.close();
+      }
+    }, 60_000);
+    afterAll(() => browser?.close());
+
+    it('the link is offered on localhost, Approve asks for the passkey, and the spend goes once', async () => {
+      const h = await harness();
+      try {
+        const p = await h.call('xvm_send', args());
+        expect(p.isError, p.text).toBe(false);
+        const url = p.structured?.approvalUrl as string;
+        expect(url).toMatch(/^http:\/\/localhost:\d+\/approve\/[A-Za-z0-9_-]{32}$/);
+        await page.goto(url);
+        expect(await page.locator('#facts').textContent()).toContain(`To: ${to}`);
+        await page.click('#approve');
+        await page.waitForSelector('text=Approved.');
+        const before = sends();
+        const r = await h.call('xvm_send', { ...args(), confirm: p.structured?.confirmationId });
+        expect(r.structured?.status, r.text).toBe('issued');
+        expect(sends()).toBe(before + 1);
+        expect(h.logs.some((l) => l.includes('"audit":"approved"') && l.includes('"channel":"page"'))).toBe(true);
+      } finally {
+        await h.close();
+      }
+    }, 60_000);
+
+    it("the attack: a model with an HTTP client fetches the page and posts Approve with the page's Origin; refused, nothing sent", async () => {
+      const h = await harness();
+      try {
+        const p = await h.call('xvm_send', args());
+        const url = p.structured?.approvalUrl as string;
+        const html = await (await fetch(url)).text();
+        const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+        expect(csrf).not.toBe('');
+        const post = (body: Record<string, string>) =>
+          fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(url).origin }, body: new URLSearchParams(body) });
+        // No assertion, then a made-up one: neither is a person's passkey.
+        expect((await post({ csrf, decision: 'approve' })).status).toBe(403);
+        const forged = JSON.stringify({ id: 'AAAA', rawId: 'AAAA', type: 'public-key', response: { clientDataJSON: 'e30', authenticatorData: 'AA', signature: 'AA' }, clientExtensionResults: {} });
+        expect((await post({ csrf, decision: 'approve', credential: forged })).status).toBe(403);
+        const before = sends();
+        const r = await h.call('xvm_send', { ...args(), confirm: p.structured?.confirmationId });
+        expect(r.isError).toBe(true);
+        expect(r.text).toContain('Not approved by the human yet; nothing was sent');
+        expect(sends()).toBe(before);
+        expect(h.logs.some((l) => l.includes('"audit":"approval_refused"'))).toBe(true);
+        expect(h.logs.some((l) => l.includes('"audit":"approved"'))).toBe(false);
+      } finally {
+        await h.close();
+      }
+    });
+
+    it("an assertion made for another approval's page does not approve this one", async () => {
+      const h = await harness();
+      try {
+        const a = await h.call('xvm_send', args());
+        const b = await h.call('xvm_send', { ...args(), amount: '2000000000' });
+        const urlA = a.structured?.approvalUrl as string;
+        const urlB = b.structured?.approvalUrl as string;
+        // Capture the assertion the human's browser made for A, and post it to B's form instead.
+        await page.goto(urlA);
+        await page.route(urlA, (route) => route.abort());
+        const posted = page.waitForRequest((req) => req.method() === 'POST');
+        await page.click('#approve');
+        const credential = new URLSearchParams((await posted).postData() ?? '').get('credential') ?? '';
+        await page.unroute(urlA);
+        expect(credential).toContain('authenticatorData');
+        const htmlB = await (await fetch(urlB)).text();
+        const csrfB = /name="csrf" value="([^"]+)"/.exec(htmlB)?.[1] ?? '';
+        const res = await fetch(urlB, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(urlB).origin },
+          body: new URLSearchParams({ csrf: csrfB, decision: 'approve', credential }),
+        });
+        expect(res.status).toBe(403);
+        const before = sends();
+        const r = await h.call('xvm_send', { ...args(), amount: '2000000000', confirm: b.structured?.confirmationId });
+        expect(r.text).toContain('Not approved by the human yet');
+        expect(sends()).toBe(before);
+      } finally {
+        await h.close();
+      }
+    }, 60_000);
+  });
+});

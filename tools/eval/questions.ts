@@ -1,0 +1,233 @@
+import { formatAmount, formatChainAddress } from '../../src/codec/index.js';
+import { type DevnetState, type UserKey, utxosOf } from '../../src/devnet/state.js';
+
+/**
+ * Everyday questions a person asks an assistant, each with the tool calls an assistant should
+ * make and the facts its answer must contain. The facts come from the simulator's own state, never
+ * from the server, so a tool that shows a wrong number or leaves a part out fails its question.
+ */
+export interface EvalQuestion {
+  id: string;
+  /** As a person would ask it. */
+  question: string;
+  /** Server settings the question needs beyond the default (read tier, node and indexer URLs). */
+  env?: Record<string, string>;
+  /** The calls an assistant should make, in order. */
+  calls(world: EvalWorld): EvalCall[];
+  /** What the answer must say: each fact must appear in the text of some call (what a model repeats). */
+  facts(world: EvalWorld): Fact[];
+  /** The answer is a refusal (isError) that still carries the facts. */
+  refusal?: boolean;
+}
+
+export interface EvalCall {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+/** A fact: the exact text, or a pattern, with what it stands for (shown when it is missing). */
+export interface Fact {
+  what: string;
+  text: string | RegExp;
+}
+
+export interface EvalWorld {
+  state: DevnetState;
+  /** The devnet keystore user's keys, then alice's. */
+  devnet: UserKey[];
+  alice: UserKey[];
+}
+
+const DAY = 86_400;
+const WEI_PER_NCAM = 1_000_000_000n;
+
+export function worldOf(state: DevnetState): EvalWorld {
+  const keys = (name: string) => state.users.get(name)?.keys ?? [];
+  return { state, devnet: keys(state.devnetUser), alice: keys('alice') };
+}
+
+/** The native asset in display units, the way a person writes it: `6,619.999 CAM`. */
+export function cam(world: EvalWorld, value: bigint): string {
+  return formatAmount(value, { decimals: 9, symbol: world.state.assetSymbol });
+}
+
+function nativeUtxoSum(world: EvalWorld, chain: 'X' | 'P' | 'C', addresses: string[], sourceChain?: 'X' | 'P' | 'C'): bigint {
+  return utxosOf(world.state, chain, addresses, sourceChain ? { sourceChain } : {})
+    .filter((u) => u.assetID === world.state.nativeAssetID)
+    .reduce((sum, u) => sum + u.amount, 0n);
+}
+
+/** Everything of the native asset a key controls: X, P (every lock state), imports waiting on X and C, and its C-Chain EVM balance when asked. */
+export function nativeHoldings(world: EvalWorld, key: UserKey, withEvm: boolean): { x: bigint; p: bigint; waiting: bigint; evm: bigint; total: bigint } {
+  const x = nativeUtxoSum(world, 'X', [key.x]);
+  const p = nativeUtxoSum(world, 'P', [key.p]);
+  const waiting =
+    nativeUtxoSum(world, 'X', [key.x], 'P') + nativeUtxoSum(world, 'X', [key.x], 'C') + nativeUtxoSum(world, 'C', [`C-${key.bech32}`], 'X') + nativeUtxoSum(world, 'C', [`C-${key.bech32}`], 'P');
+  const evm = withEvm ? (world.state.cBalances.get(key.c) ?? 0n) / WEI_PER_NCAM : 0n;
+  return { x, p, waiting, evm, total: x + p + waiting + evm };
+}
+
+function primaryValidators(world: EvalWorld) {
+  return world.state.validators.filter((v) => v.subnetID === world.state.primaryNetworkID);
+}
+
+function isoDay(unix: number): string {
+  return new Date(unix * 1000).toISOString().slice(0, 10);
+}
+
+export const QUESTIONS: readonly EvalQuestion[] = [
+  {
+    id: 'balance-everywhere',
+    question: 'What does my address hold across all chains (X, P and the C-Chain EVM account)?',
+    calls: (w) => [{ tool: 'account_overview', args: { addresses: [w.devnet[0]!.x, w.devnet[0]!.c] } }],
+    facts: (w) => {
+      const h = nativeHoldings(w, w.devnet[0]!, true);
+      return [
+        { what: 'the native total, every part counted', text: cam(w, h.total) },
+        { what: 'the X-Chain native balance', text: cam(w, h.x) },
+        { what: 'the P-Chain total', text: cam(w, h.p) },
+      ];
+    },
+  },
+  {
+    id: 'balance-x-address',
+    question: "What's the balance of this X- address across all chains?",
+    calls: (w) => [{ tool: 'account_overview', args: { addresses: [w.alice[0]!.x] } }],
+    facts: (w) => {
+      const h = nativeHoldings(w, w.alice[0]!, false);
+      return [
+        { what: 'the native total of X, P and waiting imports', text: cam(w, h.total) },
+        { what: 'that the C-Chain EVM balance was not read and how to get it', text: /EVM[^\n]*(not read|0x)/i },
+      ];
+    },
+  },
+  {
+    id: 'balance-other-network',
+    question: 'What does this columbus1… address hold? (asked of a node on another network)',
+    refusal: true,
+    calls: (w) => [{ tool: 'account_overview', args: { addresses: [formatChainAddress('X', 'columbus', w.alice[0]!.shortId)] } }],
+    facts: (w) => [
+      { what: "the address's network", text: /columbus/i },
+      { what: "the node's network", text: new RegExp(w.state.hrp, 'i') },
+    ],
+  },
+  {
+    id: 'validators-ending-soon',
+    question: 'Which validators stop validating in the next 7 days?',
+    calls: () => [{ tool: 'platform_getCurrentValidators', args: {} }],
+    facts: (w) => {
+      const soon = primaryValidators(w).filter((v) => v.endTime - w.state.now() <= 7 * DAY);
+      return soon.flatMap((v) => [
+        { what: `validator ${v.nodeID} ending soon`, text: v.nodeID },
+        { what: `its end date`, text: isoDay(v.endTime) },
+      ]);
+    },
+  },
+  {
+    id: 'validator-lookup',
+    question: 'Tell me about this validator: stake, uptime, delegators.',
+    calls: (w) => [{ tool: 'validator_lookup', args: { nodeID: primaryValidators(w)[2]!.nodeID } }],
+    facts: (w) => {
+      const v = primaryValidators(w)[2]!;
+      return [
+        { what: 'its stake', text: cam(w, v.stakeAmount) },
+        { what: 'its uptime', text: String(Number(v.uptime)) },
+        { what: 'its delegator count', text: new RegExp(`${v.delegators.length} delegator`) },
+      ];
+    },
+  },
+  {
+    id: 'deposit-offers-open',
+    question: 'What deposit offers can I put money into right now?',
+    calls: () => [{ tool: 'platform_getAllDepositOffers', args: {} }],
+    facts: (w) => {
+      const now = w.state.now();
+      const open = w.state.depositOffers.filter((o) => (o.flags & 1n) === 0n && o.start <= now && now < o.end);
+      const locked = w.state.depositOffers.filter((o) => (o.flags & 1n) === 1n);
+      return [
+        { what: 'how many take new deposits now', text: new RegExp(`${open.length} open`) },
+        ...open.map((o) => ({ what: `the open offer's rate`, text: `${Number(o.interestRateNominator) / 10_000} %` })),
+        ...locked.map(() => ({ what: 'why a locked offer takes no deposits', text: /locked[^\n]*(refuses new deposits|no new deposits|takes no)/i })),
+      ];
+    },
+  },
+  {
+    id: 'staking-totals',
+    question: 'How much is staked on the network, and how many validators are there?',
+    calls: () => [{ tool: 'network_overview', args: {} }],
+    facts: (w) => {
+      const vs = primaryValidators(w);
+      const delegated = vs.reduce((s, v) => s + v.delegators.reduce((d, x) => d + x.stakeAmount, 0n), 0n);
+      const own = vs.reduce((s, v) => s + v.stakeAmount, 0n);
+      return [
+        { what: 'the total stake', text: cam(w, own + delegated) },
+        { what: 'the delegated stake', text: cam(w, delegated) },
+        { what: 'the validator count', text: new RegExp(`${vs.length} validator`) },
+        { what: 'the minimum validator stake', text: cam(w, w.state.config.minValidatorStake) },
+      ];
+    },
+  },
+  {
+    id: 'fees',
+    question: 'What does a transaction cost, and creating an asset?',
+    calls: () => [{ tool: 'info_getTxFee', args: {} }],
+    facts: (w) => [
+      { what: 'the transaction fee', text: cam(w, w.state.fees.txFee) },
+      { what: 'the asset creation fee', text: cam(w, w.state.fees.creationTxFee) },
+    ],
+  },
+  {
+    id: 'supply',
+    question: "What's the current supply?",
+    calls: () => [{ tool: 'platform_getCurrentSupply', args: {} }],
+    facts: (w) => [{ what: 'the supply', text: cam(w, w.state.supply) }],
+  },
+  {
+    id: 'peers',
+    question: 'How many peers does my node have, and is any of them benched?',
+    calls: () => [{ tool: 'info_peers', args: {} }],
+    facts: (w) => {
+      const benched = w.state.peers.filter((p) => p.benched.length > 0);
+      return [
+        { what: 'the peer count', text: new RegExp(`${w.state.peers.length} peer`) },
+        ...benched.map((p) => ({ what: `the benched peer ${p.nodeID}`, text: p.nodeID })),
+        ...benched.map(() => ({ what: 'the chain it is benched on, by name', text: /benched[^\n]*C-Chain/ })),
+      ];
+    },
+  },
+  {
+    id: 'node-version',
+    question: 'Which version is my node running?',
+    calls: () => [{ tool: 'info_getNodeVersion', args: {} }],
+    facts: (w) => [{ what: 'the node version', text: w.state.version.version }],
+  },
+  {
+    id: 'history',
+    question: "Show the recent transactions of alice's X address: what came in, what went out?",
+    calls: (w) => [{ tool: 'indexer_listTransactions', args: { chainID: [w.state.chains.X], address: [w.alice[0]!.x], sort: 'timestamp-desc' } }],
+    facts: (w) => [
+      { what: 'the memo of the rent payment she received', text: 'rent for November' },
+      { what: 'that it came in', text: /received/i },
+      { what: 'its amount', text: cam(w, 50_000_000_000n) },
+    ],
+  },
+  {
+    id: 'tx-status-rejected',
+    question: 'Did this transaction go through?',
+    calls: (w) => [{ tool: 'tx_status', args: { txID: [...w.state.txs.values()].find((t) => t.status === 'Rejected')!.id } }],
+    facts: () => [{ what: 'that it was rejected', text: /Rejected/ }],
+  },
+  {
+    id: 'transfer-preview',
+    question: 'Send 1.5 CAM to alice (up to the approval).',
+    env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id' },
+    calls: (w) => [{ tool: 'xvm_send', args: { to: w.alice[0]!.x, amount: `1.5 ${w.state.assetSymbol}`, assetID: w.state.assetSymbol } }],
+    facts: (w) => [
+      { what: 'the recipient', text: w.alice[0]!.x },
+      { what: 'the amount in display units', text: cam(w, 1_500_000_000n) },
+      { what: 'the fee', text: cam(w, w.state.fees.txFee) },
+      { what: 'where the change goes', text: /change/i },
+      { what: 'that nothing was sent yet', text: /nothing sent/i },
+    ],
+  },
+];
