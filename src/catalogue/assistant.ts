@@ -95,7 +95,7 @@ const accountOverview = defineTool({
   name: 'account_overview',
   title: 'Account overview',
   description:
-    'Get everything addresses hold in one call: X (all assets), P (unlocked, bonded, deposited), C EVM (0x addresses), exports awaiting import, and the native total.',
+    'Get everything addresses hold in one call: X (all assets), P (unlocked, bonded, deposited), C EVM (0x addresses), exports awaiting import, native total.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({
@@ -103,7 +103,7 @@ const accountOverview = defineTool({
       .array(anyAddress)
       .min(1)
       .max(16)
-      .describe('1-16 addresses: X-/P-/C-... (any one covers that key on X, P and C) or 0x... (C-Chain EVM balance).'),
+      .describe('1-16 addresses: X-/P-/C-... (one covers its key on X, P and C) or 0x... (C-Chain EVM balance).'),
   }),
   output: z.object({
     accounts: z.array(Account),
@@ -206,7 +206,7 @@ const validatorLookup = defineTool({
   description: 'One validator by node ID: current or pending, period, time left, stake, uptime, connection, fee, delegators, reward owner.',
   tier: 'read',
   toolset: 'assistant',
-  input: z.strictObject({ nodeID: nodeId(), subnetID: cb58Id('Subnet ID; default the primary network.').optional() }),
+  input: z.strictObject({ nodeID: nodeId(), subnetID: cb58Id('Subnet ID; default primary network.').optional() }),
   output: z.object({
     nodeID: z.string(),
     subnetID: z.string(),
@@ -312,7 +312,7 @@ const Offer = z.object({
 const networkOverview = defineTool({
   name: 'network_overview',
   title: 'Network overview',
-  description: 'Get the network at a glance: name, ID, node version, bootstrap, heights, supply, fees, staking (totals, minimums) and deposit offers (open or why not).',
+  description: 'Get the network at a glance: name, ID, node version, bootstrap, heights, supply, fees, staking (totals, minimums), deposit offers (open or why not).',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({}),

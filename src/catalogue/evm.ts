@@ -28,7 +28,7 @@ const gwei = (wei: bigint) => formatAmount(wei, { decimals: 9, symbol: 'gwei' })
 const BLOCK_TAGS = ['latest', 'earliest', 'pending', 'safe', 'finalized'] as const;
 
 /** A block number (decimal or 0x hex) or tag; sent as the node expects it: a tag or a 0x quantity. */
-export const blockTag = (description = 'Number (decimal or 0x) or tag; default latest.') =>
+export const blockTag = (description = 'Number (decimal/0x) or tag; default latest.') =>
   z
     // Whole-number check in the transform, not .int().min(0): the listed schema then reads as a plain type list.
     .union([z.string().max(20), z.number()])
@@ -83,7 +83,7 @@ const CallObject = z
     value: quantity('Wei.').optional(),
     data: hexData('').optional(),
   })
-  .describe('Call fields; numbers decimal or 0x hex.');
+  .describe('Call fields; numbers decimal or 0x.');
 
 const chain = chainSelector('C');
 const balanceSymbol = async (ctx: ToolContext) => (await networkOrBlank(ctx)).assetSymbol;
@@ -314,7 +314,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_chainId',
     title: 'EVM chain ID',
-    description: 'Get the EVM chain ID that C-Chain transactions are signed with (500 main, 501 test).',
+    description: 'Get the EVM chain ID C-Chain transactions are signed with (500 main, 501 test).',
     input: z.strictObject({ chain }),
     output: z.object({ chainId: z.string(), hex: z.string() }),
     params: () => [],
@@ -348,7 +348,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getBalance',
     title: 'C-Chain balance',
-    description: 'Get the native balance of a C-Chain 0x address (wei, 18 decimals, and display units).',
+    description: 'Get the native balance of a C-Chain 0x address (in wei and display units).',
     input: z.strictObject({ address: hexAddress(), block: blockTag().default('latest'), chain }),
     output: z.object({ address: z.string(), block: z.string(), balance: AmountOut }),
     params: (i) => [i.address, i.block],
@@ -458,7 +458,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
     name: 'eth_getBlockByNumber',
     title: 'C-Chain block by number',
     description: 'Get a C-Chain block by number or tag: time, gas, base fee, transactions.',
-    input: z.strictObject({ block: blockTag(), fullTransactions: z.boolean().default(false).describe('Full transactions (first 25) instead of hashes.'), chain }),
+    input: z.strictObject({ block: blockTag().default('latest'), fullTransactions: z.boolean().default(false).describe('Full transactions (first 25), not hashes.'), chain }),
     output: BlockOut,
     params: (i) => [i.block, i.fullTransactions],
     decode: (raw, _i, ctx) => blockOut(raw, ctx),
@@ -468,7 +468,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
     name: 'eth_getBlockByHash',
     title: 'C-Chain block by hash',
     description: 'Get a C-Chain block by hash: time, gas, base fee, transactions.',
-    input: z.strictObject({ hash: hash32('Block hash.'), fullTransactions: z.boolean().default(false).describe('Full transactions (first 25) instead of hashes.'), chain }),
+    input: z.strictObject({ hash: hash32('Block hash.'), fullTransactions: z.boolean().default(false).describe('Full transactions (first 25), not hashes.'), chain }),
     output: BlockOut,
     params: (i) => [i.hash, i.fullTransactions],
     decode: (raw, _i, ctx) => blockOut(raw, ctx),
@@ -490,7 +490,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getTransactionReceipt',
     title: 'C-Chain transaction receipt',
-    description: 'Get a mined C-Chain transaction\'s outcome: success or revert, gas, fee, created contract, logs.',
+    description: 'Get a mined C-Chain transaction\'s outcome: success or revert, gas, fee, new contract, logs.',
     input: z.strictObject({ hash: hash32('Transaction hash.'), chain }),
     output: z.object({
       found: z.boolean(),
@@ -537,17 +537,17 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getLogs',
     title: 'Event logs',
-    description: 'Find contract event logs by block range or hash, address and topics; first `limit` plus a total count.',
+    description: 'Find contract event logs by block range or hash, address and topics, with a total count.',
     input: z.strictObject({
       fromBlock: blockTag('First block; default latest.').optional(),
       toBlock: blockTag('Last block; default latest.').optional(),
-      blockHash: hash32('Only this block, instead of a range.').optional(),
+      blockHash: hash32('Only this block, not a range.').optional(),
       address: z.union([hexAddress(''), z.array(hexAddress('')).min(1).max(100)]).optional().describe('Contract address(es).'),
       topics: z
         .array(z.union([topic, z.null(), z.array(topic).max(20)]))
         .max(4)
         .optional()
-        .describe('Filters by position: a 0x 32-byte topic, null (any) or a list (any of).'),
+        .describe('Per position: a 0x 32-byte topic, null (any) or a list (any of).'),
       limit: z.number().int().min(1).max(500).default(50).describe('Logs to return; the count covers all.'),
       chain,
     }),
@@ -574,7 +574,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'txpool_status',
     title: 'Transaction pool status',
-    description: 'Count C-Chain transactions in the node\'s pool: pending (executable) and queued (future nonce).',
+    description: 'Count the node\'s pending (executable) and queued (future nonce) C-Chain transactions.',
     input: z.strictObject({ chain }),
     output: z.object({ pending: z.string(), queued: z.string() }),
     params: () => [],
@@ -584,7 +584,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_getAssetBalance',
     title: 'C-Chain asset balance',
-    description: 'Get a 0x address\'s balance of a non-main native asset (an X-Chain asset moved to C).',
+    description: 'Get a 0x address\'s balance of an X-Chain asset moved to the C-Chain.',
     input: z.strictObject({ address: hexAddress(), block: blockTag().default('latest'), assetID: assetIdOrAlias('Asset ID (cb58).'), chain }),
     output: z.object({ address: z.string(), assetID: z.string(), balance: AmountOut }),
     params: (i) => [i.address, i.block, i.assetID],
@@ -607,7 +607,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   evmTool({
     name: 'eth_maxPriorityFeePerGas',
     title: 'Priority fee',
-    description: 'Get the priority fee (tip) per gas needed for inclusion on the C-Chain, in wei and gwei.',
+    description: 'Get the priority fee (tip) per gas for inclusion on the C-Chain, in wei and gwei.',
     input: z.strictObject({ chain }),
     output: z.object({ maxPriorityFeePerGas: z.string().describe('Wei.'), display: z.string() }),
     params: () => [],
@@ -627,7 +627,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
         .refine((m) => (EVM_READ_METHODS as readonly string[]).includes(m), {
           message: 'not an allowed read method (signing, sending, personal_ and debug_ methods are refused here)',
         })
-        .describe('Method, e.g. eth_getBlockTransactionCountByNumber.'),
+        .describe('Method, e.g. eth_getBlockReceipts.'),
       params: z.array(z.unknown()).max(20).default([]).describe('Positional params.'),
       chain,
     }),
@@ -670,7 +670,7 @@ export const evmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'evm_watch',
     title: 'Watch new blocks or logs',
-    description: 'Collect new C-Chain block headers or matching logs over WebSocket, up to maxEvents within timeoutSeconds.',
+    description: 'Collect new C-Chain block headers or matching logs over WebSocket.',
     tier: 'read',
     toolset: 'evm',
     input: z.strictObject({

@@ -72,7 +72,9 @@ describe('CHAIN_MCP_DYNAMIC: start small, enable toolsets on demand', () => {
     const names = await listedNames(stack);
     expect(names).toContain('xvm_getBalance');
     expect(names).not.toContain('xvm_send');
-    await expect(stack.call('xvm_send', { to: 'X-local1x', amount: '1', assetID: 'CAM' })).rejects.toThrow(/spending is off/);
+    const send = await stack.call('xvm_send', { to: 'X-local1x', amount: '1', assetID: 'CAM' });
+    expect(send.isError).toBe(true);
+    expect(send.text).toMatch(/spending is off/);
   });
 
   it('with spending on, a spend tool is not callable before its toolset is enabled, and sends nothing', async () => {
