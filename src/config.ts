@@ -4,7 +4,6 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from './codec/address.js';
 import { nearest } from './core/nearest.js';
-import { TOOL_NAMES } from './core/tool-names.js';
 import { TOOLSETS, type Toolset } from './core/toolsets.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
 
@@ -498,9 +497,9 @@ export function tierWarnings(config: Config): string[] {
 
 /**
  * Refuses tool names that are not in the catalogue (a typo would otherwise expose nothing, or
- * exclude nothing, silently). Checked against the static list, so the catalogue stays unloaded.
+ * exclude nothing, silently). main.ts loads the catalogue for it only when a list is set.
  */
-export function checkToolNames(config: Config, names: readonly string[] = TOOL_NAMES): void {
+export function checkToolNames(config: Config, names: readonly string[]): void {
   const all = new Set(names);
   for (const [variable, list] of [
     ['CHAIN_MCP_TOOLS', config.tools],

@@ -34,7 +34,11 @@ async function main(): Promise<void> {
   const unknownNames = unknownNameWarnings(env);
   if (!cli.check) for (const line of unknownNames) process.stderr.write(`chain-mcp: ${line}\n`);
   const config = loadConfig(env);
-  checkToolNames(config);
+  if (config.tools || config.excludeTools) {
+    // Only then is the catalogue loaded before initialize: a start without the lists stays fast.
+    const { loadCatalogue } = await import('./catalogue/load.js');
+    checkToolNames(config, (await loadCatalogue()).map((t) => t.name));
+  }
   // Under --check the report says everything a log line would, and log lines on the same
   // terminal would interleave with it (issue 23), so the logger stays silent.
   const log = createLogger(cli.check ? 'silent' : config.logLevel, config.secrets);

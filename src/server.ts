@@ -118,9 +118,14 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     if (tool && dynamic && !dynamic.visible(tool)) return { content: [{ type: 'text', text: dynamic.notEnabled(tool) }], isError: true };
     if (!tool) {
       const hidden = catalogue.find((t) => t.name === request.params.name);
-      const why = hidden ? `Tool "${hidden.name}" is not enabled on this server: ${whyHidden(hidden, opts.config)}.` : `Unknown tool "${request.params.name}".`;
+      // A tool that exists but is hidden by a tier or filter is a tool result the model reads (and can
+      // pass on to the operator); only a name that exists nowhere is the protocol error the spec asks for.
+      if (hidden) {
+        const why = `Tool "${hidden.name}" is not enabled on this server: ${whyHidden(hidden, opts.config)}. Call tools/list for the tools this server exposes.`;
+        return { content: [{ type: 'text', text: why }], isError: true };
+      }
       // A plain Error with a code: McpError would prefix "MCP error -32602" once more on the client.
-      throw Object.assign(new Error(`${why} Call tools/list for the tools this server exposes.`), { code: ErrorCode.InvalidParams });
+      throw Object.assign(new Error(`Unknown tool "${request.params.name}". Call tools/list for the tools this server exposes.`), { code: ErrorCode.InvalidParams });
     }
     const progressToken = request.params._meta?.progressToken;
     const hooks: CallHooks = {

@@ -9,7 +9,7 @@ import { limitsResource, networkResource, RESOURCE_URIS, toolsResource } from '.
 
 /** Sent once at initialize: how the tools are organized, the units, and the spend rule. */
 export const SERVER_INSTRUCTIONS = `Tools for a blockchain node with three chains: X (assets, addresses X-...), P (platform: validators, staking, deposit offers, addresses P-...) and C (EVM, addresses 0x...), plus an optional indexer for history.
-Start with the one-call tools when exposed: account_overview, validator_lookup, network_overview, tx_status. Other names are <namespace>_<method>: info_*, platform_*, xvm_* (X), cx_* and eth_* (C), indexer_*.
+Start with the one-call tools when exposed: account_overview, validator_lookup, network_overview, tx_status. Other names are <namespace>_<method>: info_*, platform_*, xvm_* (X), cx_* and eth_* (C), indexer_*. Their optional "chain" is the chain they call (/ext/bc/<chain>: alias or blockchain ID); omitted, X for xvm_*, C for cx_*/eth_*.
 Amounts are integers in the smallest unit (native asset: 9 decimals on X and P; wei, 18 decimals, on C); results also give display units.
 Spending tools first return a preview and a confirmationId; show the preview to the human and call again with confirm only after they approve. Never repeat a spend on your own.`;
 

@@ -15,7 +15,7 @@ export const cxTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'cx_getAtomicTx',
     title: 'C-Chain atomic transaction',
-    description: 'Get a C-Chain atomic (import/export) transaction by ID, encoded, with its block height.',
+    description: 'Get a C-Chain atomic (import/export) transaction by ID, with its block height.',
     tier: 'read',
     toolset: 'cx',
     input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding(NODE_ENCODINGS), chain: chainSelector('C') }),
@@ -33,7 +33,7 @@ export const cxTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'cx_getAtomicTxStatus',
     title: 'C-Chain atomic transaction status',
-    description: 'Get the status of a C-Chain atomic transaction (Accepted, Processing, Dropped, Unknown).',
+    description: 'Get the status of a C-Chain atomic transaction.',
     tier: 'read',
     toolset: 'cx',
     input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), chain: chainSelector('C') }),
@@ -51,7 +51,7 @@ export const cxTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'cx_getUTXOs',
     title: 'Atomic UTXOs (C-Chain)',
-    description: 'List and total atomic UTXOs exported to the C-Chain (C-... addresses) and not yet imported.',
+    description: 'List and total atomic UTXOs exported to C-Chain (C-...) addresses, not yet imported.',
     tier: 'read',
     toolset: 'cx',
     input: z.strictObject({ ...utxoInput(['C'], true), chain: chainSelector('C') }),

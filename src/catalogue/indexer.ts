@@ -122,7 +122,7 @@ type Next = z.infer<typeof Next>;
  */
 const rows = (what: string) => z.array(z.unknown()).describe(what);
 const Amt = z.object({ value: z.string(), display: z.string() });
-const TX_ROW = 'Each: id, chainID, chain, type, timestamp{unix,iso}, memo (decoded), txFee, inputTotals/outputTotals [{assetID, symbol, amount}], from, to, inputCount, outputCount, genesis. Amounts are {value (smallest unit), display}.';
+const TX_ROW = 'Each: id, chainID, chain, type, timestamp{unix,iso}, memo, txFee, inputTotals/outputTotals [{assetID, symbol, amount}], from, to, inputCount, outputCount, genesis; with address: direction (sent/received/both), net (signed). Amounts are {value (smallest unit), display}.';
 const CTX_ROW = 'Each: hash, block, type, createdAt, from, to, value/gasPrice/fee {value (wei), display}, nonce, gasLimit, gasUsed, status, contractAddress, logCount.';
 
 
@@ -143,6 +143,8 @@ const TxSummary = z.object({
   genesis: z.boolean(),
 });
 type TxSummary = z.infer<typeof TxSummary>;
+/** A history row seen from the queried addresses: what they gained or lost, per asset. */
+type TxRow = TxSummary & { direction?: 'sent' | 'received' | 'both' | 'none'; net?: AssetAmount[] };
 
 const Output = z.object({
   id: z.string(),
@@ -319,6 +321,30 @@ function decodeTxSummary(raw: unknown, assets: Map<string, IndexerAsset>, status
     outputCount: outputs.length,
     genesis: t.genesis === true,
   };
+}
+
+/**
+ * Net change per asset for the queried addresses (outputs to them minus the inputs they spent,
+ * so a sender's net includes the fee): the history then answers "sent or received, how much".
+ */
+function relativeTo(raw: unknown, row: TxSummary, owners: ReadonlySet<string>, assets: Map<string, IndexerAsset>): TxRow {
+  const t = rec(raw);
+  const nets = new Map<string, bigint>();
+  const add = (o: Record<string, unknown>, sign: bigint) => {
+    if (nftOutput(o) || !arr(o.addresses).some((a) => owners.has(str(a)))) return;
+    const id = str(o.assetID);
+    nets.set(id, (nets.get(id) ?? 0n) + sign * (tolerantBigInt(o.amount) ?? 0n));
+  };
+  for (const o of arr(t.outputs)) add(rec(o), 1n);
+  for (const i of arr(t.inputs)) add(rec(rec(i).output), -1n);
+  const net = [...nets].filter(([, v]) => v !== 0n).map(([assetID, v]) => {
+    const asset = assets.get(assetID) ?? { assetID, symbol: '', name: '', denomination: 0, known: false };
+    const shown = amountOf(v < 0n ? -v : v, asset);
+    return { assetID, symbol: asset.symbol, amount: { value: v.toString(), display: v < 0n ? `-${shown.display}` : shown.display } };
+  });
+  const gained = net.some((a) => !a.amount.value.startsWith('-'));
+  const lost = net.some((a) => a.amount.value.startsWith('-'));
+  return { ...row, direction: gained && lost ? 'both' : gained ? 'received' : lost ? 'sent' : 'none', net };
 }
 
 async function txContext(ctx: ToolContext, txs: unknown[]) {
@@ -513,11 +539,20 @@ const seg = (v: string) => encodeURIComponent(v);
 
 const shortAddress = (a: string): string => (a.length > 24 ? `${a.slice(0, 14)}…${a.slice(-4)}` : a);
 
-function txLine(t: TxSummary): string {
+function txLine(t: TxRow): string {
   const out = t.outputTotals.map((a) => a.amount.display).join(', ') || 'nothing';
   const memo = t.memo ? `, memo ${quote(t.memo, 60)}` : '';
   const to = t.to.length ? ` to ${t.to.slice(0, 2).map(shortAddress).join(', ')}${t.to.length > 2 ? ', …' : ''}` : '';
-  return `${isoShort(t.timestamp)} ${t.chain || shortId(t.chainID)} ${t.type || 'tx'} ${t.id}: out ${out}${to}; fee ${t.txFee.display}${memo}`;
+  return `${isoShort(t.timestamp)} ${t.chain || shortId(t.chainID)} ${t.type || 'tx'} ${t.id}: ${t.net ? `${netText(t)}; ` : ''}out ${out}${to}; fee ${t.txFee.display}${memo}`;
+}
+
+/** "received 50 CAM", "sent 51.001 CAM" (a sender's net includes the fee), or both. */
+function netText(t: TxRow): string {
+  const part = (sign: boolean, word: string) => {
+    const list = (t.net ?? []).filter((a) => a.amount.value.startsWith('-') === sign).map((a) => a.amount.display.replace(/^-/, ''));
+    return list.length ? `${word} ${list.join(', ')}` : '';
+  };
+  return [part(true, 'sent'), part(false, 'received')].filter(Boolean).join(', ') || 'no net change';
 }
 
 function outputLine(o: Output): string {
@@ -585,7 +620,7 @@ const listTxInput = z.strictObject({
   chainID: chainIDs,
   assetID: cb58Id('Only this asset.').optional(),
   address: addresses('Only these addresses.').optional(),
-  sort: z.enum(['timestamp-asc', 'timestamp-desc']).optional().describe('Default oldest first.'),
+  sort: z.enum(['timestamp-asc', 'timestamp-desc']).optional().describe('Default timestamp-asc (oldest first).'),
   ...listParams,
 });
 type ListTxInput = z.output<typeof listTxInput>;
@@ -823,7 +858,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_listTransactions',
     title: 'Transaction history',
-    description: "List X/P-Chain transactions by chain, address, asset or time: an address's history with amounts and fees.",
+    description: "List X, P and C (atomic) transactions by chain, address, asset or time; with an address, each says sent/received and its net amount.",
     input: listTxInput,
     output: z.object({ count: z.number(), transactions: rows(TX_ROW), next: Next }),
     request: listTxReq.request,
@@ -831,17 +866,21 @@ export const indexerTools: ToolDef[] = [
       const r = rec((await listTxReq.fetch(input, ctx)).raw);
       const raws = arr(r.transactions);
       const { status, assets, natives } = await txContext(ctx, raws);
-      const transactions = raws.map((t) => decodeTxSummary(t, assets, status, natives));
+      const owners = new Set(input.address ?? []);
+      const transactions = raws.map((t) => {
+        const row = decodeTxSummary(t, assets, status, natives);
+        return owners.size ? relativeTo(t, row, owners, assets) : row;
+      });
       return {
         count: transactions.length,
         transactions,
         next: nextPage(r, input, transactions),
       };
     },
-    summarize: (o) =>
+    summarize: (o, input) =>
       [
-        `${o.count} transaction(s).`,
-        ...listLines(o.transactions as TxSummary[], 30, txLine),
+        `${o.count} transaction(s) on this page (page size ${input.limit}), ${input.sort === 'timestamp-desc' ? 'newest' : 'oldest'} first${o.next ? '; more pages follow' : ''}.`,
+        ...listLines(o.transactions as TxRow[], 30, txLine),
         ...((o.transactions as TxSummary[]).some((t) => t.memo || t.outputTotals.some((a) => a.amount.display.includes('"'))) ? [STRANGER_NOTE] : []),
         ...nextLine('indexer_listTransactions', o.next),
       ].join('\n'),
@@ -942,7 +981,7 @@ export const indexerTools: ToolDef[] = [
     ...common,
     name: 'indexer_getAsset',
     title: 'Asset details',
-    description: "Get an asset's name, symbol, denomination, supply and kind (fixed cap, variable cap, NFT).",
+    description: "Get an asset's name, symbol, denomination, supply and kind (fixed/variable cap, NFT).",
     input: getAssetInput,
     output: AssetShallow,
     request: getAssetReq.request,

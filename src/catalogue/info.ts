@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { chainIdOrAlias, nodeId } from '../core/fields.js';
-import { defineTool, type ToolDef } from '../core/tool.js';
+import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 import { AmountOut, big, listLines, nativeAmount } from '../summarize/format.js';
 import { readTxFees } from '../spend/plan.js';
 
@@ -20,6 +20,23 @@ const Peer = z.object({
   benched: z.array(z.string()),
   observedUptime: z.string().describe('Percent, as reported by the peer.'),
 });
+
+/** Blockchain ID -> "X-Chain" etc. from info.getBlockchainID; a chain the node does not answer for keeps its ID. */
+async function primaryChainNames(ctx: ToolContext): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  await Promise.all(
+    ['X', 'P', 'C'].map(async (alias) => {
+      try {
+        const answer = (await ctx.rpc('info', 'info.getBlockchainID', { alias })) as { blockchainID?: unknown } | null;
+        const id = str(answer?.blockchainID);
+        if (id) names.set(id, `${alias}-Chain`);
+      } catch {
+        // Unnamed chains stay as IDs.
+      }
+    }),
+  );
+  return names;
+}
 
 export const infoTools: ToolDef[] = [
   defineTool({
@@ -154,12 +171,13 @@ export const infoTools: ToolDef[] = [
       numPeers: z.string(),
       versions: z.record(z.string(), z.number()).describe('Peer count per version.'),
       benchedPeers: z.number(),
+      benchedChains: z.array(z.string()),
       peers: z.array(Peer),
       offset: z.number(),
       hasMore: z.boolean(),
     }),
     request: { kind: 'rpc', endpoint: 'info', method: 'info.peers', params: (i) => (i.nodeIDs ? { nodeIDs: i.nodeIDs } : {}) },
-    decode: (raw, input) => {
+    decode: async (raw, input, ctx) => {
       const r = raw as { numPeers?: unknown; peers?: unknown };
       const all = (Array.isArray(r.peers) ? r.peers : []).map((p: Record<string, unknown>) => ({
         nodeID: str(p.nodeID),
@@ -173,10 +191,16 @@ export const infoTools: ToolDef[] = [
       }));
       const versions: Record<string, number> = {};
       for (const p of all) versions[p.version || 'unknown'] = (versions[p.version || 'unknown'] ?? 0) + 1;
+      // Peers report benched chains by ID; name the primary chains (asked only when a peer is benched).
+      if (all.some((p) => p.benched.length)) {
+        const names = await primaryChainNames(ctx);
+        for (const p of all) p.benched = p.benched.map((id) => names.get(id) ?? id);
+      }
       return {
         numPeers: (r.numPeers === undefined ? BigInt(all.length) : big(r.numPeers)).toString(),
         versions,
         benchedPeers: all.filter((p) => p.benched.length > 0).length,
+        benchedChains: [...new Set(all.flatMap((p) => p.benched))],
         peers: all.slice(input.offset, input.offset + input.limit),
         offset: input.offset,
         hasMore: input.offset + input.limit < all.length,
@@ -184,9 +208,9 @@ export const infoTools: ToolDef[] = [
     },
     summarize: (o) =>
       [
-        `${o.numPeers} peers connected; ${o.benchedPeers} benched on some chain.`,
+        `${o.numPeers} peers connected; ${o.benchedPeers} benched${o.benchedPeers ? ` on ${o.benchedChains.join(', ')}` : ''}.`,
         `Versions: ${Object.entries(o.versions).sort((a, b) => b[1] - a[1]).map(([v, n]) => `${v} (${n})`).join(', ') || 'none'}.`,
-        ...listLines(o.peers, 10, (p) => `${p.nodeID} ${p.version} at ${p.ip}${p.benched.length ? `, benched on ${p.benched.length} chain(s)` : ''}`),
+        ...listLines(o.peers, 10, (p) => `${p.nodeID} ${p.version} at ${p.ip}${p.benched.length ? `, benched on ${p.benched.join(', ')}` : ''}`),
         ...(o.hasMore ? [`More peers: call again with offset ${o.offset + o.peers.length}.`] : []),
       ].join('\n'),
   }),
@@ -209,7 +233,7 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_uptime',
     title: 'Uptime as seen by peers',
-    description: "Get this node's uptime as peers see it: percent of stake counting it up, weighted average.",
+    description: "Get this node's uptime as peers see it: share of stake counting it up, weighted average.",
     tier: 'read',
     toolset: 'info',
     input: none,

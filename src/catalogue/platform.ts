@@ -161,7 +161,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getAllDepositOffers',
     title: 'Deposit offers',
-    description: 'List deposit offers in their period at a time (default now): interest, durations, minimum, unlock period, and whether each takes new deposits now.',
+    description: 'List deposit offers in their period at a time (default now): interest, durations, minimum, unlock period, whether each takes deposits now.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ timestamp: unixTime('Unix seconds or RFC 3339; default now.').optional() }),
@@ -244,7 +244,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getBlock',
     title: 'P-Chain block',
-    description: 'Get a P-Chain block by ID; encoding json decodes height, parent and transactions.',
+    description: 'Get a P-Chain block by ID; json encoding decodes height, parent, transactions.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ blockID: cb58Id('Block ID (cb58).'), encoding: encoding([...NODE_ENCODINGS, 'json'], 'json decodes.') }),
@@ -419,7 +419,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getCurrentSupply',
     title: 'Current supply',
-    description: 'Get an upper bound on the native supply (burnt tokens and fees not subtracted).',
+    description: 'Get an upper bound on the native supply (burns and fees not subtracted).',
     tier: 'read',
     toolset: 'platform',
     input: none,
@@ -474,7 +474,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getMaxStakeAmount',
     title: 'Peak stake on a node',
-    description: "Get a validator's peak stake (own plus delegated) in a period; before delegating compare with min(5× own stake, max validator stake).",
+    description: "Get a validator's peak stake (own + delegated) in a period; before delegating compare with min(5× own, max validator stake).",
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({
@@ -502,7 +502,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getMinStake',
     title: 'Minimum stakes',
-    description: 'Get the minimum stake to validate and to delegate on the primary network.',
+    description: 'Get the minimum stake to validate and delegate on the primary network.',
     tier: 'read',
     toolset: 'platform',
     input: none,
@@ -517,7 +517,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getPendingValidators',
     title: 'Pending validators',
-    description: 'Summarize validators and delegators whose staking has not started yet: counts, stake, start times.',
+    description: 'Summarize validators and delegators not yet staking: counts, stake, start times.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ subnetID: subnetIdField, nodeIDs: nodeIdsField, sortBy: z.enum(['startTime', 'endTime', 'stake']).optional().describe('Default node order.'), ...pageFields }),
@@ -550,7 +550,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getRewardUTXOs',
     title: 'Staking reward UTXOs',
-    description: 'Get the reward UTXOs, with their total, of a finished staking or delegation transaction.',
+    description: 'Get the reward UTXOs and their total of a finished staking or delegation transaction.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ txID: cb58Id('Staking or delegation transaction ID.'), encoding: encoding(NODE_ENCODINGS) }),
@@ -585,7 +585,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getSubnets',
     title: 'Subnets',
-    description: 'List subnets (all or the given IDs) with control keys and signature threshold.',
+    description: 'List subnets (all or given IDs) with control keys and signature threshold.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ ids: z.array(cb58Id('Subnet ID.')).min(1).max(1000).optional().describe('Default all.') }),

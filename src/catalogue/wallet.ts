@@ -57,6 +57,8 @@ export const walletTools: ToolDef[] = [
     description: 'List the X-Chain addresses whose keys the configured keystore user holds.',
     tier: 'wallet',
     toolset: 'xvm',
+    // Wallet tier for the credentials, but it only reads the keystore.
+    annotations: { readOnlyHint: true, idempotentHint: true },
     input: z.strictObject({
       chain: chainSelector('X'),
       offset: z.number().int().min(0).default(0).describe('Skip this many addresses.'),

@@ -44,7 +44,7 @@ export type UtxoPageOut = z.infer<typeof UtxoPageOut>;
 export function utxoInput(chains: readonly ChainLetter[], sourceChainRequired: boolean) {
   const who = chains.map((c) => `${c}-...`).join(' or ');
   const source = chainIdOrAlias(
-    sourceChainRequired ? 'Chain they were exported from (alias or ID).' : 'Only atomic UTXOs exported from this chain (alias or ID).',
+    sourceChainRequired ? 'Chain they were exported from (alias/ID).' : 'Only atomic UTXOs exported from this chain (alias/ID).',
   );
   return {
     addresses: addressList(chains, `Addresses (${who}).`, 1024),
@@ -56,7 +56,7 @@ export function utxoInput(chains: readonly ChainLetter[], sourceChainRequired: b
       .describe('endIndex of the previous page.'),
     sourceChain: sourceChainRequired ? source : source.optional(),
     encoding: encoding(NODE_ENCODINGS),
-    fetchAll: z.boolean().default(false).describe('Fetch up to maxPages pages and total them all.'),
+    fetchAll: z.boolean().default(false).describe('Fetch up to maxPages pages and total all.'),
     maxPages: z.number().int().min(1).max(UTXO_MAX_PAGES).default(UTXO_MAX_PAGES).describe('Page cap for fetchAll.'),
     items: z.number().int().min(0).max(UTXO_PAGE_MAX).default(25).describe('Decoded UTXOs to list; totals cover all.'),
   };
@@ -286,7 +286,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_getAddressTxs',
     title: 'Transactions of an address',
-    description: "List IDs of transactions that changed an X-Chain address's balance of one asset, paged by cursor.",
+    description: "List IDs of transactions that changed an X-Chain address's balance of one asset, paged.",
     tier: 'read',
     toolset: 'xvm',
     input: z.strictObject({
@@ -313,7 +313,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_getTx',
     title: 'X-Chain transaction',
-    description: 'Get an X-Chain transaction by ID; encoding json decodes inputs, outputs, memo and exports.',
+    description: 'Get an X-Chain transaction by ID; json encoding decodes inputs, outputs, memo, exports.',
     tier: 'read',
     toolset: 'xvm',
     input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding([...NODE_ENCODINGS, 'json'], 'json decodes.'), chain: chainSelector('X') }),
@@ -353,7 +353,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_getTxStatus',
     title: 'X-Chain transaction status',
-    description: 'Get the status of an X-Chain transaction (Accepted, Processing, Rejected, Unknown).',
+    description: 'Get the status of an X-Chain transaction.',
     tier: 'read',
     toolset: 'xvm',
     input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), chain: chainSelector('X') }),
@@ -368,7 +368,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_getUTXOs',
     title: 'UTXOs (X-Chain)',
-    description: 'List and total the UTXOs of X-Chain addresses, or with sourceChain the atomic ones awaiting import.',
+    description: 'List and total UTXOs of X-Chain addresses, or with sourceChain the atomic ones awaiting import.',
     tier: 'read',
     toolset: 'xvm',
     input: z.strictObject({ ...utxoInput(['X'], false), chain: chainSelector('X') }),
@@ -379,7 +379,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'xvm_buildGenesis',
     title: 'Build asset-chain genesis',
-    description: 'Encode genesis bytes for a new asset chain (for platform_createBlockchain); changes nothing.',
+    description: 'Encode genesis bytes of a new asset chain for platform_createBlockchain; changes nothing.',
     tier: 'read',
     toolset: 'xvm',
     input: z.strictObject({

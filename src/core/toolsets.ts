@@ -19,11 +19,11 @@ export type Tier = 'read' | 'wallet' | 'spend' | 'admin';
 
 /** What each toolset answers, in one line: list_toolsets shows it so a model can pick one to enable. */
 export const TOOLSET_ABOUT: Readonly<Record<Toolset, string>> = {
-  assistant: 'One-call answers: balances of an address, a validator, the network, a transaction; guarded transfers.',
+  assistant: 'One-call answers: balances of an address, a validator, the network, a transaction.',
   info: 'The node itself: version, IDs, network, peers, uptime, fees, bootstrapping.',
-  platform: 'P-Chain: validators, delegators, stake, subnets, blockchains, deposit offers, balances; staking transactions.',
-  xvm: 'X-Chain: assets, balances, UTXOs, transactions; sends, exports, imports, asset creation.',
-  cx: 'C-Chain atomic side: UTXOs and import/export between C and X or P.',
+  platform: 'P-Chain: validators, delegators, stake, subnets, blockchains, deposit offers, balances.',
+  xvm: 'X-Chain: assets, balances, UTXOs, transactions.',
+  cx: 'C-Chain atomic side: UTXOs and atomic transactions between C and X or P.',
   evm: 'C-Chain EVM JSON-RPC: blocks, transactions, receipts, logs, balances, gas, calls.',
   wallet: 'X-Chain wallet sends that chain several transactions without waiting.',
   indexer: 'The indexer: history of addresses and assets, search, aggregates, C-Chain blocks.',
@@ -31,4 +31,13 @@ export const TOOLSET_ABOUT: Readonly<Record<Toolset, string>> = {
   auth: 'Node API auth tokens: create, revoke, change the password.',
   admin: 'Node administration: log levels, profilers, aliases.',
   runner: 'The local network runner: start a network, health, URIs.',
+};
+
+/** What a toolset adds when its spend tools are allowed too: list_toolsets names it only then. */
+export const TOOLSET_SPEND_ABOUT: Readonly<Partial<Record<Toolset, string>>> = {
+  assistant: 'Guarded transfers.',
+  platform: 'Staking transactions.',
+  xvm: 'Sends, exports, imports, asset creation.',
+  cx: 'Imports and exports.',
+  evm: 'Sending signed raw transactions.',
 };

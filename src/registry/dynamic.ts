@@ -1,7 +1,7 @@
 import type { ToolDef } from '../core/tool.js';
-import { TOOLSET_ABOUT, TOOLSETS, type Toolset } from '../core/toolsets.js';
+import { TOOLSET_ABOUT, TOOLSET_SPEND_ABOUT, TOOLSETS, type Toolset } from '../core/toolsets.js';
 import type { Config } from '../config.js';
-import type { ToolListing } from './listing.js';
+import { type ToolListing, toolListing } from './listing.js';
 import { whyHidden } from './select.js';
 
 /**
@@ -93,9 +93,15 @@ export class ToolsetSession {
   }
 
   private list(): DiscoveryResult {
-    const rows = TOOLSETS.map((toolset) => ({ toolset, about: TOOLSET_ABOUT[toolset], tools: this.of(toolset).length, enabled: this.enabled.has(toolset) }));
+    const rows = TOOLSETS.map((toolset) => ({ toolset, about: this.about(toolset), tools: this.of(toolset).length, enabled: this.enabled.has(toolset) }));
     const lines = rows.map((r) => `- ${r.toolset} (${r.tools} tool${r.tools === 1 ? '' : 's'}${r.enabled ? ', enabled' : r.tools === 0 ? ', not available here' : ''}): ${r.about}`);
     return ok([`Toolsets (enable one with enable_toolset):`, ...lines].join('\n'), { toolsets: rows });
+  }
+
+  /** A toolset's line names only what this server lets it do: its spend side only when spend tools are allowed. */
+  private about(toolset: Toolset): string {
+    const spend = TOOLSET_SPEND_ABOUT[toolset];
+    return spend && this.of(toolset).some((t) => t.tier === 'spend') ? `${TOOLSET_ABOUT[toolset]} ${spend}` : TOOLSET_ABOUT[toolset];
   }
 
   private tools(toolset: Toolset): DiscoveryResult {
@@ -110,8 +116,33 @@ export class ToolsetSession {
     if (tools.length === 0) return refuse(this.unavailable(toolset));
     if (this.enabled.has(toolset)) return ok(`The ${toolset} toolset is already enabled (${tools.length} tools).`, { toolset, enabled: true, tools: tools.map((t) => t.name) });
     this.enabled.add(toolset);
-    const text = `Enabled ${toolset}: ${tools.map((t) => t.name).join(', ')}. They are callable now.`;
-    return { ...ok(text, { toolset, enabled: true, tools: tools.map((t) => t.name) }), changed: true };
+    const { described, omitted } = this.describe(tools);
+    const more = omitted ? ` Input schemas of ${omitted} did not fit this answer: tools/list has them.` : ' Their input schemas are in the structured result.';
+    const text = `Enabled ${toolset}: ${tools.map((t) => t.name).join(', ')}. They are callable now.${more}`;
+    return { ...ok(text, { toolset, enabled: true, tools: described }), changed: true };
+  }
+
+  /**
+   * Name, first sentence and input schema of each new tool, so a host that ignores
+   * list_changed can still call them; schemas stop at the structured-result budget.
+   */
+  private describe(tools: readonly ToolDef[]): { described: Array<{ name: string; description: string; inputSchema?: unknown }>; omitted: number } {
+    const rows = tools.map((t) => ({ name: t.name, description: firstLine(t.description) }));
+    const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v), 'utf8') + 1;
+    // Every row's name and description always fit; schemas are added in order while they fit.
+    let bytes = 200 + rows.reduce((sum, row) => sum + size(row), 0);
+    let omitted = 0;
+    const described = rows.map((row, i) => {
+      const inputSchema = toolListing(tools[i]!).inputSchema;
+      const extra = size({ ...row, inputSchema }) - size(row);
+      if (omitted === 0 && bytes + extra <= this.config.maxStructuredBytes) {
+        bytes += extra;
+        return { ...row, inputSchema };
+      }
+      omitted++;
+      return row;
+    });
+    return { described, omitted };
   }
 
   /** A toolset with no tool the tiers and filters allow: which setting would change that. */

@@ -6,10 +6,10 @@ import { ADDRESS_STATES } from './plan.js';
 /** Input fields of the spend and wallet tiers, with the spec's limits (documents 2 and 3). */
 
 export const fromField = (chains: readonly ChainLetter[]) =>
-  z.array(chainAddress(chains)).min(1).max(64).optional().describe("Spend from; default any of the user's.");
+  z.array(chainAddress(chains)).min(1).max(64).optional().describe("Spend from; default all the user's.");
 
 export const changeAddrField = (chains: readonly ChainLetter[]) =>
-  chainAddress(chains).optional().describe("Change address; default one of the user's.");
+  chainAddress(chains).optional().describe("Change address; default the user's.");
 
 export const memoField = z
   .string()

@@ -26,6 +26,13 @@ describe('tx_status and wait_for_tx against the devnet', () => {
     }
   });
 
+  it('explains Accepted in words a model can repeat (final, not a stutter)', async () => {
+    const tx = txs((t) => t.chain === 'X' && t.status === 'Accepted')[0]!;
+    const r = await stack.call('tx_status', { txID: tx.id });
+    expect(r.text).toContain('final: the network accepted it');
+    expect(r.text).not.toMatch(/accepted, or will be accepted/i);
+  });
+
   it('finds a C atomic transaction with its block height, and a dropped one', async () => {
     const exp = txs((t) => t.chain === 'C' && t.status === 'Accepted')[0]!;
     const single = (await stack.call('cx_getAtomicTxStatus', { txID: exp.id })).structured as Rec;

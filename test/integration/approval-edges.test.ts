@@ -12,7 +12,7 @@ import { type ElicitAnswer, type ElicitParams, requestsFor, type SpendHarness, s
 const UI_HOST = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
 
 const harness = (devnet: Devnet, opts: { capabilities?: ClientCapabilities; elicit?: (p: ElicitParams) => Promise<ElicitAnswer> } = {}) =>
-  spendHarness(devnet, { capabilities: opts.capabilities, elicit: opts.elicit, env: { CHAIN_MCP_APPROVAL_WAIT_MS: '0' } });
+  spendHarness(devnet, { capabilities: opts.capabilities, elicit: opts.elicit, env: { CHAIN_MCP_APPROVAL_WAIT_MS: '0', CHAIN_MCP_APPROVAL_LINK: 'plain' } });
 
 /** A raw POST to the page with exactly this body and Origin (fetch would not send a chosen Host). */
 function post(url: string, body: string, headers: Record<string, string> = {}): Promise<number> {

@@ -269,11 +269,13 @@ describe('spends the server cannot read are held to the limits', () => {
 
   it('rounds wei up to the native unit against the cap: one wei over the cap is over', async () => {
     const cap = 2_000_000_000n; // 2 CAM in native smallest units = 2 * 10^18 wei
+    // typedTx's maximum fee counts too: 21,000 gas x 30 gwei max fee per gas, in wei.
+    const maxFeeWei = 21_000n * 30n * 10n ** 9n;
     const h = await harness(devnet, { env: { CHAIN_MCP_MAX_SPEND: String(cap) } });
     try {
-      const at = await h.call('eth_sendRawTransaction', { signedTx: typedTx(cap * 10n ** 9n, '42'.repeat(20)) });
+      const at = await h.call('eth_sendRawTransaction', { signedTx: typedTx(cap * 10n ** 9n - maxFeeWei, '42'.repeat(20)) });
       expect(at.structured?.status, at.text).toBe('preview');
-      const over = await h.call('eth_sendRawTransaction', { signedTx: typedTx(cap * 10n ** 9n + 1n, '42'.repeat(20)) });
+      const over = await h.call('eth_sendRawTransaction', { signedTx: typedTx(cap * 10n ** 9n - maxFeeWei + 1n, '42'.repeat(20)) });
       expect(over.isError, over.text).toBe(true);
       expect(over.text).toContain('exceeds CHAIN_MCP_MAX_SPEND');
     } finally {

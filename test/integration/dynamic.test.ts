@@ -72,13 +72,15 @@ describe('CHAIN_MCP_DYNAMIC: start small, enable toolsets on demand', () => {
     const names = await listedNames(stack);
     expect(names).toContain('xvm_getBalance');
     expect(names).not.toContain('xvm_send');
-    await expect(stack.call('xvm_send', { to: 'X-local1x', amount: '1', assetID: 'CAM' })).rejects.toThrow(/spending is off/);
+    const send = await stack.call('xvm_send', { to: 'X-local1x', amount: '1', assetID: 'CAM' });
+    expect(send.isError).toBe(true);
+    expect(send.text).toMatch(/spending is off/);
   });
 
   it('with spending on, a spend tool is not callable before its toolset is enabled, and sends nothing', async () => {
     const spender = await inMemoryStack({
       devnet,
-      env: { CHAIN_MCP_DYNAMIC: 'true', CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password },
+      env: { CHAIN_MCP_DYNAMIC: 'true', CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL_LINK: 'plain', CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password },
     });
     const to = devnet.state.users.get('alice')!.keys[1]!.x;
     devnet.router.record = true;

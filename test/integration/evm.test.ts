@@ -139,6 +139,15 @@ describe('EVM tools against a real anvil behind the devnet', () => {
     expect(history.text).toContain('2 block(s) from 1');
   });
 
+  it('eth_getBlockByNumber without block reads the latest block, as its description says', async () => {
+    const listed = (await stack.client.listTools()).tools.find((t) => t.name === 'eth_getBlockByNumber')!;
+    expect(listed.inputSchema.required ?? []).not.toContain('block');
+    const latest = await stack.call('eth_getBlockByNumber', {});
+    expect(latest.isError, latest.text).toBe(false);
+    const height = await stack.call('eth_blockNumber', {});
+    expect(latest.structured!.number).toBe(height.structured!.blockNumber);
+  });
+
   it('reads blocks, transactions, receipts and logs', async () => {
     const block = await stack.call('eth_getBlockByNumber', { block: '1', fullTransactions: true });
     expect(block.text).toContain('1 transaction(s)');

@@ -78,7 +78,9 @@ describe('tier gating', () => {
     devnet.router.record = true;
     devnet.router.requests.length = 0;
     try {
-      await expect(stack.call('admin_setLogLevel', { level: 'info' })).rejects.toThrow(/admin_setLogLevel" is not enabled on this server/);
+      const hidden = await stack.call('admin_setLogLevel', { level: 'info' });
+      expect(hidden.isError).toBe(true);
+      expect(hidden.text).toMatch(/admin_setLogLevel" is not enabled on this server: the admin tier is off/);
       expect(devnet.router.requests).toHaveLength(0);
     } finally {
       devnet.router.record = false;
@@ -102,7 +104,9 @@ describe('tier gating', () => {
     devnet.router.record = true;
     devnet.router.requests.length = 0;
     try {
-      await expect(stack.call('xvm_send', { amount: '1', assetID: 'CAM', to: 'X-local1abc' })).rejects.toThrow(/xvm_send" is not enabled on this server: spending is off/);
+      const hidden = await stack.call('xvm_send', { amount: '1', assetID: 'CAM', to: 'X-local1abc' });
+      expect(hidden.isError).toBe(true);
+      expect(hidden.text).toMatch(/xvm_send" is not enabled on this server: spending is off/);
       expect(devnet.router.requests).toHaveLength(0);
     } finally {
       devnet.router.record = false;

@@ -81,12 +81,33 @@ describe('indexer toolset against the devnet', () => {
     expect(newest.map((t) => t.id)).toContain(txID);
     expect(newest[0]?.timestamp.unix).toBe(String(state().txs.get(txID)!.timestamp));
     expect(history.text).toContain('memo "thanks for lunch"');
-    expect(history.text).toMatch(new RegExp(`${txID}: out [\\d,.]+ CAM to [^;]*${bareAddress(to).slice(0, 14)}…`));
+    expect(history.text).toMatch(new RegExp(`${txID}: received [\\d,.]+ CAM; out [\\d,.]+ CAM to [^;]*${bareAddress(to).slice(0, 14)}…`));
     expect(lastRequest().query).toContainEqual(['address', bareAddress(to)]);
 
     const out = await stack.call('indexer_getOutput', { id: state().txs.get(txID)!.outputs[0] });
     expect(out.structured).toMatchObject({ transactionID: txID, spent: false });
     expect(out.text).toContain('unspent');
+  });
+
+  it("says sent or received and the net amount for the queried address, the page size and the order", async () => {
+    const rent = [...state().txs.values()].find((t) => t.memo === `0x${Buffer.from('rent for November').toString('hex')}`)!;
+    const alice = await stack.call('indexer_listTransactions', { address: [aliceKey().x], limit: 3 });
+    expect(alice.isError).toBe(false);
+    expect(alice.text).toMatch(/^\d+ transaction\(s\) on this page \(page size 3\), oldest first/);
+    expect(alice.text).toMatch(new RegExp(`${rent.id}: received 50 CAM;`));
+    const row = (items(alice, 'transactions') as Array<{ id: string; direction: string; net: Array<{ amount: { value: string } }> }>).find((t) => t.id === rent.id);
+    expect(row).toMatchObject({ direction: 'received', net: [{ amount: { value: '50000000000' } }] });
+
+    // The payer's net is what left its addresses: the 50 CAM plus the fee.
+    const payer = devnetKey(1);
+    const sent = await stack.call('indexer_listTransactions', { address: [payer.x], sort: 'timestamp-desc', limit: 1000 });
+    const paid = (50_000_000_000n + rent.fee).toString();
+    expect(sent.text).toMatch(/newest first/);
+    expect((items(sent, 'transactions') as Array<{ id: string; direction: string; net: Array<{ amount: { value: string } }> }>).find((t) => t.id === rent.id)).toMatchObject({
+      direction: 'sent',
+      net: [{ amount: { value: `-${paid}` } }],
+    });
+    expect(sent.text).toMatch(new RegExp(`${rent.id}: sent 50\\.\\d+ CAM;`));
   });
 
   it("agrees with the node's balances", async () => {
@@ -112,7 +133,7 @@ describe('indexer toolset against the devnet', () => {
     expect(ids(before)).not.toContain(tx.id);
     expect(ids(after)).toEqual(expect.arrayContaining([...ids(before), tx.id]));
     expect(ids(after)).toHaveLength(ids(before).length + 1);
-    expect(after.text).toContain(`${tx.id}: out 7 CAM`);
+    expect(after.text).toContain(`${tx.id}: received 7 CAM; out 7 CAM`);
   });
 
   it('accepts addresses with or without a chain prefix and sends them bare', async () => {
@@ -332,7 +353,9 @@ describe('indexer toolset without a reachable indexer', () => {
       expect(tools.filter((t) => t.name.startsWith('indexer_'))).toHaveLength(0);
       expect(tools.some((t) => t.name === 'account_overview')).toBe(true);
       const before = devnet.indexer!.requests.length;
-      await expect(stack.call('indexer_getStatus', {})).rejects.toThrow(/not enabled on this server: CHAIN_MCP_INDEXER_URL is not set/);
+      const hidden = await stack.call('indexer_getStatus', {});
+      expect(hidden.isError).toBe(true);
+      expect(hidden.text).toMatch(/not enabled on this server: CHAIN_MCP_INDEXER_URL is not set/);
       // A composite that can use the indexer still answers from the node alone.
       const status = await stack.call('tx_status', { txID: devnet.state.txs.values().next().value!.id });
       expect(status.isError).toBe(false);

@@ -31,6 +31,15 @@ describe('info toolset against the devnet', () => {
     expect(peers.text).toContain('offset 2');
   });
 
+  it('names the chains a peer is benched on (the node reports IDs)', async () => {
+    const peers = await stack.call('info_peers', {});
+    const cChain = stack.devnet.state.chains.C;
+    expect(peers.text).toMatch(/^4 peers connected; 1 benched on C-Chain\./);
+    expect(peers.text).toMatch(/, benched on C-Chain$/m);
+    expect(peers.text).not.toContain(cChain);
+    expect(peers.structured?.benchedChains).toEqual(['C-Chain']);
+  });
+
   it('refuses bad input naming the field, sending nothing', async () => {
     stack.devnet.router.record = true;
     stack.devnet.router.requests.length = 0;

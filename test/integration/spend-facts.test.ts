@@ -58,7 +58,7 @@ describe('what the human approves is what is sent', () => {
   let strangerP: string;
   const harnesses: SpendHarness[] = [];
   const harness = async (opts: Parameters<typeof spendHarness>[1] = {}) => {
-    const h = await spendHarness(devnet, { ...opts, env: { CHAIN_MCP_APPROVAL_WAIT_MS: '0', ...opts.env } });
+    const h = await spendHarness(devnet, { ...opts, env: { CHAIN_MCP_APPROVAL_WAIT_MS: '0', CHAIN_MCP_APPROVAL_LINK: 'plain', ...opts.env } });
     harnesses.push(h);
     return h;
   };

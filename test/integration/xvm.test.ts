@@ -75,9 +75,9 @@ describe('xvm and keystore toolsets against the devnet', () => {
     expect((await stack.call('xvm_getTx', { txID: exp.id, encoding: 'json' })).text).toContain(`20 CAM to C-`);
     const hex = await stack.call('xvm_getTx', { txID: send.id, encoding: 'hex' });
     expect(hex.structured!.tx).toMatch(/^0x[0-9a-f]+$/);
-    expect((await stack.call('xvm_getTxStatus', { txID: send.id })).text).toContain('is Accepted: accepted, or will be accepted, by every node');
+    expect((await stack.call('xvm_getTxStatus', { txID: send.id })).text).toContain('is Accepted: final: the network accepted it');
     const processing = [...state.txs.values()].find((t) => t.status === 'Processing')!;
-    expect((await stack.call('xvm_getTxStatus', { txID: processing.id })).text).toContain('Processing: being voted on');
+    expect((await stack.call('xvm_getTxStatus', { txID: processing.id })).text).toContain('Processing: not decided yet');
     const unknown = await stack.call('xvm_getTxStatus', { txID: state.chains.C });
     expect(unknown.structured!.status).toBe('Unknown');
     const missing = await stack.call('xvm_getTx', { txID: state.chains.C });
@@ -140,7 +140,7 @@ describe('xvm and keystore toolsets against the devnet', () => {
     const tx = await stack.call('cx_getAtomicTx', { txID: exp.id, encoding: 'hex' });
     expect(tx.structured!.tx).toMatch(/^0x/);
     const dropped = [...state.txs.values()].find((t) => t.status === 'Dropped')!;
-    expect((await stack.call('cx_getAtomicTxStatus', { txID: dropped.id })).text).toContain('Dropped: dropped by this node because it considered the transaction invalid');
+    expect((await stack.call('cx_getAtomicTxStatus', { txID: dropped.id })).text).toContain('Dropped: this node dropped it as invalid');
   });
 
   it('lists keystore users and builds genesis bytes', async () => {

@@ -37,7 +37,9 @@ describe('catalogue invariants', () => {
       for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
         expect(typeof listing.annotations[hint]).toBe('boolean');
       }
-      expect(listing.annotations.readOnlyHint).toBe(tool.tier === 'read');
+      // Wallet tier needs credentials but may only read (xvm_listAddresses); create-address tools write the keystore.
+      if (tool.tier === 'wallet') expect(listing.annotations.readOnlyHint).toBe(/^(xvm|platform)_list/.test(tool.name));
+      else expect(listing.annotations.readOnlyHint).toBe(tool.tier === 'read');
       if (tool.tier === 'spend' || tool.tier === 'admin') expect(listing.annotations.destructiveHint).toBe(true);
       if (tool.tier === 'spend') expect(props).toContain('confirm');
     });

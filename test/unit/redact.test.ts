@@ -213,11 +213,10 @@ describe('what redaction covers (issue 25)', () => {
     }
   });
 
-  it('masks short secrets of 4 to 7 characters too', async () => {
+  it('masks short secrets of 4 to 7 characters too, and the configuration refuses them as too short to trust', () => {
     for (const secret of ['k9Z!', 'k9Z!a7', 'Pq7-x2W']) {
-      const s = echoServices({ CHAIN_MCP_AUTH_PASSWORD: secret });
-      const r = await callTool(s, echo as unknown as ToolDef, { which: 'authPassword' });
-      expect(r.content[0]!.text, secret).toBe('[redacted] and again [redacted]');
+      expect(redactSecrets(`${secret} and again ${secret}`, [secret]), secret).toBe('[redacted] and again [redacted]');
+      expect(() => echoServices({ CHAIN_MCP_AUTH_PASSWORD: secret }), secret).toThrow(/CHAIN_MCP_AUTH_PASSWORD: expected at least 8 characters/);
     }
   });
 

@@ -50,7 +50,7 @@ export const accountOverview = defineTool({
   name: 'account_overview',
   title: 'Account overview',
   description:
-    'Get everything addresses hold in one call: X (all assets), P (unlocked, bonded, deposited), C EVM (0x addresses), exports awaiting import, and the native total.',
+    'Get everything addresses hold in one call: X (all assets), P (unlocked, bonded, deposited), C EVM (0x addresses), exports awaiting import, native total.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({
@@ -58,7 +58,7 @@ export const accountOverview = defineTool({
       .array(anyAddress)
       .min(1)
       .max(16)
-      .describe('1-16 addresses: X-/P-/C-... (any one covers that key on X, P and C) or 0x... (C-Chain EVM balance).'),
+      .describe('1-16 addresses: X-/P-/C-... (one covers its key on X, P and C) or 0x... (C-Chain EVM balance).'),
   }),
   output: z.object({
     accounts: z.array(Account),

@@ -20,7 +20,7 @@ const Offer = z.object({
 export const networkOverview = defineTool({
   name: 'network_overview',
   title: 'Network overview',
-  description: 'Get the network at a glance: name, ID, node version, bootstrap, heights, supply, fees, staking (totals, minimums) and deposit offers (open or why not).',
+  description: 'Get the network at a glance: name, ID, node version, bootstrap, heights, supply, fees, staking (totals, minimums), deposit offers (open or why not).',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({}),

@@ -13,7 +13,7 @@ export const validatorLookup = defineTool({
   description: 'One validator by node ID: current or pending, period, time left, stake, uptime, connection, fee, delegators, reward owner.',
   tier: 'read',
   toolset: 'assistant',
-  input: z.strictObject({ nodeID: nodeId(), subnetID: cb58Id('Subnet ID; default the primary network.').optional() }),
+  input: z.strictObject({ nodeID: nodeId(), subnetID: cb58Id('Subnet ID; default primary network.').optional() }),
   output: z.object({
     nodeID: z.string(),
     subnetID: z.string(),

@@ -10,7 +10,7 @@ export const accountTools: ToolDef[] = [
   evmTool({
     name: 'eth_getBalance',
     title: 'C-Chain balance',
-    description: 'Get the native balance of a C-Chain 0x address (wei, 18 decimals, and display units).',
+    description: 'Get the native balance of a C-Chain 0x address (in wei and display units).',
     input: z.strictObject({ address: hexAddress(), block: blockTag().default('latest'), chain }),
     output: z.object({ address: z.string(), block: z.string(), balance: AmountOut }),
     params: (i) => [i.address, i.block],

@@ -11,7 +11,7 @@ export const blockTools: ToolDef[] = [
     name: 'eth_getBlockByNumber',
     title: 'C-Chain block by number',
     description: 'Get a C-Chain block by number or tag: time, gas, base fee, transactions.',
-    input: z.strictObject({ block: blockTag(), fullTransactions: z.boolean().default(false).describe('Full transactions (first 25) instead of hashes.'), chain }),
+    input: z.strictObject({ block: blockTag().default('latest'), fullTransactions: z.boolean().default(false).describe('Full transactions (first 25), not hashes.'), chain }),
     output: BlockOut,
     params: (i) => [i.block, i.fullTransactions],
     decode: (raw, _i, ctx) => blockOut(raw, ctx),
@@ -21,7 +21,7 @@ export const blockTools: ToolDef[] = [
     name: 'eth_getBlockByHash',
     title: 'C-Chain block by hash',
     description: 'Get a C-Chain block by hash: time, gas, base fee, transactions.',
-    input: z.strictObject({ hash: hash32('Block hash.'), fullTransactions: z.boolean().default(false).describe('Full transactions (first 25) instead of hashes.'), chain }),
+    input: z.strictObject({ hash: hash32('Block hash.'), fullTransactions: z.boolean().default(false).describe('Full transactions (first 25), not hashes.'), chain }),
     output: BlockOut,
     params: (i) => [i.hash, i.fullTransactions],
     decode: (raw, _i, ctx) => blockOut(raw, ctx),
@@ -43,7 +43,7 @@ export const blockTools: ToolDef[] = [
   evmTool({
     name: 'eth_getTransactionReceipt',
     title: 'C-Chain transaction receipt',
-    description: 'Get a mined C-Chain transaction\'s outcome: success or revert, gas, fee, created contract, logs.',
+    description: 'Get a mined C-Chain transaction\'s outcome: success or revert, gas, fee, new contract, logs.',
     input: z.strictObject({ hash: hash32('Transaction hash.'), chain }),
     output: z.object({
       found: z.boolean(),
@@ -90,17 +90,17 @@ export const blockTools: ToolDef[] = [
   evmTool({
     name: 'eth_getLogs',
     title: 'Event logs',
-    description: 'Find contract event logs by block range or hash, address and topics; first `limit` plus a total count.',
+    description: 'Find contract event logs by block range or hash, address and topics, with a total count.',
     input: z.strictObject({
       fromBlock: blockTag('First block; default latest.').optional(),
       toBlock: blockTag('Last block; default latest.').optional(),
-      blockHash: hash32('Only this block, instead of a range.').optional(),
+      blockHash: hash32('Only this block, not a range.').optional(),
       address: z.union([hexAddress(''), z.array(hexAddress('')).min(1).max(100)]).optional().describe('Contract address(es).'),
       topics: z
         .array(z.union([topic, z.null(), z.array(topic).max(20)]))
         .max(4)
         .optional()
-        .describe('Filters by position: a 0x 32-byte topic, null (any) or a list (any of).'),
+        .describe('Per position: a 0x 32-byte topic, null (any) or a list (any of).'),
       limit: z.number().int().min(1).max(500).default(50).describe('Logs to return; the count covers all.'),
       chain,
     }),

@@ -10,7 +10,7 @@ export const poolAndFeeTools: ToolDef[] = [
   evmTool({
     name: 'txpool_status',
     title: 'Transaction pool status',
-    description: 'Count C-Chain transactions in the node\'s pool: pending (executable) and queued (future nonce).',
+    description: 'Count the node\'s pending (executable) and queued (future nonce) C-Chain transactions.',
     input: z.strictObject({ chain }),
     output: z.object({ pending: z.string(), queued: z.string() }),
     params: () => [],
@@ -20,7 +20,7 @@ export const poolAndFeeTools: ToolDef[] = [
   evmTool({
     name: 'eth_getAssetBalance',
     title: 'C-Chain asset balance',
-    description: 'Get a 0x address\'s balance of a non-main native asset (an X-Chain asset moved to C).',
+    description: 'Get a 0x address\'s balance of an X-Chain asset moved to the C-Chain.',
     input: z.strictObject({ address: hexAddress(), block: blockTag().default('latest'), assetID: assetIdOrAlias('Asset ID (cb58).'), chain }),
     output: z.object({ address: z.string(), assetID: z.string(), balance: AmountOut }),
     params: (i) => [i.address, i.block, i.assetID],
@@ -43,7 +43,7 @@ export const poolAndFeeTools: ToolDef[] = [
   evmTool({
     name: 'eth_maxPriorityFeePerGas',
     title: 'Priority fee',
-    description: 'Get the priority fee (tip) per gas needed for inclusion on the C-Chain, in wei and gwei.',
+    description: 'Get the priority fee (tip) per gas for inclusion on the C-Chain, in wei and gwei.',
     input: z.strictObject({ chain }),
     output: z.object({ maxPriorityFeePerGas: z.string().describe('Wei.'), display: z.string() }),
     params: () => [],

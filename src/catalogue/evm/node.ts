@@ -47,7 +47,7 @@ export const nodeTools: ToolDef[] = [
   evmTool({
     name: 'eth_chainId',
     title: 'EVM chain ID',
-    description: 'Get the EVM chain ID that C-Chain transactions are signed with (500 main, 501 test).',
+    description: 'Get the EVM chain ID C-Chain transactions are signed with (500 main, 501 test).',
     input: z.strictObject({ chain }),
     output: z.object({ chainId: z.string(), hex: z.string() }),
     params: () => [],

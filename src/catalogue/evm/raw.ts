@@ -67,7 +67,7 @@ export const rawTools: ToolDef[] = [
         .refine((m) => (EVM_READ_METHODS as readonly string[]).includes(m), {
           message: 'not an allowed read method (signing, sending, personal_ and debug_ methods are refused here)',
         })
-        .describe('Method, e.g. eth_getBlockTransactionCountByNumber.'),
+        .describe('Method, e.g. eth_getBlockReceipts.'),
       params: z.array(z.unknown()).max(20).default([]).describe('Positional params.'),
       chain,
     }),

@@ -18,7 +18,7 @@ export const gwei = (wei: bigint) => formatAmount(wei, { decimals: 9, symbol: 'g
 const BLOCK_TAGS = ['latest', 'earliest', 'pending', 'safe', 'finalized'] as const;
 
 /** A block number (decimal or 0x hex) or tag; sent as the node expects it: a tag or a 0x quantity. */
-export const blockTag = (description = 'Number (decimal or 0x) or tag; default latest.') =>
+export const blockTag = (description = 'Number (decimal/0x) or tag; default latest.') =>
   z
     // Whole-number check in the transform, not .int().min(0): the listed schema then reads as a plain type list.
     .union([z.string().max(20), z.number()])
@@ -73,7 +73,7 @@ export const CallObject = z
     value: quantity('Wei.').optional(),
     data: hexData('').optional(),
   })
-  .describe('Call fields; numbers decimal or 0x hex.');
+  .describe('Call fields; numbers decimal or 0x.');
 
 export const chain = chainSelector('C');
 export const balanceSymbol = async (ctx: ToolContext) => (await networkOrBlank(ctx)).assetSymbol;

@@ -13,7 +13,7 @@ export const watchTools: ToolDef[] = [
   defineTool({
     name: 'evm_watch',
     title: 'Watch new blocks or logs',
-    description: 'Collect new C-Chain block headers or matching logs over WebSocket, up to maxEvents within timeoutSeconds.',
+    description: 'Collect new C-Chain block headers or matching logs over WebSocket.',
     tier: 'read',
     toolset: 'evm',
     input: z.strictObject({
