@@ -8,7 +8,7 @@ import { platformSpendTools } from './platform.spend.js';
 import { runnerTools } from './runner.js';
 import { walletTools } from './wallet.js';
 import { xvmSpendTools } from './xvm.spend.js';
-import { indexerTools } from './indexer.js';
+import { indexerTools } from './indexer/index.js';
 import { infoTools } from './info.js';
 import { platformTools } from './platform.js';
 import { xvmTools } from './xvm.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexerTools } from '../../src/catalogue/indexer.js';
+import { indexerTools } from '../../src/catalogue/indexer/index.js';
 import type { ToolContext, ToolDef } from '../../src/core/tool.js';
 import { ChainMcpError, HttpStatusError } from '../../src/errors.js';
 import { amountOf, indexerAsset, memoText, parseStatus, timeOf } from '../../src/summarize/indexer.js';

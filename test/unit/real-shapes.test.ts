@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeCTx } from '../../src/catalogue/indexer.js';
+import { decodeCTx } from '../../src/catalogue/indexer/decode.js';
 import { infoTools } from '../../src/catalogue/info.js';
 import { balanceParts, platformTools } from '../../src/catalogue/platform.js';
 import type { ToolContext } from '../../src/core/tool.js';

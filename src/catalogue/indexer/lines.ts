@@ -1,0 +1,44 @@
+/** One-line texts of transactions, outputs, addresses, assets and C-chain transactions. */
+import { listLines, type TimeOut } from '../../summarize/format.js';
+import { isoShort, shortId } from '../../summarize/indexer.js';
+import { quote } from '../../summarize/stranger.js';
+import type { AddressRecord, Asset, CTx, Output, TxRow } from './shapes.js';
+
+const shortAddress = (a: string): string => (a.length > 24 ? `${a.slice(0, 14)}…${a.slice(-4)}` : a);
+
+export function txLine(t: TxRow): string {
+  const out = t.outputTotals.map((a) => a.amount.display).join(', ') || 'nothing';
+  const memo = t.memo ? `, memo ${quote(t.memo, 60)}` : '';
+  const to = t.to.length ? ` to ${t.to.slice(0, 2).map(shortAddress).join(', ')}${t.to.length > 2 ? ', …' : ''}` : '';
+  return `${isoShort(t.timestamp)} ${t.chain || shortId(t.chainID)} ${t.type || 'tx'} ${t.id}: ${t.net ? `${netText(t)}; ` : ''}out ${out}${to}; fee ${t.txFee.display}${memo}`;
+}
+
+/** "received 50 CAM", "sent 51.001 CAM" (a sender's net includes the fee), or both. */
+function netText(t: TxRow): string {
+  const part = (sign: boolean, word: string) => {
+    const list = (t.net ?? []).filter((a) => a.amount.value.startsWith('-') === sign).map((a) => a.amount.display.replace(/^-/, ''));
+    return list.length ? `${word} ${list.join(', ')}` : '';
+  };
+  return [part(true, 'sent'), part(false, 'received')].filter(Boolean).join(', ') || 'no net change';
+}
+
+export function outputLine(o: Output): string {
+  return `${o.amount.display} to ${o.addresses.join(', ') || '(no address)'} (${o.spent ? `spent in ${shortId(o.redeemingTransactionID)}` : 'unspent'}) ${o.id}`;
+}
+
+export function addressLines(a: AddressRecord): string[] {
+  return [
+    `Address ${a.address}${a.publicKey ? ' (public key known)' : ''}: ${a.assets.length} asset(s).`,
+    ...listLines(a.assets, 20, (x) => `${x.balance.display} balance; received ${x.totalReceived.display}, sent ${x.totalSent.display}; ${x.transactionCount} txs, ${x.utxoCount} UTXOs`),
+  ];
+}
+
+export function assetLine(a: Asset): string {
+  return `${a.name ? quote(a.name) : '(no name)'} (${a.symbol ? quote(a.symbol, 16) : 'no symbol'})${a.imitation ? ` ${a.imitation}` : ''} ${a.id}: ${a.kind}, supply ${a.currentSupply.display}, ${a.denomination} decimals`;
+}
+
+export function cTxLine(t: CTx): string {
+  return `block ${t.block} ${t.hash}: ${t.from} -> ${t.to || '(contract creation)'} ${t.value.display}, fee ${t.fee.display}${t.status ? `, ${t.status}` : ''}`;
+}
+
+export const windowText = (s?: TimeOut, e?: TimeOut) => (s || e ? ` between ${isoShort(s)} and ${isoShort(e)}` : '');
