@@ -57,8 +57,8 @@ export function txOut(raw: unknown, symbol: string): z.infer<typeof TxOut> {
   return out;
 }
 
-export const BlockOut = z.object({
-  found: z.boolean(),
+/** The head of a C-chain block as the node and the indexer both describe it. */
+export const blockHeadFields = {
   number: z.string(),
   hash: z.string(),
   parentHash: z.string(),
@@ -66,6 +66,11 @@ export const BlockOut = z.object({
   miner: z.string(),
   gasUsed: z.string(),
   gasLimit: z.string(),
+};
+
+export const BlockOut = z.object({
+  found: z.boolean(),
+  ...blockHeadFields,
   baseFeePerGas: z.string().optional(),
   transactionCount: z.number(),
   transactionHashes: z.array(z.string()).describe('First 100.'),

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { AmountOut, TimeOut } from '../../summarize/format.js';
 import { AssetAmount } from '../../summarize/indexer.js';
+import { blockHeadFields } from '../evm/shapes.js';
 
 export const Next = z.record(z.string(), z.unknown()).optional().describe('When there is more: arguments for the next page.');
 export type Next = z.infer<typeof Next>;
@@ -126,13 +127,7 @@ export const CTx = z.object({
 export type CTx = z.infer<typeof CTx>;
 
 export const CBlockHead = z.object({
-  number: z.string(),
-  hash: z.string(),
-  parentHash: z.string(),
-  timestamp: TimeOut.optional(),
-  miner: z.string(),
-  gasUsed: z.string(),
-  gasLimit: z.string(),
+  ...blockHeadFields,
   baseFeePerGas: Amt,
   transactionCount: z.number(),
 });
