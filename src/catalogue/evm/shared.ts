@@ -17,24 +17,36 @@ export const gwei = (wei: bigint) => formatAmount(wei, { decimals: 9, symbol: 'g
 
 const BLOCK_TAGS = ['latest', 'earliest', 'pending', 'safe', 'finalized'] as const;
 
+/**
+ * A whole number given as text or a JS number, sent as a 0x quantity. `read` turns the text
+ * into what is sent (undefined: refused with `refusal`). The whole-number check is in the
+ * transform, not .int().min(0): the listed schema then reads as a plain type list.
+ */
+const sentAsQuantity = (maxLength: number, what: string, read: (v: string) => string | undefined, refusal: string) =>
+  z.union([z.string().max(maxLength), z.number()]).transform((v, ctx) => {
+    if (typeof v === 'number') {
+      if (Number.isSafeInteger(v) && v >= 0) return `0x${v.toString(16)}`;
+      ctx.addIssue({ code: 'custom', message: `expected a whole ${what}, 0 or more` });
+      return z.NEVER;
+    }
+    const sent = read(v);
+    if (sent !== undefined) return sent;
+    ctx.addIssue({ code: 'custom', message: refusal });
+    return z.NEVER;
+  });
+
 /** A block number (decimal or 0x hex) or tag; sent as the node expects it: a tag or a 0x quantity. */
 export const blockTag = (description = 'Number (decimal/0x) or tag; default latest.') =>
-  z
-    // Whole-number check in the transform, not .int().min(0): the listed schema then reads as a plain type list.
-    .union([z.string().max(20), z.number()])
-    .transform((v, ctx) => {
-      if (typeof v === 'number') {
-        if (Number.isSafeInteger(v) && v >= 0) return `0x${v.toString(16)}`;
-        ctx.addIssue({ code: 'custom', message: 'expected a whole block number, 0 or more' });
-        return z.NEVER;
-      }
+  sentAsQuantity(
+    20,
+    'block number',
+    (v) => {
       if ((BLOCK_TAGS as readonly string[]).includes(v)) return v;
-      if (/^0x[0-9a-fA-F]{1,16}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
-      if (/^\d{1,20}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
-      ctx.addIssue({ code: 'custom', message: `expected a block number or one of ${BLOCK_TAGS.join(', ')}` });
-      return z.NEVER;
-    })
-    .describe(description);
+      if (/^0x[0-9a-fA-F]{1,16}$/.test(v) || /^\d{1,20}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
+      return undefined;
+    },
+    `expected a block number or one of ${BLOCK_TAGS.join(', ')}`,
+  ).describe(description);
 
 export const hash32 = (description: string) =>
   z
@@ -50,19 +62,12 @@ const hexData = (description: string) =>
     .regex(/^0x(?:[0-9a-fA-F]{2})*$/, 'expected 0x-prefixed hex bytes')
     .describe(description);
 export const quantity = (description: string) =>
-  z
-    .union([z.string().max(80), z.number()])
-    .transform((v, ctx) => {
-      if (typeof v === 'number') {
-        if (Number.isSafeInteger(v) && v >= 0) return `0x${v.toString(16)}`;
-        ctx.addIssue({ code: 'custom', message: 'expected a whole number, 0 or more' });
-        return z.NEVER;
-      }
-      if (/^0x[0-9a-fA-F]{1,64}$/.test(v) || /^\d{1,78}$/.test(v)) return `0x${BigInt(v).toString(16)}`;
-      ctx.addIssue({ code: 'custom', message: 'expected a whole number (decimal or 0x hex)' });
-      return z.NEVER;
-    })
-    .describe(description);
+  sentAsQuantity(
+    80,
+    'number',
+    (v) => (/^0x[0-9a-fA-F]{1,64}$/.test(v) || /^\d{1,78}$/.test(v) ? `0x${BigInt(v).toString(16)}` : undefined),
+    'expected a whole number (decimal or 0x hex)',
+  ).describe(description);
 
 export const CallObject = z
   .strictObject({
