@@ -496,6 +496,15 @@ export function tierWarnings(config: Config): string[] {
 }
 
 /**
+ * Whether a tool name list is set (CHAIN_MCP_TOOLS, or a non-empty CHAIN_MCP_EXCLUDE_TOOLS), so
+ * main.ts must load the catalogue before initialize to check the names. Without one the start
+ * stays fast: the catalogue loads after initialize has been answered.
+ */
+export function namesToCheck(config: Config): boolean {
+  return config.tools !== undefined || config.excludeTools.size > 0;
+}
+
+/**
  * Refuses tool names that are not in the catalogue (a typo would otherwise expose nothing, or
  * exclude nothing, silently). main.ts loads the catalogue for it only when a list is set.
  */

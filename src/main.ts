@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { ConfigError, checkToolNames, defaultPasskeyFile, HELP, loadConfig, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
+import { ConfigError, checkToolNames, defaultPasskeyFile, HELP, loadConfig, namesToCheck, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
 import { createLogger } from './log.js';
 import { VERSION } from './version.js';
 
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   const unknownNames = unknownNameWarnings(env);
   if (!cli.check) for (const line of unknownNames) process.stderr.write(`chain-mcp: ${line}\n`);
   const config = loadConfig(env);
-  if (config.tools || config.excludeTools) {
+  if (namesToCheck(config)) {
     // Only then is the catalogue loaded before initialize: a start without the lists stays fast.
     const { loadCatalogue } = await import('./catalogue/load.js');
     checkToolNames(config, (await loadCatalogue()).map((t) => t.name));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
-import { checkToolNames, cliOptions, FLAGS, HELP, knownEnvNames, loadConfig, parseCli } from '../../src/config.js';
+import { checkToolNames, cliOptions, FLAGS, HELP, knownEnvNames, loadConfig, namesToCheck, parseCli } from '../../src/config.js';
 import { editDistance, nearest } from '../../src/core/nearest.js';
 
 describe('--help and the flag table', () => {
@@ -35,6 +35,14 @@ describe('names checked at start', () => {
     expect(() => checkToolNames(loadConfig({ CHAIN_MCP_EXCLUDE_TOOLS: 'info_peer' }), names)).toThrow(
       'CHAIN_MCP_EXCLUDE_TOOLS: unknown tool "info_peer"; did you mean "info_peers"?',
     );
+  });
+
+  it('loads the catalogue before initialize only when a name list is set', () => {
+    // An empty exclude list is still a Set: it must not count as a list (the catalogue would load before every start).
+    expect(namesToCheck(loadConfig({}))).toBe(false);
+    expect(namesToCheck(loadConfig({ CHAIN_MCP_EXCLUDE_TOOLS: '' }))).toBe(false);
+    expect(namesToCheck(loadConfig({ CHAIN_MCP_TOOLS: 'info_peers' }))).toBe(true);
+    expect(namesToCheck(loadConfig({ CHAIN_MCP_EXCLUDE_TOOLS: 'info_peers' }))).toBe(true);
   });
 
   it('knows every schema variable, the simulator dialect and the four settings other work adds', () => {
