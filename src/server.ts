@@ -1,8 +1,7 @@
-import { RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type ClientCapabilities, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { decideFromCard } from './approval/card-tool.js';
-import { CARD_TOOL, CARD_URI, cardResource, hostShowsCards } from './approval/card.js';
+import { CARD_TOOL, CARD_URI, cardResource, hostShowsCards, RESOURCE_MIME_TYPE } from './approval/card.js';
 import { needsConfirmation, type ToolDef } from './core/tool.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';

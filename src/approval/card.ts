@@ -1,7 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { getUiCapability, RESOURCE_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Approval } from './book.js';
+
+/**
+ * MCP Apps' MIME type for a view and the id of its client extension: the values
+ * @modelcontextprotocol/ext-apps/server exports as RESOURCE_MIME_TYPE and EXTENSION_ID (a unit test
+ * checks they still match). They are spelled here because importing that module evaluates the
+ * whole MCP Apps protocol's schemas, about 20 ms of every start, for two strings.
+ */
+export const RESOURCE_MIME_TYPE = 'text/html;profile=mcp-app';
+export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui';
 
 /** The MCP Apps approval card: a `ui://` view linked from spend previews when the host can show it. */
 export const CARD_URI = 'ui://chain-mcp/approval-card.html';
@@ -12,8 +20,9 @@ export const CARD_META_KEY = 'chain-mcp/approval';
 
 /** The host renders MCP Apps views (it advertised the ui extension with our MIME type). */
 export function hostShowsCards(caps: ClientCapabilities | undefined): boolean {
-  const ui = getUiCapability(caps as Parameters<typeof getUiCapability>[0]);
-  return ui?.mimeTypes?.includes(RESOURCE_MIME_TYPE) === true;
+  // ext-apps' getUiCapability: the client's `extensions` entry under the extension id.
+  const ui = (caps as { extensions?: Record<string, { mimeTypes?: unknown } | undefined> } | undefined)?.extensions?.[UI_EXTENSION_ID];
+  return Array.isArray(ui?.mimeTypes) && ui.mimeTypes.includes(RESOURCE_MIME_TYPE);
 }
 
 /**

@@ -1,6 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cardHtml } from '../../src/approval/card.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { EXTENSION_ID, getUiCapability, RESOURCE_MIME_TYPE as EXT_APPS_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
+import { cardHtml, hostShowsCards, RESOURCE_MIME_TYPE, UI_EXTENSION_ID } from '../../src/approval/card.js';
 import { APP_CLASS } from '../../src/core/app-class.js';
 import { VIEWS, viewHtml } from '../../src/views/views.js';
 import { appClassModule, buildAppClass } from '../../tools/views/app-class.js';
@@ -23,5 +25,21 @@ describe('the inlined ext-apps App class', () => {
       // The App class names the protocol's methods itself; the views' own code no longer does.
       expect(html.replace(APP_CLASS, '')).not.toMatch(/ui\/initialize|ui\/notifications|postMessage/);
     }
+  });
+
+  it('the MIME type and extension id spelled in src/approval/card.ts are those of the installed ext-apps', () => {
+    expect(RESOURCE_MIME_TYPE).toBe(EXT_APPS_MIME_TYPE);
+    expect(UI_EXTENSION_ID).toBe(EXTENSION_ID);
+    // hostShowsCards reads the capability as ext-apps' getUiCapability does.
+    const shapes: Array<ClientCapabilities | undefined> = [
+      undefined,
+      {},
+      { extensions: {} },
+      { extensions: { [EXTENSION_ID]: {} } },
+      { extensions: { [EXTENSION_ID]: { mimeTypes: ['text/html'] } } },
+      { extensions: { [EXTENSION_ID]: { mimeTypes: [EXT_APPS_MIME_TYPE] } } },
+      { extensions: { 'other/ext': { mimeTypes: [EXT_APPS_MIME_TYPE] } } },
+    ];
+    for (const caps of shapes) expect(hostShowsCards(caps), JSON.stringify(caps)).toBe(getUiCapability(caps)?.mimeTypes?.includes(EXT_APPS_MIME_TYPE) === true);
   });
 });
