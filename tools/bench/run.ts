@@ -14,6 +14,7 @@ import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { addManyUtxos, addManyValidators, addressFor, fund } from '../../src/devnet/state/index.js';
 import { evalTotals } from '../eval/doc.js';
 import { runEval } from '../eval/run.js';
+import { singleFileOptions } from '../bundle.js';
 import { startFaultProxy } from '../fault-proxy.js';
 import { describeLeak, drive, leakCheck, leakFree, MAIN, median, percentile, stdioSession } from '../load.js';
 
@@ -53,13 +54,12 @@ function coldStart(script: string, env: Record<string, string>): Promise<number>
   });
 }
 
-/** A one-file ESM bundle (esbuild, as tools/bundle.ts does for chain-mcp) of the minimal server. */
+/** A one-file ESM bundle of the minimal server, with the bin's own esbuild options (tools/bundle.ts). */
 async function bundles(): Promise<{ minimal: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-bench-'));
   const root = fileURLToPath(new URL('../../..', import.meta.url));
-  const banner = { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" };
   const minimal = join(dir, 'minimal.mjs');
-  await build({ bundle: true, platform: 'node', format: 'esm', target: 'node20', banner, logLevel: 'warning', entryPoints: [join(root, 'tools/bench/minimal-server.ts')], outfile: minimal });
+  await build(singleFileOptions(join(root, 'tools/bench/minimal-server.ts'), minimal));
   return { minimal, dir };
 }
 
