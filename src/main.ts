@@ -76,15 +76,16 @@ async function main(): Promise<void> {
     log.info({ url: `http://127.0.0.1:${port}/mcp` }, 'serving Streamable HTTP');
     return;
   }
-  const [{ StdioServerTransport }, { buildServer }, { StdioGuard }] = await Promise.all([
+  const [{ StdioServerTransport }, { buildServer, loadCallPath }, { StdioGuard }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/stdio.js'),
     import('./server.js'),
     import('./stdio-guard.js'),
   ]);
   const { mcp } = buildServer({ config, log, services });
-  // Load the catalogue and the HTTP stack once initialize has been answered, so the first call finds them ready.
+  // Load the catalogue, the call pipeline and the HTTP stack once initialize has been answered, so the first call finds them ready.
   mcp.server.oninitialized = () => {
     void services.catalogue();
+    void loadCallPath();
     void services.http.warm();
   };
   // Lines that are not JSON-RPC get an error answer instead of silence (see stdio-guard.ts).

@@ -6,7 +6,6 @@ import { needsConfirmation, type ToolDef } from './core/tool.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { CallHooks } from './registry/context.js';
-import { callTool } from './registry/execute.js';
 import { Services } from './services.js';
 import { type ToolListing, toolListing } from './registry/listing.js';
 import { DISCOVERY_LISTING, ToolsetSession } from './registry/dynamic.js';
@@ -37,6 +36,19 @@ interface Selection {
   listing: ToolListing[];
 }
 
+type CallPath = typeof import('./registry/execute.js');
+let callPath: CallPath | undefined;
+
+/**
+ * The tools/call pipeline (validation, spends, summaries, the result budget and what they import,
+ * such as the confusables table of summarize/stranger.ts) is not needed to answer initialize: it
+ * loads on the first call, or right after initialize (main.ts), like the catalogue.
+ */
+export async function loadCallPath(): Promise<CallPath> {
+  callPath ??= await import('./registry/execute.js');
+  return callPath;
+}
+
 /** Selection and tools/list are computed once per configuration (HTTP sessions share them): schemas never change at run time. */
 const selections = new WeakMap<Config, Promise<Selection>>();
 
@@ -60,6 +72,8 @@ function formElicitation(caps: ClientCapabilities | undefined): boolean {
 export function buildServer(opts: BuildOptions): BuiltServer {
   const services = opts.services ?? createServices(opts.config, opts.log, opts.catalogue);
   const own = opts.catalogue ? Promise.resolve(select(opts.catalogue, opts.config)) : undefined;
+  // Once resolved, kept here so a tools/call finds it without waiting a turn.
+  let ready: Selection | undefined;
   const selection = (): Promise<Selection> => {
     if (own) return own;
     let shared = selections.get(opts.config);
@@ -68,6 +82,10 @@ export function buildServer(opts: BuildOptions): BuiltServer {
       selections.set(opts.config, shared);
     }
     return shared;
+  };
+  const selected = async (): Promise<Selection> => {
+    ready ??= await selection();
+    return ready;
   };
   const mcp = new McpServer(
     { name: 'chain-mcp', title: 'Blockchain node (chain-mcp)', version: VERSION },
@@ -106,8 +124,8 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     if (request.params.name === CARD_TOOL && cards) {
       return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log }, request.params.arguments ?? {});
     }
-    const { byName, catalogue } = await selection();
-    const dynamic = await session();
+    const { byName, catalogue } = ready ?? (await selected());
+    const dynamic = opts.config.dynamic ? await session() : undefined;
     if (dynamic?.isDiscovery(request.params.name)) {
       const { changed, ...result } = dynamic.call(request.params.name, request.params.arguments ?? {});
       if (changed) await server.sendToolListChanged();
@@ -127,6 +145,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
       throw Object.assign(new Error(`Unknown tool "${request.params.name}". Call tools/list for the tools this server exposes.`), { code: ErrorCode.InvalidParams });
     }
     const progressToken = request.params._meta?.progressToken;
+    const caps = server.getClientCapabilities();
     const hooks: CallHooks = {
       signal: extra.signal,
       session: extra.sessionId,
@@ -136,8 +155,8 @@ export function buildServer(opts: BuildOptions): BuiltServer {
           : async (progress, total, message) => {
               await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
             },
-      appCard: hostShowsCards(server.getClientCapabilities()),
-      elicitUrl: server.getClientCapabilities()?.elicitation?.url
+      appCard: hostShowsCards(caps),
+      elicitUrl: caps?.elicitation?.url
         ? async (message, url, elicitationId) => {
             const answer = await server
               .elicitInput({ mode: 'url', message, url, elicitationId }, { signal: extra.signal })
@@ -145,7 +164,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
             return answer.action;
           }
         : undefined,
-      elicit: formElicitation(server.getClientCapabilities())
+      elicit: formElicitation(caps)
         ? async (message) => {
             const answer = await server
               .elicitInput(
@@ -166,6 +185,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
           }
         : undefined,
     };
+    const { callTool } = callPath ?? (await loadCallPath());
     return callTool(services, tool, request.params.arguments ?? {}, hooks);
   });
 
