@@ -29,9 +29,20 @@ export function annotationsFor(tool: ToolDef): ToolAnnotations {
   };
 }
 
-/** The schemas a client sees: spend tools gain `confirm` and the preview/issued result shape. */
+const schemasByTool = new WeakMap<ToolDef, { input: AnyObject; output: AnyObject }>();
+
+/**
+ * The schemas a client sees: spend tools gain `confirm` and the preview/issued result shape.
+ * Built once per tool (every tools/call validates with them; a zod schema built anew would also
+ * compile its parser anew) and shared: zod schemas are immutable.
+ */
 export function effectiveSchemas(tool: ToolDef): { input: AnyObject; output: AnyObject } {
-  return needsConfirmation(tool) ? { input: spendInput(tool), output: spendOutput(tool) } : { input: tool.input, output: tool.output };
+  let schemas = schemasByTool.get(tool);
+  if (!schemas) {
+    schemas = needsConfirmation(tool) ? { input: spendInput(tool), output: spendOutput(tool) } : { input: tool.input, output: tool.output };
+    schemasByTool.set(tool, schemas);
+  }
+  return schemas;
 }
 
 type Json = Record<string, unknown>;
