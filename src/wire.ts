@@ -116,8 +116,11 @@ export type Endpoint = 'auth' | 'keystore' | 'info' | 'platform' | 'xvm' | 'xvmS
 /** True when the path, the method namespace or the method's own name depends on the dialect. */
 export function needsDialect(endpoint: Endpoint, method: string): boolean {
   if (endpoint === 'xvm' || endpoint === 'xvmStatic' || endpoint === 'cx' || method.startsWith('xvm.') || method.startsWith('cx.')) return true;
-  return Object.values(PRESETS).some((preset) => Object.hasOwn(preset.methods, method));
+  return RENAMED_METHODS.has(method);
 }
+
+/** Every method a preset renames (read on every call, so listed once). */
+const RENAMED_METHODS: ReadonlySet<string> = new Set(Object.values(PRESETS).flatMap((preset) => Object.keys(preset.methods)));
 
 /**
  * True where the node takes a JSON-RPC batch: only the EVM endpoint (/ext/bc/<chain>/rpc, geth's

@@ -67,6 +67,8 @@ type Undici = typeof import('undici');
  */
 export class HttpClient {
   private undici?: Promise<Undici>;
+  /** undici once loaded: a request then starts without waiting a turn for the promise. */
+  private loaded?: Undici;
   private agent?: Agent;
   private readonly maxBodyBytes: number;
   private readonly now: () => number;
@@ -83,6 +85,7 @@ export class HttpClient {
   warm(): Promise<Undici> {
     this.undici ??= import('undici').then((undici) => {
       this.agent = new undici.Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
+      this.loaded = undici;
       return undici;
     });
     return this.undici;
@@ -129,8 +132,9 @@ export class HttpClient {
     if (req.signal?.aborted) controller.abort();
     else req.signal?.addEventListener('abort', onCancel, { once: true });
     const signal = controller.signal;
-    const where = `${req.service} at ${safeUrl(req.url)}`;
-    const { request, errors: undiciErrors } = await this.warm();
+    // Only messages name the service and URL: built when one is written, not on every request.
+    const where = () => `${req.service} at ${safeUrl(req.url)}`;
+    const { request, errors: undiciErrors } = this.loaded ?? (await this.warm());
     try {
       const res = await request(req.url, {
         method: req.method,
@@ -143,32 +147,32 @@ export class HttpClient {
       });
       const text = await this.readCapped(res.body, where);
       const contentType = String(res.headers['content-type'] ?? '');
-      if (res.statusCode >= 400) throw statusError(res.statusCode, redactSecrets(text, this.opts.secrets ?? []), contentType, where, res.headers['retry-after']);
+      if (res.statusCode >= 400) throw statusError(res.statusCode, redactSecrets(text, this.opts.secrets ?? []), contentType, where(), res.headers['retry-after']);
       return { status: res.statusCode, contentType, text };
     } catch (err) {
       if (err instanceof ChainMcpError) throw err;
-      if (req.signal?.aborted) throw new ChainMcpError('cancelled', `The call to the ${where} was cancelled.`);
+      if (req.signal?.aborted) throw new ChainMcpError('cancelled', `The call to the ${where()} was cancelled.`);
       if (timedOut || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError) {
-        throw new ChainMcpError('timeout', `The ${where} did not answer within ${this.opts.timeoutMs} ms.`, {
+        throw new ChainMcpError('timeout', `The ${where()} did not answer within ${this.opts.timeoutMs} ms.`, {
           hint: 'Check that the service is up and not overloaded, or raise CHAIN_MCP_TIMEOUT_MS.',
           transient: false,
         });
       }
-      throw connectionError(err, where);
+      throw connectionError(err, where());
     } finally {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onCancel);
     }
   }
 
-  private async readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, where: string): Promise<string> {
+  private async readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, where: () => string): Promise<string> {
     const chunks: Buffer[] = [];
     let size = 0;
     for await (const chunk of body) {
       size += chunk.length;
       if (size > this.maxBodyBytes) {
         body.destroy();
-        throw new ChainMcpError('too_large', `The ${where} sent more than ${this.maxBodyBytes >> 20} MB; the answer was cut off.`, {
+        throw new ChainMcpError('too_large', `The ${where()} sent more than ${this.maxBodyBytes >> 20} MB; the answer was cut off.`, {
           hint: 'Ask for less: use paging arguments such as limit.',
         });
       }

@@ -25,8 +25,14 @@ export const MAX_BATCH = 40;
  * and uint64 amounts above 2^53 must keep every digit.
  */
 export function stringifyJson(value: unknown): string {
-  const marked = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${BIG_MARK}${v.toString()}` : v));
-  return marked.replace(BIG_PATTERN, '$1');
+  try {
+    // Most params hold no bigint: plain JSON, no replacer and no marker to take out.
+    return JSON.stringify(value);
+  } catch {
+    // A BigInt (JSON.stringify has no form for it); anything else throws again below.
+    const marked = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${BIG_MARK}${v.toString()}` : v));
+    return marked.replace(BIG_PATTERN, '$1');
+  }
 }
 
 /** A per-process marker, so no caller-supplied string can pass for a bigint. */
