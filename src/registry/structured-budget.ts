@@ -5,7 +5,23 @@ export interface Fitted {
   note?: string;
 }
 
-const bytesOf = (value: unknown): number => Buffer.byteLength(JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? '', 'utf8');
+/** JSON of a result, bigints as decimal strings; a result without one skips the replacer (most do). */
+function jsonOf(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? '';
+  } catch {
+    // A BigInt (JSON.stringify has no form for it); anything else throws again below.
+    return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)) ?? '';
+  }
+}
+
+const bytesOf = (value: unknown): number => Buffer.byteLength(jsonOf(value), 'utf8');
+
+/** Whether the JSON of `value` takes at most `maxBytes`: a UTF-16 unit is at most 3 UTF-8 bytes, so short JSON needs no count. */
+function fits(value: unknown, maxBytes: number): boolean {
+  const json = jsonOf(value);
+  return json.length * 3 <= maxBytes || Buffer.byteLength(json, 'utf8') <= maxBytes;
+}
 
 interface ArraySite {
   holder: Record<string, unknown> | unknown[];
@@ -99,7 +115,7 @@ function headBytes(text: string, bytes: number): string {
  * result says what was kept (`truncated`) so the model can page for the rest.
  */
 export function fitStructured(value: Record<string, unknown>, maxBytes: number): Fitted {
-  if (bytesOf(value) <= maxBytes) return { value };
+  if (fits(value, maxBytes)) return { value };
   const copy = structuredClone(value);
   const kept: Array<{ path: string; shown: number; total: number }> = [];
   // Room for the `truncated` record itself.

@@ -37,12 +37,22 @@ export function quote(text: string, max = 64): string {
   return `"${cleanText(text, max).replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-/** Structured results keep stranger text whole, minus characters that hide or reorder it. */
+/** Printable ASCII, tab and line breaks: nothing HIDDEN or CONTROLS_BUT_LAYOUT removes (most strings of a result). */
+const PLAIN = /^[\t\n\r\x20-\x7e]*$/;
+
+/** Structured results keep stranger text whole, minus characters that hide or reorder it. A fresh copy (every tools/call runs it on its whole result). */
 export function cleanValue<T>(value: T): T {
-  if (typeof value === 'string') return value.replace(HIDDEN, '').replace(CONTROLS_BUT_LAYOUT, '') as T;
+  if (typeof value === 'string') return (PLAIN.test(value) ? value : value.replace(HIDDEN, '').replace(CONTROLS_BUT_LAYOUT, '')) as T;
   if (Array.isArray(value)) return value.map(cleanValue) as T;
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, cleanValue(v)])) as T;
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const clean = cleanValue((value as Record<string, unknown>)[key]);
+      // As Object.fromEntries would: an own "__proto__" key stays a key, not the prototype.
+      if (key === '__proto__') Object.defineProperty(out, key, { value: clean, enumerable: true, writable: true, configurable: true });
+      else out[key] = clean;
+    }
+    return out as T;
   }
   return value;
 }
