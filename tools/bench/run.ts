@@ -6,6 +6,8 @@ import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
@@ -89,6 +91,7 @@ async function startBreakdown(): Promise<string> {
       ['Node itself, to the first line of the entry', med('node')],
       ['loading the modules needed to answer initialize (config, log, server, SDK)', med('modules')],
       ['building the server (config, services, handlers)', med('build')],
+      ['after initialize: loading the tools/call pipeline (validation, summaries, budget)', med('callPath')],
       [`after initialize: loading the catalogue (${runs[0]!.tools} tools)`, med('catalogue')],
       ['after initialize: every tool\'s listed JSON Schema', med('schemas')],
     ],
@@ -164,10 +167,13 @@ async function benchCalls(devnet: Devnet): Promise<string[]> {
         ['tools/call in one process (InMemoryTransport), end to end', ms(median(inProcess.tool)), ms(percentile(inProcess.tool, 99))],
         ['the same server\'s own JSON-RPC client, same method, same process', ms(median(inProcess.rpc)), ms(percentile(inProcess.rpc, 99))],
         [
-          'overhead in process (MCP framing, validation, decode, summary)',
+          'overhead in process (MCP framing, validation, decode, summary; target at most 0.3 ms median)',
           ms(median(inProcess.tool) - median(inProcess.rpc)),
           ms(percentile(inProcess.tool, 99) - percentile(inProcess.rpc, 99)),
         ],
+        ['the same request through a bare SDK server (one handler), same process', ms(median(inProcess.bare)), ms(percentile(inProcess.bare, 99))],
+        ['of the overhead, the SDK alone (bare server minus the JSON-RPC client)', ms(median(inProcess.bare) - median(inProcess.rpc)), ''],
+        ['of the overhead, chain-mcp itself (tool call minus the bare server)', ms(median(inProcess.tool) - median(inProcess.bare)), ''],
       ],
     );
     const rows: Array<Array<string | number>> = [];
@@ -183,8 +189,12 @@ async function benchCalls(devnet: Devnet): Promise<string[]> {
   }
 }
 
-/** Tool call vs the server's own node client, both in this process: the server's share alone. */
-async function inProcessCalls(devnet: Devnet): Promise<{ tool: number[]; rpc: number[] }> {
+/**
+ * Tool call vs the server's own node client, both in this process: the server's share alone. And
+ * the same call through a bare SDK server (one tools/call handler that sends the same request and
+ * answers text and structuredContent): what the SDK's framing and validation cost on their own.
+ */
+async function inProcessCalls(devnet: Devnet): Promise<{ tool: number[]; rpc: number[]; bare: number[] }> {
   const { mcp, services } = buildServer({ config: loadConfig({ CHAIN_MCP_NODE_URL: devnet.nodeUrl, CHAIN_MCP_LOG_LEVEL: 'silent' }), log: silentLogger() });
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'bench', version: '0' });
@@ -197,9 +207,26 @@ async function inProcessCalls(devnet: Devnet): Promise<{ tool: number[]; rpc: nu
     const rpc = async () => {
       await services.rpc('info', 'info.getNodeID', {}, {});
     };
-    await drive(300, 1, tool);
-    await drive(300, 1, rpc);
-    return { tool: (await drive(2000, 1, tool)).latencies, rpc: (await drive(2000, 1, rpc)).latencies };
+    const bareServer = new Server({ name: 'bare', version: '0' }, { capabilities: { tools: {} } });
+    bareServer.setRequestHandler(CallToolRequestSchema, async () => {
+      const answer = (await services.rpc('info', 'info.getNodeID', {}, {})) as { nodeID: string };
+      return { content: [{ type: 'text', text: `Node ID: ${answer.nodeID}` }], structuredContent: { nodeID: answer.nodeID } };
+    });
+    const [c, d] = InMemoryTransport.createLinkedPair();
+    const bareClient = new Client({ name: 'bench', version: '0' });
+    await bareServer.connect(d);
+    await bareClient.connect(c);
+    const bare = async () => {
+      await bareClient.callTool({ name: 'info_getNodeID', arguments: {} });
+    };
+    try {
+      await drive(300, 1, tool);
+      await drive(300, 1, rpc);
+      await drive(300, 1, bare);
+      return { tool: (await drive(2000, 1, tool)).latencies, rpc: (await drive(2000, 1, rpc)).latencies, bare: (await drive(2000, 1, bare)).latencies };
+    } finally {
+      await bareClient.close();
+    }
   } finally {
     await client.close();
     await services.close();
