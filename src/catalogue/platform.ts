@@ -560,10 +560,11 @@ export const platformTools: ToolDef[] = withShallowOutputs([
       const network = await networkOrBlank(ctx);
       const r = obj(raw);
       const utxos = (Array.isArray(r.utxos) ? r.utxos : []).map(str);
-      const decoded = utxos.map((u) => decodeUtxo(u, network.hrp || 'unknown')).filter((u): u is DecodedUtxo => u !== undefined);
+      const enc = answeredEncoding(r.encoding, input.encoding, utxos[0]);
+      const decoded = utxos.map((u) => decodeUtxo(u, network.hrp || 'unknown', enc)).filter((u): u is DecodedUtxo => u !== undefined);
       const totals = [];
       for (const [assetID, t] of totalsByAsset(decoded)) totals.push({ assetID, amount: await amountOf(ctx, network, assetID, t.amount).then(({ value, display }) => ({ value, display })) });
-      return { txID: input.txID, numFetched: Number(big(r.numFetched ?? utxos.length)), encoding: answeredEncoding(r.encoding, input.encoding, utxos[0]), utxos, decoded, totals };
+      return { txID: input.txID, numFetched: Number(big(r.numFetched ?? utxos.length)), encoding: enc, utxos, decoded, totals };
     },
     summarize: (o) =>
       o.numFetched === 0

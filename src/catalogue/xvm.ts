@@ -111,7 +111,7 @@ export async function fetchUtxos(ctx: ToolContext, endpoint: Endpoint, method: s
     const end = obj(answer.endIndex);
     endIndex = end.address !== undefined || end.utxo !== undefined ? { address: str(end.address), utxo: str(end.utxo) } : null;
     for (const text of utxos) {
-      const u = decodeUtxo(text, network.hrp || 'unknown');
+      const u = decodeUtxo(text, network.hrp || 'unknown', enc);
       const key = u?.utxoID ?? text;
       if (seen.has(key)) {
         duplicates += 1;
