@@ -20,6 +20,10 @@ export default defineConfig({
       'test/assistant/**/*.test.ts',
       'test/integration/{admin,approval,approval-card,approval-edges,confirm,dialects,dynamic,gating,hostile,http,indexer,info,limits,platform,real-shapes,spend,wire-names,xvm}.test.ts',
     ],
+    // A freshness check of generated code (src/core/app-class.ts against a rebuild of the installed
+    // ext-apps): no mutated file reaches it, and inside Stryker's sandbox, where node_modules is a
+    // link, esbuild resolves the bundle differently, so it would fail the initial run for nothing.
+    exclude: ['test/unit/views-app-class.test.ts'],
     globalSetup: ['test/helpers/browser-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,

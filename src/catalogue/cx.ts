@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { withShallowOutputs } from '../summarize/schema.js';
 import { meaningOf, TX_STATUS_MEANING } from '../summarize/chain.js';
-import { big } from '../summarize/format.js';
+import { answeredEncoding, big } from '../summarize/format.js';
 import { cb58Id, chainSelector, encoding, NODE_ENCODINGS } from '../core/fields.js';
 import { defineTool, type ToolDef } from '../core/tool.js';
 import { fetchUtxos, summarizeUtxos, UtxoPageOut, utxoInput } from './xvm.js';
@@ -23,7 +23,7 @@ export const cxTools: ToolDef[] = withShallowOutputs([
     request: { kind: 'rpc', endpoint: 'cx', method: 'cx.getAtomicTx' },
     decode: (raw, input) => {
       const r = obj(raw);
-      const out: { txID: string; tx: string; encoding: string; blockHeight?: string } = { txID: input.txID, tx: str(r.tx), encoding: str(r.encoding ?? input.encoding ?? 'cb58') };
+      const out: { txID: string; tx: string; encoding: string; blockHeight?: string } = { txID: input.txID, tx: str(r.tx), encoding: answeredEncoding(r.encoding, input.encoding, r.tx) };
       if (r.blockHeight !== undefined) out.blockHeight = big(r.blockHeight).toString();
       return out;
     },

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { parsePrivateKey } from '../codec/index.js';
+import { cb58Encode, decodeEncoded, hexChecksumEncode, impliedEncoding, parsePrivateKey } from '../codec/index.js';
 import { ChainMcpError } from '../errors.js';
-import { credentials } from '../spend/plan.js';
+import { credentials, nodeHex } from '../spend/plan.js';
 import { decodeSuccess, SuccessOut } from '../spend/result.js';
-import { chainSelector, hexAddress, pAddress, xAddress } from '../core/fields.js';
+import { chainSelector, hexAddress, inputEncoding, pAddress, xAddress } from '../core/fields.js';
 import { defineTool, type SpendLimits, type SpendPlan, type ToolContext, type ToolDef } from '../core/tool.js';
 import { KNOWN_NETWORKS } from '../context/network.js';
 import { ownMark } from '../spend/plan.js';
@@ -17,7 +17,18 @@ import { ownMark } from '../spend/plan.js';
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 const success = SuccessOut;
 const ok = decodeSuccess;
-const encoding = z.enum(['cb58', 'hex']).optional().describe('Encoding of the user data; default cb58.');
+
+/** Exported user data (asked in hex; read in whatever the node answered) in the encoding the caller wants. */
+function reencode(user: string, wanted: 'hex' | 'cb58'): { user: string; encoding: string } {
+  if (user === '') return { user, encoding: wanted };
+  let bytes: Uint8Array;
+  try {
+    bytes = decodeEncoded(user, impliedEncoding(user, undefined));
+  } catch (err) {
+    throw new ChainMcpError('malformed', `the node's exported user data does not decode: ${(err as Error).message}`);
+  }
+  return { user: wanted === 'hex' ? hexChecksumEncode(bytes) : cb58Encode(bytes), encoding: wanted };
+}
 
 /**
  * The spec rejects weak keystore passwords and recommends at least 8 characters with upper
@@ -114,7 +125,7 @@ export const keystoreAdminTools: ToolDef[] = [
     description: 'Export the configured keystore user as encrypted data (still protected by its password) to import on another node.',
     tier: 'admin',
     toolset: 'keystore',
-    input: z.strictObject({ encoding }),
+    input: z.strictObject({ encoding: z.enum(['hex', 'cb58']).optional().describe('Encoding of the user data; default hex.') }),
     output: z.object({ user: z.string(), encoding: z.string() }),
     confirmation: true,
     plan: (_i, ctx) =>
@@ -123,8 +134,9 @@ export const keystoreAdminTools: ToolDef[] = [
       ]),
     limits: handsOver("the keystore user's keys"),
     run: async (i, ctx) => {
-      const raw = (await ctx.rpc('keystore', 'keystore.exportUser', { ...keystore(ctx), ...(i.encoding ? { encoding: i.encoding } : {}) })) as Record<string, unknown>;
-      return { user: str(raw?.user), encoding: str(raw?.encoding) || (i.encoding ?? 'cb58') };
+      // Asked in hex, which every node takes (a Camino node refuses cb58); cb58 is made here.
+      const raw = (await ctx.rpc('keystore', 'keystore.exportUser', { ...keystore(ctx), encoding: 'hex' })) as Record<string, unknown>;
+      return reencode(str(raw?.user), i.encoding ?? 'hex');
     },
     summarize: (o) => `Exported the keystore user (${o.user.length} characters of ${o.encoding}, encrypted with its password); the data is in structuredContent.user.`,
   }),
@@ -134,7 +146,7 @@ export const keystoreAdminTools: ToolDef[] = [
     description: 'Import exported user data as the configured keystore user; the configured password must match the exported user\'s.',
     tier: 'admin',
     toolset: 'keystore',
-    input: z.strictObject({ user: z.string().min(1).max(10_000_000).describe('Data from keystore_exportUser.'), encoding }),
+    input: z.strictObject({ user: z.string().min(1).max(10_000_000).describe('Data from keystore_exportUser.'), encoding: inputEncoding('user') }),
     output: success.extend({ username: z.string() }),
     confirmation: true,
     plan: (i, ctx) =>
@@ -144,7 +156,8 @@ export const keystoreAdminTools: ToolDef[] = [
     limits: handsOver('keys someone else may also hold'),
     run: async (i, ctx) => {
       const { username, password } = keystore(ctx);
-      const raw = await ctx.rpc('keystore', 'keystore.importUser', { username, password, user: i.user, ...(i.encoding ? { encoding: i.encoding } : {}) });
+      const user = nodeHex('user', i.user, i.encoding);
+      const raw = await ctx.rpc('keystore', 'keystore.importUser', { username, password, user: user.data, encoding: user.encoding });
       return { ...ok(raw), username };
     },
     summarize: (o) => (o.success ? `Imported as keystore user ${o.username}.` : 'The node did not confirm the import.'),

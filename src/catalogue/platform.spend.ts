@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ChainMcpError, InputError } from '../errors.js';
-import { amount, cb58Id, compact, nodeId, pAddress, xAddress } from '../core/fields.js';
+import type { ByteEncoding } from '../codec/index.js';
+import { amount, cb58Id, compact, inputEncoding, nodeId, pAddress, xAddress } from '../core/fields.js';
 import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 import { addressStateField, changeAddrField, fromField, stateName } from '../spend/fields.js';
 import {
@@ -13,6 +14,7 @@ import {
   headLines,
   MIN_DELEGATION_FEE,
   onChain,
+  nodeHex,
   payloadBytes,
   PRIMARY_NETWORK,
   pUnlocked,
@@ -264,14 +266,15 @@ export const platformSpendTools: ToolDef[] = [
       vmID: z.string().min(1).max(100).describe('VM ID or alias, e.g. xvm.'),
       name: z.string().min(1).max(128).describe('Chain name.'),
       genesisData: z.string().min(1).max(1_000_000).describe('Genesis bytes in `encoding`, e.g. from xvm_buildGenesis.'),
-      encoding: z.enum(['cb58', 'hex']).optional().describe('Encoding of genesisData; default cb58.'),
+      encoding: inputEncoding('genesisData'),
       from,
       changeAddr,
     }),
     output: TxOut,
-    request: p('platform.createBlockchain', (i: { subnetID: string; vmID: string; name: string; genesisData: string; encoding?: string; from?: string[]; changeAddr?: string }) =>
-      compact({ subnetID: i.subnetID, vmID: i.vmID, name: i.name, genesisData: i.genesisData, encoding: i.encoding, from: i.from, changeAddr: i.changeAddr }),
-    ),
+    request: p('platform.createBlockchain', (i: { subnetID: string; vmID: string; name: string; genesisData: string; encoding?: ByteEncoding; from?: string[]; changeAddr?: string }) => {
+      const genesis = nodeHex('genesisData', i.genesisData, i.encoding);
+      return compact({ subnetID: i.subnetID, vmID: i.vmID, name: i.name, genesisData: genesis.data, encoding: genesis.encoding, from: i.from, changeAddr: i.changeAddr });
+    }),
     decode: decodeTx,
     plan: async (i, ctx) => {
       const network = await ctx.network();

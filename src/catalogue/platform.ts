@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { withShallowOutputs } from '../summarize/schema.js';
 import { nanosToSeconds, parseDateTime, tolerantBigInt } from '../codec/index.js';
 import { amountOf, BLOCKCHAIN_STATUS_MEANING, DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
-import { AmountOut, big, listLines, nativeAmount, TimeOut, timeOut } from '../summarize/format.js';
+import { AmountOut, answeredEncoding, big, listLines, nativeAmount, TimeOut, timeOut } from '../summarize/format.js';
 import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
 import { ADDRESS_STATES, decodeAddressStates, decodeDepositOffer, DepositOfferOut, offerCount, offerLine } from '../summarize/platform.js';
 import { DecodedUtxo, decodeUtxo, totalsByAsset } from '../summarize/utxo.js';
@@ -259,7 +259,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
     request: rpc('platform.getBlock'),
     decode: (raw, input) => {
       const r = obj(raw);
-      const out: Record<string, unknown> = { blockID: input.blockID, encoding: str(r.encoding ?? input.encoding ?? 'cb58'), block: r.block ?? null };
+      const out: Record<string, unknown> = { blockID: input.blockID, encoding: answeredEncoding(r.encoding, input.encoding, r.block), block: r.block ?? null };
       if (r.block && typeof r.block === 'object') {
         const b = r.block as Record<string, unknown>;
         if (b.height !== undefined) out.height = big(b.height).toString();
@@ -560,10 +560,11 @@ export const platformTools: ToolDef[] = withShallowOutputs([
       const network = await networkOrBlank(ctx);
       const r = obj(raw);
       const utxos = (Array.isArray(r.utxos) ? r.utxos : []).map(str);
-      const decoded = utxos.map((u) => decodeUtxo(u, network.hrp || 'unknown')).filter((u): u is DecodedUtxo => u !== undefined);
+      const enc = answeredEncoding(r.encoding, input.encoding, utxos[0]);
+      const decoded = utxos.map((u) => decodeUtxo(u, network.hrp || 'unknown', enc)).filter((u): u is DecodedUtxo => u !== undefined);
       const totals = [];
       for (const [assetID, t] of totalsByAsset(decoded)) totals.push({ assetID, amount: await amountOf(ctx, network, assetID, t.amount).then(({ value, display }) => ({ value, display })) });
-      return { txID: input.txID, numFetched: Number(big(r.numFetched ?? utxos.length)), encoding: str(r.encoding ?? input.encoding ?? 'cb58'), utxos, decoded, totals };
+      return { txID: input.txID, numFetched: Number(big(r.numFetched ?? utxos.length)), encoding: enc, utxos, decoded, totals };
     },
     summarize: (o) =>
       o.numFetched === 0

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { formatAmount } from '../codec/index.js';
+import { type ByteEncoding, formatAmount } from '../codec/index.js';
 import { InputError } from '../errors.js';
 import { nativeAmount } from '../summarize/format.js';
-import { amount, ASSET_UNITS, assetIdOrAlias, chainAddress, chainIdOrAlias, chainSelector, compact, xAddress } from '../core/fields.js';
+import { amount, ASSET_UNITS, assetIdOrAlias, chainAddress, chainIdOrAlias, chainSelector, compact, inputEncoding, xAddress } from '../core/fields.js';
 import { defineTool, type SpendLimits, type SpendPlan, type ToolContext, type ToolDef } from '../core/tool.js';
 import { assetName, changeAddrField, denominationField, fromField, memoField, minterSets, symbolField } from '../spend/fields.js';
 import { recipientsOf, sumAmounts } from '../spend/guard.js';
@@ -12,6 +12,7 @@ import {
   feeLine,
   endsWithLine,
   headLines,
+  nodeHex,
   payloadBytes,
   resolveAsset,
   shownAmount,
@@ -219,17 +220,18 @@ export const xvmSpendTools: ToolDef[] = [
     toolset: 'xvm',
     input: z.strictObject({
       assetID: assetIdOrAlias('Asset ID of the NFT asset.'),
-      payload: z.string().min(1).max(4096).describe('Token data, at most 1024 bytes: cb58, or hex as 0x + data + 4-byte checksum (sha256).'),
+      payload: z.string().min(1).max(4096).describe('Token data, at most 1024 bytes, in `encoding`.'),
       to: xAddress('X address that receives the token.'),
-      encoding: z.enum(['cb58', 'hex']).optional().describe('Encoding of payload; default cb58.'),
+      encoding: inputEncoding('payload'),
       from,
       changeAddr,
       chain: chainSelector('X'),
     }),
     output: TxOut,
-    request: xvm('xvm.mintNFT', (i: { assetID: string; payload: string; to: string; encoding?: string; from?: string[]; changeAddr?: string }) =>
-      compact({ assetID: i.assetID, payload: i.payload, to: i.to, encoding: i.encoding, from: i.from, changeAddr: i.changeAddr }),
-    ),
+    request: xvm('xvm.mintNFT', (i: { assetID: string; payload: string; to: string; encoding?: ByteEncoding; from?: string[]; changeAddr?: string }) => {
+      const payload = nodeHex('payload', i.payload, i.encoding);
+      return compact({ assetID: i.assetID, payload: payload.data, to: i.to, encoding: payload.encoding, from: i.from, changeAddr: i.changeAddr });
+    }),
     decode: decodeTx,
     plan: async (i, ctx) => {
       const size = nftPayloadBytes(i.payload, i.encoding);
@@ -440,7 +442,7 @@ export const xvmSpendTools: ToolDef[] = [
 ];
 
 /** An NFT payload's size (at most 1024 bytes), its checksum verified; refused naming `payload`. */
-function nftPayloadBytes(payload: string, encoding: 'cb58' | 'hex' | undefined): number {
+function nftPayloadBytes(payload: string, encoding: ByteEncoding | undefined): number {
   const size = payloadBytes('payload', payload, encoding);
   if (size > 1024) throw new InputError('payload', `must be at most 1024 bytes; it is ${size} bytes`);
   return size;
@@ -451,7 +453,7 @@ export function importTool(dest: string): string {
 }
 
 /** Preview of signed bytes: only their size and that they cannot be checked. */
-export async function opaquePlan(ctx: ToolContext, tx: string, enc: 'cb58' | 'hex' | undefined, chain: string): Promise<SpendPlan> {
+export async function opaquePlan(ctx: ToolContext, tx: string, enc: ByteEncoding | undefined, chain: string): Promise<SpendPlan> {
   const size = payloadBytes('tx', tx, enc);
   const network = await ctx.network();
   return {
@@ -485,11 +487,19 @@ export function issueSignedTx(opts: {
     toolset: opts.toolset,
     input: z.strictObject({
       tx: z.string().min(1).max(2_000_000).describe('Signed transaction bytes in `encoding`.'),
-      encoding: z.enum(['cb58', 'hex']).optional().describe('Encoding of tx; default cb58.'),
+      encoding: inputEncoding('tx'),
       chain: chainSelector(opts.chain),
     }),
     output: TxOut,
-    request: { kind: 'rpc', endpoint: opts.endpoint, method: `${opts.endpoint}.issueTx`, params: (i) => compact({ tx: i.tx, encoding: i.encoding }) },
+    request: {
+      kind: 'rpc',
+      endpoint: opts.endpoint,
+      method: `${opts.endpoint}.issueTx`,
+      params: (i) => {
+        const tx = nodeHex('tx', i.tx, i.encoding);
+        return { tx: tx.data, encoding: tx.encoding };
+      },
+    },
     decode: decodeTx,
     plan: (i, ctx) => opaquePlan(ctx, i.tx, i.encoding, opts.chain),
     validate: (i) => void payloadBytes('tx', i.tx, i.encoding),

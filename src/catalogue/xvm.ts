@@ -3,7 +3,7 @@ import { withShallowOutputs } from '../summarize/schema.js';
 import { type ChainLetter, parseBareBech32 } from '../codec/index.js';
 import { InputError } from '../errors.js';
 import { amountOf, memoText, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
-import { AmountOut, big, listLines } from '../summarize/format.js';
+import { AmountOut, answeredEncoding, big, listLines } from '../summarize/format.js';
 import { imitatesNative, imitationWarning, quote, STRANGER_NOTE } from '../summarize/stranger.js';
 import { DecodedUtxo, decodeUtxo, totalsByAsset } from '../summarize/utxo.js';
 import type { Endpoint } from '../wire.js';
@@ -97,7 +97,7 @@ export async function fetchUtxos(ctx: ToolContext, endpoint: Endpoint, method: s
   let lastPage = false;
   let startIndex = input.startIndex;
   let endIndex: { address: string; utxo: string } | null = null;
-  let enc = input.encoding ?? 'cb58';
+  let enc = '';
   let sourceChain: string | undefined;
   const maxPages = input.fetchAll ? input.maxPages : 1;
   while (pages < maxPages) {
@@ -106,12 +106,12 @@ export async function fetchUtxos(ctx: ToolContext, endpoint: Endpoint, method: s
     const utxos = (Array.isArray(answer.utxos) ? answer.utxos : []).map(str);
     const fetched = answer.numFetched === undefined ? utxos.length : Number(big(answer.numFetched));
     numFetched += fetched;
-    if (typeof answer.encoding === 'string') enc = answer.encoding;
+    enc = answeredEncoding(answer.encoding, enc || input.encoding, utxos[0]);
     if (typeof answer.sourceChain === 'string') sourceChain = answer.sourceChain;
     const end = obj(answer.endIndex);
     endIndex = end.address !== undefined || end.utxo !== undefined ? { address: str(end.address), utxo: str(end.utxo) } : null;
     for (const text of utxos) {
-      const u = decodeUtxo(text, network.hrp || 'unknown');
+      const u = decodeUtxo(text, network.hrp || 'unknown', enc);
       const key = u?.utxoID ?? text;
       if (seen.has(key)) {
         duplicates += 1;
@@ -330,7 +330,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
     request: rpc('xvm.getTx'),
     decode: async (raw, input, ctx) => {
       const r = obj(raw);
-      const out: Record<string, unknown> = { txID: input.txID, encoding: str(r.encoding ?? input.encoding ?? 'cb58'), tx: r.tx ?? null };
+      const out: Record<string, unknown> = { txID: input.txID, encoding: answeredEncoding(r.encoding, input.encoding, r.tx), tx: r.tx ?? null };
       if (r.tx && typeof r.tx === 'object') {
         const u = obj(obj(r.tx).unsignedTx);
         out.inputCount = (Array.isArray(u.inputs) ? u.inputs.length : 0) + (Array.isArray(u.importedInputs) ? u.importedInputs.length : 0);
@@ -407,7 +407,7 @@ export const xvmTools: ToolDef[] = withShallowOutputs([
     },
     decode: (raw, input) => {
       const r = obj(raw);
-      return { bytes: str(r.bytes), encoding: str(r.encoding ?? input.encoding ?? 'cb58'), assetCount: Object.keys(input.genesisData).length };
+      return { bytes: str(r.bytes), encoding: answeredEncoding(r.encoding, input.encoding, r.bytes), assetCount: Object.keys(input.genesisData).length };
     },
     summarize: (o) => `Genesis for ${o.assetCount} asset(s): ${o.bytes.length} characters of ${o.encoding}. Pass bytes as genesisData (with this encoding) to create the blockchain.`,
   }),

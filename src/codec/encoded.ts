@@ -26,6 +26,17 @@ export function hexChecksumDecode(text: string): Uint8Array {
   return payload;
 }
 
+/** `hex` as a Camino node reads it by default: 0x + data + the last 4 bytes of sha256(data). */
+export function hexChecksumEncode(data: Uint8Array): string {
+  const digest = createHash('sha256').update(data).digest();
+  return `0x${Buffer.from(data).toString('hex')}${digest.subarray(digest.length - CHECKSUM_BYTES).toString('hex')}`;
+}
+
+/** The encoding a byte string given without one is read in: `0x` text is hex (with checksum), anything else cb58. */
+export function impliedEncoding(text: string, encoding: ByteEncoding | undefined): ByteEncoding {
+  return encoding ?? (text.startsWith('0x') ? 'hex' : 'cb58');
+}
+
 /** Payload bytes of `text` in `encoding` (default cb58); throws CodecError on a bad checksum or bad digits. */
 export function decodeEncoded(text: string, encoding: ByteEncoding | undefined): Uint8Array {
   switch (encoding ?? 'cb58') {

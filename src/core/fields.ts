@@ -114,6 +114,10 @@ export const chainSelector = (defaultAlias: 'X' | 'C') =>
  */
 export const NODE_ENCODINGS = ['hex', 'hexc', 'hexnc'] as const;
 
+/** Bytes a caller hands over, in any encoding a node or an older tool writes; the server re-encodes them for the node (spend/plan nodeHex). */
+export const inputEncoding = (what: string) =>
+  z.enum(['hex', 'hexnc', 'hexc', 'cb58']).optional().describe(`Encoding of ${what}: hex (0x, data, 4-byte checksum), hexnc or cb58; default hex for 0x text, else cb58.`);
+
 export const encoding = (values: readonly [string, ...string[]], description = 'Answer encoding.') =>
   z.enum(values).optional().describe(description);
 

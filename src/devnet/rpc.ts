@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomBytes } from 'node:crypto';
+import { hexChecksumEncode, hexToBytes } from '../codec/index.js';
 
 /** A JSON-RPC failure with the real node's shape: HTTP 200, code -32000 unless said otherwise. */
 export class RpcFault extends Error {
@@ -177,8 +178,8 @@ export class RpcRouter {
     }
     try {
       const params = (call.params ?? (handlerWantsArray(ctx.path) ? [] : {})) as Params & unknown[];
-      if (this.dialect === 'camino') caminoEncoding(method!, params);
-      const result = await handler(params, ctx);
+      const answer = this.dialect === 'camino' ? caminoEncoding(method!, params) : (r: unknown) => r;
+      const result = answer(await handler(params, ctx));
       return { jsonrpc: '2.0', result, id };
     } catch (err) {
       if (err instanceof RpcFault) return { jsonrpc: '2.0', error: { code: err.code, message: err.message, data: null }, id };
@@ -197,17 +198,51 @@ const ENCODING_METHODS = new Set([
   'cx.getUTXOs', 'cx.getAtomicTx', 'cx.issueTx', 'keystore.exportUser', 'keystore.importUser',
 ]);
 
+/** Request fields that carry bytes in the request's encoding. */
+const BYTE_PARAMS = ['payload', 'tx', 'genesisData', 'user'] as const;
+/** Answer fields that carry bytes in the request's encoding (strings, or lists of strings). */
+const BYTE_ANSWERS = ['utxos', 'tx', 'block', 'bytes', 'user', 'stakedOutputs'] as const;
+
 /**
  * A Camino node's encodings (utils/formatting/encoding.go): hex (default, with checksum), hexc
- * (the same), hexnc, json; cb58 does not unmarshal. The handlers speak hex, so hexc/hexnc and an
- * omitted encoding reach them as hex.
+ * (the same), hexnc (no checksum), json; cb58 does not unmarshal. The handlers speak hex with
+ * checksum, so hexnc bytes get their checksum on the way in and lose it on the way out, and the
+ * answer names the encoding asked. Returns what turns the handler's answer into the node's.
  */
-function caminoEncoding(method: string, params: Params): void {
-  if (Array.isArray(params) || !ENCODING_METHODS.has(method)) return;
+function caminoEncoding(method: string, params: Params): (result: unknown) => unknown {
+  const same = (r: unknown) => r;
+  if (Array.isArray(params) || !ENCODING_METHODS.has(method)) return same;
   const value = params.encoding;
   if (value === 'cb58') throw new RpcFault(ARGUMENT_ERROR);
-  if (value === undefined || value === '' || value === 'hexc' || value === 'hexnc') params.encoding = 'hex';
+  if (value === 'json') return same;
+  const asked = value === undefined || value === '' ? 'hex' : String(value);
+  params.encoding = 'hex';
+  if (asked === 'hexnc') {
+    for (const key of BYTE_PARAMS) {
+      const text = params[key];
+      if (typeof text === 'string' && text.startsWith('0x')) params[key] = withChecksum(text);
+    }
+  }
+  return (result) => {
+    if (result === null || typeof result !== 'object' || Array.isArray(result)) return result;
+    const r = { ...(result as Record<string, unknown>) };
+    if (asked === 'hexnc') {
+      for (const key of BYTE_ANSWERS) r[key] = Array.isArray(r[key]) ? (r[key] as unknown[]).map(withoutChecksum) : withoutChecksum(r[key]);
+    }
+    if ('encoding' in r) r.encoding = asked;
+    return r;
+  };
 }
+
+function withChecksum(hex: string): string {
+  try {
+    return hexChecksumEncode(hexToBytes(hex));
+  } catch {
+    throw new RpcFault(ARGUMENT_ERROR);
+  }
+}
+
+const withoutChecksum = (v: unknown): unknown => (typeof v === 'string' && /^0x[0-9a-f]{8,}$/i.test(v) ? v.slice(0, -8) : v);
 
 /** What caminogo answers a JSON-RPC batch with (the JSON decoder's error, verbatim). */
 export const BATCH_REFUSAL = 'json: cannot unmarshal array into Go value of type json2.serverRequest';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type ByteEncoding, decodeEncoded, parseChainAddress } from '../codec/index.js';
+import { type ByteEncoding, decodeEncoded, hexChecksumEncode, impliedEncoding, parseChainAddress } from '../codec/index.js';
 import { type AssetInfo, KNOWN_NETWORKS, type NetworkInfo } from '../context/network.js';
 import { ChainMcpError, InputError } from '../errors.js';
 import type { SpendPlan, ToolContext } from '../core/tool.js';
@@ -138,16 +138,27 @@ export function endsWithLine(before: bigint | undefined, leaving: bigint, show: 
   return `Balance after: ${show(before - leaving)} (now ${show(before)}).`;
 }
 
-/**
- * Payload size of bytes given in one of the node's encodings, checksum verified (cb58, hex) so a
- * typo is refused here naming `field`, before any request; the size excludes the checksum.
- */
-export function payloadBytes(field: string, data: string, encoding: ByteEncoding | undefined): number {
+/** Bytes given in one of the node's encodings (cb58 or 0x-hex when none is named), checksum verified; refused naming `field`. */
+function decodeInput(field: string, data: string, encoding: ByteEncoding | undefined): Uint8Array {
+  const named = impliedEncoding(data, encoding);
   try {
-    return decodeEncoded(data, encoding).length;
+    return decodeEncoded(data, named);
   } catch (err) {
-    throw new InputError(field, `not valid ${encoding ?? 'cb58'}: ${(err as Error).message}`);
+    throw new InputError(field, `not valid ${named}: ${(err as Error).message}`);
   }
+}
+
+/** Payload size of bytes given by the caller, refused here (naming `field`) before any request; the size excludes a checksum. */
+export function payloadBytes(field: string, data: string, encoding: ByteEncoding | undefined): number {
+  return decodeInput(field, data, encoding).length;
+}
+
+/**
+ * The same bytes as a Camino node reads them: hex with checksum. A real node refuses cb58
+ * (utils/formatting/encoding.go) and a spec node takes hex too, so spends always send hex.
+ */
+export function nodeHex(field: string, data: string, encoding: ByteEncoding | undefined): { encoding: 'hex'; data: string } {
+  return { encoding: 'hex', data: hexChecksumEncode(decodeInput(field, data, encoding)) };
 }
 
 /** Validation period rules of `platform.addValidator` (2 weeks to 1 year, starting in the future). */

@@ -66,3 +66,14 @@ export function clipText(text: string, maxBytes: number): string {
   if (lastBreak > maxBytes / 2) cut = cut.slice(0, lastBreak);
   return cut + note;
 }
+
+/**
+ * The encoding of bytes a node answered: as it says, else as asked, else as the text looks
+ * (`0x…` is hex, a Camino node's default; other text cb58, a spec node's default).
+ */
+export function answeredEncoding(said: unknown, asked: string | undefined, sample: unknown): string {
+  if (typeof said === 'string' && said !== '') return said;
+  if (asked) return asked;
+  if (typeof sample === 'string' && sample !== '') return sample.startsWith('0x') ? 'hex' : 'cb58';
+  return sample !== null && typeof sample === 'object' ? 'json' : 'unknown';
+}

@@ -21,6 +21,8 @@ export interface IndexerChain {
 export interface IndexerStatus {
   networkID: string;
   chains: IndexerChain[];
+  /** Magellan's shape (it names the native asset `avaxAssetID`): its aggregate routes need a chainID. */
+  magellan?: boolean;
 }
 
 export interface IndexerAsset {
@@ -73,8 +75,9 @@ export function parseChain(raw: unknown, id = ''): IndexerChain {
 
 export function parseStatus(raw: unknown): IndexerStatus {
   const r = rec(raw);
-  const chains = Object.entries(rec(r.chains)).map(([id, c]) => parseChain(c, id));
-  return { networkID: text(r.network_id ?? r.networkID), chains };
+  const entries = Object.entries(rec(r.chains));
+  const chains = entries.map(([id, c]) => parseChain(c, id));
+  return { networkID: text(r.network_id ?? r.networkID), chains, magellan: entries.some(([, c]) => 'avaxAssetID' in rec(c)) };
 }
 
 /** GET /v2 once per process. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { cb58Decode, formatBareBech32, formatCb58Id, hexChecksumDecode } from '../codec/index.js';
+import { cb58Decode, formatBareBech32, formatCb58Id, hexChecksumDecode, hexToBytes } from '../codec/index.js';
 
 /**
  * Decodes the codec form of a UTXO (as getUTXOs / getRewardUTXOs return it) far enough
@@ -25,15 +25,19 @@ export const DecodedUtxo = z.object({
 });
 export type DecodedUtxo = z.infer<typeof DecodedUtxo>;
 
-/** Bytes of a `cb58` or `hex` (0x + data + 4-byte checksum, verified: a node's `hex` always carries one) string. */
-export function encodedBytes(text: string): Uint8Array {
-  return text.startsWith('0x') ? hexChecksumDecode(text) : cb58Decode(text);
+/**
+ * Bytes of a `cb58` or hex string: `hex`/`hexc` carry a 4-byte checksum (verified), `hexnc`
+ * none; the answer's `encoding` says which, so hexnc UTXOs are not read as a bad checksum.
+ */
+export function encodedBytes(text: string, encoding?: string): Uint8Array {
+  if (!text.startsWith('0x')) return cb58Decode(text);
+  return encoding === 'hexnc' ? hexToBytes(text) : hexChecksumDecode(text);
 }
 
-export function decodeUtxo(text: string, hrp: string): DecodedUtxo | undefined {
+export function decodeUtxo(text: string, hrp: string, encoding?: string): DecodedUtxo | undefined {
   let b: Uint8Array;
   try {
-    b = encodedBytes(text);
+    b = encodedBytes(text, encoding);
   } catch {
     return undefined;
   }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cb58Encode, decodeEncoded, hexChecksumEncode } from '../../src/codec/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { nodeIdFor } from '../../src/devnet/state/index.js';
 import { DEVNET_AUTH_PASSWORD } from '../../src/devnet/node/auth.js';
@@ -174,6 +175,71 @@ describe('a Camino node (simulator dialect camino)', () => {
   });
 });
 
+describe('byte strings on a Camino node: sent in hex with checksum, whatever the caller gave (it refuses cb58)', () => {
+  let devnet: Devnet;
+  beforeAll(async () => {
+    devnet = await startDevnet({ dialect: 'camino' });
+    devnet.router.record = true;
+  });
+  afterAll(() => devnet.close());
+
+  it('the node itself refuses cb58 and takes hex', async () => {
+    const call = async (params: Record<string, unknown>) =>
+      (await (await fetch(`${devnet.nodeUrl}/ext/bc/X`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.issueTx', params }) })).json()) as { error?: unknown };
+    const bytes = new TextEncoder().encode('raw tx bytes');
+    expect((await call({ tx: cb58Encode(bytes), encoding: 'cb58' })).error).toBeDefined();
+    expect((await call({ tx: hexChecksumEncode(bytes) })).error).toBeUndefined();
+  });
+
+  it('xvm_issueTx and xvm_mintNFT: cb58 in the chat, hex on the wire, the same bytes', async () => {
+    const stack = await inMemoryStack({ devnet, env: env(devnet) });
+    try {
+      const bytes = new TextEncoder().encode('a signed transaction');
+      const issued = await confirmed(stack, 'xvm_issueTx', { tx: cb58Encode(bytes) });
+      expect(issued.result.isError, issued.result.text).toBe(false);
+      expect(sent(devnet, 'avm.issueTx').at(-1)).toEqual({ tx: hexChecksumEncode(bytes), encoding: 'hex' });
+
+      const d0 = devnet.state.users.get(devnet.state.devnetUser)!.keys[0]!;
+      const created = await confirmed(stack, 'xvm_createNFTAsset', { name: 'Badges', symbol: 'BDG', minterSets: [{ minters: [d0.x], threshold: 1 }] });
+      expect(created.result.isError, created.result.text).toBe(false);
+      const payload = new TextEncoder().encode('hello');
+      const minted = await confirmed(stack, 'xvm_mintNFT', { assetID: (created.result.structured!.result as { assetID: string }).assetID, payload: cb58Encode(payload), to: d0.x });
+      expect(minted.result.isError, minted.result.text).toBe(false);
+      expect(minted.preview.text).toContain('with a 5-byte payload');
+      expect(sent(devnet, 'avm.mintNFT').at(-1)).toMatchObject({ payload: hexChecksumEncode(payload), encoding: 'hex' });
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('keystore_exportUser in cb58 and back through keystore_importUser: the node sees hex both ways', async () => {
+    const env = { CHAIN_MCP_ALLOW_ADMIN: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: 'carol', CHAIN_MCP_KEYSTORE_PASSWORD: 'Car0l-Keystore!' };
+    const carol = await inMemoryStack({ devnet, env });
+    try {
+      expect((await carol.call('keystore_createUser')).isError).toBe(false);
+      const address = (await carol.call('xvm_createAddress')).structured?.address as string;
+      const hex = await confirmed(carol, 'keystore_exportUser', {});
+      const hexUser = (hex.result.structured!.result as { user: string; encoding: string });
+      expect(hexUser).toMatchObject({ encoding: 'hex', user: expect.stringMatching(/^0x[0-9a-f]+$/) });
+      const exported = await confirmed(carol, 'keystore_exportUser', { encoding: 'cb58' });
+      expect(exported.result.isError, exported.result.text).toBe(false);
+      const { user, encoding } = exported.result.structured!.result as { user: string; encoding: string };
+      expect(encoding).toBe('cb58');
+      expect(user).not.toMatch(/^0x/);
+      const sameBytesInHex = hexChecksumEncode(decodeEncoded(user, 'cb58'));
+      expect(sent(devnet, 'keystore.exportUser').map((p) => p.encoding)).toEqual(['hex', 'hex']);
+
+      expect((await confirmed(carol, 'keystore_deleteUser', {})).result.isError).toBe(false);
+      const imported = await confirmed(carol, 'keystore_importUser', { user });
+      expect(imported.result.isError, imported.result.text).toBe(false);
+      expect(sent(devnet, 'keystore.importUser').at(-1)).toEqual({ username: 'carol', password: 'Car0l-Keystore!', user: sameBytesInHex, encoding: 'hex' });
+      expect((await carol.call('xvm_listAddresses')).structured?.addresses).toContain(address);
+    } finally {
+      await carol.close();
+    }
+  });
+});
+
 describe('platform.getCurrentValidators on a Camino node: delegators only for exactly one nodeID', () => {
   let devnet: Devnet;
   let stack: Stack;
@@ -345,6 +411,16 @@ describe('Magellan as it really answers (simulator dialect camino)', () => {
     const r = await stack.call('indexer_getAggregates', {});
     expect(r.isError, r.text).toBe(false);
     const sent = indexerGets('/v2/aggregates').at(-1)!;
+    expect(sent.query.filter(([k]) => k === 'chainID').map(([, v]) => v).sort()).toEqual(Object.values(devnet.state.chains).sort());
+  });
+
+  it('/v2/txfeeAggregates: Magellan gets every chain the indexer follows (it refuses the route without one)', async () => {
+    const bare = await fetch(`${devnet.indexerUrl}/v2/txfeeAggregates`);
+    expect(bare.status).toBe(400);
+    const r = await stack.call('indexer_getTxfeeAggregates', { startTime: '2020-01-01' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toMatch(/Fees paid.*\d CAM\.$/);
+    const sent = indexerGets('/v2/txfeeAggregates').at(-1)!;
     expect(sent.query.filter(([k]) => k === 'chainID').map(([, v]) => v).sort()).toEqual(Object.values(devnet.state.chains).sort());
   });
 

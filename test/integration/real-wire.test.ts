@@ -207,6 +207,34 @@ describe('encodings a Camino node takes', () => {
     }
   });
 
+  it('hexnc answers (no checksum) decode to the same UTXOs and totals as hex; each answer is labelled as asked', async () => {
+    const state = stack.devnet.state;
+    const key = state.users.get(state.devnetUser)!.keys[0]!;
+    const raw = async (encoding: string) =>
+      (
+        (await (
+          await fetch(`${stack.devnet.nodeUrl}/ext/bc/X`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'avm.getUTXOs', params: { addresses: [key.x], encoding } }),
+          })
+        ).json()) as { result: { utxos: string[]; encoding: string } }
+      ).result;
+    const [hex, hexnc] = [await raw('hex'), await raw('hexnc')];
+    expect(hexnc.encoding).toBe('hexnc');
+    expect(hexnc.utxos).toEqual(hex.utxos.map((u) => u.slice(0, -8)));
+    const results = [];
+    for (const encoding of ['hex', 'hexc', 'hexnc']) {
+      const r = await stack.call('xvm_getUTXOs', { addresses: [key.x], encoding });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.structured!.encoding).toBe(encoding);
+      results.push({ utxos: (r.structured!.utxos as Rec[]).map((u) => u.utxoID), totals: r.structured!.totals });
+    }
+    expect(results[0]!.utxos.length).toBeGreaterThan(0);
+    expect(results[2]).toEqual(results[0]);
+    expect(results[1]).toEqual(results[0]);
+  });
+
   it('cb58 is refused at the tool, naming the field, before any request', async () => {
     const key = stack.devnet.state.users.get(stack.devnet.state.devnetUser)!.keys[0]!;
     stack.devnet.router.requests.length = 0;

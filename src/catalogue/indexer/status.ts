@@ -38,7 +38,11 @@ const Aggregate = z.object({
 });
 
 const feeAggInput = z.strictObject({ startTime, endTime });
-const feeAggReq = indexerRequest<z.output<typeof feeAggInput>>({ path: () => '/v2/txfeeAggregates', query: timePairs });
+/** The spec's route takes only the window; Magellan refuses it without a chainID (api/v2.go TxfeeAggregate). */
+const feeAggReq = indexerRequest<z.output<typeof feeAggInput> & { chainID?: string[] }>({
+  path: () => '/v2/txfeeAggregates',
+  query: (i) => [...repeated('chainID', i.chainID), ...timePairs(i)],
+});
 
 const legacyReq = indexerRequest<Record<string, never>>({ path: () => '/x' });
 
@@ -131,9 +135,11 @@ export const statusTools: ToolDef[] = [
     output: z.object({ startTime: TimeOut.optional(), endTime: TimeOut.optional(), txfee: Amt }),
     request: feeAggReq.request,
     run: async (input, ctx) => {
-      const r = rec((await feeAggReq.fetch(input, ctx)).raw);
+      const status = await statusOrEmpty(ctx);
+      const chainID = status.magellan ? status.chains.map((c) => c.chainID) : undefined;
+      const r = rec((await feeAggReq.fetch({ ...input, chainID }, ctx)).raw);
       const a = rec(r.aggregates);
-      const native = await nativeAsset(ctx, await statusOrEmpty(ctx));
+      const native = await nativeAsset(ctx, status);
       return { startTime: timeOf(a.startTime ?? r.startTime), endTime: timeOf(a.endTime ?? r.endTime), txfee: nativeAmountOf(a.txfee, native) };
     },
     summarize: (o) => `Fees paid${windowText(o.startTime, o.endTime)}: ${o.txfee.display}.`,

@@ -152,6 +152,8 @@ function route(state: DevnetState, path: string, q: Params, camino: boolean): { 
       if (camino && q.getAll('chainID').length === 0) throw new Refusal(400, 'chainID is required');
       return ok(aggregates(state, q));
     case 'txfeeAggregates': {
+      // magellan api/v2.go TxfeeAggregate: the same refusal.
+      if (camino && q.getAll('chainID').length === 0) throw new Refusal(400, 'chainID is required');
       const p = listParams(q, state);
       const fee = indexedTxs(state)
         .filter((t) => inWindow(t.timestamp, p))

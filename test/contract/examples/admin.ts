@@ -10,20 +10,24 @@ const X1 = 'X-camino1qyqszqgpqyqszqgpqyqszqgpqyqszqgpua39v8';
 const P1 = 'P-camino1qyqszqgpqyqszqgpqyqszqgpqyqszqgpua39v8';
 const HEX = '0x0101010101010101010101010101010101010101';
 const PK = 'PrivateKey-4yo5ZzPDUKCsoucyTX2GfktgoyjxM9cjFUWqkiQsUJrYiEQqr';
+/** The bytes of 'exported user' in hex with checksum and in cb58. */
+const USER_HEX = '0x6578706f7274656420757365723798a5d6';
+const USER_CB58 = 'xJgXREy8DakGZLVvzoBfLAH';
 const creds = { username: KEYSTORE.username, password: KEYSTORE.password };
 const admin = (method: string, params: Record<string, unknown> = {}) => ({ path: '/ext/bc/C/admin', method, params });
 
 export const examples: Record<string, ContractExample> = {
   keystore_createUser: { args: {}, expect: { path: '/ext/keystore', method: 'keystore.createUser', params: creds }, answers: { 'keystore.createUser': { success: true } } },
   keystore_deleteUser: { args: {}, expect: { path: '/ext/keystore', method: 'keystore.deleteUser', params: creds }, answers: { 'keystore.deleteUser': { success: true } } },
+  // Byte strings go to the node in hex (a Camino node refuses cb58); cb58 is read and made here.
   keystore_exportUser: {
-    args: { encoding: 'hex' },
+    args: { encoding: 'cb58' },
     expect: { path: '/ext/keystore', method: 'keystore.exportUser', params: { ...creds, encoding: 'hex' } },
-    answers: { 'keystore.exportUser': { user: '0x1234abcd', encoding: 'hex' } },
+    answers: { 'keystore.exportUser': { user: USER_HEX, encoding: 'hex' } },
   },
   keystore_importUser: {
-    args: { user: '0x1234abcd', encoding: 'hex' },
-    expect: { path: '/ext/keystore', method: 'keystore.importUser', params: { ...creds, user: '0x1234abcd', encoding: 'hex' } },
+    args: { user: USER_CB58 },
+    expect: { path: '/ext/keystore', method: 'keystore.importUser', params: { ...creds, user: USER_HEX, encoding: 'hex' } },
     answers: { 'keystore.importUser': { success: true } },
   },
   xvm_exportKey: { args: { address: X1 }, expect: { path: '/ext/bc/X', method: 'xvm.exportKey', params: { ...creds, address: X1 } }, answers: { 'xvm.exportKey': { privateKey: PK } } },

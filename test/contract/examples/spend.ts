@@ -84,7 +84,8 @@ export const examples: Record<string, ContractExample> = {
     answers: { 'xvm.import': { txID: TX.txID } },
   },
   xvm_issueTx: {
-    args: { tx: SIGNED, encoding: 'hex' },
+    // cb58 in, hex on the wire: the same bytes (a Camino node refuses cb58).
+    args: { tx: 'N8TQrVFYun5GREZ7XKwYsgxauJ' },
     expect: { path: '/ext/bc/X', method: 'xvm.issueTx', params: { tx: SIGNED, encoding: 'hex' } },
     answers: { 'xvm.issueTx': { txID: TX.txID } },
   },
@@ -121,7 +122,7 @@ export const examples: Record<string, ContractExample> = {
     answers: { 'platform.getCurrentValidators': VALIDATOR, 'platform.addSubnetValidator': TX },
   },
   platform_createBlockchain: {
-    args: { subnetID: SUBNET, vmID: 'xvm', name: 'my chain', genesisData: PAYLOAD, encoding: 'hex' },
+    args: { subnetID: SUBNET, vmID: 'xvm', name: 'my chain', genesisData: '469ErCbQQJ9HijLMLfVid', encoding: 'cb58' },
     expect: P('platform.createBlockchain', { subnetID: SUBNET, vmID: 'xvm', name: 'my chain', genesisData: PAYLOAD, encoding: 'hex' }),
     answers: { 'platform.createBlockchain': TX },
   },
