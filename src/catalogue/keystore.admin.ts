@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { cb58Encode, decodeEncoded, hexChecksumEncode, impliedEncoding, parsePrivateKey } from '../codec/index.js';
 import { ChainMcpError } from '../errors.js';
-import { credentials, nodeHex } from '../spend/plan.js';
+import { credentials, nodeHex, payloadBytes } from '../spend/plan.js';
 import { decodeSuccess, SuccessOut } from '../spend/result.js';
 import { chainSelector, hexAddress, inputEncoding, pAddress, xAddress } from '../core/fields.js';
 import { defineTool, type SpendLimits, type SpendPlan, type ToolContext, type ToolDef } from '../core/tool.js';
@@ -153,6 +153,7 @@ export const keystoreAdminTools: ToolDef[] = [
       keyPlan(ctx, [
         `Imports: ${i.user.length} characters of exported user data as the configured keystore user; whoever exported it may hold the same keys.`,
       ]),
+    validate: (i) => void payloadBytes('user', i.user, i.encoding),
     limits: handsOver('keys someone else may also hold'),
     run: async (i, ctx) => {
       const { username, password } = keystore(ctx);

@@ -229,6 +229,12 @@ describe('byte strings on a Camino node: sent in hex with checksum, whatever the
       const sameBytesInHex = hexChecksumEncode(decodeEncoded(user, 'cb58'));
       expect(sent(devnet, 'keystore.exportUser').map((p) => p.encoding)).toEqual(['hex', 'hex']);
 
+      // Data that does not decode is refused at the preview, naming the field; nothing is sent.
+      const before = devnet.router.requests.length;
+      const bad = await carol.call('keystore_importUser', { user: `${user.slice(0, -1)}${user.endsWith('1') ? '2' : '1'}` });
+      expect(bad.isError).toBe(true);
+      expect(bad.text).toMatch(/user: not valid cb58/);
+      expect(devnet.router.requests.length).toBe(before);
       expect((await confirmed(carol, 'keystore_deleteUser', {})).result.isError).toBe(false);
       const imported = await confirmed(carol, 'keystore_importUser', { user });
       expect(imported.result.isError, imported.result.text).toBe(false);
