@@ -8,7 +8,8 @@
  * reports/mutation/<group>.json; the summary (score per group and over the whole scope, each with
  * the time of its run) goes to stdout and reports/mutation/summary.md, and every mutant no test
  * caught to reports/mutation/<group>.survivors.txt. `--recheck` only re-checks the static
- * survivors of the groups' last reports (see recheckStatic). Not part of `npm test`: a full run
+ * survivors of the groups' last reports (see recheckStatic); `--from-last-run <group ...>` finishes a run
+ * whose Stryker part wrote reports/mutation/last-run.json (re-check, then the group reports). Not part of `npm test`: a full run
  * takes over an hour on 2 cores.
  */
 import { spawnSync } from 'node:child_process';
@@ -205,6 +206,9 @@ function recheckStatic(report: Report): void {
     cpSync(entry, join(dir, entry), { recursive: true });
   }
   symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
+  // The report's locations are in the source as the run saw it: the mutated files go back to that
+  // text (a file edited since would take each replacement at the wrong place).
+  for (const [file, { source }] of Object.entries(report.files)) writeFileSync(join(dir, file), source);
   writeFileSync(join(dir, 'vitest.recheck.config.ts'), RECHECK_CONFIG);
   const vitest = resolve('node_modules/.bin/vitest');
   let killed = 0;
@@ -247,6 +251,12 @@ async function main(): Promise<void> {
       recheckStatic(report);
       keepGroups(report, [g]);
     }
+  } else if (process.argv.includes('--from-last-run')) {
+    // A run whose Stryker part finished (reports/mutation/last-run.json) but whose re-check did not.
+    const ran = asked.length ? asked : Object.keys(GROUPS);
+    const report = JSON.parse(readFileSync(WHOLE_RUN, 'utf8')) as Report;
+    recheckStatic(report);
+    keepGroups(report, ran);
   } else if (!process.argv.includes('--summary')) {
     const ran = asked.length ? asked : Object.keys(GROUPS);
     const mutate = ran.flatMap((g) => (survivors ? survivorPatterns(g) : [...GROUPS[g]!]));
