@@ -84,3 +84,33 @@ describe('a misspelled flag', () => {
     expect(() => parseCli(['--frobnicate'], {})).toThrow('unknown flag --frobnicate (see chain-mcp --help)');
   });
 });
+
+describe('parseCli: what each command line means (mutation survivors, issue 25)', () => {
+  it('each mode flag turns on its own mode only', () => {
+    const modes = ['help', 'version', 'http', 'devnet', 'check'] as const;
+    expect(parseCli([], {}).cli).toEqual({ help: false, version: false, http: false, port: 3000, devnet: false, check: false });
+    for (const mode of modes) {
+      const { cli } = parseCli([`--${mode}`], {});
+      for (const other of modes) expect(cli[other], `--${mode}: ${other}`).toBe(other === mode);
+    }
+  });
+
+  it('keeps the environment it was given and adds only what a flag names', () => {
+    const env = { CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9650', OTHER: 'x' };
+    expect(parseCli([], env).env).toEqual(env);
+    expect(parseCli(['--max-spend', '5'], env).env).toEqual({ ...env, CHAIN_MCP_MAX_SPEND: '5' });
+    expect(env).toEqual({ CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9650', OTHER: 'x' });
+  });
+
+  it('takes a port of 0 to 65535 written as digits, and refuses anything else naming --port', () => {
+    expect(parseCli(['--port', '65535'], {}).cli.port).toBe(65535);
+    expect(parseCli(['--port', '0'], {}).cli.port).toBe(0);
+    for (const bad of ['65536', '80x', 'x80', '8.5', '']) expect(() => parseCli(['--port', bad], {}), bad).toThrow(/^--port: expected a port number 0-65535/);
+  });
+
+  it('refuses a positional argument and names an unknown flag with the nearest known one', () => {
+    expect(() => parseCli(['serve'], {})).toThrow(/serve.*see chain-mcp --help/);
+    expect(() => parseCli(['--devnt'], {})).toThrow(/^unknown flag --devnt; did you mean --devnet\? \(see chain-mcp --help\)$/);
+    expect(() => parseCli(['--zzzzzzzzzz'], {})).toThrow(/^unknown flag --zzzzzzzzzz \(see chain-mcp --help\)$/);
+  });
+});

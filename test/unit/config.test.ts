@@ -102,3 +102,43 @@ describe('configuration', () => {
     expect(loadConfig({ CHAIN_MCP_WIRE_NAMES: 'camino,platform=/ext/bc/P,cxPath=avax,xvm=avm' }).wire.overrides).toEqual({ platform: '/ext/bc/P', cxPath: 'avax', xvm: 'avm' });
   });
 });
+
+describe('configuration messages and limits (mutation survivors, issue 25)', () => {
+  const refusal = (env: Record<string, string>): string => {
+    try {
+      loadConfig(env);
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      return (err as Error).message;
+    }
+    throw new Error(`accepted ${JSON.stringify(env)}`);
+  };
+
+  it('names an unknown toolset with the nearest one, once, and takes "all" and known names', () => {
+    expect(refusal({ CHAIN_MCP_TOOLSETS: 'xvm,plaform' })).toMatch(/^CHAIN_MCP_TOOLSETS: unknown toolset "plaform"; did you mean "platform"\? \(expected "all" or some of: [^)]*\)$/);
+    expect(refusal({ CHAIN_MCP_TOOLSETS: 'qqqqqqqq' })).toMatch(/^CHAIN_MCP_TOOLSETS: unknown toolset "qqqqqqqq" \(expected/);
+    expect(loadConfig({ CHAIN_MCP_TOOLSETS: 'all' }).toolsets.size).toBeGreaterThan(3);
+    expect([...loadConfig({ CHAIN_MCP_TOOLSETS: ' xvm , platform ' }).toolsets]).toEqual(['xvm', 'platform']);
+  });
+
+  it('refuses an allow-list entry that is not an address, and takes chain and 0x addresses', () => {
+    expect(refusal({ CHAIN_MCP_ALLOWED_RECIPIENTS: 'alice' })).toMatch(/^CHAIN_MCP_ALLOWED_RECIPIENTS: "alice" is not an address/);
+    expect(refusal({ CHAIN_MCP_ALLOWED_RECIPIENTS: '0x1234' })).toMatch(/"0x1234" is not an address: expected 0x and 40 hex digits$/);
+    const hex = '0x0101010101010101010101010101010101010101';
+    const x = 'X-camino1qyqszqgpqyqszqgpqyqszqgpqyqszqgpua39v8';
+    expect([...loadConfig({ CHAIN_MCP_ALLOWED_RECIPIENTS: `${hex}, ${x}` }).allowedRecipients!]).toEqual(expect.arrayContaining([x]));
+  });
+
+  it('shows the value it refused when it is no secret, and lists the allowed values', () => {
+    expect(refusal({ CHAIN_MCP_LOG_LEVEL: 'loud' })).toBe('CHAIN_MCP_LOG_LEVEL: expected one of fatal, error, warn, info, debug, trace, silent (got "loud")');
+    expect(refusal({ CHAIN_MCP_TIMEOUT_MS: '99' })).toBe('CHAIN_MCP_TIMEOUT_MS: expected between 100 and 600000 milliseconds (got "99")');
+    expect(refusal({ CHAIN_MCP_TIMEOUT_MS: '600001' })).toMatch(/^CHAIN_MCP_TIMEOUT_MS: expected between 100 and 600000/);
+    expect(loadConfig({ CHAIN_MCP_TIMEOUT_MS: '100' }).timeoutMs).toBe(100);
+    expect(loadConfig({ CHAIN_MCP_TIMEOUT_MS: '600000' }).timeoutMs).toBe(600_000);
+  });
+
+  it('a tool name list is set only when it names a tool', () => {
+    expect(loadConfig({}).tools).toBeUndefined();
+    expect(loadConfig({ CHAIN_MCP_TOOLS: 'xvm_getBalance' }).tools).toEqual(new Set(['xvm_getBalance']));
+  });
+});
