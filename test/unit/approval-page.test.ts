@@ -74,3 +74,51 @@ describe('the approval page (mutation survivors, issue 25)', () => {
     expect(() => book.open('one-more', { tool: 't', title: 't', lines: [] }, 1000)).toThrow(/previews are already waiting/);
   });
 });
+
+describe('the approval book: expiry at the boundary and waiting (mutation survivors, issue 25)', () => {
+  const facts = { tool: 't', title: 't', lines: [] };
+
+  it('get, decide and sweep treat the expiry instant as still live and the next millisecond as gone', () => {
+    let now = 0;
+    const book = new ApprovalBook(() => now);
+    const a = book.open('n1', facts, 100);
+    const b = book.open('n2', facts, 100);
+    now = 100;
+    expect(book.get('n1')).toBe(a);
+    expect(book.sweep()).toEqual([]);
+    expect(book.decide(a, 'approved', 'test')).toBe(true);
+    now = 101;
+    expect(book.get('n2')).toBeUndefined();
+    expect(book.decide(b, 'approved', 'test')).toBe(false);
+    expect(book.sweep()).toEqual([a, b]);
+  });
+
+  it('wait: at once for a decided approval or no time, at the decision, at the time limit, at the expiry, or on abort', async () => {
+    let now = 0;
+    const book = new ApprovalBook(() => now);
+    const decided = book.open('d', facts, 60_000);
+    book.decide(decided, 'declined', 'test');
+    expect(await book.wait(decided, 60_000)).toBe('declined');
+    const pending = book.open('p', facts, 60_000);
+    expect(await book.wait(pending, 0)).toBe('pending');
+
+    const waiting = book.wait(pending, 60_000);
+    setTimeout(() => book.decide(pending, 'approved', 'test'), 5);
+    expect(await waiting).toBe('approved');
+
+    const slow = book.open('s', facts, 60_000);
+    expect(await book.wait(slow, 30)).toBe('pending');
+
+    // Expiring 10 ms from now though 10 minutes were asked: the wait ends at the expiry (a wait
+    // for the whole 10 minutes would hit the test's timeout).
+    now = 59_990;
+    const expiring = book.open('e', facts, 60_000);
+    expect(await book.wait(expiring, 600_000)).toBe('pending');
+
+    const aborted = book.open('a', facts, 600_000);
+    const controller = new AbortController();
+    const w = book.wait(aborted, 600_000, controller.signal);
+    controller.abort();
+    expect(await w).toBe('pending');
+  });
+});
