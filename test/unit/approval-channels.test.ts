@@ -1,0 +1,193 @@
+import { Writable } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { type Approval, ApprovalBook } from '../../src/approval/book.js';
+import { CARD_URI, CardSecrets, RESOURCE_MIME_TYPE, UI_EXTENSION_ID, cardResource, hostShowsCards } from '../../src/approval/card.js';
+import { decideFromCard } from '../../src/approval/card-tool.js';
+import { type ApprovalDeps, type HumanChannels, humanDecision, needsLink } from '../../src/approval/flow.js';
+import type { ApprovalPages } from '../../src/approval/page.js';
+import { createLogger } from '../../src/log.js';
+
+/** A logger whose JSON lines the test reads back: the audit trail of every decision. */
+function auditLog() {
+  const lines: Array<Record<string, unknown>> = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  const log = createLogger('info', [], stream);
+  const audits = () => lines.filter((l) => 'audit' in l).map(({ audit, channel, tool, answer, msg }) => ({ audit, channel, tool, answer, msg }));
+  return { log, audits };
+}
+
+function book(now = 1_000) {
+  const clock = { now };
+  const b = new ApprovalBook(() => clock.now);
+  const open = (tool = 'xvm_send') => b.open(`nonce-${Math.random()}`, { tool, title: 'Send 1 CAM', lines: ['To: X-local1abc', 'Amount: 1 CAM'] }, clock.now + 300_000);
+  return { book: b, open, clock };
+}
+
+describe('the approval card tool (mutation survivors, issue 25)', () => {
+  it('refuses anything but a string secret with approve or decline, deciding nothing and leaving the card usable', () => {
+    const { book: b, open } = book();
+    const { log } = auditLog();
+    const secrets = new CardSecrets();
+    const approval = open();
+    const secret = secrets.issue(approval);
+    for (const args of [{ secret, decision: 'maybe' }, { secret, decision: 'Approve' }, { secret: 7, decision: 'approve' }, { decision: 'approve' }, { secret }]) {
+      const r = decideFromCard({ book: b, secrets, log }, args);
+      expect(r).toEqual({ isError: true, content: [{ type: 'text', text: 'Expected { secret, decision: "approve" | "decline" }; nothing was decided.' }] });
+      expect(approval.state).toBe('pending');
+    }
+    expect(decideFromCard({ book: b, secrets, log }, { secret, decision: 'decline' }).content[0]?.text).toBe('Declined; nothing will be sent.');
+    expect(approval.state).toBe('declined');
+  });
+
+  it('says approved only for approve, and writes each outcome to the audit log with its channel and tool', () => {
+    const { book: b, open } = book();
+    const { log, audits } = auditLog();
+    const secrets = new CardSecrets();
+    const approval = open('platform_addValidator');
+    const secret = secrets.issue(approval);
+    const r = decideFromCard({ book: b, secrets, log }, { secret, decision: 'approve' });
+    expect(r).toEqual({ content: [{ type: 'text', text: 'Approved. The assistant may now send this exact transaction once.' }] });
+    expect(approval).toMatchObject({ state: 'approved', decidedBy: 'app' });
+    expect(decideFromCard({ book: b, secrets, log }, { secret, decision: 'approve' }).isError).toBe(true);
+    expect(audits()).toEqual([
+      { audit: 'approved', channel: 'app', tool: 'platform_addValidator', answer: undefined, msg: 'spend approved on the approval card' },
+      { audit: 'refused', channel: 'app', tool: undefined, answer: undefined, msg: 'approval card secret unknown or used' },
+    ]);
+  });
+});
+
+describe('card secrets', () => {
+  it('drops the secrets of decided approvals when the next card is issued', () => {
+    const { open } = book();
+    const secrets = new CardSecrets();
+    const decided = open();
+    const stale = secrets.issue(decided);
+    decided.state = 'approved';
+    const live = open();
+    const kept = secrets.issue(live);
+    expect(secrets.take(stale)).toBeUndefined();
+    expect(secrets.take(kept)).toBe(live);
+    expect(secrets.take(kept)).toBeUndefined();
+  });
+
+  it('keeps at most 1000 secrets: the oldest goes first', () => {
+    const { open } = book();
+    const secrets = new CardSecrets();
+    const approval = open();
+    const issued = Array.from({ length: 1001 }, () => secrets.issue(approval));
+    expect(secrets.take(issued[0]!)).toBeUndefined();
+    expect(secrets.take(issued[1]!)).toBe(approval);
+    expect(secrets.take(issued[1000]!)).toBe(approval);
+  });
+});
+
+describe('the card resource and host detection', () => {
+  it('serves the card as an MCP Apps view that may fetch nothing', async () => {
+    const r = await cardResource();
+    expect(r.uri).toBe(CARD_URI);
+    expect(r.mimeType).toBe('text/html;profile=mcp-app');
+    expect(r._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } });
+    expect(r.text).toMatch(/^<!doctype html>/i);
+  });
+
+  it('shows cards only to a host that advertised the ui extension with the MCP Apps MIME type', () => {
+    expect(hostShowsCards(undefined)).toBe(false);
+    expect(hostShowsCards({})).toBe(false);
+    expect(hostShowsCards({ extensions: {} } as never)).toBe(false);
+    expect(hostShowsCards({ extensions: { [UI_EXTENSION_ID]: {} } } as never)).toBe(false);
+    expect(hostShowsCards({ extensions: { [UI_EXTENSION_ID]: { mimeTypes: ['text/html'] } } } as never)).toBe(false);
+    expect(hostShowsCards({ extensions: { [UI_EXTENSION_ID]: { mimeTypes: [RESOURCE_MIME_TYPE] } } } as never)).toBe(true);
+  });
+});
+
+/** A book whose waits return at once, recording each slice asked; the page is not needed here. */
+function recordingDeps(waitMs: number, log = auditLog().log) {
+  const { book: b, open } = book();
+  const waits: number[] = [];
+  const realWait = b.wait.bind(b);
+  b.wait = (approval: Approval, ms: number, signal?: AbortSignal) => {
+    waits.push(ms);
+    return realWait(approval, 0, signal);
+  };
+  const pages = { url: async (a: Approval) => `http://127.0.0.1:1/approve/${a.token}` } as unknown as ApprovalPages;
+  const deps: ApprovalDeps = { book: b, pages, log, waitMs };
+  return { deps, open, waits };
+}
+
+describe('getting the human decision', () => {
+  it('asks nobody about an approval already decided', async () => {
+    const { deps, open, waits } = recordingDeps(12_000);
+    const approval = open();
+    deps.book.decide(approval, 'declined', 'page');
+    let asked = 0;
+    const ask = async () => {
+      asked++;
+      return 'accept' as const;
+    };
+    expect(await humanDecision(deps, approval, { elicit: ask, elicitUrl: ask })).toBe('declined');
+    expect(asked).toBe(0);
+    expect(waits).toEqual([]);
+  });
+
+  it('waits for the page in slices of 5 s up to the time given, reporting progress, and stops at a decision or an abort', async () => {
+    const { deps, open, waits } = recordingDeps(12_000);
+    const progress: Array<[number, number | undefined]> = [];
+    const channels: HumanChannels = { progress: async (done, total) => void progress.push([done, total]) };
+    expect(await humanDecision(deps, open(), channels)).toBe('pending');
+    expect(waits).toEqual([5_000, 5_000, 2_000]);
+    expect(progress).toEqual([[0, 12_000], [5_000, 12_000], [10_000, 12_000]]);
+
+    const exact = recordingDeps(10_000);
+    await humanDecision(exact.deps, exact.open(), {});
+    expect(exact.waits).toEqual([5_000, 5_000]);
+
+    const aborted = recordingDeps(12_000);
+    const controller = new AbortController();
+    controller.abort();
+    await humanDecision(aborted.deps, aborted.open(), { signal: controller.signal });
+    expect(aborted.waits).toEqual([]);
+
+    const decided = recordingDeps(12_000);
+    const approval = decided.open();
+    decided.deps.book.wait = async (a) => {
+      decided.waits.push(1);
+      decided.deps.book.decide(a, 'approved', 'page');
+      return a.state;
+    };
+    expect(await humanDecision(decided.deps, approval, {})).toBe('approved');
+    expect(decided.waits).toEqual([1]);
+  });
+
+  it('after a URL elicitation is accepted (the link opened), waits at least a minute for the page itself', async () => {
+    const { deps, open, waits } = recordingDeps(1_000);
+    const approval = open();
+    expect(await humanDecision(deps, approval, { elicitUrl: async () => 'accept' })).toBe('pending');
+    expect(waits.reduce((a, b) => a + b, 0)).toBe(60_000);
+  });
+
+  it('audits a URL elicitation declined or cancelled, and a form answer, with the channel and the answer', async () => {
+    const { log, audits } = auditLog();
+    const { deps, open } = recordingDeps(1_000, log);
+    expect(await humanDecision(deps, open('xvm_send'), { elicitUrl: async () => 'cancel' })).toBe('declined');
+    expect(await humanDecision(deps, open('xvm_mint'), { elicit: async () => 'accept' })).toBe('approved');
+    expect(await humanDecision(deps, open('cx_export'), { elicit: async () => 'decline' })).toBe('declined');
+    expect(audits()).toEqual([
+      { audit: 'declined', channel: 'url-elicitation', tool: 'xvm_send', answer: 'cancel', msg: 'spend declined' },
+      { audit: 'approved', channel: 'form-elicitation', tool: 'xvm_mint', answer: 'accept', msg: 'spend approved' },
+      { audit: 'declined', channel: 'form-elicitation', tool: 'cx_export', answer: 'decline', msg: 'spend declined' },
+    ]);
+  });
+
+  it('gives the model the link only when the client has no channel to the human', () => {
+    const ask = async () => 'accept' as const;
+    expect(needsLink({})).toBe(true);
+    expect(needsLink({ elicit: ask })).toBe(false);
+    expect(needsLink({ elicitUrl: ask })).toBe(false);
+    expect(needsLink({ appCard: true })).toBe(false);
+  });
+});
