@@ -1,7 +1,11 @@
+import { mkdtempSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ApprovalBook, MAX_PENDING } from '../../src/approval/book.js';
 import { ApprovalPages } from '../../src/approval/page.js';
+import { PasskeyStore, WEBAUTHN_SCRIPT_HASH } from '../../src/approval/passkey.js';
 import { silentLogger } from '../../src/log.js';
 
 /** One raw HTTP exchange on loopback (fetch cannot send every method and header these cases need). */
@@ -120,5 +124,107 @@ describe('the approval book: expiry at the boundary and waiting (mutation surviv
     const w = book.wait(aborted, 600_000, controller.signal);
     controller.abort();
     expect(await w).toBe('pending');
+  });
+});
+
+describe('the approval page: headers, wording and the passkey guard (mutation survivors, issue 25)', () => {
+  const formHeaders = (origin: string) => ({ origin, 'content-type': 'application/x-www-form-urlencoded' });
+  const live = async (passkeys?: PasskeyStore) => {
+    const book = new ApprovalBook(() => Date.now());
+    const pages = new ApprovalPages(book, silentLogger(), passkeys);
+    const approval = book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send 1 CAM', lines: ['To: X-local1abc'] }, Date.now() + 250_000);
+    return { book, pages, approval };
+  };
+
+  it('sends the same guarding headers on every answer: no script but its own, no framing, no caching, no sniffing', async () => {
+    const { url, origin } = await setup();
+    const answers = await Promise.all([send(url, 'GET'), send(`${origin}/nothing`, 'GET'), send(url, 'GET', { host: 'evil.example' }), send(url, 'PUT')]);
+    expect(answers.map((a) => a.status)).toEqual([200, 404, 403, 405]);
+    for (const url2 of [url, `${origin}/nothing`]) {
+      const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        request(url2, (res) => {
+          res.resume();
+          resolve(res.headers);
+        })
+          .on('error', reject)
+          .end();
+      });
+      expect(headers).toMatchObject({
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': `default-src 'none'; script-src ${WEBAUTHN_SCRIPT_HASH}; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'same-origin',
+        'cache-control': 'no-store',
+      });
+    }
+  });
+
+  it('shows the time left, and once decided only the facts and the outcome, with no buttons', async () => {
+    const { pages, approval, book } = await live();
+    const url = await pages.url(approval);
+    const origin = new URL(url).origin;
+    const pending = await send(url, 'GET');
+    expect(pending.text).toMatch(/expires in 4 min (10|9) s\./);
+    expect(pending.text).toContain('<button type="submit" class="approve" id="approve">Approve and send once</button>');
+    expect(pending.text).not.toContain('name="credential"');
+    const approved = await send(url, 'POST', formHeaders(origin), `csrf=${encodeURIComponent(approval.csrf)}&decision=approve`);
+    expect(approved.status).toBe(200);
+    expect(approved.text).toContain('<title>Approved</title>');
+    expect(approved.text).toContain('<strong>Approved.</strong> The assistant can now send this transaction, once.');
+    const after = await send(url, 'GET');
+    expect(after.text).toContain('<ul id="facts"><li>To: X-local1abc</li></ul><p>This preview was already approved.</p>');
+    expect(after.text).not.toContain('<form');
+    expect((await send(url, 'POST', formHeaders(origin), `csrf=${encodeURIComponent(approval.csrf)}&decision=decline`)).status).toBe(409);
+    expect(approval.state).toBe('approved');
+
+    const other = book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send 2 CAM', lines: [] }, Date.now() + 300_000);
+    const declined = await send(await pages.url(other), 'POST', formHeaders(origin), `csrf=${encodeURIComponent(other.csrf)}&decision=decline`);
+    expect(declined.text).toContain('<title>Declined</title>');
+    expect(declined.text).toContain('<strong>Declined.</strong> Nothing will be sent.');
+    await pages.close();
+  });
+
+  it('takes a form up to 16 KB and refuses a larger one unread, deciding nothing', async () => {
+    const { pages, approval } = await live();
+    const url = await pages.url(approval);
+    const origin = new URL(url).origin;
+    const base = `csrf=${encodeURIComponent(approval.csrf)}&decision=approve&pad=`;
+    expect((await send(url, 'POST', formHeaders(origin), base + 'x'.repeat(16_384 - base.length + 1))).status).toBe(413);
+    expect(approval.state).toBe('pending');
+    expect((await send(url, 'POST', formHeaders(origin), base + 'x'.repeat(16_384 - base.length))).status).toBe(200);
+    expect(approval.state).toBe('approved');
+    await pages.close();
+  });
+
+  it('under a passkey: the page asks for it, Approve without a valid one is refused, Decline needs none', async () => {
+    const store = new PasskeyStore(join(mkdtempSync(join(tmpdir(), 'chain-mcp-page-')), 'passkeys.json'));
+    store.add({ id: 'cred-1', publicKey: Buffer.from('not a key').toString('base64url'), counter: 0, createdAt: '2026-11-26T00:00:00.000Z' });
+    const { pages, approval, book } = await live(store);
+    pages.requirePasskey(approval);
+    const url = await pages.url(approval);
+    expect(url.startsWith('http://localhost:')).toBe(true);
+    const origin = new URL(url).origin;
+    const page = await send(url, 'GET', { host: new URL(url).host });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<input type="hidden" name="decision" value="approve"><input type="hidden" name="credential" value="">');
+    expect(page.text).toContain('<input type="hidden" name="decision" value="decline"><button');
+    expect(page.text).toContain('"allowCredentials":[{"id":"cred-1"');
+    const approve = `csrf=${encodeURIComponent(approval.csrf)}&decision=approve&credential=${encodeURIComponent('{"id":"cred-1"}')}`;
+    expect((await send(url, 'POST', { ...formHeaders(origin), host: new URL(url).host }, approve)).status).toBe(403);
+    expect(approval.state).toBe('pending');
+    expect((await send(url, 'POST', { ...formHeaders(origin), host: new URL(url).host }, `csrf=${encodeURIComponent(approval.csrf)}&decision=decline`)).status).toBe(200);
+    expect(approval.state).toBe('declined');
+
+    // A challenge with no passkey store at all: Approve is refused, never waved through.
+    const bare = new ApprovalPages(book, silentLogger());
+    const lone = book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send', lines: [] }, Date.now() + 300_000);
+    bare.requirePasskey(lone);
+    const loneUrl = await bare.url(lone);
+    const loneOrigin = new URL(loneUrl).origin;
+    const shown = await send(loneUrl, 'GET', { host: new URL(loneUrl).host });
+    expect(shown.text).not.toContain('name="credential"');
+    expect((await send(loneUrl, 'POST', { ...formHeaders(loneOrigin), host: new URL(loneUrl).host }, `csrf=${encodeURIComponent(lone.csrf)}&decision=approve`)).status).toBe(403);
+    expect(lone.state).toBe('pending');
+    await Promise.all([pages.close(), bare.close()]);
   });
 });
