@@ -127,6 +127,7 @@ export function checkInputNetwork(input: Record<string, unknown>, network: Netwo
   if (network?.source !== 'configuration') return;
   for (const [key, value] of Object.entries(input)) {
     if (typeof value === 'string') checkAddressNetworks([value], network, key, false);
-    else if (Array.isArray(value)) checkAddressNetworks(value.filter((v): v is string => typeof v === 'string'), network, key);
+    // Non-strings become '' (never an address) so the index named is the item's own.
+    else if (Array.isArray(value)) checkAddressNetworks(value.map((v: unknown) => (typeof v === 'string' ? v : '')), network, key);
   }
 }
