@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, cleanValue, imitatesNative, isStrangerLine, oneLine, quote, skeleton, strangerLine } from '../../src/summarize/stranger.js';
+import { cleanText, cleanValue, imitatesNative, imitationWarning, isStrangerLine, oneLine, quote, shortAsset, skeleton, strangerLine } from '../../src/summarize/stranger.js';
 
 const NATIVE = { assetID: 'native', assetSymbol: 'CAM', name: 'Camino' };
 const asset = (symbol: string, name = 'Token') => ({ assetID: 'other', symbol, name });
@@ -87,5 +87,42 @@ describe('stranger-written text', () => {
     const unnamed = { assetID: 'n', assetSymbol: 'CAM' };
     for (const name of ['Camino', 'camino', 'Real Camino Token', '\u0421amino']) expect(imitatesNative(asset('XYZ', name), unnamed), name).toBe(true);
     expect(imitatesNative(asset('XYZ', 'Gold'), unnamed)).toBe(false);
+  });
+
+  it('cuts at exactly the cap and trims the ends (mutation survivors, issue 25)', () => {
+    expect(cleanText('  a \t\n  b  ')).toBe('a b');
+    expect(cleanText('x'.repeat(10), 10)).toBe('x'.repeat(10));
+    expect(cleanText('x'.repeat(11), 10)).toBe(`${'x'.repeat(9)}…`);
+  });
+
+  it('shortens only an asset ID longer than 12 characters, in the imitation warning too', () => {
+    expect(shortAsset('abcdefghijkl')).toBe('abcdefghijkl');
+    expect(shortAsset('abcdefghijklm')).toBe('abcd…jklm');
+    expect(imitationWarning('abcdefghijklm', { assetID: 'n', assetSymbol: '' })).toBe('(NOT the native asset; asset abcd…jklm)');
+    expect(imitationWarning('abc', NATIVE)).toBe('(NOT the native CAM; asset abc)');
+  });
+
+  it('reads "rn" as "m" in lower case too: "CArn" imitates CAM (the second pass of the table is in lower case)', () => {
+    expect(skeleton('CAM')).toBe(skeleton('CArn'));
+    expect(imitatesNative(asset('CArn'), NATIVE)).toBe(true);
+  });
+
+  it('the native asset itself is never an imitation; an empty or one-letter name or symbol imitates nothing', () => {
+    expect(imitatesNative({ assetID: 'native', symbol: 'CAM', name: 'Camino' }, NATIVE)).toBe(false);
+    expect(imitatesNative({ assetID: '', symbol: 'CAM', name: '' }, { ...NATIVE, assetID: '' })).toBe(true);
+    expect(imitatesNative(asset('XYZ', ''), { assetID: 'n', assetSymbol: 'CAM' })).toBe(false);
+    expect(imitatesNative(asset('C', 'Gold'), { assetID: 'n', assetSymbol: 'C' })).toBe(false);
+    expect(imitatesNative(asset('OK', 'Gold'), { assetID: 'n', assetSymbol: 'OK' })).toBe(true);
+  });
+
+  it('finds a native name of five letters or more inside a longer one; a shorter one must match whole', () => {
+    const native = { assetID: 'n', assetSymbol: 'ABCDE' };
+    expect(imitatesNative(asset('XABCDEX', 'Gold'), native)).toBe(true);
+    expect(imitatesNative(asset('XABCDX', 'Gold'), { assetID: 'n', assetSymbol: 'ABCD' })).toBe(false);
+  });
+
+  it('takes a line as stranger-written only when the label starts it', () => {
+    expect(isStrangerLine('Memo (written by the sender): "hi"')).toBe(true);
+    expect(isStrangerLine('To: X-local1abc. Memo (written by the sender): "hi"')).toBe(false);
   });
 });
