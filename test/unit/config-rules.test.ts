@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { checkHttpConfig, loadConfig, tierWarnings, unknownNameWarnings } from '../../src/config.js';
+
+const refusal = (env: NodeJS.ProcessEnv): string => {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    return (err as Error).message;
+  }
+  return 'accepted';
+};
+
+const KEYSTORE = { CHAIN_MCP_KEYSTORE_USER: 'alice', CHAIN_MCP_KEYSTORE_PASSWORD: 'correct horse battery' };
+
+describe('configuration rules (mutation survivors, issue 25)', () => {
+  it('takes only http and https URLs, without trailing slashes', () => {
+    expect(loadConfig({ CHAIN_MCP_NODE_URL: 'https://node.example:9650//' }).nodeUrl).toBe('https://node.example:9650');
+    expect(loadConfig({ CHAIN_MCP_INDEXER_URL: ' http://127.0.0.1:8080/ ' }).indexerUrl).toBe('http://127.0.0.1:8080');
+    expect(refusal({ CHAIN_MCP_NODE_URL: 'ftp://node.example' })).toBe('CHAIN_MCP_NODE_URL: expected an http:// or https:// URL of the node (got "ftp://node.example")');
+    expect(refusal({ CHAIN_MCP_INDEXER_URL: 'not a url' })).toBe('CHAIN_MCP_INDEXER_URL: expected an http:// or https:// URL of the indexer (got "not a url")');
+  });
+
+  it('keeps the HTTP idle time and session count inside their ranges, ends included', () => {
+    expect(loadConfig({ CHAIN_MCP_HTTP_IDLE_MS: '1000', CHAIN_MCP_HTTP_MAX_SESSIONS: '10000' })).toMatchObject({ httpIdleMs: 1000, httpMaxSessions: 10_000 });
+    expect(loadConfig({ CHAIN_MCP_HTTP_IDLE_MS: '86400000', CHAIN_MCP_HTTP_MAX_SESSIONS: '1' })).toMatchObject({ httpIdleMs: 86_400_000, httpMaxSessions: 1 });
+    expect(loadConfig({})).toMatchObject({ httpIdleMs: 1_800_000, httpMaxSessions: 32 });
+    expect(refusal({ CHAIN_MCP_HTTP_IDLE_MS: '999' })).toBe('CHAIN_MCP_HTTP_IDLE_MS: expected milliseconds between 1000 and 86400000 (got "999")');
+    expect(refusal({ CHAIN_MCP_HTTP_IDLE_MS: '86400001' })).toBe('CHAIN_MCP_HTTP_IDLE_MS: expected milliseconds between 1000 and 86400000 (got "86400001")');
+    expect(refusal({ CHAIN_MCP_HTTP_MAX_SESSIONS: '0' })).toBe('CHAIN_MCP_HTTP_MAX_SESSIONS: expected a session count between 1 and 10000 (got "0")');
+    expect(refusal({ CHAIN_MCP_HTTP_MAX_SESSIONS: '10001' })).toBe('CHAIN_MCP_HTTP_MAX_SESSIONS: expected a session count between 1 and 10000 (got "10001")');
+  });
+
+  it('keeps the timeout within 100 ms to 10 minutes and the approval wait within its 5 minutes, ends included', () => {
+    expect(loadConfig({ CHAIN_MCP_TIMEOUT_MS: '100' }).timeoutMs).toBe(100);
+    expect(loadConfig({ CHAIN_MCP_TIMEOUT_MS: '600000' }).timeoutMs).toBe(600_000);
+    expect(refusal({ CHAIN_MCP_TIMEOUT_MS: '99' })).toMatch(/^CHAIN_MCP_TIMEOUT_MS: expected between 100 and 600000 milliseconds/);
+    expect(refusal({ CHAIN_MCP_TIMEOUT_MS: '600001' })).toMatch(/^CHAIN_MCP_TIMEOUT_MS: expected between 100 and 600000 milliseconds/);
+    expect(loadConfig({ CHAIN_MCP_APPROVAL_WAIT_MS: '300000' }).approvalWaitMs).toBe(300_000);
+    expect(refusal({ CHAIN_MCP_APPROVAL_WAIT_MS: '300001' })).toMatch(/^CHAIN_MCP_APPROVAL_WAIT_MS: expected at most 300000 milliseconds/);
+  });
+
+  it('needs the keystore user and password together', () => {
+    const both = 'CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD: set both or neither';
+    expect(refusal({ CHAIN_MCP_KEYSTORE_USER: 'alice' })).toBe(both);
+    expect(refusal({ CHAIN_MCP_KEYSTORE_PASSWORD: 'correct horse battery' })).toBe(both);
+    expect(loadConfig(KEYSTORE).keystore).toEqual({ username: 'alice', password: 'correct horse battery' });
+    expect(loadConfig({}).keystore).toBeUndefined();
+  });
+
+  it('refuses --http with spend or admin tools and no bearer token, naming the switch that needs it', () => {
+    expect(() => checkHttpConfig(loadConfig({ CHAIN_MCP_ALLOW_SPEND: 'true' }))).toThrow(/^CHAIN_MCP_HTTP_TOKEN: required with --http when CHAIN_MCP_ALLOW_SPEND is on/);
+    expect(() => checkHttpConfig(loadConfig({ CHAIN_MCP_ALLOW_ADMIN: 'true' }))).toThrow(/^CHAIN_MCP_HTTP_TOKEN: required with --http when CHAIN_MCP_ALLOW_ADMIN is on/);
+    expect(() => checkHttpConfig(loadConfig({}))).not.toThrow();
+    expect(() => checkHttpConfig(loadConfig({ CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_HTTP_TOKEN: 'a-long-random-token-1234' }))).not.toThrow();
+  });
+
+  it('warns about each CHAIN_MCP_ name it does not read, sorted, with the nearest real name when one is close', () => {
+    expect(
+      unknownNameWarnings({ CHAIN_MCP_NODE_UR: 'x', PATH: '/bin', CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_ZZZZZZZZZZZZ: '1', MY_CHAIN_MCP_NODE_UR: 'x', CHAIN_MCP_DEVNET_DIALECT: 'camino' }),
+    ).toEqual([
+      'CHAIN_MCP_NODE_UR is not a chain-mcp setting; did you mean CHAIN_MCP_NODE_URL?',
+      'CHAIN_MCP_ZZZZZZZZZZZZ is not a chain-mcp setting; see chain-mcp --help for the settings',
+    ]);
+    expect(unknownNameWarnings({})).toEqual([]);
+  });
+
+  it('warns when a tier switch cannot take effect without a keystore user', () => {
+    expect(tierWarnings(loadConfig({}))).toEqual([]);
+    expect(tierWarnings(loadConfig({ CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_ALLOW_ADMIN: 'true', ...KEYSTORE }))).toEqual([]);
+    const both = tierWarnings(loadConfig({ CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_ALLOW_ADMIN: 'true' }));
+    expect(both).toHaveLength(2);
+    expect(both[0]).toMatch(/^CHAIN_MCP_ALLOW_SPEND is on, but spend tools stay hidden/);
+    expect(both[1]).toMatch(/^CHAIN_MCP_ALLOW_ADMIN is on without a keystore user/);
+    expect(tierWarnings(loadConfig({ CHAIN_MCP_ALLOW_ADMIN: 'true' }))).toEqual([both[1]]);
+  });
+
+  it('reads toolsets "all", empty or absent as every toolset, else exactly those named', () => {
+    const every = loadConfig({}).toolsets;
+    expect(loadConfig({ CHAIN_MCP_TOOLSETS: 'all' }).toolsets).toEqual(every);
+    expect(loadConfig({ CHAIN_MCP_TOOLSETS: '' }).toolsets).toEqual(every);
+    expect(loadConfig({ CHAIN_MCP_TOOLSETS: ' , ' }).toolsets).toEqual(every);
+    expect([...loadConfig({ CHAIN_MCP_TOOLSETS: ' info , xvm ' }).toolsets]).toEqual(['info', 'xvm']);
+    expect(loadConfig({ CHAIN_MCP_TOOLS: ' , ' }).tools).toBeUndefined();
+    expect([...(loadConfig({ CHAIN_MCP_TOOLS: 'info_getNodeID, xvm_getBalance' }).tools ?? [])]).toEqual(['info_getNodeID', 'xvm_getBalance']);
+  });
+});
