@@ -42,6 +42,14 @@ function inCamino(want: Expectation): Expectation {
   return { ...want, path, method };
 }
 
+/** Every chain or 0x address anywhere in a tool's arguments. */
+function addressesIn(value: unknown): string[] {
+  if (typeof value === 'string') return /^([XPC]-[a-z]+1[02-9ac-hj-np-z]{6,}|0x[0-9a-fA-F]{40})$/.test(value) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(addressesIn);
+  if (value && typeof value === 'object') return Object.values(value).flatMap(addressesIn);
+  return [];
+}
+
 describe.each(['spec', 'camino'] as const)('every tool sends exactly the request the spec describes (%s node, default configuration)', (dialect) => {
   let node: Fake;
   let indexer: Fake;
@@ -98,8 +106,17 @@ describe.each(['spec', 'camino'] as const)('every tool sends exactly the request
       // Spends and the admin operations that hand over keys (issue 21): preview first, then confirm.
       if (needsConfirmation(tool)) {
         expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
-        const id = (result.structuredContent as { confirmationId?: string }).confirmationId;
+        const { confirmationId: id, preview, details } = result.structuredContent as { confirmationId?: string; preview?: string[]; details?: Record<string, unknown> };
         expect(id).toBeTypeOf('string');
+        // What the human approves names every address the call moves value from or to (issue 21).
+        const shown = (preview ?? []).join('\n');
+        for (const address of addressesIn(example.args)) expect(shown, `${tool.name}: the preview names ${address}`).toContain(address);
+        // The structured preview carries the recipient and the amount too, for the model.
+        const facts = JSON.stringify(details ?? {});
+        for (const key of ['to', 'nodeID', 'amount', 'stakeAmount'] as const) {
+          const given = example.args[key];
+          if (typeof given === 'string' || typeof given === 'number') expect(facts, `${tool.name}: preview details carry ${key}`).toContain(JSON.stringify(String(given)));
+        }
         for (const fake of [node, indexer, runner]) fake.recorded.length = 0;
         result = await client.callTool({ name: tool.name, arguments: { ...example.args, confirm: id } });
       }

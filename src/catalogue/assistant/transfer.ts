@@ -118,6 +118,9 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
   return {
     lines,
     details: {
+      to: i.to,
+      amount: i.amount.toString(),
+      ...(route.to === 'C' ? { evmAddress: i.evmAddress } : {}),
       route: `${route.from}->${route.to}`,
       steps: route.steps.map((s, n) => ({ step: n + 1, action: s.action, chain: s.chain })),
       txFee: txFee.toString(),
