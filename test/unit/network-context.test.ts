@@ -46,7 +46,7 @@ describe('learning the network (mutation survivors, issue 25)', () => {
   });
 
   it('lets a failure other than the node refusing the method through, and tries again next time', async () => {
-    const down = rpcDouble({ 'platform.getConfiguration': new ChainMcpError('network', 'connection refused') });
+    const down = rpcDouble({ 'platform.getConfiguration': new ChainMcpError('connection', 'connection refused') });
     const cache = new NetworkCache(down.rpc);
     await expect(cache.get()).rejects.toThrow('connection refused');
     expect(cache.peek()).toBeUndefined();
@@ -74,7 +74,7 @@ describe('learning the network (mutation survivors, issue 25)', () => {
   it('does not keep a failed asset lookup', async () => {
     let fail = true;
     const cache = new NetworkCache(async () => {
-      if (fail) throw new ChainMcpError('network', 'down');
+      if (fail) throw new ChainMcpError('connection', 'down');
       return { assetID: 'A', name: 'n', symbol: 's', denomination: 2 };
     });
     await expect(cache.asset('A')).rejects.toThrow('down');

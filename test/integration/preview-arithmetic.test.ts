@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type DevnetState, nodeIdFor } from '../../src/devnet/state/index.js';
+import { inMemoryStack, type Stack } from '../helpers/stack.js';
+
+/**
+ * The numbers a human approves are the ones that leave: each preview's "Balance after" line is the
+ * balance now minus the amount and the fee (or the stake), exactly, to the smallest unit. Found by
+ * mutation testing (issue 25): a fee subtracted instead of added, or an output left out of a total,
+ * passed every other test.
+ */
+
+const DAY = 86_400;
+const CAM = 1_000_000_000n;
+
+/** "2,000.5 CAM" in nCAM. */
+function nCam(display: string): bigint {
+  const [whole, fraction = ''] = display.replaceAll(',', '').split('.');
+  return BigInt(whole!) * CAM + BigInt(fraction.padEnd(9, '0'));
+}
+
+/** What the preview says leaves the balance: now minus after. */
+function leaving(text: string): bigint {
+  const m = /Balance after(?: on [XPC])?: ([\d,.]+) CAM \(now ([\d,.]+) CAM\)/.exec(text);
+  expect(m, text).not.toBeNull();
+  return nCam(m![2]!) - nCam(m![1]!);
+}
+
+async function preview(stack: Stack, name: string, args: Record<string, unknown>) {
+  const r = await stack.call(name, args);
+  expect(r.isError, r.text).toBe(false);
+  expect(r.structured?.status).toBe('preview');
+  return r;
+}
+
+describe.each([true, false])('preview arithmetic (lock mode %s)', (lockMode) => {
+  let stack: Stack;
+  let state: DevnetState;
+  let txFee: bigint;
+  beforeAll(async () => {
+    stack = await inMemoryStack({
+      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' },
+    });
+    state = stack.devnet.state;
+    state.config.lockModeBondDeposit = lockMode;
+    txFee = state.fees.txFee;
+  });
+  afterAll(() => stack.close());
+
+  const keys = () => {
+    const devnet = state.users.get('devnet')!;
+    const alice = state.users.get('alice')!;
+    return { d0: devnet.keys[0]!, a0: alice.keys[0]!, a1: alice.keys[1]! };
+  };
+
+  it('xvm_send: the amount and the fee leave', async () => {
+    const r = await preview(stack, 'xvm_send', { amount: '2500000000', assetID: 'CAM', to: keys().a0.x });
+    expect(leaving(r.text)).toBe(2_500_000_000n + txFee);
+  });
+
+  it('xvm_sendMultiple: every native output and the fee leave', async () => {
+    const { a0, a1 } = keys();
+    const r = await preview(stack, 'xvm_sendMultiple', {
+      outputs: [
+        { assetID: 'CAM', amount: '5000000', to: a1.x },
+        { assetID: 'CAM', amount: '7', to: a0.x },
+      ],
+    });
+    expect(leaving(r.text)).toBe(5_000_007n + txFee);
+  });
+
+  it('xvm_export: the amount and the fee leave X', async () => {
+    const r = await preview(stack, 'xvm_export', { to: `C-${keys().d0.bech32}`, amount: '3000000000', assetID: 'CAM' });
+    expect(leaving(r.text)).toBe(3_000_000_000n + txFee);
+  });
+
+  it('platform_exportNative: the amount and the fee leave P', async () => {
+    const r = await preview(stack, 'platform_exportNative', { amount: '4000000000', to: keys().d0.x });
+    expect(leaving(r.text)).toBe(4_000_000_000n + txFee);
+    expect(r.text).toContain(`To: ${keys().d0.x} (completed by xvm_import with sourceChain "P")`);
+  });
+
+  it('platform_addValidator: exactly the stake is locked, over the named period', async () => {
+    const { d0 } = keys();
+    const start = Math.floor(Date.now() / 1000) + 3600;
+    const r = await preview(stack, 'platform_addValidator', {
+      nodeID: nodeIdFor(`arith-${lockMode}`),
+      startTime: start,
+      endTime: start + 30 * DAY,
+      stakeAmount: '2000000000000',
+      rewardAddress: d0.p,
+      delegationFeeRate: 2.5,
+      ...(lockMode ? { nodeOwnerAddress: d0.p } : {}),
+    });
+    expect(leaving(r.text)).toBe(2_000n * CAM);
+    expect(r.text).toContain(`from ${new Date(start * 1000).toISOString()} to ${new Date((start + 30 * DAY) * 1000).toISOString()}`);
+    expect(r.text).toContain('Stake locked: 2,000 CAM');
+    if (lockMode) expect(r.text).toContain(`Node owner: ${d0.p} (signs for the node; gains nothing)`);
+  });
+
+});
+
+describe('delegation preview arithmetic (a network without lock mode: Camino refuses delegation in it)', () => {
+  let stack: Stack;
+  let state: DevnetState;
+  beforeAll(async () => {
+    stack = await inMemoryStack({
+      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' },
+    });
+    state = stack.devnet.state;
+    state.config.lockModeBondDeposit = false;
+  });
+  afterAll(() => stack.close());
+
+  it('platform_addDelegator: exactly the stake is locked, and the validator weight after is its stake, its delegations and this one', async () => {
+    const d0 = state.users.get('devnet')!.keys[0]!;
+    const v = state.validators.find((x) => x.subnetID === state.primaryNetworkID && x.endTime > Date.now() / 1000 + 5 * DAY)!;
+    const start = Math.floor(Date.now() / 1000) + 600;
+    const r = await preview(stack, 'platform_addDelegator', { nodeID: v.nodeID, startTime: start, endTime: start + 2 * DAY, stakeAmount: '25000000000', rewardAddress: d0.p });
+    expect(leaving(r.text)).toBe(25n * CAM);
+    const delegated = [...v.delegators, ...state.pendingDelegators.filter((d) => d.nodeID === v.nodeID)].reduce((sum, d) => sum + d.stakeAmount, 0n);
+    const weight = /validator weight after: ([\d,.]+) CAM/.exec(r.text);
+    expect(weight, r.text).not.toBeNull();
+    expect(nCam(weight![1]!)).toBe(v.stakeAmount + delegated + 25n * CAM);
+    expect(r.text).toContain(`from ${new Date(start * 1000).toISOString()} to ${new Date((start + 2 * DAY) * 1000).toISOString()}`);
+  });
+});
