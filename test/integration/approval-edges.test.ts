@@ -208,4 +208,85 @@ describe('approval edges', () => {
       }
     });
   });
+
+  describe('which channel the client declared is the one asked (mutation survivors, issue 25)', () => {
+    /** One confirm with these capabilities; returns what the client was asked and the outcome. */
+    async function confirmWith(capabilities: ClientCapabilities, answer: (p: ElicitParams & { requestedSchema?: unknown }) => Promise<ElicitAnswer>) {
+      const asked: Array<ElicitParams & { requestedSchema?: unknown }> = [];
+      const h = await harness(devnet, {
+        capabilities,
+        elicit: async (p) => {
+          asked.push(p);
+          return answer(p);
+        },
+      });
+      try {
+        const p = await h.call('xvm_send', args());
+        const before = sends();
+        const r = await h.call('xvm_send', { ...args(), confirm: p.structured?.confirmationId });
+        return { asked, status: r.structured?.status, sent: sends() - before, text: r.text };
+      } finally {
+        await h.close();
+      }
+    }
+
+    it('a bare elicitation capability (clients older than URL mode) means a form with one required boolean', async () => {
+      const r = await confirmWith({ elicitation: {} }, async () => ({ action: 'accept', content: { approve: true } }));
+      expect(r.asked).toHaveLength(1);
+      expect(r.asked[0]?.mode ?? 'form').toBe('form');
+      expect(r.asked[0]?.requestedSchema).toEqual({
+        type: 'object',
+        properties: { approve: { type: 'boolean', title: 'Approve', description: 'Send this transaction once.' } },
+        required: ['approve'],
+      });
+      expect(r.asked[0]?.message).toMatch(/^Approve Send [^\n]*\?\n/);
+      expect([r.status, r.sent]).toEqual(['issued', 1]);
+    });
+
+    it('a client declaring URL mode only is never asked with a form', async () => {
+      const r = await confirmWith({ elicitation: { url: {} } }, async () => ({ action: 'decline' }));
+      expect(r.asked.map((a) => a.mode)).toEqual(['url']);
+      expect([r.status, r.sent]).toEqual(['declined', 0]);
+    });
+
+    it('a client declaring both is asked by URL first, and only once', async () => {
+      const r = await confirmWith({ elicitation: { form: {}, url: {} } }, async () => ({ action: 'decline' }));
+      expect(r.asked.map((a) => a.mode)).toEqual(['url']);
+      expect(r.sent).toBe(0);
+    });
+
+    it('an accepted form without approve: true, or a client failing to ask, is no approval', async () => {
+      for (const content of [{ approve: false }, {}, undefined]) {
+        const r = await confirmWith({ elicitation: { form: {} } }, async () => ({ action: 'accept', content }));
+        expect([r.status, r.sent], JSON.stringify(content)).toEqual(['declined', 0]);
+      }
+      for (const capabilities of [{ elicitation: { form: {} } }, { elicitation: { url: {} } }]) {
+        const r = await confirmWith(capabilities, async () => {
+          throw new Error('the client could not show the question');
+        });
+        expect([r.status, r.sent], JSON.stringify(capabilities)).toEqual(['declined', 0]);
+      }
+    });
+
+    it('under confirm-id, a URL-only client is not asked by form: the confirmation id is the approval', async () => {
+      const asked: ElicitParams[] = [];
+      const h = await spendHarness(devnet, {
+        capabilities: { elicitation: { url: {} } },
+        elicit: async (p) => {
+          asked.push(p);
+          return { action: 'decline' };
+        },
+        env: { CHAIN_MCP_APPROVAL: 'confirm-id' },
+      });
+      try {
+        const p = await h.call('xvm_send', args());
+        const before = sends();
+        const r = await h.call('xvm_send', { ...args(), confirm: p.structured?.confirmationId });
+        expect(asked).toEqual([]);
+        expect([r.structured?.status, sends() - before]).toEqual(['issued', 1]);
+      } finally {
+        await h.close();
+      }
+    });
+  });
 });
