@@ -24,6 +24,22 @@ describe('prompts, resources and instructions over MCP', () => {
     expect(instructions).toMatch(/smallest unit/);
   });
 
+  it('declares tools and logging (the log level a client may set)', () => {
+    expect(stack.client.getServerCapabilities()).toMatchObject({ tools: {}, logging: {} });
+  });
+
+  it('serves each view as an MCP Apps resource that may fetch nothing, and no approval card without the spend tier', async () => {
+    const { resources } = await stack.client.listResources();
+    for (const view of VIEWS) {
+      expect(resources.find((r) => r.uri === view.uri)).toMatchObject({ name: `view-${view.title}`, title: `${view.title} view`, mimeType: 'text/html;profile=mcp-app' });
+      const read = await stack.client.readResource({ uri: view.uri });
+      expect(read.contents).toHaveLength(1);
+      expect(read.contents[0]).toMatchObject({ uri: view.uri, mimeType: 'text/html;profile=mcp-app', _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } } });
+      expect((read.contents[0] as { text: string }).text).toMatch(/^<!doctype html>/i);
+    }
+    expect(resources.some((r) => r.uri === 'ui://chain-mcp/approval-card.html')).toBe(false);
+  });
+
   it('lists the four prompts with their arguments', async () => {
     const { prompts } = await stack.client.listPrompts();
     const byName = new Map(prompts.map((p) => [p.name, p]));
