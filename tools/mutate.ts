@@ -1,8 +1,8 @@
 /**
  * `npm run mutate [group ...] [--survivors | --recheck]`: mutation testing of the money, secret and wire paths
  * (StrykerJS, stryker.config.json). With no group it runs the whole scope; with groups, only
- * their files, keeping the other groups' last results. `--survivors` re-tests only the lines
- * where a group's last report has undetected mutants (after tests were added), in files whose
+ * their files, keeping the other groups' last results. `--survivors` re-tests only the places
+ * of a group's last report's undetected mutants (after tests were added), in files whose
  * source is unchanged since that report, and whole files otherwise; a mutant a test killed stays
  * killed while its source is unchanged, so the merged report is what a full run would give. Each group's report is kept in
  * reports/mutation/<group>.json; the summary (score per group and over the whole scope, each with
@@ -13,10 +13,7 @@
  * `--no-recheck` leaves static mutants out of the score (Stryker's own count) instead. Not part of `npm test`: a full run
  * takes over an hour on 2 cores.
  */
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Stryker } from '@stryker-mutator/core';
 
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
@@ -52,6 +49,7 @@ interface ReportMutant {
   status: string;
   statusReason?: string;
   static?: boolean;
+  killedBy?: string[];
   mutatorName: string;
   replacement?: string;
   location: { start: { line: number; column: number }; end: { line: number; column: number } };
@@ -136,7 +134,7 @@ function summary(): string {
 const mutantKey = (file: string, m: ReportMutant) =>
   `${file}:${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.mutatorName} ${m.replacement ?? ''}`;
 
-/** Mutate patterns for a group's undetected mutants: their lines where the file is unchanged, the whole file where not. */
+/** Mutate patterns for a group's undetected mutants: their places where the file is unchanged, the whole file where not. */
 function survivorPatterns(group: string): string[] {
   const path = `${DIR}/${group}.json`;
   if (!existsSync(path)) return [...GROUPS[group]!];
@@ -149,8 +147,10 @@ function survivorPatterns(group: string): string[] {
       patterns.push(file);
       continue;
     }
-    const lines = [...new Set(open.flatMap((m) => [`${m.location.start.line}-${m.location.end.line}`]))];
-    patterns.push(...lines.map((range) => `${file}:${range}`));
+    // Each undetected mutant's own place (Stryker's ranges take 0-based columns): the other mutants
+    // of its line were detected already, and re-running them costs a full suite each.
+    const places = new Set(open.map(({ location: { start, end } }) => `${file}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`));
+    patterns.push(...places);
   }
   return patterns;
 }
@@ -171,74 +171,60 @@ function mergeInto(group: string, rerun: Report): Report {
   return last;
 }
 
-const RECHECK_CONFIG = `import { defineConfig } from 'vitest/config';
-export default defineConfig({ test: { include: ['test/unit/**/*.test.ts', 'test/codec/**/*.test.ts'], testTimeout: 30_000 } });
-`;
-
-/** Puts a mutant's replacement into the source text (report locations: 1-based lines and columns, end exclusive). */
-function applyMutant(source: string, m: ReportMutant): string {
-  const lines = source.split('\n');
-  const offset = (line: number, column: number) => lines.slice(0, line - 1).reduce((n, l) => n + l.length + 1, 0) + column - 1;
-  return source.slice(0, offset(m.location.start.line, m.location.start.column)) + (m.replacement ?? '') + source.slice(offset(m.location.end.line, m.location.end.column));
-}
-
-/**
- * Stryker's vitest runner switches a mutant on after the test files have loaded the source, so a
- * mutant in code that runs once at import (a constant, a zod schema) stays off in the tests that
- * would see it, and is reported as survived. Each such survivor is re-checked here the plain way:
- * its replacement written into a copy of the source, then the unit and codec tests that import the
- * file are run; a failing test counts it killed. Survivors stay survived otherwise (the slower
- * integration suites are not re-run), so this can only under-count. The static mutants Stryker
- * skips altogether (ignoreStatic: each would need the whole suite, hours in all) are checked the
- * same way, so every mutant of the scope counts in the score.
- */
+const STATIC_RUN = `${DIR}/static-run.json`;
 const RECHECKED = 'static mutant re-checked by tools/mutate.ts';
 
-function recheckStatic(report: Report): void {
-  // Each re-check runs the related unit tests once: hundreds of static mutants take hours.
+/**
+ * Static mutants: code that runs once at import (a catalogue entry's object, its zod schema, the
+ * functions stored in it, a constant). Stryker's normal run switches a mutant on after the test
+ * files have imported the source, so such a mutant (reported "static") was never active where a
+ * test could see it, and Stryker reports it survived, or skips it (`ignoreStatic`). Here those
+ * mutants are run again by Stryker with `ignoreStatic` off: each is switched on before the test
+ * files import the source (Stryker's "static" activation, a fresh module graph per test file), and
+ * every test of `vitest.static.config.ts` that imports the file runs. That list is the fast suites
+ * that exercise every catalogue entry (the per-tool contract suite, unit and codec tests), since a
+ * static mutant cannot be narrowed to the tests that cover it. A mutant they miss stays survived
+ * (the slower integration suites are not re-run), so this can only under-count.
+ */
+async function recheckStatic(report: Report): Promise<void> {
   if (process.argv.includes('--no-recheck')) return;
-  const skipped = (m: ReportMutant) => m.status === 'Ignored' && m.statusReason?.startsWith('Static mutant') === true;
-  const open = Object.entries(report.files).flatMap(([file, { mutants }]) =>
-    mutants.filter((m) => m.static && ((m.status === 'Survived' && !m.statusReason?.startsWith(RECHECKED)) || skipped(m))).map((m) => ({ file, m })),
-  );
-  if (open.length === 0) return;
-  // A copy outside the project, so a Stryker run cleaning .stryker-tmp cannot pull it away.
-  const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-recheck-'));
-  for (const entry of readdirSync('.')) {
-    if (['node_modules', '.git', '.stryker-tmp', 'reports', 'dist'].includes(entry)) continue;
-    cpSync(entry, join(dir, entry), { recursive: true });
-  }
-  symlinkSync(resolve('node_modules'), join(dir, 'node_modules'), 'dir');
-  // The report's locations are in the source as the run saw it: the mutated files go back to that
-  // text (a file edited since would take each replacement at the wrong place).
-  for (const [file, { source }] of Object.entries(report.files)) writeFileSync(join(dir, file), source);
-  writeFileSync(join(dir, 'vitest.recheck.config.ts'), RECHECK_CONFIG);
-  const vitest = resolve('node_modules/.bin/vitest');
-  let killed = 0;
-  for (const [i, { file, m }] of open.entries()) {
-    const target = join(dir, file);
-    const original = readFileSync(target, 'utf8');
-    writeFileSync(target, applyMutant(original, m));
-    const run = spawnSync(vitest, ['related', '--run', file, '--config', 'vitest.recheck.config.ts', '--bail', '1', '--passWithNoTests', '--reporter', 'dot'], {
-      cwd: dir,
-      encoding: 'utf8',
-      timeout: 300_000,
-    });
-    writeFileSync(target, original);
-    const failed = run.status !== 0 && run.status !== null;
-    const timedOut = run.status === null;
-    if (failed || timedOut) {
-      killed++;
-      m.status = timedOut ? 'Timeout' : 'Killed';
-      m.statusReason = `${RECHECKED}: the unit/codec tests failed with it in the source`;
-    } else {
-      m.status = 'Survived';
-      m.statusReason = `${RECHECKED}: the unit/codec tests passed with it in the source`;
+  const isOpen = (m: ReportMutant) =>
+    m.static === true && ((m.status === 'Survived' && !m.statusReason?.startsWith(RECHECKED)) || (m.status === 'Ignored' && m.statusReason?.startsWith('Static mutant') === true));
+  const patterns: string[] = [];
+  for (const [file, { source, mutants }] of Object.entries(report.files)) {
+    const open = mutants.filter(isOpen);
+    if (open.length === 0) continue;
+    // The report's places are in the source as its run saw it; an edited file needs a new run first.
+    if (readFileSync(file, 'utf8') !== source) {
+      process.stdout.write(`static re-check: ${file} changed since its run; run its group again first\n`);
+      continue;
     }
-    process.stdout.write(`static re-check ${i + 1}/${open.length}: ${file}:${m.location.start.line} ${m.mutatorName} ${m.status}\n`);
+    patterns.push(...new Set(open.map(({ location: { start, end } }) => `${file}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`)));
   }
-  process.stdout.write(`static re-check: ${killed} of ${open.length} static mutants killed by the unit/codec tests\n`);
-  rmSync(dir, { recursive: true, force: true });
+  if (patterns.length === 0) return;
+  await new Stryker({
+    mutate: patterns,
+    ignoreStatic: false,
+    vitest: { configFile: 'vitest.static.config.ts', related: true },
+    jsonReporter: { fileName: STATIC_RUN },
+  }).runMutationTest();
+  const rerun = JSON.parse(readFileSync(STATIC_RUN, 'utf8')) as Report;
+  let checked = 0;
+  let killed = 0;
+  for (const [file, entry] of Object.entries(report.files)) {
+    const fresh = new Map((rerun.files[file]?.mutants ?? []).map((m) => [mutantKey(file, m), m]));
+    for (const m of entry.mutants.filter(isOpen)) {
+      const again = fresh.get(mutantKey(file, m));
+      // Only a static run of it settles it: the same mutant run the normal way again proves nothing new.
+      if (!again?.static || !['Killed', 'Timeout', 'Survived', 'NoCoverage'].includes(again.status)) continue;
+      checked++;
+      const caught = DETECTED.has(again.status);
+      if (caught) killed++;
+      m.status = caught ? again.status : 'Survived';
+      m.statusReason = `${RECHECKED}: switched on before import, ${caught ? 'a test failed' : 'the contract, unit and codec tests passed'}${again.killedBy?.length ? ` (${again.killedBy.length} test(s))` : ''}`;
+    }
+  }
+  process.stdout.write(`static re-check: ${killed} of ${checked} static mutants detected\n`);
 }
 
 async function main(): Promise<void> {
@@ -251,14 +237,14 @@ async function main(): Promise<void> {
   if (recheckOnly) {
     for (const g of asked.length ? asked : Object.keys(GROUPS).filter((x) => existsSync(`${DIR}/${x}.json`))) {
       const report = JSON.parse(readFileSync(`${DIR}/${g}.json`, 'utf8')) as Report;
-      recheckStatic(report);
+      await recheckStatic(report);
       keepGroups(report, [g]);
     }
   } else if (process.argv.includes('--from-last-run')) {
     // A run whose Stryker part finished (reports/mutation/last-run.json) but whose re-check did not.
     const ran = asked.length ? asked : Object.keys(GROUPS);
     const report = JSON.parse(readFileSync(WHOLE_RUN, 'utf8')) as Report;
-    recheckStatic(report);
+    await recheckStatic(report);
     keepGroups(report, ran);
   } else if (!process.argv.includes('--summary')) {
     const ran = asked.length ? asked : Object.keys(GROUPS);
@@ -266,7 +252,7 @@ async function main(): Promise<void> {
     if (mutate.length > 0) {
       await new Stryker({ mutate, jsonReporter: { fileName: WHOLE_RUN } }).runMutationTest();
       const report = JSON.parse(readFileSync(WHOLE_RUN, 'utf8')) as Report;
-      recheckStatic(report);
+      await recheckStatic(report);
       if (!survivors) keepGroups(report, ran);
       else for (const g of ran) keepGroups(existsSync(`${DIR}/${g}.json`) ? mergeInto(g, report) : report, [g]);
     }
