@@ -73,6 +73,18 @@ describe.each([true, false])('preview arithmetic (lock mode %s)', (lockMode) => 
     expect(leaving(r.text)).toBe(3_000_000_000n + txFee);
   });
 
+  it('xvm_export names the destination chain and the import that completes it, for C and for P', async () => {
+    const { d0 } = keys();
+    for (const [to, chain, completes] of [
+      [`C-${d0.bech32}`, 'C', 'cx_import'],
+      [d0.p, 'P', "the platform chain's import"],
+    ] as const) {
+      const r = await preview(stack, 'xvm_export', { to, amount: '1000', assetID: 'CAM' });
+      expect(r.text).toContain(`To: ${to} (chain ${chain}; completed by ${completes})`);
+      expect(r.structured?.details).toEqual({ to, amount: '1000', destinationChain: chain });
+    }
+  });
+
   it('platform_exportNative: the amount and the fee leave P', async () => {
     const r = await preview(stack, 'platform_exportNative', { amount: '4000000000', to: keys().d0.x });
     expect(leaving(r.text)).toBe(4_000_000_000n + txFee);
