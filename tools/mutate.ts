@@ -141,7 +141,8 @@ function survivorPatterns(group: string): string[] {
   const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
   const patterns: string[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
-    const open = mutants.filter((m) => UNDETECTED.has(m.status));
+    // Static survivors are left to the static pass (a normal run cannot switch them on) unless it is skipped.
+    const open = mutants.filter((m) => UNDETECTED.has(m.status) && (!staticUndetected(m) || process.argv.includes('--no-recheck')));
     if (open.length === 0) continue;
     if (readFileSync(file, 'utf8') !== source) {
       patterns.push(file);
@@ -172,6 +173,10 @@ function mergeInto(group: string, rerun: Report): Report {
 }
 
 const STATIC_RUN = `${DIR}/static-run.json`;
+
+/** Undetected and static: the static pass decides it (again, after new tests), not a normal run. */
+const staticUndetected = (m: ReportMutant): boolean =>
+  m.static === true && (m.status === 'Survived' || (m.status === 'Ignored' && m.statusReason?.startsWith('Static mutant') === true));
 const RECHECKED = 'static mutant re-checked by tools/mutate.ts';
 
 /**
@@ -188,8 +193,7 @@ const RECHECKED = 'static mutant re-checked by tools/mutate.ts';
  */
 async function recheckStatic(report: Report): Promise<void> {
   if (process.argv.includes('--no-recheck')) return;
-  const isOpen = (m: ReportMutant) =>
-    m.static === true && ((m.status === 'Survived' && !m.statusReason?.startsWith(RECHECKED)) || (m.status === 'Ignored' && m.statusReason?.startsWith('Static mutant') === true));
+  const isOpen = staticUndetected;
   const patterns: string[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const open = mutants.filter(isOpen);
@@ -235,11 +239,11 @@ async function main(): Promise<void> {
   if (unknown.length) throw new Error(`unknown group(s) ${unknown.join(', ')}; groups: ${Object.keys(GROUPS).join(', ')}`);
   mkdirSync(DIR, { recursive: true });
   if (recheckOnly) {
-    for (const g of asked.length ? asked : Object.keys(GROUPS).filter((x) => existsSync(`${DIR}/${x}.json`))) {
-      const report = JSON.parse(readFileSync(`${DIR}/${g}.json`, 'utf8')) as Report;
-      await recheckStatic(report);
-      keepGroups(report, [g]);
-    }
+    const groups = (asked.length ? asked : Object.keys(GROUPS)).filter((x) => existsSync(`${DIR}/${x}.json`));
+    const reports = groups.map((g) => JSON.parse(readFileSync(`${DIR}/${g}.json`, 'utf8')) as Report);
+    const all: Report = { ...reports[0], files: Object.assign({}, ...reports.map((r) => r.files)) };
+    await recheckStatic(all);
+    keepGroups(all, groups);
   } else if (process.argv.includes('--from-last-run')) {
     // A run whose Stryker part finished (reports/mutation/last-run.json) but whose re-check did not.
     const ran = asked.length ? asked : Object.keys(GROUPS);
@@ -252,9 +256,15 @@ async function main(): Promise<void> {
     if (mutate.length > 0) {
       await new Stryker({ mutate, jsonReporter: { fileName: WHOLE_RUN } }).runMutationTest();
       const report = JSON.parse(readFileSync(WHOLE_RUN, 'utf8')) as Report;
-      await recheckStatic(report);
       if (!survivors) keepGroups(report, ran);
       else for (const g of ran) keepGroups(existsSync(`${DIR}/${g}.json`) ? mergeInto(g, report) : report, [g]);
+    }
+    // One static pass over every group that ran (one Stryker start), on the merged reports.
+    const reports = ran.filter((g) => existsSync(`${DIR}/${g}.json`)).map((g) => JSON.parse(readFileSync(`${DIR}/${g}.json`, 'utf8')) as Report);
+    const all: Report = { ...reports[0], files: Object.assign({}, ...reports.map((r) => r.files)) };
+    if (reports.length > 0) {
+      await recheckStatic(all);
+      keepGroups(all, ran);
     }
   }
   const table = summary();
