@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApprovalBook, MAX_PENDING } from '../../src/approval/book.js';
+import { ApprovalBook, MAX_PENDING, tooManyPending } from '../../src/approval/book.js';
 import { ApprovalPages } from '../../src/approval/page.js';
 import { PasskeyStore, WEBAUTHN_SCRIPT_HASH } from '../../src/approval/passkey.js';
 import { silentLogger } from '../../src/log.js';
@@ -76,6 +76,8 @@ describe('the approval page (mutation survivors, issue 25)', () => {
     const book = new ApprovalBook(() => 0);
     for (let i = 0; i < MAX_PENDING; i++) book.open(`n${i}`, { tool: 't', title: 't', lines: [] }, 1000);
     expect(() => book.open('one-more', { tool: 't', title: 't', lines: [] }, 1000)).toThrow(/previews are already waiting/);
+    // The refusal tells the model what to do instead of looping on previews.
+    expect(tooManyPending()).toMatchObject({ kind: 'policy', hint: expect.stringMatching(/^Ask the human to approve or decline the waiting previews.*Do not loop on previews\.$/) });
   });
 });
 
