@@ -217,3 +217,23 @@ describe('output budget with 5,000 UTXOs', () => {
     }
   });
 });
+
+describe("the keystore user's addresses, a page at a time", () => {
+  it('pages with offset and limit, says there is more and where to go on', async () => {
+    const stack = await inMemoryStack({ env: { CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' } });
+    try {
+      const all = stack.devnet.state.users.get('devnet')!.keys.map((k) => k.x);
+      expect(all.length).toBeGreaterThanOrEqual(2);
+      const first = await stack.call('xvm_listAddresses', { limit: 1 });
+      expect(first.structured).toEqual({ total: all.length, addresses: [all[0]], offset: 0, hasMore: true });
+      expect(first.text).toContain('More: call again with offset 1.');
+      const second = await stack.call('xvm_listAddresses', { offset: 1, limit: 1 });
+      expect(second.structured).toMatchObject({ addresses: [all[1]], offset: 1 });
+      const rest = await stack.call('xvm_listAddresses', { offset: 1 });
+      expect(rest.structured).toEqual({ total: all.length, addresses: all.slice(1), offset: 1, hasMore: false });
+      expect(rest.text).not.toContain('More:');
+    } finally {
+      await stack.close();
+    }
+  });
+});
