@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ApprovalBook, MAX_PENDING, tooManyPending } from '../../src/approval/book.js';
 import { ApprovalPages } from '../../src/approval/page.js';
 import { PasskeyStore, WEBAUTHN_SCRIPT_HASH } from '../../src/approval/passkey.js';
-import { silentLogger } from '../../src/log.js';
+import { createLogger, silentLogger } from '../../src/log.js';
 
 /** One raw HTTP exchange on loopback (fetch cannot send every method and header these cases need). */
 function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
@@ -228,5 +228,35 @@ describe('the approval page: headers, wording and the passkey guard (mutation su
     expect((await send(loneUrl, 'POST', { ...formHeaders(loneOrigin), host: new URL(loneUrl).host }, `csrf=${encodeURIComponent(lone.csrf)}&decision=approve`)).status).toBe(403);
     expect(lone.state).toBe('pending');
     await Promise.all([pages.close(), bare.close()]);
+  });
+
+  it('asks for a passkey only on an approval that needs one, even when passkeys are registered', async () => {
+    const store = new PasskeyStore(join(mkdtempSync(join(tmpdir(), 'chain-mcp-page-')), 'passkeys.json'));
+    store.add({ id: 'cred-1', publicKey: 'AAAA', counter: 0, createdAt: '2026-11-26T00:00:00.000Z' });
+    const { pages, approval } = await live(store);
+    const page = await send(await pages.url(approval), 'GET');
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain('name="credential"');
+    expect(page.text).not.toContain('id="webauthn"');
+    await pages.close();
+  });
+
+  it('writes every page decision and refusal to the audit log, with the tool and why', async () => {
+    const lines: Array<Record<string, unknown>> = [];
+    const log = createLogger('info', [], { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const book = new ApprovalBook(() => Date.now());
+    const pages = new ApprovalPages(book, log);
+    const approval = book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send', lines: [] }, Date.now() + 300_000);
+    const url = await pages.url(approval);
+    const origin = new URL(url).origin;
+    expect((await send(url, 'POST', formHeaders('http://127.0.0.1:1'), 'decision=approve')).status).toBe(403);
+    expect((await send(url, 'POST', formHeaders(origin), 'csrf=wrong&decision=approve')).status).toBe(403);
+    expect((await send(url, 'POST', formHeaders(origin), `csrf=${encodeURIComponent(approval.csrf)}&decision=approve`)).status).toBe(200);
+    expect(lines.map(({ audit, channel, tool, why, msg }) => ({ audit, channel, tool, why, msg }))).toEqual([
+      { audit: 'approval_refused', channel: 'page', tool: 'xvm_send', why: 'origin', msg: 'approval page refused a foreign origin' },
+      { audit: 'approval_refused', channel: 'page', tool: 'xvm_send', why: 'token', msg: 'approval page refused a wrong page token' },
+      { audit: 'approved', channel: 'page', tool: 'xvm_send', why: undefined, msg: 'spend approved on the approval page' },
+    ]);
+    await pages.close();
   });
 });

@@ -1,0 +1,73 @@
+import { mkdtempSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { servePasskeyRegistration, type Registration } from '../../src/approval/passkey-register.js';
+import { PasskeyStore } from '../../src/approval/passkey.js';
+
+/** One raw exchange with a chosen Host (fetch cannot set it). */
+function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: u.port, path: u.pathname, method, headers: { host: u.host, ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => {
+        text += c;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * `chain-mcp passkey add`'s page (mutation survivors, issue 25): only its secret path on its own
+ * host, a registration only from a POST of its own page, and what the browser sent is never markup.
+ * The full ceremony with a real authenticator is in test/integration/approval-passkey.test.ts.
+ */
+describe('the passkey registration page', () => {
+  let store: PasskeyStore;
+  let reg: Registration;
+  let origin: string;
+  beforeAll(async () => {
+    store = new PasskeyStore(join(mkdtempSync(join(tmpdir(), 'chain-mcp-register-')), 'passkeys.json'));
+    store.add({ id: 'already-there', publicKey: 'AAAA', counter: 0, transports: ['usb'], createdAt: '2026-11-26T00:00:00.000Z' });
+    reg = await servePasskeyRegistration(store);
+    origin = new URL(reg.url).origin;
+  });
+  afterAll(() => reg.close());
+
+  it('serves only its secret path, and only under the localhost name it was opened with', async () => {
+    expect(reg.url).toMatch(/^http:\/\/localhost:\d+\/[A-Za-z0-9_-]{32}$/);
+    expect((await send(`${origin}/`, 'GET')).status).toBe(404);
+    expect((await send(`${reg.url}x`, 'GET')).status).toBe(404);
+    expect((await send(reg.url, 'GET', { host: `127.0.0.1:${new URL(reg.url).port}` })).status).toBe(404);
+    const page = await send(reg.url, 'GET');
+    expect(page.status).toBe(200);
+    // A passkey already stored is excluded, so the browser does not register the same one twice.
+    expect(page.text).toContain('"excludeCredentials":[{"id":"already-there","transports":["usb"],"type":"public-key"}]');
+    expect(page.text).toContain('"userVerification":"required"');
+  });
+
+  it('takes a registration only as a POST from its own page, after the page was shown', async () => {
+    const form = `credential=${encodeURIComponent('{}')}`;
+    expect((await send(reg.url, 'PUT', { origin }, form)).status).toBe(403);
+    expect((await send(reg.url, 'POST', { origin: 'http://localhost:1' }, form)).status).toBe(403);
+    expect((await send(reg.url, 'POST', {}, form)).status).toBe(403);
+    expect((await send(reg.url, 'POST', { origin }, `credential=${'x'.repeat(16_385)}`)).status).toBe(413);
+  });
+
+  it('refuses a credential that does not verify, saying why without letting it become markup', async () => {
+    const hostile = JSON.stringify({ id: '<img src=x onerror=alert(1)>', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'oA' } });
+    const r = await send(reg.url, 'POST', { origin, 'content-type': 'application/x-www-form-urlencoded' }, `credential=${encodeURIComponent(hostile)}`);
+    expect(r.status).toBe(400);
+    expect(r.text).toContain('<title>Not registered</title>');
+    expect(r.text).not.toContain('<img');
+    const bad = await send(reg.url, 'POST', { origin }, 'credential=not-json');
+    expect(bad.status).toBe(400);
+    expect(store.list().map((c) => c.id)).toEqual(['already-there']);
+  });
+});
