@@ -42,9 +42,9 @@ function inCamino(want: Expectation): Expectation {
   return { ...want, path, method };
 }
 
-/** Every chain or 0x address anywhere in a tool's arguments. */
+/** Every chain, 0x or node address (NodeID-…) anywhere in a tool's arguments. */
 function addressesIn(value: unknown): string[] {
-  if (typeof value === 'string') return /^([XPC]-[a-z]+1[02-9ac-hj-np-z]{6,}|0x[0-9a-fA-F]{40})$/.test(value) ? [value] : [];
+  if (typeof value === 'string') return /^([XPC]-[a-z]+1[02-9ac-hj-np-z]{6,}|0x[0-9a-fA-F]{40}|NodeID-[1-9A-HJ-NP-Za-km-z]{20,})$/.test(value) ? [value] : [];
   if (Array.isArray(value)) return value.flatMap(addressesIn);
   if (value && typeof value === 'object') return Object.values(value).flatMap(addressesIn);
   return [];
@@ -111,6 +111,8 @@ describe.each(['spec', 'camino'] as const)('every tool sends exactly the request
         // What the human approves names every address the call moves value from or to (issue 21).
         const shown = (preview ?? []).join('\n');
         for (const address of addressesIn(example.args)) expect(shown, `${tool.name}: the preview names ${address}`).toContain(address);
+        const subnet = example.args.subnetID;
+        if (typeof subnet === 'string') expect(shown, `${tool.name}: the preview names subnet ${subnet}`).toContain(subnet);
         // The structured preview carries the recipient and the amount too, for the model.
         const facts = JSON.stringify(details ?? {});
         for (const key of ['to', 'nodeID', 'amount', 'stakeAmount'] as const) {
