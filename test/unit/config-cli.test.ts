@@ -16,6 +16,21 @@ describe('--help and the flag table', () => {
     }
   });
 
+  it('lays the help out in two columns: each text starts at column 24, a long flag puts its text on the next line', () => {
+    const lines = HELP.split('\n');
+    for (const flag of FLAGS) {
+      for (const part of flag.help.split('\n')) {
+        expect(lines.some((l) => l.slice(24) === part && l.slice(0, 24).trimEnd().length < 24), `${flag.name}: ${part}`).toBe(true);
+      }
+      const head = `${flag.short ? `-${flag.short}, ` : ''}--${flag.name}${flag.arg ? ` ${flag.arg}` : ''}`;
+      const at = lines.findIndex((l) => l.startsWith(`  ${head}`));
+      expect(at, head).toBeGreaterThan(0);
+      // Text on the same line when the flag fits the column (under 21 characters), else on the next.
+      expect(lines[head.length < 21 ? at : at + 1]!.slice(24), head).toBe(flag.help.split('\n')[0]);
+    }
+    expect(lines.find((l) => l.startsWith('  (no flags)'))).toBe(`  ${'(no flags)'.padEnd(22)}serve MCP on stdio`);
+  });
+
   it('maps every flag that names a variable onto it', () => {
     for (const flag of FLAGS.filter((f) => f.env !== undefined)) {
       const { env } = parseCli(flag.type === 'string' ? [`--${flag.name}`, '7'] : [`--${flag.name}`], {});
