@@ -67,6 +67,8 @@ describe('tool surface a model reads', () => {
         expect(hidden.isError).toBe(true);
         expect(hidden.text).toContain('xvm_send" is not enabled on this server: spending is off (CHAIN_MCP_ALLOW_SPEND=true');
         await expect(stack.call('no_such_tool', {})).rejects.toThrow(/Unknown tool "no_such_tool"/);
+        // The JSON-RPC error the spec asks for: invalid params (-32602).
+        await expect(stack.call('no_such_tool', {})).rejects.toMatchObject({ code: -32602 });
       } finally {
         await stack.close();
       }
