@@ -111,6 +111,39 @@ describe.each([true, false])('preview arithmetic (lock mode %s)', (lockMode) => 
 
 });
 
+describe('bond/deposit lock mode rules, before any preview', () => {
+  let stack: Stack;
+  let state: DevnetState;
+  beforeAll(async () => {
+    stack = await inMemoryStack({
+      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: 'devnet', CHAIN_MCP_KEYSTORE_PASSWORD: 'Devnet-Passw0rd!' },
+    });
+    state = stack.devnet.state;
+    state.config.lockModeBondDeposit = true;
+  });
+  afterAll(() => stack.close());
+
+  it('a validator needs its node owner, and a delegation is refused as a policy of the network', async () => {
+    const d0 = state.users.get('devnet')!.keys[0]!;
+    const start = Math.floor(Date.now() / 1000) + 3600;
+    const validator = await stack.call('platform_addValidator', {
+      nodeID: nodeIdFor('lock-rules'),
+      startTime: start,
+      endTime: start + 30 * DAY,
+      stakeAmount: '2000000000000',
+      rewardAddress: d0.p,
+      delegationFeeRate: 2.5,
+    });
+    expect(validator.isError).toBe(true);
+    expect(validator.text).toMatch(/nodeOwnerAddress: required on this network \(lockModeBondDeposit\)/);
+    const v = state.validators.find((x) => x.subnetID === state.primaryNetworkID && x.endTime > Date.now() / 1000 + 5 * DAY)!;
+    const delegation = await stack.call('platform_addDelegator', { nodeID: v.nodeID, startTime: start, endTime: start + 2 * DAY, stakeAmount: '25000000000', rewardAddress: d0.p });
+    expect(delegation.isError).toBe(true);
+    expect(delegation.text).toMatch(/^Refused: network \d+ runs in bond\/deposit lock mode \(lockModeBondDeposit\), where a node refuses every delegation\. Nothing was sent\./);
+    expect(delegation.structured?.confirmationId).toBeUndefined();
+  });
+});
+
 describe('delegation preview arithmetic (a network without lock mode: Camino refuses delegation in it)', () => {
   let stack: Stack;
   let state: DevnetState;
