@@ -85,6 +85,16 @@ describe.each([true, false])('preview arithmetic (lock mode %s)', (lockMode) => 
     }
   });
 
+  it('cx_export shows the atomic base fee given, or that the node suggests it, and the import that completes it', async () => {
+    const { d0 } = keys();
+    const given = await preview(stack, 'cx_export', { to: d0.x, amount: '2000000000', assetID: 'CAM', baseFee: 25_000_000_000 });
+    expect(given.text).toMatch(/Fee: [\d.,]+ CAM; atomic base fee 25000000000 wei/);
+    expect(given.text).toContain(`To: ${d0.x} (completed by xvm_import with sourceChain "C")`);
+    expect(given.text).toContain('Amount: 2 CAM');
+    const suggested = await preview(stack, 'cx_export', { to: d0.x, amount: '2000000000', assetID: 'CAM' });
+    expect(suggested.text).toMatch(/Fee: [\d.,]+ CAM; atomic base fee suggested by the node/);
+  });
+
   it('platform_exportNative: the amount and the fee leave P', async () => {
     const r = await preview(stack, 'platform_exportNative', { amount: '4000000000', to: keys().d0.x });
     expect(leaving(r.text)).toBe(4_000_000_000n + txFee);
