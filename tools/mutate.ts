@@ -49,7 +49,6 @@ interface ReportMutant {
   status: string;
   statusReason?: string;
   static?: boolean;
-  killedBy?: string[];
   mutatorName: string;
   replacement?: string;
   location: { start: { line: number; column: number }; end: { line: number; column: number } };
@@ -209,6 +208,8 @@ async function recheckStatic(report: Report): Promise<void> {
   await new Stryker({
     mutate: patterns,
     ignoreStatic: false,
+    // Its own sandbox folder: a normal run may still be using .stryker-tmp.
+    tempDirName: '.stryker-tmp-static',
     vitest: { configFile: 'vitest.static.config.ts', related: true },
     jsonReporter: { fileName: STATIC_RUN },
   }).runMutationTest();
@@ -219,13 +220,14 @@ async function recheckStatic(report: Report): Promise<void> {
     const fresh = new Map((rerun.files[file]?.mutants ?? []).map((m) => [mutantKey(file, m), m]));
     for (const m of entry.mutants.filter(isOpen)) {
       const again = fresh.get(mutantKey(file, m));
-      // Only a static run of it settles it: the same mutant run the normal way again proves nothing new.
-      if (!again?.static || !['Killed', 'Timeout', 'Survived', 'NoCoverage'].includes(again.status)) continue;
+      // Static here or not (a mutant static in the whole suite, say run at import by one suite's
+      // setup, can have per-test coverage in these suites and then runs the normal way), the result stands.
+      if (!again || !['Killed', 'Timeout', 'Survived', 'NoCoverage'].includes(again.status)) continue;
       checked++;
       const caught = DETECTED.has(again.status);
       if (caught) killed++;
       m.status = caught ? again.status : 'Survived';
-      m.statusReason = `${RECHECKED}: switched on before import, ${caught ? 'a test failed' : 'the contract, unit and codec tests passed'}${again.killedBy?.length ? ` (${again.killedBy.length} test(s))` : ''}`;
+      m.statusReason = `${RECHECKED}: ${again.static ? 'switched on before import' : 'switched on in the test'}, ${caught ? 'a test failed' : 'the contract, unit and codec tests passed'}`;
     }
   }
   process.stdout.write(`static re-check: ${killed} of ${checked} static mutants detected\n`);

@@ -125,4 +125,15 @@ describe('stranger-written text', () => {
     expect(isStrangerLine('Memo (written by the sender): "hi"')).toBe(true);
     expect(isStrangerLine('To: X-local1abc. Memo (written by the sender): "hi"')).toBe(false);
   });
+
+  it('cleans a value made only of hidden characters, and keeps an own "__proto__" key as a plain key', () => {
+    expect(cleanValue('\u202E\u200B\u2066')).toBe('');
+    expect(cleanValue(['ok', '\u202Eevil'])).toEqual(['ok', 'evil']);
+    const parsed = JSON.parse('{"__proto__": {"polluted": "\\u202Eyes"}, "b": 1}') as Record<string, unknown>;
+    const clean = cleanValue(parsed);
+    expect(Object.getPrototypeOf(clean)).toBe(Object.prototype);
+    expect(Object.keys(clean)).toEqual(['__proto__', 'b']);
+    expect(Object.getOwnPropertyDescriptor(clean, '__proto__')).toEqual({ value: { polluted: 'yes' }, enumerable: true, writable: true, configurable: true });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
 });
