@@ -173,6 +173,9 @@ function mergeInto(group: string, rerun: Report): Report {
 
 const STATIC_RUN = `${DIR}/static-run.json`;
 
+/** A sandbox folder of this run's own when another run is using the usual one (Stryker empties it when done). */
+const tempDir = (name: string): string => (existsSync(name) ? `${name}-${process.pid}` : name);
+
 /** Undetected and static: the static pass decides it (again, after new tests), not a normal run. */
 const staticUndetected = (m: ReportMutant): boolean =>
   m.static === true && (m.status === 'Survived' || (m.status === 'Ignored' && m.statusReason?.startsWith('Static mutant') === true));
@@ -208,8 +211,7 @@ async function recheckStatic(report: Report): Promise<void> {
   await new Stryker({
     mutate: patterns,
     ignoreStatic: false,
-    // Its own sandbox folder: a normal run may still be using .stryker-tmp.
-    tempDirName: '.stryker-tmp-static',
+    tempDirName: tempDir('.stryker-tmp-static'),
     vitest: { configFile: 'vitest.static.config.ts', related: true },
     jsonReporter: { fileName: STATIC_RUN },
   }).runMutationTest();
@@ -256,7 +258,7 @@ async function main(): Promise<void> {
     const ran = asked.length ? asked : Object.keys(GROUPS);
     const mutate = ran.flatMap((g) => (survivors ? survivorPatterns(g) : [...GROUPS[g]!]));
     if (mutate.length > 0) {
-      await new Stryker({ mutate, jsonReporter: { fileName: WHOLE_RUN } }).runMutationTest();
+      await new Stryker({ mutate, tempDirName: tempDir('.stryker-tmp'), jsonReporter: { fileName: WHOLE_RUN } }).runMutationTest();
       const report = JSON.parse(readFileSync(WHOLE_RUN, 'utf8')) as Report;
       if (!survivors) keepGroups(report, ran);
       else for (const g of ran) keepGroups(existsSync(`${DIR}/${g}.json`) ? mergeInto(g, report) : report, [g]);
