@@ -13,7 +13,7 @@
  * `--no-recheck` leaves static mutants out of the score (Stryker's own count) instead. Not part of `npm test`: a full run
  * takes over an hour on 2 cores.
  */
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Stryker } from '@stryker-mutator/core';
 
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
@@ -171,7 +171,7 @@ function mergeInto(group: string, rerun: Report): Report {
   return last;
 }
 
-const STATIC_RUN = `${DIR}/static-run.json`;
+const STATIC_RUN = `${DIR}/static-run-${process.pid}.json`;
 
 /** A sandbox folder of this run's own when another run is using the usual one (Stryker empties it when done). */
 const tempDir = (name: string): string => (existsSync(name) ? `${name}-${process.pid}` : name);
@@ -216,6 +216,7 @@ async function recheckStatic(report: Report): Promise<void> {
     jsonReporter: { fileName: STATIC_RUN },
   }).runMutationTest();
   const rerun = JSON.parse(readFileSync(STATIC_RUN, 'utf8')) as Report;
+  rmSync(STATIC_RUN);
   let checked = 0;
   let killed = 0;
   for (const [file, entry] of Object.entries(report.files)) {
