@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkHttpConfig, loadConfig, tierWarnings, unknownNameWarnings } from '../../src/config.js';
+import { TOOLSETS } from '../../src/core/toolsets.js';
 
 const refusal = (env: NodeJS.ProcessEnv): string => {
   try {
@@ -13,6 +14,42 @@ const refusal = (env: NodeJS.ProcessEnv): string => {
 const KEYSTORE = { CHAIN_MCP_KEYSTORE_USER: 'alice', CHAIN_MCP_KEYSTORE_PASSWORD: 'correct horse battery' };
 
 describe('configuration rules (mutation survivors, issue 25)', () => {
+  it('starts read-only with every documented default and no secret', () => {
+    expect(loadConfig({ XDG_CONFIG_HOME: '/cfg' })).toEqual({
+      nodeUrl: 'http://127.0.0.1:9650',
+      indexerUrl: undefined,
+      runnerUrl: undefined,
+      runnerExecPath: undefined,
+      authToken: undefined,
+      authPassword: undefined,
+      keystore: undefined,
+      adminSecret: undefined,
+      allowSpend: false,
+      allowAdmin: false,
+      dynamic: false,
+      toolsets: new Set(TOOLSETS),
+      tools: undefined,
+      excludeTools: new Set(),
+      maxSpend: undefined,
+      maxSpendPerDay: undefined,
+      allowedRecipients: undefined,
+      expectNetworkId: undefined,
+      timeoutMs: 15_000,
+      logLevel: 'info',
+      maxOutputBytes: 8192,
+      maxStructuredBytes: 65_536,
+      approval: 'human',
+      approvalWaitMs: 60_000,
+      approvalLink: 'passkey',
+      passkeyFile: '/cfg/chain-mcp/passkeys.json',
+      wire: { base: 'auto', overrides: {} },
+      secrets: [],
+      httpToken: undefined,
+      httpIdleMs: 1_800_000,
+      httpMaxSessions: 32,
+    });
+  });
+
   it('takes only http and https URLs, without trailing slashes', () => {
     expect(loadConfig({ CHAIN_MCP_NODE_URL: 'https://node.example:9650//' }).nodeUrl).toBe('https://node.example:9650');
     expect(loadConfig({ CHAIN_MCP_INDEXER_URL: ' http://127.0.0.1:8080/ ' }).indexerUrl).toBe('http://127.0.0.1:8080');
