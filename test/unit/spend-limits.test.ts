@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { argSets, DECODED_RECIPIENTS, FEE_ONLY, MOVES, OPAQUE, recipientPaths, SPEND } from '../helpers/spend-classes.js';
+
+/**
+ * Each spend tool's own `limits`, called directly on its contract example: the amount leaving the
+ * user and every address it pays or credits, as written down independently in
+ * test/helpers/spend-classes.ts. test/integration/limits.test.ts checks the same through MCP; this
+ * one also runs in mutation testing's static pass, where the catalogue's import-time entries
+ * (the `limits` functions stored in them) are switched on.
+ */
+describe("every spend tool's limits, from the catalogue", () => {
+  for (const tool of SPEND) {
+    it(`${tool.name}`, () => {
+      for (const args of argSets(tool)) {
+        const input = tool.input.parse(args);
+        const limits = tool.limits!(input as never);
+        if (OPAQUE.includes(tool.name)) {
+          expect(limits.opaque, tool.name).toMatch(/\S/);
+          continue;
+        }
+        if (tool.name in MOVES) expect(limits.amount, tool.name).toBe(MOVES[tool.name]!(args));
+        if (FEE_ONLY.includes(tool.name)) expect(limits.amount ?? 0n, tool.name).toBe(0n);
+        const expected = [...recipientPaths(args).map((r) => r.address), ...(DECODED_RECIPIENTS[tool.name] ?? [])];
+        expect([...new Set(limits.recipients.map((r) => r.toLowerCase()))].sort(), tool.name).toEqual([...new Set(expected.map((r) => r.toLowerCase()))].sort());
+      }
+    });
+  }
+});
