@@ -42,8 +42,8 @@ describe('a raw EVM transaction the server cannot read', () => {
   });
 
   it('reads the node answer as the transaction hash, bare or wrapped', () => {
-    expect(tool.decode!('0xabc' as never, {} as never)).toEqual({ txHash: '0xabc' });
-    expect(tool.decode!({ result: '0xdef' } as never, {} as never)).toEqual({ txHash: '0xdef' });
-    expect(tool.decode!(null as never, {} as never)).toEqual({ txHash: '' });
+    expect(tool.decode!('0xabc' as never, {} as never, ctx)).toEqual({ txHash: '0xabc' });
+    expect(tool.decode!({ result: '0xdef' } as never, {} as never, ctx)).toEqual({ txHash: '0xdef' });
+    expect(tool.decode!(null as never, {} as never, ctx)).toEqual({ txHash: '' });
   });
 });
