@@ -57,6 +57,41 @@ describe.each([true, false])('preview arithmetic (lock mode %s)', (lockMode) => 
     expect(leaving(r.text)).toBe(2_500_000_000n + txFee);
   });
 
+  it('xvm_send and xvm_sendMultiple previews are exactly these lines, in this order, and the memo only when given', async () => {
+    const { a0 } = keys();
+    const fixed = (preview: unknown) => (preview as string[]).map((l) => l.replace(/^Balance after: .*/, 'Balance after: …'));
+    const plain = await preview(stack, 'xvm_send', { amount: '2500000000', assetID: 'CAM', to: a0.x });
+    expect(fixed(plain.structured?.preview)).toEqual([
+      'Network: local 12345 (prefix local), chain X',
+      "From: any of the keystore user's addresses",
+      `To: ${a0.x}`,
+      'Change to: one of your addresses (the node picks)',
+      'Amount: 2.5 CAM',
+      'Fee: 0.001 CAM',
+      'Balance after: …',
+      'Amount in both units: 2.5 CAM = 2,500,000,000 nCAM',
+    ]);
+    expect(plain.structured?.details).toEqual({ to: a0.x, changeAddr: null, amount: '2500000000', assetID: state.nativeAssetID, fee: String(txFee) });
+    const memo = await preview(stack, 'xvm_send', { amount: '2500000000', assetID: 'CAM', to: a0.x, memo: 'hi', changeAddr: keys().d0.x });
+    expect(fixed(memo.structured?.preview).at(-1)).toBe('Memo (written by the sender): "hi"');
+    expect(memo.structured?.details).toMatchObject({ changeAddr: keys().d0.x });
+    const multi = await preview(stack, 'xvm_sendMultiple', { outputs: [{ assetID: 'CAM', amount: '2500000000', to: a0.x }] });
+    expect(fixed(multi.structured?.preview)).toEqual([
+      'Network: local 12345 (prefix local), chain X',
+      "From: any of the keystore user's addresses",
+      `Pays 1 of 1: 2.5 CAM to ${a0.x}`,
+      'Change to: one of your addresses (the node picks)',
+      'Total native: 2.5 CAM',
+      'Fee: 0.001 CAM',
+      'Balance after: …',
+      'Amount in both units: 2.5 CAM = 2,500,000,000 nCAM',
+    ]);
+    expect(multi.structured?.details).toEqual({ outputs: 1, nativeTotal: '2500000000', fee: String(txFee), changeAddr: null });
+    const multiMemo = await preview(stack, 'xvm_sendMultiple', { outputs: [{ assetID: 'CAM', amount: '2500000000', to: a0.x }], memo: 'split', changeAddr: keys().d0.x });
+    expect(fixed(multiMemo.structured?.preview).at(-1)).toBe('Memo (written by the sender): "split"');
+    expect(multiMemo.structured?.details).toMatchObject({ changeAddr: keys().d0.x });
+  });
+
   it('xvm_sendMultiple: every native output and the fee leave', async () => {
     const { a0, a1 } = keys();
     const r = await preview(stack, 'xvm_sendMultiple', {
