@@ -139,6 +139,10 @@ describe.each(['spec', 'camino'] as const)('every tool sends exactly the request
         expect(r.headers.authorization).toBe(r.path === '/ext/auth' ? undefined : `Bearer ${AUTH_TOKEN}`);
       }
       expect(result.isError, JSON.stringify(result.content)).not.toBe(true);
+      // Every result is summarized for a person: never empty, never a missing value printed.
+      const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+      expect(text, tool.name).toMatch(/\w/);
+      expect(text, tool.name).not.toMatch(/\bundefined\b|\[object Object\]|\bNaN\b/);
     });
   }
 });
