@@ -110,6 +110,7 @@ describe.each(['spec', 'camino'] as const)('every tool sends exactly the request
         expect(id).toBeTypeOf('string');
         // What the human approves names every address the call moves value from or to (issue 21).
         const shown = (preview ?? []).join('\n');
+        expect(shown, `${tool.name}: preview`).not.toMatch(/\bundefined\b|\[object Object\]|\bNaN\b/);
         for (const address of addressesIn(example.args)) expect(shown, `${tool.name}: the preview names ${address}`).toContain(address);
         const subnet = example.args.subnetID;
         if (typeof subnet === 'string') expect(shown, `${tool.name}: the preview names subnet ${subnet}`).toContain(subnet);
