@@ -36,6 +36,23 @@ describe('a raw EVM transaction the server cannot read', () => {
     expect((await plan(plain)).lines.some((l) => l.startsWith('Calls contract'))).toBe(false);
   });
 
+  it('previews a payment with its chain ID, value, maximum fee and their total, and no call line', async () => {
+    const tx = type2({ to: TO, value: 2n * 10n ** 18n, gas: 21_000n, maxFee: 25n * 10n ** 9n });
+    const p = await plan(tx);
+    expect(p.lines).toEqual([
+      'Network: 1000, chain C (EVM chain ID in the tx: 43112)',
+      `To: ${TO}`,
+      'Value: 2 CAM',
+      'Fee: at most 0.000525 CAM (gas limit 21000 x at most 25000000000 wei per gas)',
+      'Total at most: 2.000525 CAM (2000525000 smallest units, counted against the limits)',
+    ]);
+    expect(p.details).toEqual({ to: TO, valueWei: '2000000000000000000', maxFeeWei: '525000000000000', gas: '21000', maxGasPriceWei: '25000000000' });
+    const creation = await plan(type2({ value: 0n, gas: 100_000n, maxFee: 10n ** 9n, data: '0x6080' }));
+    expect(creation.lines).toContain('To: none: contract creation');
+    expect(creation.lines).toContain('Creates a contract: 2 bytes of init code; its address follows from the sender and nonce.');
+    expect(creation.details?.to).toBeNull();
+  });
+
   it('counts a payment to its recipient only, a creation to no one', () => {
     expect(limits(type2({ to: TO, value: 10n ** 9n, gas: 21_000n, maxFee: 10n ** 9n })).recipients).toEqual([TO]);
     expect(limits(type2({ value: 0n, gas: 100_000n, maxFee: 10n ** 9n, data: '0x6080' })).recipients).toEqual([]);

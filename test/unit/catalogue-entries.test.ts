@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../../src/catalogue/index.js';
+import { loadConfig } from '../../src/config.js';
+import { PRIMARY_NETWORK } from '../../src/spend/plan.js';
+import type { SpendPlan, ToolContext, ToolDef } from '../../src/core/tool.js';
+import { hexChecksumEncode } from '../../src/codec/encoded.js';
+import { EXAMPLES } from '../contract/examples/index.js';
+
+const tool = (name: string): ToolDef => CATALOGUE.find((t) => t.name === name)!;
+const ctx = (keystore = true) =>
+  ({
+    config: loadConfig(keystore ? { CHAIN_MCP_KEYSTORE_USER: 'alice', CHAIN_MCP_KEYSTORE_PASSWORD: 'Correct-Horse-9' } : {}),
+    network: async () => ({ networkID: '1001', hrp: 'columbus', assetSymbol: 'CAM', assetID: 'n', source: 'configuration' }),
+  }) as unknown as ToolContext;
+
+/**
+ * Catalogue entries checked one function at a time, without a node (mutation survivors, issue 25):
+ * the parts of an entry its contract example does not reach. Mutation testing's static pass
+ * switches these import-time entries on and runs the unit tests.
+ */
+describe('key and keystore previews say whose keys and what happens to them', () => {
+  const cases: Array<[string, RegExp]> = [
+    ['keystore_deleteUser', /^Deletes: the keystore user and every key it holds/],
+    ['keystore_exportUser', /^Exports: the keystore user's keys, encrypted with its password/],
+    ['keystore_importUser', /^Imports: /],
+    ['xvm_exportKey', /^Exports: /],
+    ['xvm_importKey', /^Imports: a private key into the keystore user \(X chain\)/],
+    ['cx_exportKey', /^Exports: /],
+    ['cx_importKey', /^Imports: a private key into the keystore user \(C chain\)/],
+    ['platform_exportKey', /^Exports: /],
+  ];
+  for (const [name, what] of cases) {
+    it(`${name}`, async () => {
+      const input = tool(name).input.parse(EXAMPLES[name]!.args);
+      const plan = (await tool(name).plan!(input as never, ctx())) as SpendPlan;
+      expect(plan.lines.slice(0, 2)).toEqual(['Network: test 1001 (prefix columbus)', 'Keystore user: alice (configured)']);
+      expect(plan.lines[2]).toMatch(what);
+      const limits = tool(name).limits!(input as never);
+      expect(limits.recipients).toEqual([]);
+      if (name.includes('export')) expect(limits.unbounded).toMatch(/\S/);
+    });
+  }
+
+  it('names no user when none is configured', async () => {
+    const input = tool('xvm_exportKey').input.parse(EXAMPLES.xvm_exportKey!.args);
+    expect(((await tool('xvm_exportKey').plan!(input as never, ctx(false))) as SpendPlan).lines[1]).toBe('Keystore user: (not configured) (configured)');
+  });
+});
+
+describe('input rules of staking and subnet entries', () => {
+  it('a delegation fee has at most 4 decimals, any number of whole digits', () => {
+    const base = EXAMPLES.platform_addValidator!.args;
+    for (const rate of [2, 12.3456, 100]) expect(tool('platform_addValidator').input.safeParse({ ...base, delegationFeeRate: rate }).success, String(rate)).toBe(true);
+    expect(tool('platform_addValidator').input.safeParse({ ...base, delegationFeeRate: 2.12345 }).success).toBe(false);
+  });
+
+  it('the Primary Network is not a subnet to validate or to create a chain in', () => {
+    for (const name of ['platform_addSubnetValidator', 'platform_createBlockchain']) {
+      const r = tool(name).input.safeParse({ ...EXAMPLES[name]!.args, subnetID: PRIMARY_NETWORK });
+      expect(r.success, name).toBe(false);
+      expect(r.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toContain('subnetID: must be a subnet, not the Primary Network');
+    }
+  });
+
+  it('an NFT payload may be 1024 bytes, not one more', () => {
+    const t = tool('xvm_mintNFT');
+    const at = (bytes: number) => () => t.validate!(t.input.parse({ ...EXAMPLES.xvm_mintNFT!.args, payload: hexChecksumEncode(new Uint8Array(bytes)), encoding: 'hex' }) as never, 0);
+    expect(at(1024)).not.toThrow();
+    expect(at(1025)).toThrow(/payload: must be at most 1024 bytes; it is 1025 bytes/);
+  });
+});
+
+describe("the keystore user's addresses, decoded a page at a time", () => {
+  const list = tool('xvm_listAddresses');
+  const all = { addresses: ['X-a', 'X-b', 'X-c'] };
+  it('slices by offset and limit and says whether there is more', () => {
+    expect(list.decode!(all, list.input.parse({ offset: 1, limit: 1 }) as never, ctx())).toEqual({ total: 3, addresses: ['X-b'], offset: 1, hasMore: true });
+    expect(list.decode!(all, list.input.parse({ offset: 1, limit: 2 }) as never, ctx())).toEqual({ total: 3, addresses: ['X-b', 'X-c'], offset: 1, hasMore: false });
+    expect(list.decode!({ addresses: [7, 'X-a'] }, list.input.parse({}) as never, ctx())).toEqual({ total: 2, addresses: ['', 'X-a'], offset: 0, hasMore: false });
+    expect(list.decode!(null, list.input.parse({}) as never, ctx())).toEqual({ total: 0, addresses: [], offset: 0, hasMore: false });
+  });
+
+  it('tells the model where to go on', async () => {
+    const text = await list.summarize!({ total: 3, addresses: ['X-b'], offset: 1, hasMore: true } as never, {} as never, ctx());
+    expect(text).toBe('The keystore user controls 3 X addresses.\n- X-b\nMore: call again with offset 2.');
+  });
+});
