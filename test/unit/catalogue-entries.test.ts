@@ -85,3 +85,32 @@ describe("the keystore user's addresses, decoded a page at a time", () => {
     expect(text).toBe('The keystore user controls 3 X addresses.\n- X-b\nMore: call again with offset 2.');
   });
 });
+
+describe('asset creation previews', () => {
+  const withFees = {
+    ...ctx(),
+    rpc: async () => ({ txFee: '1000000', createAssetTxFee: '10000000' }),
+    ownAddress: async () => true,
+  } as unknown as ToolContext;
+  const M1 = 'X-columbus1qqqsyqcyq5rqwzqfpg9scrgwpugpzysnkatd8j';
+  const M2 = 'X-columbus1zyg3zyg3zyg3zyg3zyg3zyg3zyg3zyg3cxxvrm';
+
+  it('numbers each minter set from 1 and quotes the requested name and symbol last', async () => {
+    for (const name of ['xvm_createVariableCapAsset', 'xvm_createNFTAsset']) {
+      const input = { name: 'Gold', symbol: 'GLD', minterSets: [{ minters: [M1], threshold: 1 }, { minters: [M1, M2], threshold: 2 }] };
+      const plan = (await tool(name).plan!(input as never, withFees)) as SpendPlan;
+      expect(plan.lines, name).toContain(`Minter set 1: 1 of ${M1}`);
+      expect(plan.lines, name).toContain(`Minter set 2: 2 of ${M1}, ${M2}`);
+      expect(plan.lines.slice(-2), name).toEqual(['Name (written by the requester): "Gold"', 'Symbol (written by the requester): "GLD"']);
+      expect(plan.details, name).toEqual({ kind: expect.any(String), name: 'Gold', symbol: 'GLD', fee: '10000000' });
+      expect(plan.fee, name).toBe(10_000_000n);
+    }
+  });
+
+  it('says denomination 0 when none is given, and has no symbol line without a symbol', async () => {
+    const plan = (await tool('xvm_createNFTAsset').plan!({ name: 'Badges', symbol: '', minterSets: [{ minters: [M1], threshold: 1 }] } as never, withFees)) as SpendPlan;
+    expect(plan.lines).toContain('Creates an NFT asset, denomination 0');
+    expect(plan.lines.at(-1)).toBe('Name (written by the requester): "Badges"');
+  });
+});
+
