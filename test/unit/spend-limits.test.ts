@@ -22,6 +22,9 @@ describe("every spend tool's limits, from the catalogue", () => {
         if (FEE_ONLY.includes(tool.name)) expect(limits.amount ?? 0n, tool.name).toBe(0n);
         const expected = [...recipientPaths(args).map((r) => r.address), ...(DECODED_RECIPIENTS[tool.name] ?? [])];
         expect([...new Set(limits.recipients.map((r) => r.toLowerCase()))].sort(), tool.name).toEqual([...new Set(expected.map((r) => r.toLowerCase()))].sort());
+        // Change and an import's destination must be the user's own: under a limit a stranger's is refused.
+        if (typeof args.changeAddr === 'string') expect(limits.own, tool.name).toContain(args.changeAddr);
+        if (tool.name === 'xvm_import' || tool.name === 'cx_import') expect(limits.own, tool.name).toEqual([args.to]);
       }
     });
   }
