@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { argSets, DECODED_RECIPIENTS, FEE_ONLY, MOVES, OPAQUE, recipientPaths, SPEND } from '../helpers/spend-classes.js';
+import type { ToolContext } from '../../src/core/tool.js';
+import { resolveDisplayAmounts } from '../../src/spend/amounts.js';
+import { EXAMPLES } from '../contract/examples/index.js';
+import { type Args, argSets, DECODED_RECIPIENTS, FEE_ONLY, MOVES, OPAQUE, recipientPaths, SPEND } from '../helpers/spend-classes.js';
 
 /**
  * Each spend tool's own `limits`, called directly on its contract example: the amount leaving the
@@ -26,6 +29,34 @@ describe("every spend tool's limits, from the catalogue", () => {
         if (typeof args.changeAddr === 'string') expect(limits.own, tool.name).toContain(args.changeAddr);
         if (tool.name === 'xvm_import' || tool.name === 'cx_import') expect(limits.own, tool.name).toEqual([args.to]);
       }
+    });
+  }
+});
+
+describe('display amounts on every spend tool that takes them ("1.5 GLD")', () => {
+  const GLD = 'GLDassetID111111111111111111111111111111111111111';
+  const ctx = {
+    network: async () => ({ networkID: '1001', hrp: 'columbus', assetSymbol: 'CAM', assetID: 'CAMassetID', source: 'configuration' }),
+    asset: async (id: string) => {
+      if (id !== GLD) throw new Error('unknown asset');
+      return { assetID: GLD, name: 'Gold', symbol: 'GLD', denomination: 2 };
+    },
+  } as unknown as ToolContext;
+
+  /** Each amount field of the tool's contract example, written as "1.5 GLD" with its asset field naming GLD. */
+  const cases: Array<[string, (a: Args) => Args, (a: Args) => unknown]> = [
+    ['xvm_send', (a) => ({ ...a, assetID: GLD, amount: '1.5 GLD' }), (a) => a.amount],
+    ['wallet_send', (a) => ({ ...a, assetID: GLD, amount: '1.5 GLD' }), (a) => a.amount],
+    ['xvm_export', (a) => ({ ...a, assetID: GLD, amount: '1.5 GLD' }), (a) => a.amount],
+    ['cx_export', (a) => ({ ...a, assetID: GLD, amount: '1.5 GLD' }), (a) => a.amount],
+    ['xvm_mint', (a) => ({ ...a, assetID: GLD, amount: '1.5 GLD' }), (a) => a.amount],
+    ['xvm_sendMultiple', (a) => ({ ...a, outputs: [{ ...(a.outputs as Args[])[0], assetID: GLD, amount: '1.5 GLD' }] }), (a) => (a.outputs as Args[])[0]!.amount],
+  ];
+  for (const [name, write, read] of cases) {
+    it(`${name} converts with the named asset's denomination`, async () => {
+      const t = SPEND.find((x) => x.name === name)!;
+      const { args } = await resolveDisplayAmounts(t.input, write(EXAMPLES[name]!.args), ctx, () => undefined);
+      expect(read(args as Args), name).toBe('150');
     });
   }
 });
