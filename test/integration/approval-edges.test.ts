@@ -268,6 +268,29 @@ describe('approval edges', () => {
       }
     });
 
+    it('under confirm-id, a client with form elicitation (declared alone or beside URL) is asked by form, and its decline sends nothing', async () => {
+      for (const elicitation of [{ form: {} }, { form: {}, url: {} }, {}]) {
+        const asked: ElicitParams[] = [];
+        const h = await spendHarness(devnet, {
+          capabilities: { elicitation },
+          elicit: async (p) => {
+            asked.push(p);
+            return { action: 'decline' };
+          },
+          env: { CHAIN_MCP_APPROVAL: 'confirm-id' },
+        });
+        try {
+          const p = await h.call('xvm_send', args());
+          const before = sends();
+          const r = await h.call('xvm_send', { ...args(), confirm: p.structured?.confirmationId });
+          expect(asked.map((a) => a.mode ?? 'form'), JSON.stringify(elicitation)).toEqual(['form']);
+          expect([r.structured?.status, sends() - before], JSON.stringify(elicitation)).toEqual(['declined', 0]);
+        } finally {
+          await h.close();
+        }
+      }
+    });
+
     it('under confirm-id, a URL-only client is not asked by form: the confirmation id is the approval', async () => {
       const asked: ElicitParams[] = [];
       const h = await spendHarness(devnet, {
