@@ -41,6 +41,25 @@ describe('the MCP HTTP server refuses what is not a call', () => {
     expect(server.sessionCount()).toBe(0);
   });
 
+  it('takes a body of exactly 4 MB (then wants initialize), not one byte more', async () => {
+    const pad = (size: number) => {
+      const head = '{"jsonrpc":"2.0","id":3,"method":"ping","pad":"';
+      return `${head}${'a'.repeat(size - head.length - 2)}"}`;
+    };
+    const at = await send(pad(4 * 1024 * 1024));
+    expect([at.status, at.json?.error?.message]).toEqual([400, 'Bad request: no session; send initialize first.']);
+    const over = await send(pad(4 * 1024 * 1024 + 1));
+    expect([over.status, over.json?.error?.message]).toEqual([400, 'Parse error: the body is not JSON.']);
+  });
+
+  it('answers each refusal with its JSON-RPC error code', async () => {
+    const init = JSON.stringify(INIT);
+    expect((await send(init, { authorization: 'Bearer wrong' })).json?.error?.code).toBe(-32001);
+    expect((await send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }))).json?.error?.code).toBe(-32000);
+    // A scheme that only ends in "Bearer" is not the bearer scheme.
+    expect((await send(init, { authorization: `NotBearer ${TOKEN}` })).status).toBe(401);
+  });
+
   it('without a session only initialize opens one; an unknown session id is told to initialize again', async () => {
     const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
     const none = await send(ping);
@@ -48,6 +67,7 @@ describe('the MCP HTTP server refuses what is not a call', () => {
     expect(none.json?.error?.message).toBe('Bad request: no session; send initialize first.');
     const get = await send(undefined, {}, 'GET');
     expect(get.status).toBe(400);
+    expect(get.json?.error).toEqual({ code: -32000, message: 'Bad request: no session; send initialize first.' });
     const unknown = await send(ping, { 'mcp-session-id': 'no-such-session' });
     expect(unknown.status).toBe(404);
     expect(unknown.json?.error).toEqual({ code: -32001, message: 'Session not found (expired after being idle, or closed); initialize again.' });
@@ -67,6 +87,7 @@ describe('the MCP HTTP server refuses what is not a call', () => {
     expect(third.status).toBe(503);
     expect(third.headers.get('retry-after')).toBe('60');
     expect(third.json?.error?.message).toMatch(/^Too many MCP sessions \(2, CHAIN_MCP_HTTP_MAX_SESSIONS\)/);
+    expect(third.json?.error?.code).toBe(-32000);
     expect(server.sessionCount()).toBe(2);
   });
 });
