@@ -120,4 +120,29 @@ describe('configuration rules (mutation survivors, issue 25)', () => {
     expect(loadConfig({ CHAIN_MCP_TOOLS: ' , ' }).tools).toBeUndefined();
     expect([...(loadConfig({ CHAIN_MCP_TOOLS: 'info_getNodeID, xvm_getBalance' }).tools ?? [])]).toEqual(['info_getNodeID', 'xvm_getBalance']);
   });
+
+  it('reads whole numbers only: digits with anything before or after them are refused, naming the variable', () => {
+    const numeric = [
+      'CHAIN_MCP_MAX_SPEND',
+      'CHAIN_MCP_MAX_SPEND_PER_DAY',
+      'CHAIN_MCP_EXPECT_NETWORK_ID',
+      'CHAIN_MCP_TIMEOUT_MS',
+      'CHAIN_MCP_APPROVAL_WAIT_MS',
+      'CHAIN_MCP_MAX_OUTPUT_BYTES',
+      'CHAIN_MCP_HTTP_IDLE_MS',
+      'CHAIN_MCP_HTTP_MAX_SESSIONS',
+    ];
+    for (const name of numeric) {
+      for (const value of ['5000x', 'x5000', '50.5']) expect(refusal({ [name]: value }), `${name}=${value}`).toMatch(new RegExp(`^${name}: `));
+      expect(refusal({ [name]: '5000' }), name).toBe('accepted');
+    }
+  });
+
+  it('takes a passkey file path only when it is not empty, and only passkey or plain links', () => {
+    expect(loadConfig({ CHAIN_MCP_PASSKEY_FILE: ' /keys/p.json ' }).passkeyFile).toBe('/keys/p.json');
+    expect(refusal({ CHAIN_MCP_PASSKEY_FILE: '   ' })).toMatch(/^CHAIN_MCP_PASSKEY_FILE: /);
+    expect(loadConfig({ CHAIN_MCP_APPROVAL_LINK: 'plain' }).approvalLink).toBe('plain');
+    expect(refusal({ CHAIN_MCP_APPROVAL_LINK: 'open' })).toBe('CHAIN_MCP_APPROVAL_LINK: expected one of passkey, plain (got "open")');
+  });
 });
+
