@@ -70,4 +70,17 @@ describe('the passkey registration page', () => {
     expect(bad.status).toBe(400);
     expect(store.list().map((c) => c.id)).toEqual(['already-there']);
   });
+
+  it('takes no registration before its page was shown (no challenge yet), even from its own origin', async () => {
+    const fresh = await servePasskeyRegistration(store);
+    try {
+      const own = new URL(fresh.url).origin;
+      const r = await send(fresh.url, 'POST', { origin: own }, `credential=${encodeURIComponent('{}')}`);
+      expect(r.status).toBe(403);
+      expect(r.text).toContain('<title>Refused</title>');
+    } finally {
+      await fresh.close();
+    }
+  });
 });
+
