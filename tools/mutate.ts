@@ -166,7 +166,12 @@ function mergeInto(group: string, rerun: Report): Report {
       continue;
     }
     const fresh = new Map(entry.mutants.map((m) => [mutantKey(file, m), m]));
-    previous.mutants = previous.mutants.map((m) => fresh.get(mutantKey(file, m)) ?? m);
+    // A static mutant a normal run skipped again (ignoreStatic) keeps what the static pass found.
+    const skippedAgain = (m: ReportMutant | undefined) => m?.status === 'Ignored' && m.statusReason?.startsWith('Static mutant') === true;
+    previous.mutants = previous.mutants.map((m) => {
+      const again = fresh.get(mutantKey(file, m));
+      return again && !skippedAgain(again) ? again : m;
+    });
   }
   return last;
 }
