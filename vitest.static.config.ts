@@ -4,11 +4,18 @@ import { defineConfig } from 'vitest/config';
  * The tests `npm run mutate` runs against each static mutant (see recheckStatic in tools/mutate.ts):
  * with the mutant switched on before import, every test here that imports the mutated file runs,
  * so the list is the fast suites that exercise each catalogue entry and constant: the per-tool
- * contract suite (every tool's request in both dialects, previews and results), unit and codec tests.
+ * contract suite (every tool's request in both dialects, previews and results), unit and codec tests,
+ * and the MCP HTTP server's loopback suites (http-server.ts is built in their beforeAll, so its
+ * import-time mutants are static too).
  */
 export default defineConfig({
   test: {
-    include: ['test/unit/**/*.test.ts', 'test/codec/**/*.test.ts', 'test/contract/**/*.test.ts'],
+    include: [
+      'test/unit/**/*.test.ts',
+      'test/codec/**/*.test.ts',
+      'test/contract/**/*.test.ts',
+      'test/integration/{http,http-edges,http-guard}.test.ts',
+    ],
     // See vitest.stryker.config.ts: a freshness check of generated code that fails in Stryker's sandbox.
     exclude: ['test/unit/views-app-class.test.ts'],
     testTimeout: 30_000,
