@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { CARD_URI } from '../../src/approval/card.js';
+import { SERVER_INSTRUCTIONS } from '../../src/assistant/extras.js';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';
@@ -37,6 +38,7 @@ describe('what a server offers, built in the test', () => {
     const { client, close } = await connect({});
     try {
       expect(client.getServerCapabilities()).toMatchObject({ tools: {}, logging: {} });
+      expect(client.getInstructions()).toBe(SERVER_INSTRUCTIONS);
       const { resources } = await client.listResources();
       for (const view of VIEWS) {
         expect(resources.find((r) => r.uri === view.uri)).toMatchObject({ name: `view-${view.title}`, title: `${view.title} view`, mimeType: 'text/html;profile=mcp-app' });
@@ -61,6 +63,7 @@ describe('what a server offers, built in the test', () => {
         const { resources } = await client.listResources();
         expect(resources.some((r) => r.uri === CARD_URI), JSON.stringify(env)).toBe(card);
         if (card) {
+          expect(resources.find((r) => r.uri === CARD_URI)).toMatchObject({ name: 'approval-card', title: 'Spend approval card', mimeType: 'text/html;profile=mcp-app' });
           const [content] = (await client.readResource({ uri: CARD_URI })).contents;
           expect(content).toMatchObject({ uri: CARD_URI, mimeType: 'text/html;profile=mcp-app' });
         }
