@@ -194,16 +194,15 @@ const RECHECKED = 'static mutant re-checked by tools/mutate.ts';
  * mutants are run again by Stryker with `ignoreStatic` off: each is switched on before the test
  * files import the source (Stryker's "static" activation, a fresh module graph per test file), and
  * every test of `vitest.static.config.ts` that imports the file runs. That list is the fast suites
- * that exercise every catalogue entry (the per-tool contract suite, unit and codec tests), since a
- * static mutant cannot be narrowed to the tests that cover it. A mutant they miss stays survived
+ * that exercise every catalogue entry (the per-tool contract suite, unit and codec tests, the
+ * loopback HTTP suites), since a static mutant cannot be narrowed to the tests that cover it. A mutant they miss stays survived
  * (the slower integration suites are not re-run), so this can only under-count.
  */
 async function recheckStatic(report: Report): Promise<void> {
   if (process.argv.includes('--no-recheck')) return;
-  const isOpen = staticUndetected;
   const patterns: string[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
-    const open = mutants.filter(isOpen);
+    const open = mutants.filter(staticUndetected);
     if (open.length === 0) continue;
     // The report's places are in the source as its run saw it; an edited file needs a new run first.
     if (readFileSync(file, 'utf8') !== source) {
@@ -226,7 +225,7 @@ async function recheckStatic(report: Report): Promise<void> {
   let killed = 0;
   for (const [file, entry] of Object.entries(report.files)) {
     const fresh = new Map((rerun.files[file]?.mutants ?? []).map((m) => [mutantKey(file, m), m]));
-    for (const m of entry.mutants.filter(isOpen)) {
+    for (const m of entry.mutants.filter(staticUndetected)) {
       const again = fresh.get(mutantKey(file, m));
       // Static here or not (a mutant static in the whole suite, say run at import by one suite's
       // setup, can have per-test coverage in these suites and then runs the normal way), the result stands.
@@ -235,7 +234,7 @@ async function recheckStatic(report: Report): Promise<void> {
       const caught = DETECTED.has(again.status);
       if (caught) killed++;
       m.status = caught ? again.status : 'Survived';
-      m.statusReason = `${RECHECKED}: ${again.static ? 'switched on before import' : 'switched on in the test'}, ${caught ? 'a test failed' : 'the contract, unit and codec tests passed'}`;
+      m.statusReason = `${RECHECKED}: ${again.static ? 'switched on before import' : 'switched on in the test'}, ${caught ? 'a test failed' : 'the tests of vitest.static.config.ts passed'}`;
     }
   }
   process.stdout.write(`static re-check: ${killed} of ${checked} static mutants detected\n`);
