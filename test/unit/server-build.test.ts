@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CARD_URI } from '../../src/approval/card.js';
 import { SERVER_INSTRUCTIONS } from '../../src/assistant/extras.js';
 import { loadConfig } from '../../src/config.js';
+import { DISCOVERY } from '../../src/registry/dynamic.js';
 import { silentLogger } from '../../src/log.js';
 import { buildServer } from '../../src/server.js';
 import { VIEWS } from '../../src/views/views.js';
@@ -81,6 +82,19 @@ describe('what a server offers, built in the test', () => {
       expect(uri('xvm_send')).toBe(CARD_URI);
       expect(uri('account_overview')).toBe(VIEWS.find((v) => v.tools.includes('account_overview'))?.uri);
       expect(uri('info_getNodeID')).toBeUndefined();
+    } finally {
+      await close();
+    }
+  });
+
+  it('under CHAIN_MCP_DYNAMIC, announces list changes and lists the discovery tools with no card or view', async () => {
+    const { client, close } = await connect({ CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_DYNAMIC: 'true', ...KEYSTORE }, UI_HOST);
+    try {
+      expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
+      const { tools } = await client.listTools();
+      const discovery = tools.filter((t) => DISCOVERY.includes(t.name as (typeof DISCOVERY)[number]));
+      expect(discovery.map((t) => t.name).sort()).toEqual([...DISCOVERY].sort());
+      for (const t of discovery) expect(t._meta, t.name).toBeUndefined();
     } finally {
       await close();
     }
