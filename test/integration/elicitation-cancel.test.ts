@@ -32,7 +32,8 @@ describe('approval questions and the call that asked them', () => {
       let withdrawn: boolean | undefined;
       h.client.setRequestHandler(ElicitRequestSchema, async (_request, extra) => {
         // The session's first question is declined: the SDK cannot cancel a request whose id is 0
-        // (its cancel handler skips a falsy id), so the cancelled question is the second one.
+        // (its cancel handler skips a falsy id, modelcontextprotocol/typescript-sdk#2115), so the
+        // cancelled question is the second one.
         if (asked++ === 0) return { action: 'decline' };
         call.abort();
         // Bounded: the human would keep the question open; the server must take it back.

@@ -117,6 +117,16 @@ describe('xvm and keystore toolsets against the devnet', () => {
     expect(out.pages).toBe(pages);
     expect(out.numFetched).toBe(expected.length);
     expect(progress).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
+    // Asked without a progress token, the same call sends no progress notification at all.
+    const errors: Error[] = [];
+    const before = stack.client.onerror;
+    stack.client.onerror = (e) => errors.push(e);
+    try {
+      await stack.client.callTool({ name: 'xvm_getUTXOs', arguments: { addresses: [xAddr], limit: 100, fetchAll: true } });
+    } finally {
+      stack.client.onerror = before;
+    }
+    expect(errors.map((e) => e.message)).toEqual([]);
     const nativeTotal = expected.filter((u) => u.assetID === state.nativeAssetID).reduce((s, u) => s + u.amount, 0n);
     expect(out.totals.find((t) => t.assetID === state.nativeAssetID)!.amount.value).toBe(String(nativeTotal));
   });
