@@ -103,6 +103,19 @@ describe.each([true, false])('preview arithmetic (lock mode %s)', (lockMode) => 
     expect(leaving(r.text)).toBe(5_000_007n + txFee);
   });
 
+  it("xvm_sendMultiple: another asset's output is not native CAM, in the total or in the balance", async () => {
+    const { a0, a1 } = keys();
+    const gld = [...state.assets.values()].find((a) => a.symbol === 'GLD')!.id;
+    const r = await preview(stack, 'xvm_sendMultiple', {
+      outputs: [
+        { assetID: 'CAM', amount: '5000000', to: a1.x },
+        { assetID: gld, amount: '100', to: a0.x },
+      ],
+    });
+    expect(leaving(r.text)).toBe(5_000_000n + txFee);
+    expect(r.structured?.details).toMatchObject({ outputs: 2, nativeTotal: '5000000' });
+  });
+
   it('xvm_export: the amount and the fee leave X', async () => {
     const r = await preview(stack, 'xvm_export', { to: `C-${keys().d0.bech32}`, amount: '3000000000', assetID: 'CAM' });
     expect(leaving(r.text)).toBe(3_000_000_000n + txFee);

@@ -62,6 +62,29 @@ describe('input rules of staking and subnet entries', () => {
     }
   });
 
+  it("a subnet validator's period lies inside the node's Primary Network period, its ends included", async () => {
+    const t = tool('platform_addSubnetValidator');
+    const base = t.input.parse(EXAMPLES.platform_addSubnetValidator!.args) as { nodeID: string; startTime: number; endTime: number };
+    const [start, end] = [base.startTime, base.endTime];
+    const withValidator = {
+      ...ctx(),
+      rpc: async (_endpoint: string, method: string) =>
+        method === 'platform.getCurrentValidators'
+          ? { validators: [{ nodeID: base.nodeID, startTime: String(start), endTime: String(end), stakeAmount: '2000000000000' }] }
+          : method === 'info.getTxFee'
+            ? { txFee: '1000000' }
+            : { validators: [] },
+    } as unknown as ToolContext;
+    const plan = (period: [number, number]) => t.plan!({ ...base, startTime: period[0], endTime: period[1] } as never, withValidator);
+    await expect(plan([start, end])).resolves.toMatchObject({ fee: 1_000_000n });
+    for (const period of [
+      [start - 1, end],
+      [start, end + 1],
+    ] as Array<[number, number]>) {
+      await expect(plan(period), String(period)).rejects.toThrow(`startTime: the subnet period must lie inside the node's Primary Network period ${start}-${end}`);
+    }
+  });
+
   it('an NFT payload may be 1024 bytes, not one more', () => {
     const t = tool('xvm_mintNFT');
     const at = (bytes: number) => () => t.validate!(t.input.parse({ ...EXAMPLES.xvm_mintNFT!.args, payload: hexChecksumEncode(new Uint8Array(bytes)), encoding: 'hex' }) as never, 0);
