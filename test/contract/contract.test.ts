@@ -116,9 +116,10 @@ describe.each(['spec', 'camino'] as const)('every tool sends exactly the request
         if (typeof subnet === 'string') expect(shown, `${tool.name}: the preview names subnet ${subnet}`).toContain(subnet);
         // The structured preview carries the recipient and the amount too, for the model.
         const facts = JSON.stringify(details ?? {});
-        for (const key of ['to', 'nodeID', 'amount', 'stakeAmount'] as const) {
+        for (const key of ['to', 'nodeID', 'amount', 'stakeAmount', 'subnetID', 'address', 'vmID', 'name', 'threshold'] as const) {
           const given = example.args[key];
-          if (typeof given === 'string' || typeof given === 'number') expect(facts, `${tool.name}: preview details carry ${key}`).toContain(JSON.stringify(String(given)));
+          if (typeof given !== 'string' && typeof given !== 'number') continue;
+          expect([JSON.stringify(given), JSON.stringify(String(given))].some((v) => facts.includes(v)), `${tool.name}: preview details carry ${key} (${facts})`).toBe(true);
         }
         for (const fake of [node, indexer, runner]) fake.recorded.length = 0;
         result = await client.callTool({ name: tool.name, arguments: { ...example.args, confirm: id } });
