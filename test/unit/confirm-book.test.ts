@@ -117,7 +117,9 @@ describe('ConfirmationBook', () => {
     const oldest = book.issue('xvm_send', ARGS, T0);
     for (let i = 1; i < MAX_OPEN; i++) book.issue('xvm_send', ARGS, T0);
     expect(book.openCount).toBe(MAX_OPEN);
-    expect(refusal(() => book.issue('xvm_send', ARGS, T0)).message).toContain(`${MAX_OPEN} previews are open`);
+    const full = refusal(() => book.issue('xvm_send', ARGS, T0));
+    expect(full.message).toContain(`${MAX_OPEN} previews are open`);
+    expect([full.kind, full.hint]).toEqual(['policy', 'Confirm or abandon the open previews and wait for them to expire; do not loop on previews.']);
     expect(book.openCount).toBe(MAX_OPEN);
     expect(() => book.verify(oldest.id, 'xvm_send', ARGS, T0)).not.toThrow();
     // Once they expire there is room again.

@@ -425,15 +425,18 @@ describe('RestClient.get', () => {
     expect(await new RestClient(http(), origin, 'indexer').get('/v2/x', [])).toEqual(body);
   });
 
+  const REFUSED = 'The request itself was refused: change the argument the message names; retrying it unchanged fails again.';
   it.each([
-    [{ code: 404, message: 'no such tx' }, 'not_found', 'no such tx'],
-    [{ code: 400, message: 'bad cursor' }, 'http_status', 'bad cursor'],
-    [{ code: 500, message: 'db down', details: 'pg' }, 'http_status', 'db down'],
-  ])('throws an indexer error body %j as %s', async (body, kind, message) => {
+    [{ code: 404, message: 'no such tx' }, 'not_found', 'no such tx', REFUSED],
+    [{ code: 400, message: 'bad cursor' }, 'http_status', 'bad cursor', REFUSED],
+    [{ code: 499, message: 'closed' }, 'http_status', 'closed', REFUSED],
+    [{ code: 500, message: 'db down', details: 'pg' }, 'http_status', 'db down', undefined],
+  ])('throws an indexer error body %j as %s; only a 4xx says the request itself was refused', async (body, kind, message, hint) => {
     node.handler = json(200, body);
     const err = await failure(new RestClient(http(), origin, 'indexer').get('/v2/txs/1', []));
     expect(err.kind).toBe(kind);
     expect(err.message).toBe(`The indexer refused /v2/txs/1: ${message}`);
+    expect(err.hint).toBe(hint);
   });
 
   it('retries a read on a transient status', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Endpoint, endpointPath, needsDialect, parseWireSetting, PRESETS, resolveWire, wireMethod } from '../../src/wire.js';
+import { type Endpoint, endpointPath, needsDialect, parseWireSetting, PRESETS, resolveWire, wireMethod, wireParams } from '../../src/wire.js';
 
 /** The wire-name table (docs/real-nodes.md): the spec's neutral names and a real Camino node's. */
 
@@ -118,5 +118,21 @@ describe('wireMethod', () => {
     expect(wireMethod('platform.exportNative', PRESETS.spec)).toBe('platform.exportNative');
     expect(wireMethod('toString', PRESETS.camino)).toBe('toString');
     expect(wireMethod('xvm.send', { ...PRESETS.camino, methods: { 'xvm.send': 'avm.sendIt' } })).toBe('avm.sendIt');
+  });
+});
+
+describe('wireParams', () => {
+  it("writes the avax service's baseFee as 0x-hex from a bigint, a digit string or a safe integer", () => {
+    for (const fee of [25_000_000_000n, '25000000000', 25_000_000_000]) {
+      expect(wireParams('avax.export', { to: 'X-a', baseFee: fee }), String(fee)).toEqual({ to: 'X-a', baseFee: '0x5d21dba00' });
+    }
+  });
+
+  it('leaves every other method, shape and fee as it is', () => {
+    expect(wireParams('cx.export', { baseFee: '25' })).toEqual({ baseFee: '25' });
+    for (const params of [undefined, null, ['25'], { to: 'X-a' }]) expect(wireParams('avax.export', params)).toEqual(params);
+    for (const fee of ['', 'x25', '25x', '2 5', '0x19', '-25', 1.5, 2 ** 53]) {
+      expect(wireParams('avax.export', { baseFee: fee }), JSON.stringify(fee)).toEqual({ baseFee: fee });
+    }
   });
 });
