@@ -27,6 +27,9 @@ describe('canonicalArgs', () => {
   it('sorts object keys at every depth, keeps array order, writes bigints as decimal strings', () => {
     expect(canonicalArgs({ b: 1, a: { d: [3, 1, { z: 1, y: 2 }], c: 10n } })).toBe('{"a":{"c":"10","d":[3,1,{"y":2,"z":1}]},"b":1}');
     expect(canonicalArgs({ b: 1, a: 2 })).toBe(canonicalArgs({ a: 2, b: 1 }));
+    for (const keys of ['edcba', 'abcde', 'caebd', 'baedc']) {
+      expect(canonicalArgs(Object.fromEntries([...keys].map((k) => [k, k]))), keys).toBe('{"a":"a","b":"b","c":"c","d":"d","e":"e"}');
+    }
     expect(canonicalArgs(['b', 'a'])).toBe('["b","a"]');
     expect(canonicalArgs({ a: null, b: 'x' })).toBe('{"a":null,"b":"x"}');
   });

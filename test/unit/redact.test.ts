@@ -240,3 +240,57 @@ describe('what redaction covers (issue 25)', () => {
     expect(cutInside).toBeGreaterThanOrEqual(3 * 10);
   });
 });
+
+/**
+ * Each echoed form of a secret, one rule at a time (mutation survivors, issue 25): the secret
+ * inside longer base64 text at each of the three byte alignments, JSON with \u escapes, a form
+ * body, a head cut short by a clip; and what must stay untouched.
+ */
+describe('the forms of a secret that redaction masks', () => {
+  const SECRET = 'Sup3r-Secret/Key+9';
+
+  it('masks a secret base64-encoded inside longer text at every byte alignment, std and url-safe', () => {
+    for (const lead of ['', 'Q', 'QR']) {
+      for (const tail of ['', ':', ':x']) {
+        const plain = `${lead}${SECRET}${tail}`;
+        for (const encoded of [Buffer.from(plain).toString('base64'), Buffer.from(plain).toString('base64url')]) {
+          const out = redactSecrets(`header ${encoded} end`, [SECRET]);
+          expect(out, `${JSON.stringify(plain)} as ${encoded}`).toContain('[redacted]');
+          // Masked: all but the few characters the secret shares with its neighbours (its own base64 is 24 characters).
+          const left = out.replace('header ', '').replace(' end', '').replace('[redacted]', '');
+          expect(encoded.length - left.length, encoded).toBeGreaterThanOrEqual(21);
+        }
+      }
+    }
+  });
+
+  it('masks a 6-character secret base64-encoded on its own (its 8 characters of base64 are enough)', () => {
+    const short = 'k9Z!a7';
+    expect(redactSecrets(`basic ${Buffer.from(short).toString('base64')}`, [short])).toBe('basic [redacted]');
+  });
+
+  it('masks the JSON \\u-escaped form and the form-encoded form', () => {
+    const secret = 'Pass<word>&1 é';
+    const unicode = 'Pass\\u003cword\\u003e\\u00261 \\u00e9';
+    expect(redactSecrets(`{"p":"${unicode}"}`, [secret])).toBe('{"p":"[redacted]"}');
+    const spaced = "my secret pass'";
+    expect(redactSecrets(`user=a&password=${new URLSearchParams({ p: spaced }).toString().slice(2)}&x=1`, [spaced])).toBe('user=a&password=[redacted]&x=1');
+  });
+
+  it('masks the longest head of a secret cut by a clip, from 4 characters on', () => {
+    expect(redactSecrets(`token ${SECRET.slice(0, 12)}…`, [SECRET])).toBe('token [redacted]…');
+    expect(redactSecrets(`token ${SECRET.slice(0, 4)}...`, [SECRET])).toBe('token [redacted]...');
+    expect(redactSecrets(`token ${SECRET.slice(0, 9)}`, [SECRET])).toBe('token [redacted]');
+    // Three characters are too few to be the secret's.
+    expect(redactSecrets(`token ${SECRET.slice(0, 3)}…`, [SECRET])).toBe(`token ${SECRET.slice(0, 3)}…`);
+  });
+
+  it('masks the longer of two secrets whole when one begins with the other', () => {
+    expect(redactSecrets('x Secret-1234-extra y', ['Secret-1234', 'Secret-1234-extra'])).toBe('x [redacted] y');
+  });
+
+  it('leaves other text alone: an empty secret masks nothing, and a short secret has no base64 or cut rule to misfire', () => {
+    expect(redactSecrets('hello undefined world', ['', SECRET])).toBe('hello undefined world');
+    expect(redactSecrets('value undefined, k9Z! once', ['k9Z!'])).toBe('value undefined, [redacted] once');
+  });
+});

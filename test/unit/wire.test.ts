@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Endpoint, endpointPath, needsDialect, parseWireSetting, PRESETS, resolveWire, wireMethod, wireParams } from '../../src/wire.js';
+import { type Endpoint, endpointPath, needsDialect, parseWireSetting, PRESETS, resolveWire, takesBatches, wireMethod, wireParams } from '../../src/wire.js';
 
 /** The wire-name table (docs/real-nodes.md): the spec's neutral names and a real Camino node's. */
 
@@ -133,6 +133,21 @@ describe('wireParams', () => {
     for (const params of [undefined, null, ['25'], { to: 'X-a' }]) expect(wireParams('avax.export', params)).toEqual(params);
     for (const fee of ['', 'x25', '25x', '2 5', '0x19', '-25', 1.5, 2 ** 53]) {
       expect(wireParams('avax.export', { baseFee: fee }), JSON.stringify(fee)).toEqual({ baseFee: fee });
+    }
+  });
+});
+
+describe('takesBatches', () => {
+  it('is true only for an EVM endpoint path, /ext/bc/<chain>/rpc, exactly', () => {
+    for (const path of ['/ext/bc/C/rpc', '/ext/bc/2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5/rpc']) expect(takesBatches(path), path).toBe(true);
+    for (const path of ['/ext/bc/X', '/ext/bc/C/avax', '/ext/P', '/x/ext/bc/C/rpc', '/ext/bc/C/rpc/x', '/ext/bc//rpc', '/ext/bc/C/D/rpc']) expect(takesBatches(path), path).toBe(false);
+  });
+});
+
+describe('method renames in CHAIN_MCP_WIRE_NAMES', () => {
+  it('takes only namespace.name on both sides, from the first character to the last', () => {
+    for (const bad of ['1platform.exportNative=platform.exportAVAX', 'platform.exportNative=9platform.exportAVAX', 'platform.exportNative=platform.exportAVAX.x']) {
+      expect(() => parseWireSetting(bad), bad).toThrow('expected a method rename such as platform.exportNative=platform.exportAVAX');
     }
   });
 });
