@@ -4,14 +4,6 @@ import { CodecError, describeValue } from './errors.js';
 export type ChainLetter = 'X' | 'P' | 'C';
 export const CHAIN_LETTERS: readonly ChainLetter[] = ['X', 'P', 'C'];
 
-/** Network ID -> bech32 human-readable prefix for the networks this server knows. */
-export const HRP_BY_NETWORK_ID: Readonly<Record<number, string>> = {
-  1000: 'camino',
-  1001: 'columbus',
-  1002: 'kopernikus',
-  12345: 'local',
-};
-
 /** Short IDs (address payloads) are ripemd160(sha256(pubkey)): always 20 bytes. */
 export const ADDRESS_BYTES = 20;
 const BECH32_CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
