@@ -133,20 +133,21 @@ function summary(): string {
 const mutantKey = (file: string, m: ReportMutant) =>
   `${file}:${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.mutatorName} ${m.replacement ?? ''}`;
 
-/** Mutate patterns for a group's undetected mutants: their places where the file is unchanged, the whole file where not. */
+/** Mutate patterns for a group's undetected mutants: their places where the file is unchanged, the whole file where it changed (even with none undetected). */
 function survivorPatterns(group: string): string[] {
   const path = `${DIR}/${group}.json`;
   if (!existsSync(path)) return [...GROUPS[group]!];
   const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
   const patterns: string[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
-    // Static survivors are left to the static pass (a normal run cannot switch them on) unless it is skipped.
-    const open = mutants.filter((m) => UNDETECTED.has(m.status) && (!staticUndetected(m) || process.argv.includes('--no-recheck')));
-    if (open.length === 0) continue;
+    // A file edited since its report is run whole, whatever its report says: every place in it is stale.
     if (readFileSync(file, 'utf8') !== source) {
       patterns.push(file);
       continue;
     }
+    // Static survivors are left to the static pass (a normal run cannot switch them on) unless it is skipped.
+    const open = mutants.filter((m) => UNDETECTED.has(m.status) && (!staticUndetected(m) || process.argv.includes('--no-recheck')));
+    if (open.length === 0) continue;
     // Each undetected mutant's own place (Stryker's ranges take 0-based columns): the other mutants
     // of its line were detected already, and re-running them costs a full suite each.
     const places = new Set(open.map(({ location: { start, end } }) => `${file}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`));
