@@ -7,6 +7,7 @@ import { NetworkCache, type NetworkInfo } from '../../src/context/network.js';
 import { ChainMcpError, RpcError } from '../../src/errors.js';
 import { checkOwn, checkWithoutRequests, pinNetwork, recipientsOf, spendLimits, sumAmounts } from '../../src/spend/guard.js';
 import { DAY_MS, SpendLedger } from '../../src/spend/ledger.js';
+import { addressPayload, type OwnChain, OwnAddresses } from '../../src/spend/own.js';
 
 /**
  * The hard limits of a spend (DESIGN "Confirmation of spends" 5, section 6): what is refused,
@@ -125,8 +126,20 @@ describe('checkWithoutRequests: CHAIN_MCP_MAX_SPEND_PER_DAY and what no limit ca
   it('refuses an amount that would carry the last 24 hours over the daily total, and allows exactly up to it', () => {
     const limit = config({ maxSpendPerDay: 3n * ONE });
     expect(() => checkWithoutRequests({ amount: ONE, recipients: [] }, limit, CAMINO, 2n * ONE)).not.toThrow();
-    const r = refusal(() => checkWithoutRequests({ amount: ONE + 1n, recipients: [] }, limit, CAMINO, 2n * ONE));
-    expect(r.message).toContain('over CHAIN_MCP_MAX_SPEND_PER_DAY (3 CAM); 2 CAM was sent already');
+    // Every number on the refusal: this spend, the total it would make, the limit, what went before.
+    expect(refusal(() => checkWithoutRequests({ amount: ONE + 1n, recipients: [] }, limit, CAMINO, 2n * ONE))).toEqual({
+      kind: 'policy',
+      message:
+        'Refused: this spend (1.000000001 CAM, fees included) would bring the total sent in the last 24 hours to 3.000000001 CAM, over CHAIN_MCP_MAX_SPEND_PER_DAY (3 CAM); 2 CAM was sent already.',
+      hint: 'Wait until earlier spends are more than 24 hours old, or ask the operator to raise the limit.',
+    });
+  });
+
+  it('counts a spend with no stated amount as 0 against the daily total, refusing only when the total is already over', () => {
+    expect(() => checkWithoutRequests({ recipients: [] }, config({ maxSpendPerDay: 3n * ONE }), CAMINO, 3n * ONE)).not.toThrow();
+    expect(refusal(() => checkWithoutRequests({ recipients: [] }, config({ maxSpendPerDay: 3n * ONE }), CAMINO, 3n * ONE + 1n)).message).toBe(
+      'Refused: this spend (0 CAM, fees included) would bring the total sent in the last 24 hours to 3.000000001 CAM, over CHAIN_MCP_MAX_SPEND_PER_DAY (3 CAM); 3.000000001 CAM was sent already.',
+    );
   });
 
   it('refuses handing over a key under any limit, never without one', () => {
@@ -151,6 +164,89 @@ describe('checkOwn: change and import destinations under a limit', () => {
     await checkOwn({ recipients: [], own: [CAMINO_P] }, config(), asked);
     expect(asked).not.toHaveBeenCalled();
   });
+
+  it('tells the two refusals apart by their hint: leave changeAddr out, or ask the operator', async () => {
+    const limited = config({ maxSpend: ONE });
+    expect(await asyncRefusal(checkOwn({ recipients: [], own: [CAMINO_P] }, limited, mine))).toEqual({
+      kind: 'policy',
+      message: `Refused: ${CAMINO_P} is not one of the keystore user's addresses, and change or imported funds may go only to the user's own addresses while a spending limit is set.`,
+      hint: "Leave changeAddr out (the node then picks one of the user's addresses) or give one of the user's addresses.",
+    });
+    const hex = '0x2222222222222222222222222222222222222222';
+    expect(await asyncRefusal(checkOwn({ recipients: [], own: [hex] }, limited, mine))).toEqual({
+      kind: 'policy',
+      message: `Refused: this server cannot tell whether ${hex} is one of the keystore user's addresses, and a spending limit is set.`,
+      hint: 'Ask the operator to add it to CHAIN_MCP_ALLOWED_RECIPIENTS if it is yours.',
+    });
+  });
+
+  it('refuses an address the keystore says is not the user\'s even when the operator allow-listed it (the list is for recipients)', async () => {
+    await expect(checkOwn({ recipients: [], own: [CAMINO_P] }, config({ allowedRecipients: [CAMINO_P] }), mine)).rejects.toThrow(
+      `Refused: ${CAMINO_P} is not one of the keystore user's addresses`,
+    );
+  });
+
+  it('checks every own address, not only the first', async () => {
+    await expect(checkOwn({ recipients: [], own: [CAMINO_X, CAMINO_P] }, config({ maxSpend: ONE }), mine)).rejects.toThrow(CAMINO_P);
+  });
+});
+
+describe('OwnAddresses: which addresses are the keystore user\'s', () => {
+  const payload = (a: string) => a.slice(2);
+  const lists = (byChain: Partial<Record<OwnChain, string[] | Error>>) =>
+    vi.fn(async (chain: OwnChain) => {
+      const answer = byChain[chain];
+      if (answer instanceof Error) throw answer;
+      return answer ?? [];
+    });
+
+  it('matches by the bech32 payload, so a P address is found in a P list given as X addresses (the X fallback)', async () => {
+    const list = lists({ P: [`X-${payload(CAMINO_P)}`] });
+    const own = new OwnAddresses(list);
+    expect(await own.has(CAMINO_P)).toBe(true);
+    expect(addressPayload(CAMINO_P)).toBe(payload(CAMINO_P));
+    expect(addressPayload('camino1bare')).toBe('camino1bare');
+  });
+
+  it('looks P addresses up in the P list and X and C ones in the X list', async () => {
+    const list = lists({ X: [CAMINO_X], P: [CAMINO_P] });
+    const own = new OwnAddresses(list);
+    expect(await own.has(CAMINO_P)).toBe(true);
+    expect(await own.has(`P-${payload(CAMINO_X)}`)).toBe(false);
+    expect(await own.has(`C-${payload(CAMINO_X)}`)).toBe(true);
+    expect(list.mock.calls.map(([chain]) => chain)).toEqual(['P', 'P', 'X']);
+  });
+
+  it('asks once for a hit, and once more on a miss (a key may have been made since)', async () => {
+    const list = lists({ X: [CAMINO_X] });
+    const own = new OwnAddresses(list);
+    expect(await own.has(CAMINO_X)).toBe(true);
+    expect(await own.has(CAMINO_X)).toBe(true);
+    expect(list).toHaveBeenCalledTimes(1);
+    expect(await own.has(LOCAL_X)).toBe(false);
+    expect(list).toHaveBeenCalledTimes(2);
+  });
+
+  it('cannot tell for a hex address, a string that only contains a chain letter, or without a keystore user', async () => {
+    const list = lists({ X: [CAMINO_X] });
+    const own = new OwnAddresses(list);
+    expect(await own.has('0x1111111111111111111111111111111111111111')).toBeUndefined();
+    expect(await own.has(`ZX-${payload(CAMINO_X)}`)).toBeUndefined();
+    expect(list).not.toHaveBeenCalled();
+    expect(await new OwnAddresses(undefined).has(CAMINO_X)).toBeUndefined();
+  });
+
+  it('cannot tell when the node will not list, and does not remember the failure', async () => {
+    let fail = true;
+    const list = vi.fn(async () => {
+      if (fail) throw new RpcError(-32000, 'no such user', undefined);
+      return [CAMINO_X];
+    });
+    const own = new OwnAddresses(list);
+    expect(await own.has(CAMINO_X)).toBeUndefined();
+    fail = false;
+    expect(await own.has(CAMINO_X)).toBe(true);
+  });
 });
 
 describe('SpendLedger: the rolling 24 h total', () => {
@@ -169,6 +265,17 @@ describe('SpendLedger: the rolling 24 h total', () => {
     clock.now += 1;
     expect(ledger.spent()).toBe(0n);
     expect(ledger.fits(10n, undefined)).toBe(true);
+  });
+
+  it('holds a share for exactly 24 hours of wall clock (86,400,000 ms)', () => {
+    expect(DAY_MS).toBe(86_400_000);
+    const clock = { now: 0 };
+    const ledger = new SpendLedger(() => clock.now);
+    ledger.reserve(7n, undefined);
+    clock.now = 86_399_999;
+    expect(ledger.spent()).toBe(7n);
+    clock.now = 86_400_000;
+    expect(ledger.spent()).toBe(0n);
   });
 });
 

@@ -881,6 +881,9 @@ describe('importPlan', () => {
       'Imports: nothing is waiting from chain X; the node will refuse until the export is accepted.',
       'Fee: 1000000 on 12345',
     ]);
+    // A C import pays its fee out of what it imports, so nothing more leaves the user's balance
+    // (the daily total and the unit-mistake check see 0, not the X-Chain txFee).
+    expect(plan.fee).toBe(0n);
   });
 });
 
