@@ -232,7 +232,7 @@ describe('amountLines', () => {
   it('names each amount by its path when there are several, shows at most five, and warns once', () => {
     const facts = Array.from({ length: 6 }, (_, i) => cam(BigInt(i + 1), { path: `outputs[${i}].amount` }));
     const lines = amountLines(facts, undefined);
-    expect(lines.slice(0, 5)).toEqual(facts.slice(0, 5).map((f, i) => `Amount in both units (outputs[${i}].amount): 0.00000000${i + 1} CAM = ${i + 1} nCAM`));
+    expect(lines.slice(0, 5)).toEqual([0, 1, 2, 3, 4].map((i) => `Amount in both units (outputs[${i}].amount): 0.00000000${i + 1} CAM = ${i + 1} nCAM`));
     expect(lines[5]).toBe('… and 1 more amount(s)');
     expect(lines.slice(6)).toEqual([
       'LIKELY UNIT MISTAKE: 0.000000001 CAM = 1 nCAM is less than a millionth of one whole unit. Digits without a symbol are nCAM (1 CAM = 1,000,000,000 nCAM); to send 1 CAM write "1 CAM".',
