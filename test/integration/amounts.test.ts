@@ -87,6 +87,18 @@ describe.each(['spec', 'camino'] as DevnetDialect[])('display amounts in spend t
     expect((r.structured?.details as Record<string, string> | undefined)?.amount).toBe('1');
   });
 
+  it('compares a native output with the fee even beside an output of another asset (sendMultiple)', async () => {
+    const to = alice(state).x;
+    const r = await stack.call('xvm_sendMultiple', {
+      outputs: [
+        { assetID: gold(state).id, amount: '1 GLD', to },
+        { assetID: 'CAM', amount: '5000', to },
+      ],
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain('LIKELY UNIT MISTAKE: 0.000005 CAM = 5,000 nCAM is less than the fee (0.001 CAM).');
+  });
+
   it('takes display amounts in the other spend entries: transfer, sendMultiple outputs, the P-Chain export', async () => {
     const to = alice(state).x;
     const t = await stack.call('transfer', { to, amount: '2 CAM' });

@@ -4,7 +4,7 @@ import { addAsset, fund } from '../../src/devnet/state/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { MAX_PENDING } from '../../src/approval/book.js';
 import { CARD_META_KEY } from '../../src/approval/card.js';
-import { type ElicitParams, type SpendCall, type SpendHarness, requestsFor, spendHarness } from '../helpers/spend-harness.js';
+import { type ElicitAnswer, type ElicitParams, type SpendCall, type SpendHarness, requestsFor, spendHarness } from '../helpers/spend-harness.js';
 import { type2 } from '../helpers/evm-tx.js';
 
 /**
@@ -304,9 +304,11 @@ describe('what the human approves is what is sent', () => {
     // 2.001 spent: 0.999 more would be 3.000 with its fee 0.001 -> 3.001 > 3: refused, nothing sent.
     const before = sends();
     const mark = devnet.router.requests.length;
-    const over = await send(CAM - 1_000_000n);
+    // The amount alone fits; with the fee the preview learns it does not, so no preview is issued.
+    const over = await h.call('xvm_send', { to: stranger, amount: (CAM - 1_000_000n).toString(), assetID: 'CAM' });
     expect(over.isError).toBe(true);
-    expect(over.text).toContain('over CHAIN_MCP_MAX_SPEND_PER_DAY');
+    expect(over.structured?.confirmationId).toBeUndefined();
+    expect(over.text).toContain('Refused: this spend (1 CAM, fees included) would bring the total sent in the last 24 hours to 3.001 CAM');
     expect(sends()).toBe(before);
     // The amount alone already crosses: refused before any request.
     const far = await h.call('xvm_send', { to: stranger, amount: (2n * CAM).toString(), assetID: 'CAM' });
@@ -319,6 +321,30 @@ describe('what the human approves is what is sent', () => {
     h.clock.now += 24 * 60 * 60 * 1000 + 1;
     const later = await send(2n * CAM);
     expect(later.isError, later.text).toBe(false);
+  });
+
+  it('CHAIN_MCP_MAX_SPEND_PER_DAY holds for two confirms whose questions to the human overlap: one is sent, the other refused', async () => {
+    // Both confirms pass the check before the human answers; only the reservation right before the
+    // one request can tell that the two together cross 3 CAM (1.5 + 0.001 fee each).
+    const asked: Array<() => void> = [];
+    const h = await harness({
+      env: { CHAIN_MCP_MAX_SPEND_PER_DAY: (3n * CAM).toString(), CHAIN_MCP_APPROVAL: 'confirm-id' },
+      capabilities: { elicitation: { form: {} } },
+      elicit: () =>
+        new Promise<ElicitAnswer>((resolve) => {
+          asked.push(() => resolve({ action: 'accept', content: { approve: true } }));
+          if (asked.length === 2) for (const answer of asked) answer();
+        }),
+    });
+    const args = { to: stranger, amount: (3n * CAM / 2n).toString(), assetID: 'CAM' };
+    const a = await h.call('xvm_send', args);
+    const b = await h.call('xvm_send', args);
+    expect([a.isError, b.isError]).toEqual([false, false]);
+    const before = requestsFor(devnet, 'xvm.send');
+    const done = await Promise.all([a, b].map((p) => h.call('xvm_send', { ...args, confirm: p.structured?.confirmationId })));
+    expect(done.map((r) => r.isError).sort(), done.map((r) => r.text).join("\n---\n")).toEqual([false, true]);
+    expect(done.find((r) => r.isError)?.text).toContain('would bring the total sent in the last 24 hours to 3.002 CAM, over CHAIN_MCP_MAX_SPEND_PER_DAY (3 CAM)');
+    expect(requestsFor(devnet, 'xvm.send')).toBe(before + 1);
   });
 
   it(`pending approvals are bounded (${MAX_PENDING}): the next preview is refused and the human's older one still stands`, async () => {

@@ -30,6 +30,19 @@ describe('xvm and keystore toolsets against the devnet', () => {
     }
   });
 
+  it('sends the chain field as the endpoint, never as a parameter the node would see', async () => {
+    stack.devnet.router.record = true;
+    stack.devnet.router.requests.length = 0;
+    try {
+      const r = await stack.call('xvm_getBalance', { address: xAddr, assetID: 'CAM', chain: 'X' });
+      expect(r.isError, r.text).toBe(false);
+      const sent = stack.devnet.router.requests.filter((q) => (q.body as { method?: string }).method === 'xvm.getBalance');
+      expect(sent.map((q) => [q.path, (q.body as { params?: unknown }).params])).toEqual([['/ext/bc/X', { address: xAddr, assetID: 'CAM' }]]);
+    } finally {
+      stack.devnet.router.record = false;
+    }
+  });
+
   it('shows balances in each asset\'s own display units', async () => {
     const native = utxosOf(state, 'X', [xAddr]).filter((u) => u.assetID === state.nativeAssetID);
     const total = native.reduce((s, u) => s + u.amount, 0n);

@@ -383,6 +383,7 @@ describe('the spend preview under CHAIN_MCP_APPROVAL=human', () => {
       ...SPEND_ENV,
       CHAIN_MCP_APPROVAL: 'human',
       CHAIN_MCP_MAX_SPEND: '1000',
+      CHAIN_MCP_MAX_SPEND_PER_DAY: '5000',
       CHAIN_MCP_ALLOWED_RECIPIENTS: ARGS.to,
       CHAIN_MCP_EXPECT_NETWORK_ID: '12345',
     });
@@ -393,6 +394,7 @@ describe('the spend preview under CHAIN_MCP_APPROVAL=human', () => {
       `Send 5 to ${ARGS.to}`,
       'Amount in smallest units: 5',
       'Limit in force: at most 1000 smallest units per spend (CHAIN_MCP_MAX_SPEND)',
+      'Limit in force: at most 5000 smallest units in any 24 hours, fees included (CHAIN_MCP_MAX_SPEND_PER_DAY); 0 sent in the last 24 hours',
       'Limit in force: recipients only from CHAIN_MCP_ALLOWED_RECIPIENTS (1)',
       'Limit in force: network 12345 only (CHAIN_MCP_EXPECT_NETWORK_ID)',
     ]);

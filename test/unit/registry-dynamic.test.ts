@@ -197,7 +197,8 @@ describe('enable_toolset', () => {
         description: 'One.',
         tier: 'read',
         toolset: 'info',
-        input: z.object(Object.fromEntries(Array.from({ length: 20 }, (_, j) => [`field${j}`, z.string().describe('A field with a description.')]))),
+        // The last tool's schema is tiny: it would still fit, yet schemas stop at the first that does not.
+        input: i === 59 ? z.object({}) : z.object(Object.fromEntries(Array.from({ length: 20 }, (_, j) => [`field${j}`, z.string().describe('A field with a description.')]))),
         output: z.object({}),
         summarize: () => '',
       }),
@@ -209,6 +210,7 @@ describe('enable_toolset', () => {
     const withSchema = rows.filter((t) => t.inputSchema).length;
     expect(withSchema).toBeGreaterThan(0);
     expect(withSchema).toBeLessThan(60);
+    expect(rows.map((t) => t.inputSchema !== undefined)).toEqual(rows.map((_, i) => i < withSchema));
     expect(Buffer.byteLength(JSON.stringify(r.structuredContent), 'utf8')).toBeLessThanOrEqual(cfg.maxStructuredBytes);
     expect(r.content[0]!.text).toContain(`Input schemas of ${60 - withSchema} did not fit this answer: tools/list has them.`);
   });

@@ -181,6 +181,12 @@ describe('leanInputSchema: keeps what helps a model fill arguments, drops server
     expect(lean({ type: 'integer', minimum: Number.MIN_SAFE_INTEGER })).toEqual({ type: 'integer', minimum: Number.MIN_SAFE_INTEGER });
   });
 
+  it('applies each of those rules to its own key only: a guard-sized minimum, an empty default, an empty properties object stay', () => {
+    expect(lean({ type: 'integer', minimum: 4294967295, default: Number.MAX_SAFE_INTEGER })).toEqual({ type: 'integer', minimum: 4294967295, default: Number.MAX_SAFE_INTEGER });
+    expect(lean({ type: 'string', default: '', pattern: '' })).toEqual({ type: 'string', default: '', pattern: '' });
+    expect(lean({ type: 'object', properties: {}, required: [] })).toEqual({ type: 'object', properties: {}, required: [] });
+  });
+
   it('drops an empty description and keeps a non-empty one', () => {
     expect(lean({ type: 'string', description: '' })).toEqual({ type: 'string' });
     expect(lean({ type: 'string', description: 'Name.' })).toEqual({ type: 'string', description: 'Name.' });

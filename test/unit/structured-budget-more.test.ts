@@ -139,3 +139,46 @@ describe('fitStructured: over the budget', () => {
     }
   });
 });
+
+describe('fitStructured: long strings', () => {
+  type Cut = { path: string; shownBytes: number; totalBytes: number };
+  const cutsOf = (value: Record<string, unknown>) => (value.truncated as { strings?: Cut[] }).strings;
+
+  it('finds the longest string inside nested objects and names it by its dotted path', () => {
+    const { value } = fitStructured({ tx: { memo: { text: 'm'.repeat(5_000) } }, status: 'ok' }, 1_000);
+    expect(jsonBytes(value)).toBeLessThanOrEqual(1_000);
+    expect(value.status).toBe('ok');
+    const text = ((value.tx as { memo: { text: string } }).memo.text);
+    expect(text).toMatch(/^m+…$/);
+    expect(cutsOf(value)).toEqual([{ path: 'tx.memo.text', shownBytes: text.length - 1, totalBytes: 5_000 }]);
+  });
+
+  it('cuts a string again from its head when one cut is not enough: one mark, one record per path with the last count', () => {
+    // The half rule (400 bytes) cuts both once; together they still pass the 288-byte budget, so
+    // the final rounds cut again, the longest first, each by what is still over.
+    const { value } = fitStructured({ a: 'a'.repeat(450), b: 'b'.repeat(440) }, 800);
+    expect(jsonBytes(value)).toBeLessThanOrEqual(800);
+    const a = value.a as string;
+    const b = value.b as string;
+    expect(a).toMatch(/^a*…$/);
+    expect(b).toMatch(/^b+…$/);
+    expect(cutsOf(value)).toEqual([
+      { path: 'a', shownBytes: a.length - 1, totalBytes: 450 },
+      { path: 'b', shownBytes: b.length - 1, totalBytes: 440 },
+    ]);
+  });
+
+  it('leaves one-character strings whole when nothing else can be cut, and names no list for an empty one', () => {
+    const value = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`k${i}`, 'x']));
+    const { value: fitted } = fitStructured({ ...value, empty: [] }, 1_000);
+    for (let i = 0; i < 120; i++) expect(fitted[`k${i}`]).toBe('x');
+    expect(fitted.truncated).toEqual({ budgetBytes: 1_000, lists: [] });
+  });
+
+  it('names no empty list when a long string is what has to give', () => {
+    const { value } = fitStructured({ items: [], memo: 'z'.repeat(5_000) }, 1_000);
+    expect(value.items).toEqual([]);
+    expect((value.truncated as { lists: unknown[] }).lists).toEqual([]);
+    expect(cutsOf(value)?.map((c) => c.path)).toEqual(['memo']);
+  });
+});
