@@ -566,7 +566,8 @@ export function unknownNameWarnings(env: NodeJS.ProcessEnv): string[] {
     if (!name.startsWith('CHAIN_MCP_') || known.has(name)) continue;
     // Compared without the shared prefix, which would make every name look close.
     const suffix = nearest(name.slice('CHAIN_MCP_'.length), [...known].map((k) => k.slice('CHAIN_MCP_'.length)));
-    const near = suffix === undefined ? undefined : `CHAIN_MCP_${suffix}`;
+    // A secret set where only its file is read (the key's passphrase is never taken from the environment).
+    const near = known.has(`${name}_FILE`) ? `${name}_FILE` : suffix === undefined ? undefined : `CHAIN_MCP_${suffix}`;
     lines.push(`${name} is not a chain-mcp setting; ${near ? `did you mean ${near}?` : 'see chain-mcp --help for the settings'}`);
   }
   return lines;
