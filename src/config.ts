@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from './codec/address.js';
 import { nearest } from './core/nearest.js';
 import { TOOLSETS, type Toolset } from './core/toolsets.js';
+import { SETTINGS, shortMeaning } from './settings.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
 
 /** Where `chain-mcp passkey add` stores the operator's passkey (CHAIN_MCP_PASSKEY_FILE overrides). */
@@ -306,12 +307,11 @@ export const HELP = [
   '',
   helpRow('(no flags)', 'serve MCP on stdio'),
   ...FLAGS.map((f) => helpRow(`${f.short ? `-${f.short}, ` : ''}--${f.name}${f.arg ? ` ${f.arg}` : ''}`, f.help)),
-  helpRow('CHAIN_MCP_WIRE_NAMES', "auto (default: learn the node's names), spec, camino, or key=value pairs"),
-  helpRow('CHAIN_MCP_HTTP_TOKEN', 'bearer token for --http (required with spend or admin tools)'),
-  helpRow('CHAIN_MCP_APPROVAL_LINK', 'passkey (default) or plain; CHAIN_MCP_PASSKEY_FILE'),
   '',
-  'Secrets (auth token and password, keystore user and password) are read from the',
-  'environment only. See README.md for every variable.',
+  'Variables (details and examples: docs/configuration.md in the source repository):',
+  ...SETTINGS.map((s) => helpRow(s.env, `${shortMeaning(s.meaning)}${s.default === 'unset' ? '' : ` (default ${s.default})`}`)),
+  '',
+  'Secrets (tokens, passwords, the admin secret) are read from the environment only and never shown.',
 ].join('\n');
 
 /** The parseArgs options, from the table. */
