@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from './codec/address.js';
+import { parseUnits } from './codec/amount.js';
 import { nearest } from './core/nearest.js';
 import { TOOLSETS, type Toolset } from './core/toolsets.js';
 import { SETTINGS, shortMeaning } from './settings.js';
@@ -46,11 +47,31 @@ const nameList = z
       .filter(Boolean),
   );
 
-const uint64Text = z
+/** The native asset's display unit on every Camino network: 1 CAM = 10^9 nCAM. */
+const NATIVE_DECIMALS = 9;
+const UNIT_NOTE = '1 CAM = 1000000000 nCAM';
+
+/**
+ * An amount limit: nCAM digits (`1500000000`), or a display amount with its unit (`1.5 CAM`,
+ * `1500000000 nCAM`). The node is not asked at start, so only the native asset's units are known.
+ */
+const amountLimit = z
   .string()
   .trim()
-  .regex(/^\d+$/, 'expected a whole number of the smallest unit (digits only)')
-  .transform((v) => BigInt(v))
+  .transform((v, ctx) => {
+    const m = /^(\d+(?:\.\d+)?)\s*(CAM|nCAM)?$/i.exec(v);
+    const unit = m?.[2]?.toLowerCase();
+    if (!m || (unit !== 'cam' && m[1]!.includes('.'))) {
+      ctx.addIssue({ code: 'custom', message: `expected nCAM digits or a display amount such as "1.5 CAM" (${UNIT_NOTE})` });
+      return z.NEVER;
+    }
+    try {
+      return unit === 'cam' ? parseUnits(m[1]!, NATIVE_DECIMALS) : BigInt(m[1]!);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `expected at most 9 decimals of CAM (${UNIT_NOTE})` });
+      return z.NEVER;
+    }
+  })
   .refine((v) => v < 2n ** 64n, 'expected a value that fits in 64 bits');
 
 /** `; did you mean "x"?` when a real name is close to the typo, else nothing. */
@@ -142,8 +163,8 @@ const envSchema = z.object({
   CHAIN_MCP_TOOLSETS: toolsetList.optional(),
   CHAIN_MCP_TOOLS: nameList.optional(),
   CHAIN_MCP_EXCLUDE_TOOLS: nameList.optional(),
-  CHAIN_MCP_MAX_SPEND: uint64Text.optional(),
-  CHAIN_MCP_MAX_SPEND_PER_DAY: uint64Text.optional(),
+  CHAIN_MCP_MAX_SPEND: amountLimit.optional(),
+  CHAIN_MCP_MAX_SPEND_PER_DAY: amountLimit.optional(),
   CHAIN_MCP_ALLOWED_RECIPIENTS: recipientList.optional(),
   CHAIN_MCP_EXPECT_NETWORK_ID: z.string().trim().regex(/^\d+$/, 'expected a network ID such as 1000').optional(),
   CHAIN_MCP_TIMEOUT_MS: z
