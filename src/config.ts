@@ -395,7 +395,8 @@ export const HELP = [
   'chain-mcp: MCP server for a blockchain node and its indexer',
   '',
   'Usage: chain-mcp [--http [--port N]] [--devnet] [options]',
-  '       chain-mcp passkey add [--port N]   register the passkey that guards approval links',
+  '       chain-mcp passkey add [--name TEXT] [--port N]   register the passkey that guards approval links (in a terminal)',
+  '       chain-mcp key new | key import | key show [--network NAME]   make, import or show the local key (in a terminal)',
   '',
   helpRow('(no flags)', 'serve MCP on stdio'),
   ...FLAGS.map((f) => helpRow(`${f.short ? `-${f.short}, ` : ''}--${f.name}${f.arg ? ` ${f.arg}` : ''}`, f.help)),
@@ -403,7 +404,9 @@ export const HELP = [
   'Variables (details and examples: docs/configuration.md in the source repository):',
   ...SETTINGS.map((s) => helpRow(s.env, `${shortMeaning(s.meaning)}${s.default === 'unset' ? '' : ` (default ${s.default})`}`)),
   '',
-  'Secrets (tokens, passwords, the admin secret) are read from the environment only and never shown.',
+  'Secrets (tokens, passwords, the admin secret) are never shown; the keystore password and the auth',
+  "token and password can come from a *_FILE instead of the environment. The key's passphrase is typed",
+  'on the approval page (or read from CHAIN_MCP_KEY_PASSPHRASE_FILE), never taken from the environment.',
 ].join('\n');
 
 /** The parseArgs options, from the table. */
