@@ -185,3 +185,45 @@ describe('the unlock form on the approval page', () => {
     expect(pages.unlockUrlNow()).toBeUndefined();
   });
 });
+
+describe('the local signer in the services (what the spend path calls)', () => {
+  it('opens the key file locked, and its refusal names the unlock page without any secret', async () => {
+    const { loadConfig } = await import('../../src/config.js');
+    const { Services } = await import('../../src/services.js');
+    const file = await newFile();
+    const services = new Services({ config: loadConfig({ CHAIN_MCP_KEY_FILE: file }), log: createLogger('silent', []) });
+    try {
+      expect(services.config.signer).toBe('local');
+      expect(services.signer?.addresses.evm).toBe('0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC');
+      expect(services.signer?.isUnlocked()).toBe(false);
+      const message = await services.lockedKeyMessage();
+      expect(message).toMatch(
+        /^The signing key is locked: the human opens http:\/\/127\.0\.0\.1:\d+\/unlock\/[A-Za-z0-9_-]{32} in a browser on this computer and types the passphrase there \(never in the chat\)\. Nothing was signed\.$/,
+      );
+      // The signer's own refusal says the same once the page runs.
+      expect(() => services.signer?.signHash(new Uint8Array(32))).toThrow(new SignerLockedError(message));
+      await services.signer?.unlock(PASSPHRASE);
+      expect(services.signer?.signHash(new Uint8Array(32).fill(2))).toHaveLength(65);
+    } finally {
+      services.signer?.lock();
+      await services.close();
+    }
+  });
+
+  it('has no local signer under CHAIN_MCP_SIGNER=keystore, and a broken key file stops the start with one line', async () => {
+    const { ConfigError, loadConfig } = await import('../../src/config.js');
+    const { Services } = await import('../../src/services.js');
+    const file = await newFile();
+    const keystore = new Services({
+      config: loadConfig({ CHAIN_MCP_KEY_FILE: file, CHAIN_MCP_SIGNER: 'keystore', CHAIN_MCP_KEYSTORE_USER: 'alice', CHAIN_MCP_KEYSTORE_PASSWORD: 'alice password' }),
+      log: createLogger('silent', []),
+    });
+    expect(keystore.signer).toBeUndefined();
+    await keystore.close();
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, '{"format":"something else"}');
+    expect(() => new Services({ config: loadConfig({ CHAIN_MCP_KEY_FILE: broken }), log: createLogger('silent', []) })).toThrow(
+      new ConfigError(`CHAIN_MCP_KEY_FILE: ${broken} is not a chain-mcp key file (format chain-mcp-key, version 1)`),
+    );
+  });
+});
