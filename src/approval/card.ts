@@ -31,7 +31,7 @@ export const CARD_TOOL_LISTING = {
     properties: { secret: { type: 'string' }, decision: { type: 'string', enum: ['approve', 'decline'] } },
     required: ['secret', 'decision'],
   },
-  _meta: { ui: { resourceUri: CARD_URI, visibility: ['app'] } },
+  _meta: { ui: { visibility: ['app'] } },
 };
 /** Result `_meta` key carrying the card's data: hosts hand `_meta` to the view, not to the model. */
 export const CARD_META_KEY = 'chain-mcp/approval';
