@@ -17,7 +17,7 @@ export interface View {
   copies?: boolean;
 }
 
-const PORTFOLIO = `var KINDS=[['unlocked','var(--c)','green','Free to spend'],['bonded','var(--a)','blue','Staked'],['deposited','var(--b)','purple','Deposited (earning interest)'],['bondedDeposited','var(--d)','amber','Staked and deposited']];
+const PORTFOLIO = `var KINDS=[['unlocked','var(--c)','green','Free to spend'],['bonded','var(--a)','blue','Staked'],['deposited','var(--b)','purple','Deposited, earning interest'],['bondedDeposited','var(--d)','amber','Staked and deposited']];
 function big(a){try{return a&&a.value?BigInt(a.value):0n}catch(e){return 0n}}
 function pct(v,t){return t>0n?Number(v*10000n/t)/100:0}
 function render(s,root){clear(root);root.appendChild(el('h1','Portfolio'));
@@ -62,7 +62,7 @@ var key=KEYS[sortKey];rows.slice().sort(function(a,b){var x=key(a),y=key(b);if(x
 var tr=el('tr');tr.tabIndex=0;tr.setAttribute('data-node',r.nodeID);tr.setAttribute('aria-expanded',String(opened===r.nodeID));if(v.connected===false)tr.className='warn';
 var td=el('td');td.appendChild(copyable(r.nodeID,'node ID'));if(v.connected===false)td.appendChild(el('div','not connected'));tr.appendChild(td);
 tr.appendChild(el('td',r.stake?r.stake.display:(v.weight?'weight '+v.weight:'—'),'num'));
-tr.appendChild(el('td',r.count===undefined?'not reported':r.count+(r.delegated?' · '+r.delegated.display:''),'num'));
+tr.appendChild(el('td',r.count===undefined?'not reported':r.count===0?'none':r.count+(r.delegated?', adding '+r.delegated.display:''),'num'));
 tr.appendChild(el('td',v.uptime===undefined?'—':v.uptime+' %','num'));tr.appendChild(el('td',v.delegationFee===undefined?'—':v.delegationFee+' %','num'));
 var tdp=el('td',null,'hide-narrow');if(v.startTime&&v.endTime&&max>min){var bar=el('div',null,'bar');var s0=(+v.startTime.unix-min)/(max-min)*100,w=(+v.endTime.unix-+v.startTime.unix)/(max-min)*100;var pad=el('span');pad.style.width=s0+'%';pad.style.background='transparent';bar.appendChild(pad);var sp=el('span');sp.style.width=w+'%';sp.style.background='var(--a)';bar.appendChild(sp);
 var nowAt=Math.max(0,Math.min(100,(now-min)/(max-min)*100));var mark=el('i',null,'now-mark');mark.style.left=nowAt+'%';mark.title='now';bar.appendChild(mark);tdp.appendChild(bar)}

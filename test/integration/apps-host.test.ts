@@ -25,6 +25,9 @@ const clipped = (view: Frame): Promise<string[]> =>
     .filter((e) => e.scrollWidth > e.clientWidth && getComputedStyle(e).display !== 'inline')
     .map((e) => e.tagName + '.' + e.className + ' ' + e.scrollWidth + '>' + e.clientWidth + ' "' + (e.textContent || '').slice(0, 40) + '"')`);
 
+/** validator_lookup's answer for `nodeID` is in, not the "Looking up …" line. */
+const answered = (nodeID: string) => new RegExp(`^(?!Looking up)[\\s\\S]*${nodeID}`);
+
 const resultText = (m: MountedView) => (m.result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join(' ');
 
 describe('in an MCP Apps host built on ext-apps AppBridge', () => {
@@ -71,7 +74,7 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
         expect(legend).toEqual([
           `Free to spend (green): ${p.unlocked!.display}`,
           `Staked (blue): ${p.bonded!.display}`,
-          `Deposited (earning interest) (purple): ${p.deposited!.display}`,
+          `Deposited, earning interest (purple): ${p.deposited!.display}`,
           `Staked and deposited (amber): ${p.bondedDeposited!.display}`,
         ]);
         const text = (await m.view.locator('#app').textContent())!;
@@ -98,7 +101,9 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
         const row = m.view.locator(`tr[data-node="${withDelegators.nodeID}"]`);
         const cells = await row.locator('td').allTextContents();
         expect(cells[1]).toBe(withDelegators.stakeAmount.display);
-        expect(cells[2]).toBe(`${withDelegators.delegatorCount} · ${withDelegators.delegatedStake.display}`);
+        expect(cells[2]).toBe(`${withDelegators.delegatorCount}, adding ${withDelegators.delegatedStake.display}`);
+        const without = s.validators.find((v) => v.delegatorCount === 0);
+        if (without) expect(await m.view.locator(`tr[data-node="${without.nodeID}"] td`).nth(2).textContent()).toBe('none');
         expect(cells[3]).toBe(`${withDelegators.uptime} %`);
         // Shortened on screen, whole on Copy; the copy click opens nothing.
         const short = (await row.locator('.short-id').textContent())!;
@@ -109,7 +114,7 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
         expect(await m.view.locator('#lookup').count()).toBe(0);
 
         await row.click();
-        await expect.poll(() => m.view.locator('#lookup').textContent(), { timeout: 10_000 }).toContain(withDelegators.nodeID);
+        await expect.poll(() => m.view.locator('#lookup').textContent(), { timeout: 10_000 }).toMatch(answered(withDelegators.nodeID));
         expect(m.events).toContainEqual({ kind: 'tool-call', name: 'validator_lookup' });
         const opened = (await m.view.locator('#lookup').textContent())!;
         for (const column of ['Uptime', 'Node', 'Delegators']) {
@@ -215,7 +220,8 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
             if (tool === 'platform_getCurrentValidators') {
               await m.view.locator('button.copy').first().click();
               await m.view.locator('tr[data-node]').first().click();
-              await expect.poll(() => m.view.locator('#lookup').textContent(), { timeout: 10_000 }).toMatch(/NodeID-/);
+              const first = (await m.view.locator('tr[data-node]').first().getAttribute('data-node'))!;
+              await expect.poll(() => m.view.locator('#lookup').textContent(), { timeout: 10_000 }).toMatch(answered(first));
             }
             expect(await m.view.evaluate('document.documentElement.clientWidth')).toBe(width);
             expect(await clipped(m.view), `${tool} at ${width} px`).toEqual([]);
