@@ -54,7 +54,7 @@ var connected=rows.filter(function(r){return r.v.connected!==false}).length;
 root.appendChild(el('h1',rows.length+' validator'+(rows.length===1?'':'s')+(rows.length>1?' ('+connected+' connected)':'')+(info&&info.status&&!info.validators?', '+info.status:'')));
 if(st&&st.totalStake)root.appendChild(el('p','Own stake '+st.totalStake.display+'; '+st.delegatorCount+' delegator(s) add '+(st.totalDelegated?st.totalDelegated.display:'—')+'.','lead num'));
 var now=Date.now()/1000,min=Infinity,max=-Infinity;rows.forEach(function(r){if(r.v.startTime)min=Math.min(min,+r.v.startTime.unix);if(r.v.endTime)max=Math.max(max,+r.v.endTime.unix)});
-var cols=[['nodeID','Node','28%'],['stake','Own stake','18%'],['delegators','Delegators','18%'],['uptime','Uptime','12%'],['fee','Fee','10%'],['endTime','Staking period','14%']];
+var cols=[['nodeID','Node','24%'],['stake','Own stake','16%'],['delegators','Delegators','18%'],['uptime','Uptime %','11%'],['fee','Fee %','9%'],['endTime','Staking period','22%']];
 var t=el('table');var cg=el('colgroup');cols.forEach(function(c){var col=el('col');col.style.width=c[2];if(c[0]==='endTime')col.className='hide-narrow';cg.appendChild(col)});t.appendChild(cg);
 var head=el('tr');cols.forEach(function(c){var th=el('th');var b=el('button',c[1]+(sortKey===c[0]?(desc?' ↓':' ↑'):''));b.type='button';b.setAttribute('aria-label','Sort by '+c[1]);
 b.addEventListener('click',function(){desc=sortKey===c[0]?!desc:c[0]!=='nodeID'&&c[0]!=='endTime';sortKey=c[0];draw(root)});th.appendChild(b);if(c[0]==='endTime')th.className='hide-narrow';head.appendChild(th)});t.appendChild(head);
@@ -63,7 +63,7 @@ var tr=el('tr');tr.tabIndex=0;tr.setAttribute('data-node',r.nodeID);tr.setAttrib
 var td=el('td');td.appendChild(copyable(r.nodeID,'node ID'));if(v.connected===false)td.appendChild(el('div','not connected'));tr.appendChild(td);
 tr.appendChild(el('td',r.stake?r.stake.display:(v.weight?'weight '+v.weight:'—'),'num'));
 tr.appendChild(el('td',r.count===undefined?'not reported':r.count===0?'none':r.count+(r.delegated?', adding '+r.delegated.display:''),'num'));
-tr.appendChild(el('td',v.uptime===undefined?'—':v.uptime+' %','num'));tr.appendChild(el('td',v.delegationFee===undefined?'—':v.delegationFee+' %','num'));
+tr.appendChild(el('td',v.uptime===undefined?'—':v.uptime,'num'));tr.appendChild(el('td',v.delegationFee===undefined?'—':v.delegationFee,'num'));
 var tdp=el('td',null,'hide-narrow');if(v.startTime&&v.endTime&&max>min){var bar=el('div',null,'bar');var s0=(+v.startTime.unix-min)/(max-min)*100,w=(+v.endTime.unix-+v.startTime.unix)/(max-min)*100;var pad=el('span');pad.style.width=s0+'%';pad.style.background='transparent';bar.appendChild(pad);var sp=el('span');sp.style.width=w+'%';sp.style.background='var(--a)';bar.appendChild(sp);
 var nowAt=Math.max(0,Math.min(100,(now-min)/(max-min)*100));var mark=el('i',null,'now-mark');mark.style.left=nowAt+'%';mark.title='now';bar.appendChild(mark);tdp.appendChild(bar)}
 if(v.endTime)tdp.appendChild(el('div','ends '+v.endTime.iso.slice(0,10),'muted'));tr.appendChild(tdp);
@@ -130,7 +130,7 @@ export const VIEWS: readonly View[] = [
     title: 'Validators',
     tools: ['platform_getCurrentValidators', 'validator_lookup'],
     script: VALIDATORS,
-    style: '.bar{position:relative}.now-mark{position:absolute;top:-3px;bottom:-3px;width:2px;background:var(--warn)}tr[aria-expanded=true]{background:var(--line)}tr.detail td{white-space:pre-wrap}@media (max-width:420px){th{font-size:12px}}',
+    style: '.bar{position:relative}.now-mark{position:absolute;top:-3px;bottom:-3px;width:2px;background:var(--warn)}tr[aria-expanded=true]{background:var(--line)}tr.detail td{white-space:pre-wrap}@media (max-width:420px){th{font-size:11px}}',
     copies: true,
   },
   { uri: 'ui://chain-mcp/deposit-offers.html', title: 'Deposit offers', tools: ['platform_getAllDepositOffers'], script: DEPOSITS, style: 'tr.closed .rate,tr.closed .offer-name{color:var(--muted)}' },

@@ -104,7 +104,7 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
         expect(cells[2]).toBe(`${withDelegators.delegatorCount}, adding ${withDelegators.delegatedStake.display}`);
         const without = s.validators.find((v) => v.delegatorCount === 0);
         if (without) expect(await m.view.locator(`tr[data-node="${without.nodeID}"] td`).nth(2).textContent()).toBe('none');
-        expect(cells[3]).toBe(`${withDelegators.uptime} %`);
+        expect(cells[3]).toBe(withDelegators.uptime);
         // Shortened on screen, whole on Copy; the copy click opens nothing.
         const short = (await row.locator('.short-id').textContent())!;
         expect(short.length).toBeLessThan(withDelegators.nodeID.length);
