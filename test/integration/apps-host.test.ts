@@ -84,6 +84,7 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
         const colours = await m.view.evaluate(`[...document.querySelectorAll('.bar span')].map((s) => getComputedStyle(s).backgroundColor)`);
         const swatches = await m.view.evaluate(`[...document.querySelectorAll('.key .swatch')].map((s) => getComputedStyle(s).backgroundColor)`);
         expect(colours).toEqual(swatches);
+        expect(m.violations).toEqual([]);
       } finally {
         await m.close();
       }
@@ -314,6 +315,7 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
         const sent = await h.call('xvm_send', { ...args(), confirm: id });
         expect(sent.structured?.status, sent.text).toBe('issued');
         expect(sends()).toBe(before + 1);
+        expect(m.violations).toEqual([]);
       } finally {
         await m.close();
       }

@@ -57,6 +57,8 @@ export interface MountedView {
   view: Frame;
   result: CallToolResult;
   events: HostEvent[];
+  /** Content Security Policy complaints in any frame's console. */
+  violations: string[];
   /** A host-context change, as a host sends on a theme switch. */
   setHostContext(ctx: HostContext): Promise<void>;
   close(): Promise<void>;
@@ -268,6 +270,10 @@ export async function startAppsHost(client: Client, browser: Browser): Promise<A
       const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: opts.hostContext?.theme ?? 'light' });
       pages.add(page);
       const events: HostEvent[] = [];
+      const violations: string[] = [];
+      page.on('console', (msg) => {
+        if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+      });
       await page.exposeFunction('hostEvent', (e: HostEvent) => {
         events.push(e);
       });
@@ -300,6 +306,7 @@ export async function startAppsHost(client: Client, browser: Browser): Promise<A
         view,
         result,
         events,
+        violations,
         setHostContext: (ctx) => page.evaluate((c) => (globalThis as unknown as { setHostContext: (x: unknown) => void }).setHostContext(c), ctx as never),
         close: async () => {
           pages.delete(page);
