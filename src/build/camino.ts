@@ -116,7 +116,7 @@ export function buildUnlockDepositTx(env: BuildEnv, intent: UnlockDepositIntent)
     if (typeof d.amount !== 'bigint' || d.amount < 0n) throw new BuildError('bad-intent', 'an unlockable amount must be a non-negative whole number');
     if (d.amount > 0n) unlockable.set(hexOf(d.depositTxID), d.amount);
   }
-  if (unlockable.size === 0) throw new BuildError('nothing-to-import', 'nothing is unlockable now in the deposits named');
+  if (unlockable.size === 0) throw new BuildError('nothing-to-unlock', 'nothing is unlockable now in the deposits named');
   // utxo.UnlockDeposit: every UTXO deposited with one of these deposits that the key can spend, in UTXO order.
   const seen = new Set<string>();
   const deposited = intent.utxos
@@ -150,7 +150,7 @@ export function buildUnlockDepositTx(env: BuildEnv, intent: UnlockDepositIntent)
     const remaining = inner.amount - toUnlock;
     if (remaining > 0n) outs.push({ assetID: u.assetID, output: { kind: 'locked', lockIDs, output: { kind: 'secp.transfer', amount: remaining, owners: inner.owners } } });
   }
-  if (ins.length === 0) throw new BuildError('nothing-to-import', 'the key holds no deposited UTXO of the deposits named');
+  if (ins.length === 0) throw new BuildError('nothing-to-unlock', 'the key holds no deposited UTXO of the deposits named');
   const fee = feeInputs(env, intent.utxos);
   const inputs = sortInputs([...ins, ...fee.inputs]);
   const unsigned: UnlockDepositTx = {

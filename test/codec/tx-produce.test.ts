@@ -7,7 +7,9 @@ import {
   type ExportTx,
   type ImportTx,
   producedUtxos,
+  THIS_TX,
   THIS_TX_ID,
+  viewTx,
   type TransferableOutput,
   type XCreateAssetTx,
   ZERO_ID,
@@ -65,6 +67,8 @@ describe('producedUtxos', () => {
     if (u?.output.kind !== 'locked') throw new Error('expected a locked UTXO');
     expect(u.output.lockIDs.depositTxID).toEqual(TX);
     expect(Buffer.from(THIS_TX_ID.subarray(0, 10)).toString()).toBe('this tx id');
+    // Before it is accepted, the preview names that lock "this tx", not the cb58 of its placeholder bytes.
+    expect(viewTx(tx, { hrp: 'camino' }).outputs[0]?.lock).toEqual({ depositTxID: THIS_TX, bondTxID: null });
   });
 
   it('puts a new asset\'s initial outputs after the tx outputs, with the tx ID as asset ID', () => {

@@ -290,7 +290,7 @@ describe('builder properties over random UTXO sets', () => {
           b = buildUnlockDepositTx(env, { utxos: set, deposits: [{ depositTxID, amount: unlockable }] });
         } catch (err) {
           if (!(err instanceof BuildError)) throw err;
-          if (unlockable === 0n) return void expect(err.code).toBe('nothing-to-import');
+          if (unlockable === 0n) return void expect(err.code).toBe('nothing-to-unlock');
           const keyOnlyCam = set.filter((u) => oracleSpendable(u) && u.output.kind === 'secp.transfer' && u.output.owners.addresses.length === 1 && u.output.owners.locktime === 0n && hex(u.assetID) === hex(CAM));
           return refusedHonestly(err, keyOnlyCam.reduce((s, u) => s + (u.output.kind === 'secp.transfer' ? u.output.amount : 0n), 0n) < env.txFee);
         }

@@ -122,7 +122,7 @@ describe('buildBaseTx', () => {
     );
     expect(err).toBeInstanceOf(BuildError);
     expect((err as BuildError).code).toBe('insufficient-funds');
-    expect((err as Error).message).toBe('insufficient funds on P: the tx needs 6000000 nCAM (amount + fee), the key can spend 2000000 now');
+    expect((err as Error).message).toBe('insufficient funds on P: the tx needs 6000000 nCAM (fee 1000000 included), the key can spend 2000000 now');
   });
 
   it('refuses a zero amount and an empty recipient', () => {
