@@ -242,6 +242,30 @@ describe('Camino P-chain spends', () => {
     expect(b.summary.fee).toBe(env.txFee);
   });
 
+  it('unlocks an expired deposit whole, with no fee and no unlocked input, and refuses mixing it with an active one', () => {
+    const utxos = [lockedUtxo(2, 0, 7_000n, deposited(7)), lockedUtxo(3, 0, 5_000n, deposited(7)), lockedUtxo(4, 0, 9n, deposited(8)), utxo(5, 0, 5_000_000n)];
+    const b = checked(buildUnlockDepositTx(env, { utxos, deposits: [{ depositTxID: id(7), amount: 1n, expired: true }] }));
+    const tx = b.unsigned as Extract<UnsignedTx, { kind: 'unlockDeposit' }>;
+    expect(tx.inputs.map((i) => [i.txID[0], i.input.kind])).toEqual([
+      [2, 'locked'],
+      [3, 'locked'],
+    ]);
+    expect(tx.outputs.map((o) => [o.output.kind, o.output.kind === 'secp.transfer' ? o.output.amount : 0n])).toEqual([
+      ['secp.transfer', 5_000n],
+      ['secp.transfer', 7_000n],
+    ]);
+    expect(b.summary.fee).toBe(0n);
+    expect(() =>
+      buildUnlockDepositTx(env, {
+        utxos,
+        deposits: [
+          { depositTxID: id(7), amount: 1n, expired: true },
+          { depositTxID: id(8), amount: 9n },
+        ],
+      }),
+    ).toThrow(/separate transactions/);
+  });
+
   it('unlocking a deposited and bonded UTXO keeps it bonded', () => {
     const both = { depositTxID: id(7), bondTxID: id(9) };
     const b = checked(buildUnlockDepositTx(env, { utxos: [lockedUtxo(2, 0, 100n, both), utxo(4, 0, 5_000_000n)], deposits: [{ depositTxID: id(7), amount: 100n }] }));
