@@ -125,6 +125,10 @@ describe('buildBaseTx', () => {
     expect((err as Error).message).toBe('insufficient funds on P: the tx needs 6000000 nCAM (fee 1000000 included), the key can spend 2000000 now');
   });
 
+  it('refuses another asset than CAM on P', () => {
+    expect(() => buildBaseTx(env, { chain: 'P', utxos: [utxo(1, 0, 9_000_000n, ANT)], payments: [{ assetID: ANT, amount: 1n, to: { addresses: [OTHER] } }] })).toThrow(/only the fee asset/);
+  });
+
   it('refuses a zero amount and an empty recipient', () => {
     expect(() => buildBaseTx(env, { chain: 'X', utxos: [utxo(1, 0, 9n)], payments: [{ assetID: CAM, amount: 0n, to: { addresses: [OTHER] } }] })).toThrow(/positive/);
     expect(() => buildBaseTx(env, { chain: 'X', utxos: [utxo(1, 0, 9_000_000n)], payments: [{ assetID: CAM, amount: 1n, to: { addresses: [] } }] })).toThrow(/at least one address/);
