@@ -11,7 +11,8 @@ const LAYERS = [
   ['domain', '^src/(spend|approval|context|summarize)/'],
   ['build', '^src/build/'],
   ['signer', '^src/signer/'],
-  ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|confirm|version)\\.ts$'],
+  ['state', '^src/state/|^src/confirm\\.ts$'],
+  ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|version)\\.ts$'],
 ];
 
 /** One rule per layer: nothing in it imports a layer above it. */

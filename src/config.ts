@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from './codec/address.js';
@@ -65,6 +65,34 @@ function secretsFromFiles(env: NodeJS.ProcessEnv, given: (k: string) => boolean)
     delete out[file];
   }
   return { env: out, fromEnv };
+}
+
+/** The default store when spends are on: a file beside the passkeys, so the daily total survives restarts. */
+export function defaultStateFile(env: NodeJS.ProcessEnv = process.env): string {
+  return join(dirname(defaultPasskeyFile(env)), 'state.db');
+}
+
+/** CHAIN_MCP_STATE: where the state that guards money lives (src/state/). */
+export type StateSetting = { kind: 'memory' } | { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/** Parses CHAIN_MCP_STATE; a postgres URL is never echoed (it may hold a password). */
+export function parseStateSetting(text: string): StateSetting {
+  const value = text.trim();
+  if (value === 'memory') return { kind: 'memory' };
+  if (value.startsWith('sqlite:')) {
+    const file = value.slice('sqlite:'.length);
+    if (file === '') throw new ConfigError('CHAIN_MCP_STATE: sqlite: needs a file, as in sqlite:/var/lib/chain-mcp/state.db');
+    return { kind: 'sqlite', file: resolve(file) };
+  }
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError('CHAIN_MCP_STATE: the postgres:// URL does not parse (postgres://user:password@host:5432/database)');
+    }
+    return { kind: 'postgres', url: value };
+  }
+  throw new ConfigError(`CHAIN_MCP_STATE: expected memory, sqlite:<file> or postgres://user:password@host:5432/database (got "${value.slice(0, 40)}")`);
 }
 
 /** Thrown for configuration that cannot start the server; main prints `message` as one line. */
@@ -232,6 +260,12 @@ const envSchema = z.object({
   CHAIN_MCP_WIRE_NAMES: z.string().optional(),
   CHAIN_MCP_APPROVAL: z.enum(['human', 'confirm-id']).default('human'),
   CHAIN_MCP_APPROVAL_LINK: z.enum(['passkey', 'plain']).default('passkey'),
+  CHAIN_MCP_STATE: z.string().trim().min(1).optional(),
+  CHAIN_MCP_STATE_KEY: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-fA-F]{64}$/, 'expected 32 bytes as 64 hex digits (openssl rand -hex 32)')
+    .optional(),
   CHAIN_MCP_PASSKEY_FILE: z.string().trim().min(1).optional(),
   CHAIN_MCP_SIGNER: z.enum(['local', 'keystore']).optional(),
   CHAIN_MCP_KEY_FILE: z.string().trim().min(1).optional(),
@@ -304,6 +338,10 @@ export interface Config {
   maxStructuredBytes: number;
   /** CHAIN_MCP_WIRE_NAMES: `auto` learns the node's names on first use (src/context/dialect.ts). */
   wire: WireSetting;
+  /** CHAIN_MCP_STATE: memory, one SQLite file, or a PostgreSQL shared by replicas (src/state/). */
+  state: StateSetting;
+  /** CHAIN_MCP_STATE_KEY (64 hex digits): binds confirmation ids; random per process when unset. */
+  stateKey?: string;
   /** Values that must never appear in a log line, an error or a tool result. */
   secrets: readonly string[];
   /** CHAIN_MCP_HTTP_TOKEN: the bearer token every --http request must carry. */
@@ -472,7 +510,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
-    const secret = name.includes('PASSWORD') || name.includes('TOKEN') || name.includes('SECRET');
+    const secret = name.includes('PASSWORD') || name.includes('TOKEN') || name.includes('SECRET') || name === 'CHAIN_MCP_STATE_KEY' || name === 'CHAIN_MCP_STATE';
     const named = issue.code === 'custom' && issue.params?.named === true;
     const shown = secret || named ? '' : ` (got "${String(env[name] ?? '')}")`;
     const message =
@@ -506,7 +544,25 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
     keyPassphrase = readSecretFile('CHAIN_MCP_KEY_PASSPHRASE_FILE', e.CHAIN_MCP_KEY_PASSPHRASE_FILE);
     if (keyPassphrase.length === 0) throw new ConfigError(`CHAIN_MCP_KEY_PASSPHRASE_FILE: ${e.CHAIN_MCP_KEY_PASSPHRASE_FILE} is empty`);
   }
-  const secrets = [e.CHAIN_MCP_AUTH_TOKEN, e.CHAIN_MCP_AUTH_PASSWORD, e.CHAIN_MCP_KEYSTORE_PASSWORD, e.CHAIN_MCP_ADMIN_SECRET, e.CHAIN_MCP_HTTP_TOKEN, keyPassphrase].filter(
+  // Spends on: the daily total must survive a restart, so the default is a file, not memory.
+  const state = e.CHAIN_MCP_STATE ? parseStateSetting(e.CHAIN_MCP_STATE) : e.CHAIN_MCP_ALLOW_SPEND ? { kind: 'sqlite' as const, file: defaultStateFile(env) } : { kind: 'memory' as const };
+  if (state.kind === 'postgres' && !e.CHAIN_MCP_STATE_KEY) {
+    throw new ConfigError(
+      'CHAIN_MCP_STATE_KEY: required with a shared store (CHAIN_MCP_STATE=postgres://…): the same 64 hex digits on every replica (openssl rand -hex 32), so any replica can check the confirmation ids another issued',
+    );
+  }
+  const statePassword = state.kind === 'postgres' ? decodeURIComponent(new URL(state.url).password) : '';
+  const secrets = [
+    e.CHAIN_MCP_AUTH_TOKEN,
+    e.CHAIN_MCP_AUTH_PASSWORD,
+    e.CHAIN_MCP_KEYSTORE_PASSWORD,
+    e.CHAIN_MCP_ADMIN_SECRET,
+    e.CHAIN_MCP_HTTP_TOKEN,
+    e.CHAIN_MCP_STATE_KEY,
+    keyPassphrase,
+    // The database password is masked like the other secrets (a very short one would match ordinary text).
+    statePassword.length >= MIN_SECRET_CHARS ? statePassword : undefined,
+  ].filter(
     (s): s is string => typeof s === 'string',
   );
   return {
@@ -546,6 +602,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
     keyIdleMinutes: e.CHAIN_MCP_KEY_IDLE_MINUTES,
     secretsFromEnv: fromEnv,
     wire,
+    state,
+    stateKey: e.CHAIN_MCP_STATE_KEY?.toLowerCase(),
     secrets,
     httpToken: e.CHAIN_MCP_HTTP_TOKEN,
     httpIdleMs: e.CHAIN_MCP_HTTP_IDLE_MS,

@@ -28,7 +28,7 @@ export interface Setting {
   bundle?: BundleField;
 }
 
-export const SETTING_GROUPS = ['node', 'tools', 'spending', 'signer', 'approval', 'http', 'results'] as const;
+export const SETTING_GROUPS = ['node', 'tools', 'spending', 'signer', 'approval', 'state', 'http', 'results'] as const;
 export type SettingGroup = (typeof SETTING_GROUPS)[number];
 
 export const SETTING_GROUP_TITLES: Record<SettingGroup, string> = {
@@ -37,6 +37,7 @@ export const SETTING_GROUP_TITLES: Record<SettingGroup, string> = {
   spending: 'Spending and its limits',
   signer: 'The local signer (spends on any node)',
   approval: 'The human approval',
+  state: 'State: what survives a restart, what replicas share',
   http: 'Streamable HTTP (--http)',
   results: 'Results, logs and timeouts',
 };
@@ -227,6 +228,21 @@ export const SETTINGS: readonly Setting[] = [
     default: '60000',
     meaning: 'how long a confirm call waits for the approval page when the client cannot ask you itself (0 to 300000)',
     group: 'approval',
+  },
+  // --- state
+  {
+    env: 'CHAIN_MCP_STATE',
+    default: 'memory; with spends on, sqlite:<config dir>/chain-mcp/state.db',
+    meaning:
+      'where confirmation ids, pending approvals, approval-card secrets and the rolling daily total live: `memory` (a restart forgets them), `sqlite:<file>` (one machine; survives restarts) or `postgres://user:password@host:5432/database` (several replicas)',
+    group: 'state',
+  },
+  {
+    env: 'CHAIN_MCP_STATE_KEY',
+    default: 'unset',
+    meaning: '32 bytes as 64 hex digits (`openssl rand -hex 32`) that bind confirmation ids (unset: a random key per process); the same on every replica; required with `postgres://…`',
+    group: 'state',
+    secret: true,
   },
   // --- --http
   { env: 'CHAIN_MCP_HTTP_TOKEN', default: 'unset', meaning: 'bearer token every `--http` request must carry (16+ characters; required with spend or admin tools)', group: 'http', secret: true },
