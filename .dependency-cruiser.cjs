@@ -10,6 +10,7 @@ const LAYERS = [
   ['catalogue', '^src/catalogue/'],
   ['domain', '^src/(spend|approval|context|summarize)/'],
   ['signer', '^src/signer/'],
+  ['build', '^src/build/'],
   ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|confirm|version)\\.ts$'],
 ];
 
