@@ -15,6 +15,8 @@ import { PasskeyStore } from './approval/passkey.js';
 import { CardSecrets } from './approval/card.js';
 import { OwnAddresses } from './spend/own.js';
 import { SpendLedger } from './spend/ledger.js';
+import { LocalRecords } from './local/records.js';
+import type { LocalSigner } from './signer/types.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, resolveWire, type WireNames, wireMethod, wireParams } from './wire.js';
 
 /** What a composite's steps share to send their reads (registry/batcher.ts). */
@@ -28,6 +30,8 @@ export interface ServicesOptions {
   /** The operations composite tools may call; loaded lazily when not given. */
   catalogue?: readonly ToolDef[];
   now?: () => number;
+  /** The local signer (CHAIN_MCP_SIGNER=local): spends are built, approved by their bytes and signed here. */
+  signer?: LocalSigner;
 }
 
 /**
@@ -50,6 +54,10 @@ export class Services {
   readonly ledger: SpendLedger;
   /** The keystore user's addresses, cached: change and import destinations are checked against them. */
   readonly ownAddresses: OwnAddresses;
+  /** The local signer, when spends are signed in this process (src/local, registry/local-spend.ts). */
+  readonly signer?: LocalSigner;
+  /** Each local preview's exact unsigned bytes, kept until its confirmation: what is approved is what is signed. */
+  readonly localRecords: LocalRecords;
   private byName?: Promise<Map<string, ToolDef>>;
   private readonly catalogueSource: () => Promise<readonly ToolDef[]>;
   private readonly networkCache: NetworkCache;
@@ -68,6 +76,8 @@ export class Services {
     this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
     this.approvals = new ApprovalBook(this.now);
     this.ledger = new SpendLedger(this.now);
+    this.signer = opts.signer;
+    this.localRecords = new LocalRecords(this.now);
     const keystore = opts.config.keystore;
     this.ownAddresses = new OwnAddresses(
       keystore

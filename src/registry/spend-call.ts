@@ -12,7 +12,7 @@ import type { CallHooks } from './context.js';
 import { runOperation } from './operation.js';
 import { jsonSafe, type ToolResult, textResult } from './result.js';
 
-function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>, session?: string): void {
+export function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>, session?: string): void {
   try {
     services.confirmations.redeem(confirm, tool.name, args, services.now(), session);
   } catch (err) {
@@ -22,7 +22,7 @@ function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, 
 }
 
 /** The limits in force, for the human to see beside the preview. */
-function limitsInForce(config: Config, spentToday: bigint): string[] {
+export function limitsInForce(config: Config, spentToday: bigint): string[] {
   const lines: string[] = [];
   if (config.maxSpend !== undefined) lines.push(`Limit in force: at most ${config.maxSpend} smallest units per spend (CHAIN_MCP_MAX_SPEND)`);
   if (config.maxSpendPerDay !== undefined) {
@@ -38,7 +38,7 @@ function limitsInForce(config: Config, spentToday: bigint): string[] {
  * exact preview through a channel the model cannot drive. Returns a declined result, throws when
  * not (yet) approved, and returns undefined once the id is consumed and the spend may go.
  */
-async function humanApproval(
+export async function humanApproval(
   services: Services,
   tool: ToolDef,
   args: Record<string, unknown>,
@@ -83,12 +83,12 @@ async function humanApproval(
  * The link channel is strong or absent: `passkey` when a registered passkey guards the page,
  * `plain` when the operator chose it knowingly, `none` otherwise.
  */
-function linkMode(services: Services): 'passkey' | 'plain' | 'none' {
+export function linkMode(services: Services): 'passkey' | 'plain' | 'none' {
   if (services.config.approvalLink === 'plain') return 'plain';
   return services.approvalPages.passkeys?.registered() ? 'passkey' : 'none';
 }
 
-function noChannel(): ChainMcpError {
+export function noChannel(): ChainMcpError {
   return new ChainMcpError(
     'confirmation',
     'Refused: this client has no channel to the human (neither form elicitation nor MCP Apps) and no passkey guards the approval link, so no one but the model could approve. Nothing was sent.',
@@ -109,7 +109,7 @@ async function withAmountLines(plan: SpendPlan, tool: ToolDef, args: Record<stri
 }
 
 /** Where to look when a spend's outcome is unknown, by toolset. */
-const OUTCOME_CHECK: Record<string, string> = {
+export const OUTCOME_CHECK: Record<string, string> = {
   xvm: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
   wallet: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
   platform: 'platform_getPendingValidators, platform_getSubnets or platform_getBalance, whichever the spend changes',

@@ -29,7 +29,8 @@ const transferInput = z.strictObject({
     .describe('Recipient: X-... (any owner from X; your own from P or C) or C-... of your own key (with evmAddress).'),
   amount: amount(undefined, 'native'),
   sourceChain: z.enum(['X', 'P', 'C']).default('X').describe('Chain the funds leave: X (default), P (unlocked funds) or C.'),
-  evmAddress: hexAddress('To C only: the 0x address of the same key that the import credits.').optional(),
+  evmAddress: hexAddress('To C only: the 0x address the import credits; default with the local signer: the key\'s own.').optional(),
+  all: z.boolean().optional().describe('Local signer, cross-chain: also import everything else waiting for the key (default: only this export).'),
 });
 type TransferInput = z.output<typeof transferInput>;
 
@@ -56,7 +57,6 @@ function routeOf(i: TransferInput): Route {
   if (i.sourceChain !== 'X') {
     throw new InputError('sourceChain', `a transfer to C must start on X (got ${i.sourceChain}); for C to C use the EVM tools`);
   }
-  if (i.evmAddress === undefined) throw new InputError('evmAddress', 'required for a transfer to C: the 0x address the import credits');
   return { from: 'X', to: 'C', steps: [{ action: 'export', chain: 'X' }, { action: 'import', chain: 'C' }] };
 }
 
@@ -95,6 +95,8 @@ function stepLine(route: Route, n: number, i: TransferInput, fee: string, atomic
 
 const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPlan> => {
   const route = routeOf(i);
+  // The keystore signer cannot tell the key's 0x address; the local signer defaults to it.
+  if (route.to === 'C' && i.evmAddress === undefined) throw new InputError('evmAddress', 'required for a transfer to C: the 0x address the import credits');
   const network = await ctx.network();
   const show = (v: bigint) => nativeAmount(v, network).display;
   const { txFee } = await txFees(ctx);
