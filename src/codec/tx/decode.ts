@@ -3,6 +3,7 @@ import { UPGRADE_PREFIX } from './encode.js';
 import { sha256, txIdOf } from './hash.js';
 import { compareBytes, compareEvm, compareInputs, compareOutputs } from './sort.js';
 import {
+  CLAIM_TYPES,
   CODEC_VERSION,
   type ClaimAmount,
   type Credential,
@@ -35,6 +36,33 @@ function fail(message: string): never {
   throw new TxCodecError(message);
 }
 
+/**
+ * Whether the node's syntactic checks run (sorted and unique lists, non-zero amounts, spendable owners,
+ * memo size, non-empty import/export lists) on top of the codec's own (type IDs, lengths, trailing bytes).
+ * Set for the length of one synchronous decode call.
+ */
+let verifying = true;
+
+/** A syntactic rule the node applies after parsing: refused only when verifying. */
+function rule(ok: boolean, message: string): void {
+  if (verifying && !ok) fail(message);
+}
+
+function withVerify<T>(verify: boolean | undefined, run: () => T): T {
+  const before = verifying;
+  verifying = verify ?? true;
+  try {
+    return run();
+  } finally {
+    verifying = before;
+  }
+}
+
+/** `verify: false` parses as the codec does and skips the syntactic rules (for test vectors and diagnostics). */
+export interface DecodeOptions {
+  verify?: boolean;
+}
+
 function checkChain(chain: TxChain): void {
   if (chain !== 'X' && chain !== 'P' && chain !== 'C') fail(`unknown chain ${String(chain)}`);
 }
@@ -44,17 +72,17 @@ function owners(r: Reader): OutputOwners {
   const locktime = r.u64('locktime');
   const threshold = r.u32('threshold');
   const addresses = r.list('addresses', (rr) => rr.fixed(SHORT_ID, 'an address'));
-  if (threshold > addresses.length) fail('output is unspendable (threshold above the number of addresses)');
-  if (threshold === 0 && addresses.length > 0) fail('output representation should be optimized (threshold 0 with addresses)');
+  rule(threshold <= addresses.length, 'output is unspendable (threshold above the number of addresses)');
+  rule(threshold !== 0 || addresses.length === 0, 'output representation should be optimized (threshold 0 with addresses)');
   for (let i = 1; i < addresses.length; i++) {
-    if (compareBytes(addresses[i - 1] as Uint8Array, addresses[i] as Uint8Array) >= 0) fail('addresses not sorted and unique');
+    rule(compareBytes(addresses[i - 1] as Uint8Array, addresses[i] as Uint8Array) < 0, 'addresses not sorted and unique');
   }
   return { locktime, threshold, addresses };
 }
 
 function sigIndices(r: Reader): number[] {
   const list = r.list('signature indices', (rr) => rr.u32('a signature index'));
-  for (let i = 1; i < list.length; i++) if ((list[i - 1] as number) >= (list[i] as number)) fail('signatures not sorted and unique');
+  for (let i = 1; i < list.length; i++) rule((list[i - 1] as number) < (list[i] as number), 'signatures not sorted and unique');
   return list;
 }
 
@@ -69,7 +97,7 @@ function isZero(id: Uint8Array): boolean {
 function secpTransferOutput(r: Reader): SecpTransferOutput {
   const amount = r.u64('an output amount');
   const o = owners(r);
-  if (amount === 0n) fail('output has no value');
+  rule(amount !== 0n, 'output has no value');
   return { kind: 'secp.transfer', amount, owners: o };
 }
 
@@ -86,12 +114,12 @@ function output(chain: TxChain, r: Reader, inUtxo: boolean): UtxoOutput {
   if (chain === 'P') {
     if (t === TYPE_IDS.P.LockedOut) {
       const ids = lockIDs(r);
-      if (isZero(ids.depositTxID) && isZero(ids.bondTxID)) fail('locked output has no lock IDs (lock ids are empty)');
+      rule(!(isZero(ids.depositTxID) && isZero(ids.bondTxID)), 'locked output has no lock IDs');
       return { kind: 'locked', lockIDs: ids, output: innerTransferOutput('P', r, 'a locked output') };
     }
     if (t === TYPE_IDS.P.StakeableLockOut) {
       const locktime = r.u64('a stakeable locktime');
-      if (locktime === 0n) fail('stakeable locked output has locktime 0');
+      rule(locktime !== 0n, 'invalid locktime: a stakeable locked output has locktime 0');
       return { kind: 'stakeable', locktime, output: innerTransferOutput('P', r, 'a stakeable locked output') };
     }
   }
@@ -115,12 +143,12 @@ function transferableIn(chain: TxChain, r: Reader): TransferableIn {
   if (t === TYPE_IDS[chain].TransferInput) {
     const amount = r.u64('an input amount');
     const s = sigIndices(r);
-    if (amount === 0n) fail('input has no value');
+    rule(amount !== 0n, 'input has no value');
     return { kind: 'secp.transfer', amount, sigIndices: s };
   }
   if (chain === 'P' && t === TYPE_IDS.P.LockedIn) {
     const ids = lockIDs(r);
-    if (isZero(ids.depositTxID) && isZero(ids.bondTxID)) fail('locked input has no lock IDs (lock ids are empty)');
+    rule(!(isZero(ids.depositTxID) && isZero(ids.bondTxID)), 'locked input has no lock IDs');
     const inner = transferableIn('P', r);
     if (inner.kind !== 'secp.transfer') fail('a locked input must wrap a TransferInput');
     return { kind: 'locked', lockIDs: ids, input: inner };
@@ -136,7 +164,7 @@ function inputs(chain: TxChain, r: Reader, what: string): TransferableInput[] {
     return { txID, outputIndex, assetID, input: transferableIn(chain, rr) };
   });
   for (let i = 1; i < list.length; i++) {
-    if (compareInputs(list[i - 1] as TransferableInput, list[i] as TransferableInput) >= 0) fail(`${what} not sorted and unique`);
+    rule(compareInputs(list[i - 1] as TransferableInput, list[i] as TransferableInput) < 0, `${what} not sorted and unique`);
   }
   return list;
 }
@@ -147,7 +175,7 @@ function outputs(chain: TxChain, r: Reader, what: string): TransferableOutput[] 
     return { assetID, output: output(chain, rr, false) as TransferableOut };
   });
   for (let i = 1; i < list.length; i++) {
-    if (compareOutputs(chain, list[i - 1] as TransferableOutput, list[i] as TransferableOutput) > 0) fail(`${what} not sorted`);
+    rule(compareOutputs(chain, list[i - 1] as TransferableOutput, list[i] as TransferableOutput) <= 0, `${what} not sorted`);
   }
   return list;
 }
@@ -172,7 +200,7 @@ function base(chain: TxChain, r: Reader): Base {
   const outs = outputs(chain, r, 'outputs');
   const ins = inputs(chain, r, 'inputs');
   const memo = r.varBytes('memo');
-  if (memo.length > MAX_MEMO_BYTES) fail(`memo too large: ${memo.length} > ${MAX_MEMO_BYTES}`);
+  rule(memo.length <= MAX_MEMO_BYTES, `memo too large: ${memo.length} > ${MAX_MEMO_BYTES}`);
   return { networkID, blockchainID, outputs: outs, inputs: ins, memo };
 }
 
@@ -195,8 +223,9 @@ function unsignedBody(chain: TxChain, r: Reader): UnsignedTx {
         amount: rr.u64('an EVM output amount'),
         assetID: rr.fixed(ID, 'an asset ID'),
       }));
-      for (let i = 1; i < outs.length; i++) if (compareEvm(outs[i - 1] as EvmOutput, outs[i] as EvmOutput) >= 0) fail('EVM outputs not sorted and unique');
-      if (importedInputs.length === 0) fail('tx has no imported inputs');
+      for (let i = 1; i < outs.length; i++) rule(compareEvm(outs[i - 1] as EvmOutput, outs[i] as EvmOutput) < 0, 'EVM outputs not sorted and unique');
+      rule(importedInputs.length > 0, 'tx has no imported inputs');
+      rule(outs.length > 0, 'tx has no EVM outputs');
       return { chain, kind: 'import', networkID, blockchainID, sourceChain, importedInputs, outputs: outs };
     }
     if (t === TYPE_IDS.C.ExportTx) {
@@ -207,9 +236,10 @@ function unsignedBody(chain: TxChain, r: Reader): UnsignedTx {
         assetID: rr.fixed(ID, 'an asset ID'),
         nonce: rr.u64('a nonce'),
       }));
-      for (let i = 1; i < ins.length; i++) if (compareEvm(ins[i - 1] as EvmInput, ins[i] as EvmInput) >= 0) fail('EVM inputs not sorted and unique');
+      for (let i = 1; i < ins.length; i++) rule(compareEvm(ins[i - 1] as EvmInput, ins[i] as EvmInput) < 0, 'EVM inputs not sorted and unique');
+      rule(ins.length > 0, 'tx has no EVM inputs');
       const exportedOutputs = outputs('C', r, 'exportedOutputs');
-      if (exportedOutputs.length === 0) fail('no export outputs');
+      rule(exportedOutputs.length > 0, 'no export outputs');
       return { chain, kind: 'export', networkID, blockchainID, destinationChain, inputs: ins, exportedOutputs };
     }
     return fail(`unexpected C-chain atomic tx type ID ${t}`);
@@ -233,14 +263,14 @@ function unsignedBody(chain: TxChain, r: Reader): UnsignedTx {
         const b = base(chain, r);
         const sourceChain = r.fixed(ID, 'sourceChain');
         const importedInputs = inputs(chain, r, 'importedInputs');
-        if (importedInputs.length === 0) fail('tx has no imported inputs');
+        rule(importedInputs.length > 0, 'tx has no imported inputs');
         return { chain, kind: 'import', ...b, sourceChain, importedInputs };
       }
       case TYPE_IDS.X.ExportTx: {
         const b = base(chain, r);
         const destinationChain = r.fixed(ID, 'destinationChain');
         const exportedOutputs = outputs(chain, r, 'exportedOutputs');
-        if (exportedOutputs.length === 0) fail('no export outputs');
+        rule(exportedOutputs.length > 0, 'no export outputs');
         return { chain, kind: 'export', ...b, destinationChain, exportedOutputs };
       }
       default:
@@ -254,14 +284,14 @@ function unsignedBody(chain: TxChain, r: Reader): UnsignedTx {
       const b = base(chain, r);
       const sourceChain = r.fixed(ID, 'sourceChain');
       const importedInputs = inputs(chain, r, 'importedInputs');
-      if (importedInputs.length === 0) fail('tx has no imported inputs');
+      rule(importedInputs.length > 0, 'tx has no imported inputs');
       return { chain, kind: 'import', ...b, sourceChain, importedInputs };
     }
     case TYPE_IDS.P.ExportTx: {
       const b = base(chain, r);
       const destinationChain = r.fixed(ID, 'destinationChain');
       const exportedOutputs = outputs(chain, r, 'exportedOutputs');
-      if (exportedOutputs.length === 0) fail('no export outputs');
+      rule(exportedOutputs.length > 0, 'no export outputs');
       return { chain, kind: 'export', ...b, destinationChain, exportedOutputs };
     }
     case TYPE_IDS.P.DepositTx: {
@@ -306,6 +336,16 @@ function unsignedBody(chain: TxChain, r: Reader): UnsignedTx {
         amount: rr.u64('a claim amount'),
         ownerAuth: auth(rr, 'a claimable ownerAuth'),
       }));
+      // txs.ClaimTx.SyntacticVerify.
+      rule(claimables.length > 0, 'no deposit txs with rewards or claimables to claim');
+      const seen = new Set<string>();
+      for (const c of claimables) {
+        rule(c.amount !== 0n, 'zero claimed amount');
+        rule(c.type <= CLAIM_TYPES.activeDepositReward, 'wrong claim type');
+        const key = Buffer.from(c.id).toString('hex');
+        rule(!seen.has(key), 'non-unique deposit tx id or claimable owner id');
+        seen.add(key);
+      }
       return { chain, kind: 'claim', ...b, claimables };
     }
     default:
@@ -319,13 +359,15 @@ function guardSize(bytes: Uint8Array): void {
 }
 
 /** Unsigned tx bytes (as built, before credentials) back to the tx; every byte must be used. */
-export function decodeUnsignedTx(chain: TxChain, bytes: Uint8Array): UnsignedTx {
+export function decodeUnsignedTx(chain: TxChain, bytes: Uint8Array, opts: DecodeOptions = {}): UnsignedTx {
   checkChain(chain);
   guardSize(bytes);
-  const r = new Reader(bytes);
-  const tx = unsignedBody(chain, r);
-  r.end('unsigned tx');
-  return tx;
+  return withVerify(opts.verify, () => {
+    const r = new Reader(bytes);
+    const tx = unsignedBody(chain, r);
+    r.end('unsigned tx');
+    return tx;
+  });
 }
 
 function credentials(chain: TxChain, r: Reader): Credential[] {
@@ -337,11 +379,11 @@ function credentials(chain: TxChain, r: Reader): Credential[] {
 }
 
 /** Signed tx bytes (what `issueTx` carries): the tx, its credentials, its ID and the hash every credential signs. */
-export function decodeSignedTx(chain: TxChain, bytes: Uint8Array): DecodedSignedTx {
+export function decodeSignedTx(chain: TxChain, bytes: Uint8Array, opts: DecodeOptions = {}): DecodedSignedTx {
   checkChain(chain);
   guardSize(bytes);
   const r = new Reader(bytes);
-  const unsigned = unsignedBody(chain, r);
+  const unsigned = withVerify(opts.verify, () => unsignedBody(chain, r));
   const unsignedLength = r.offset;
   const creds = credentials(chain, r);
   r.end('signed tx');
@@ -351,17 +393,19 @@ export function decodeSignedTx(chain: TxChain, bytes: Uint8Array): DecodedSigned
 }
 
 /** One UTXO's bytes (codec version + UTXO ID + asset + output). */
-export function decodeUtxo(chain: TxChain, bytes: Uint8Array): Utxo {
+export function decodeUtxo(chain: TxChain, bytes: Uint8Array, opts: DecodeOptions = {}): Utxo {
   checkChain(chain);
   guardSize(bytes);
-  const r = new Reader(bytes);
-  version(r);
-  const txID = r.fixed(ID, 'a UTXO tx ID');
-  const outputIndex = r.u32('an output index');
-  const assetID = r.fixed(ID, 'an asset ID');
-  const out = output(chain, r, true);
-  r.end('UTXO');
-  return { txID, outputIndex, assetID, output: out };
+  return withVerify(opts.verify, () => {
+    const r = new Reader(bytes);
+    version(r);
+    const txID = r.fixed(ID, 'a UTXO tx ID');
+    const outputIndex = r.u32('an output index');
+    const assetID = r.fixed(ID, 'an asset ID');
+    const out = output(chain, r, true);
+    r.end('UTXO');
+    return { txID, outputIndex, assetID, output: out };
+  });
 }
 
 /** One UTXO as `getUTXOs` returns it with `encoding: "hex"` (0x + bytes + 4-byte checksum). */
