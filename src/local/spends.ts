@@ -8,8 +8,8 @@ import {
   buildImportTx,
   type Payment,
 } from '../build/index.js';
-import { formatCb58Id, parseCb58Id, parseChainAddress, parseHexQuantity } from '../codec/index.js';
-import { attachCredentials, type TransferableOutput, type TxChain, txIdOf, type Utxo } from '../codec/tx/index.js';
+import { formatCb58Id, isHexAddress, parseCb58Id, parseChainAddress, parseHexQuantity } from '../codec/index.js';
+import { attachCredentials, sha256, signedTxHex, type TransferableOutput, type TxChain, txIdOf, type Utxo } from '../codec/tx/index.js';
 import type { ToolContext } from '../core/tool.js';
 import { ChainMcpError, InputError } from '../errors.js';
 import type { LocalSigner } from '../signer/types.js';
@@ -19,12 +19,31 @@ import type { LocalEnv } from './env.js';
 import { decodedView, renderTx, showerFor } from './render.js';
 import { fetchUtxos } from './utxos.js';
 
-/** One transaction of a local spend: its built bytes and, for a first step the next one names, its signed bytes. */
+/** One transaction of a local spend: its unsigned bytes and, for a first step the next one names, its signed bytes. */
 export interface LocalStep {
-  chain: TxChain;
-  built: BuiltTx;
+  /** `EVM`: an Ethereum transaction on C, issued with eth_sendRawTransaction. */
+  chain: TxChain | 'EVM';
+  /** The unsigned bytes the approval is bound to (sha256). */
+  bytes: Uint8Array;
+  /** X/P/C atomic: the built tx. */
+  built?: BuiltTx;
+  /** EVM: the unsigned serialized transaction (EIP-1559). */
+  evm?: `0x${string}`;
   /** Signed at preview only where a later step must name this one's ID (a transfer's export). */
   signed?: Uint8Array;
+}
+
+/** Signs a step's kept bytes (never rebuilt) and gives what the node takes and the ID it will name. */
+export async function signStep(step: LocalStep, signer: LocalSigner): Promise<{ hex: string; id: string }> {
+  if (step.chain === 'EVM') {
+    const { keccak256, parseTransaction, serializeTransaction } = await import('viem');
+    const unsigned = step.evm!;
+    const sig = signer.signEvmDigest(hexBytes(keccak256(unsigned)));
+    const signed = serializeTransaction(parseTransaction(unsigned) as never, sig);
+    return { hex: signed, id: keccak256(signed) };
+  }
+  const signed = step.signed ?? signBuilt(step.built!, signer);
+  return { hex: signedTxHex(signed), id: txIdOf(signed) };
 }
 
 export interface LocalSpend {
@@ -118,17 +137,19 @@ function exportedUtxos(built: BuiltTx, signed: Uint8Array): Utxo[] {
 
 /** Signs every credential of a built tx with the key (one signature per signature index) and attaches them. */
 export function signBuilt(step: BuiltTx, signer: LocalSigner): Uint8Array {
-  const credentials = step.sigIndices.map((indices) => ({ signatures: indices.map(() => signer.signHash(step.hash)) }));
+  // The hash of the kept bytes themselves, never a stored copy of it.
+  const hash = sha256(step.bytes);
+  const credentials = step.sigIndices.map((indices) => ({ signatures: indices.map(() => signer.signHash(hash)) }));
   return attachCredentials(step.chain, step.bytes, credentials);
 }
 
 async function render(ctx: ToolContext, env: LocalEnv, steps: LocalStep[], head: string[]): Promise<{ lines: string[]; fees: bigint[] }> {
-  const views = steps.map((s) => decodedView(s.built, env));
+  const views = steps.map((s) => decodedView(s.built!, env));
   const show = await showerFor(ctx, env, views);
   const lines = [...head];
   const fees: bigint[] = [];
   steps.forEach((s, n) => {
-    const r = renderTx(s.built, views[n]!, env, show, steps.length === 1 ? 'Tx' : `Tx ${n + 1} of ${steps.length}`);
+    const r = renderTx(s.built!, views[n]!, env, show, steps.length === 1 ? 'Tx' : `Tx ${n + 1} of ${steps.length}`);
     lines.push(...r.lines);
     fees.push(r.fee);
   });
@@ -154,7 +175,7 @@ async function single(ctx: ToolContext, env: LocalEnv, step: LocalStep, extra: s
     lines: [...lines, ...extra],
     fee: fees[0]!,
     own,
-    details: { unsignedSha256: [Buffer.from(step.built.hash).toString('hex')] },
+    details: { unsignedSha256: [Buffer.from(step.built!.hash).toString('hex')] },
     done,
     result: (ids) => ({ txID: ids[0] ?? '' }),
   };
@@ -178,12 +199,12 @@ export type LocalBuilder = (args: Args, ctx: ToolContext, env: LocalEnv) => Prom
 export const LOCAL_BUILDERS: Record<string, LocalBuilder> = {
   xvm_send: async (args, ctx, env) => {
     const tx = await xSend(args, ctx, env, [{ assetID: args.assetID, amount: args.amount as bigint, to: String(args.to), field: 'to' }]);
-    return single(ctx, env, { chain: 'X', built: tx }, [], [], (ids) => `Sent on X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);
+    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [], [], (ids) => `Sent on X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);
   },
   xvm_sendMultiple: async (args, ctx, env) => {
     const outputs = (args.outputs as Array<{ assetID: string; amount: bigint; to: string }>).map((o) => ({ assetID: o.assetID, amount: o.amount, to: o.to, field: 'outputs' }));
     const tx = await xSend(args, ctx, env, outputs);
-    return single(ctx, env, { chain: 'X', built: tx }, [], [], (ids) => `Sent ${outputs.length} payments on X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);
+    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [], [], (ids) => `Sent ${outputs.length} payments on X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);
   },
   xvm_export: async (args, ctx, env) => {
     onlyOwn(env, args, 'X');
@@ -192,7 +213,7 @@ export const LOCAL_BUILDERS: Record<string, LocalBuilder> = {
     const assetID = await assetBytes(ctx, env, args.assetID);
     const tx = built(() => buildExportTx(env.build, { chain: 'X', destination: to.chain, utxos, amount: args.amount as bigint, assetID, to: { addresses: [to.bytes] } }));
     const next = to.chain === 'C' ? 'cx_import' : 'the P-Chain import';
-    return single(ctx, env, { chain: 'X', built: tx }, [`Not done yet: ${next} completes it (with txID of this export, to import only its outputs).`], [], (ids) =>
+    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [`Not done yet: ${next} completes it (with txID of this export, to import only its outputs).`], [], (ids) =>
       `Exported from X: issued once, txID ${ids[0]}. Complete it with ${next} {"sourceChain": "X", "txID": "${ids[0]}"} once Accepted.`,
     );
   },
@@ -201,7 +222,7 @@ export const LOCAL_BUILDERS: Record<string, LocalBuilder> = {
     const to = parseChainAddress(String(args.to));
     const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
     const tx = built(() => buildExportTx(env.build, { chain: 'P', destination: to.chain, utxos, amount: args.amount as bigint, to: { addresses: [to.bytes] } }));
-    return single(ctx, env, { chain: 'P', built: tx }, ['Not done yet: xvm_import completes it (with txID of this export).'], [], (ids) =>
+    return single(ctx, env, { chain: 'P', built: tx, bytes: tx.bytes }, ['Not done yet: xvm_import completes it (with txID of this export).'], [], (ids) =>
       `Exported from P: issued once, txID ${ids[0]}. Complete it with xvm_import {"to": "${String(args.to)}", "sourceChain": "P", "txID": "${ids[0]}"} once Accepted.`,
     );
   },
@@ -213,7 +234,7 @@ export const LOCAL_BUILDERS: Record<string, LocalBuilder> = {
     const tx = built(() =>
       buildImportTx(env.build, { chain: 'X', source, atomicUtxos, ...(exportTxID ? { exportTxID: parseCb58Id(exportTxID) } : { all: true }), to: { addresses: [addressBytes('to', to)] } }),
     );
-    return single(ctx, env, { chain: 'X', built: tx }, [importScope(exportTxID)], [to], (ids) => `Imported into X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);
+    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [importScope(exportTxID)], [to], (ids) => `Imported into X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);
   },
   cx_import: async (args, ctx, env) => {
     const source = importSource(env, String(args.sourceChain), ['X', 'P']) as 'X' | 'P';
@@ -223,7 +244,7 @@ export const LOCAL_BUILDERS: Record<string, LocalBuilder> = {
     const baseFeeWei = await atomicBaseFee(ctx, args.baseFee);
     const tx = built(() => buildCImportTx(env.build, { source, atomicUtxos, ...(exportTxID ? { exportTxID: parseCb58Id(exportTxID) } : { all: true }), baseFeeWei, to: hexBytes(to) }));
     const mark = to.toLowerCase() === env.own.evm.toLowerCase() ? `${to} (your address)` : `${to} (cannot be checked as yours)`;
-    return single(ctx, env, { chain: 'C', built: tx }, [importScope(exportTxID), `Credited to: ${mark}`], [to], (ids) =>
+    return single(ctx, env, { chain: 'C', built: tx, bytes: tx.bytes }, [importScope(exportTxID), `Credited to: ${mark}`], [to], (ids) =>
       `Imported into C: issued once, txID ${ids[0]}. Follow it with ${follow('C')} {"txID": "${ids[0]}"}.`,
     );
   },
@@ -232,7 +253,7 @@ export const LOCAL_BUILDERS: Record<string, LocalBuilder> = {
     const assetID = await assetBytes(ctx, env, args.assetID);
     if (formatCb58Id(assetID) !== env.network.assetID) throw new InputError('assetID', 'the local signer exports only the native asset from C');
     const tx = await cExport(ctx, env, args.amount as bigint, to.chain as 'X' | 'P', to.bytes, args.baseFee);
-    return single(ctx, env, { chain: 'C', built: tx }, ['Not done yet: xvm_import completes it (with txID of this export).'], [], (ids) =>
+    return single(ctx, env, { chain: 'C', built: tx, bytes: tx.bytes }, ['Not done yet: xvm_import completes it (with txID of this export).'], [], (ids) =>
       `Exported from C: issued once, txID ${ids[0]}. Complete it with xvm_import {"to": "${String(args.to)}", "sourceChain": "C", "txID": "${ids[0]}"} once Accepted.`,
     );
   },
@@ -263,13 +284,14 @@ async function cExport(ctx: ToolContext, env: LocalEnv, amount: bigint, destinat
  * import names its outputs by the export's ID = sha256 of its signed bytes) before either is issued.
  */
 async function buildTransfer(args: Args, ctx: ToolContext, env: LocalEnv): Promise<LocalSpend> {
+  if (isHexAddress(String(args.to))) return evmSend(args, ctx, env);
   const to = parseChainAddress(String(args.to));
   const from = (str(args.sourceChain) ?? 'X') as TxChain;
   const amount = args.amount as bigint;
   const show = (v: bigint) => nativeAmount(v, env.network).display;
   if (to.chain === 'X' && from === 'X') {
     const tx = await xSend(args, ctx, env, [{ assetID: env.network.assetID, amount, to: String(args.to), field: 'to' }]);
-    const spend = await single(ctx, env, { chain: 'X', built: tx }, [`Arrives: ${show(amount)} at ${String(args.to)}`], [], (ids) =>
+    const spend = await single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [`Arrives: ${show(amount)} at ${String(args.to)}`], [], (ids) =>
       `Transfer complete (X->X): issued once, txID ${ids[0]}. Follow it with wait_for_tx or tx_status.`,
     );
     return { ...spend, result: (ids) => ({ route: 'X->X', complete: true, txID: ids[0] ?? '', steps: [{ step: 1, action: 'send', chain: 'X', status: 'issued', txID: ids[0] }] }) };
@@ -308,8 +330,8 @@ async function buildTransfer(args: Args, ctx: ToolContext, env: LocalEnv): Promi
     );
   }
   const steps: LocalStep[] = [
-    { chain: from, built: exportTx, signed: signedExport },
-    { chain: to.chain, built: importTx },
+    { chain: from, built: exportTx, bytes: exportTx.bytes, signed: signedExport },
+    { chain: to.chain, built: importTx, bytes: importTx.bytes },
   ];
   const { lines, fees } = await render(ctx, env, steps, [
     ...headLines(env),
@@ -330,7 +352,7 @@ async function buildTransfer(args: Args, ctx: ToolContext, env: LocalEnv): Promi
     ],
     fee: fees[0]! + fees[1]!,
     own: to.chain === 'C' ? [String(args.to), credited] : [String(args.to)],
-    details: { route: `${from}->${to.chain}`, exportTxID: exportID, arrives: arriving.toString(), unsignedSha256: steps.map((s) => Buffer.from(s.built.hash).toString('hex')) },
+    details: { route: `${from}->${to.chain}`, exportTxID: exportID, arrives: arriving.toString(), unsignedSha256: steps.map((s) => Buffer.from(s.built!.hash).toString('hex')) },
     done: (ids) => `Transfer complete (${from}->${to.chain}): export ${ids[0]}, import ${ids[1]}, each issued once. Follow them with wait_for_tx or tx_status.`,
     result: (ids, complete) => ({
       route: `${from}->${to.chain}`,
@@ -342,5 +364,52 @@ async function buildTransfer(args: Args, ctx: ToolContext, env: LocalEnv): Promi
       ],
       ...(complete ? {} : { next: `Import the export's outputs later with its txID ${ids[0]}.` }),
     }),
+  };
+}
+
+/**
+ * An EVM value transfer on C from the key's 0x address: chain ID, nonce, base fee and tip from the
+ * node, an EIP-1559 transaction serialized by viem; the preview is read back from those bytes, and
+ * the fee shown and counted is the most it can cost (gas limit × the signed maximum fee per gas).
+ */
+async function evmSend(args: Args, ctx: ToolContext, env: LocalEnv): Promise<LocalSpend> {
+  const { parseTransaction, serializeTransaction } = await import('viem');
+  const to = String(args.to) as `0x${string}`;
+  const value = (args.amount as bigint) * WEI_PER_UNIT;
+  const [chainId, nonce, baseFee, tip, balance] = await Promise.all([
+    evmNumber(ctx, 'eth_chainId', []),
+    evmNumber(ctx, 'eth_getTransactionCount', [env.own.evm, 'latest']),
+    evmNumber(ctx, 'eth_baseFee', []),
+    evmNumber(ctx, 'eth_maxPriorityFeePerGas', []),
+    evmNumber(ctx, 'eth_getBalance', [env.own.evm, 'latest']),
+  ]);
+  const gas = await evmNumber(ctx, 'eth_estimateGas', [{ from: env.own.evm, to, value: `0x${value.toString(16)}` }]);
+  // Room for the base fee to double before the tx is mined; never more than this is paid.
+  const maxFeePerGas = baseFee * 2n + tip;
+  const unsigned = serializeTransaction({ type: 'eip1559', chainId: Number(chainId), nonce: Number(nonce), to, value, gas, maxFeePerGas, maxPriorityFeePerGas: tip });
+  const back = parseTransaction(unsigned);
+  const show = (wei: bigint) => nativeAmount(wei / WEI_PER_UNIT, env.network).display;
+  const maxFeeWei = (back.gas ?? 0n) * (back.maxFeePerGas ?? 0n);
+  const feeUnits = (maxFeeWei + WEI_PER_UNIT - 1n) / WEI_PER_UNIT;
+  const bytes = hexBytes(unsigned);
+  const { createHash } = await import('node:crypto');
+  const mark = back.to?.toLowerCase() === env.own.evm.toLowerCase() ? ' (your address)' : '';
+  const lines = [
+    ...headLines(env),
+    `Tx: C-Chain EVM send (EIP-1559), chain ID ${back.chainId}, from ${env.own.evm}, nonce ${back.nonce}`,
+    `Tx to: ${back.to}${mark}`,
+    `Tx value: ${show(back.value ?? 0n)} (${back.value ?? 0n} wei)`,
+    `Tx fee: at most ${show(maxFeeWei)} (gas limit ${back.gas} x at most ${back.maxFeePerGas} wei per gas, tip ${back.maxPriorityFeePerGas} wei); the unused part is not charged`,
+    `Balance after: at least ${show(balance - (back.value ?? 0n) - maxFeeWei)} (now ${show(balance)})`,
+    `Tx approves exactly: sha256 0x${createHash('sha256').update(bytes).digest('hex')} of ${bytes.length} unsigned bytes`,
+  ];
+  return {
+    steps: [{ chain: 'EVM', bytes, evm: unsigned }],
+    lines,
+    fee: feeUnits,
+    own: [],
+    details: { chainId: String(back.chainId), nonce: String(back.nonce), maxFeeWei: maxFeeWei.toString() },
+    done: (ids) => `Sent on C: issued once, transaction hash ${ids[0]}. Follow it with eth_getTransactionReceipt {"txHash": "${ids[0]}"}.`,
+    result: (ids, complete) => ({ route: 'C->C', complete, txID: ids[0] ?? '', steps: [{ step: 1, action: 'send', chain: 'C', status: ids[0] ? 'issued' : 'not_run', ...(ids[0] ? { txID: ids[0] } : {}) }] }),
   };
 }

@@ -59,7 +59,12 @@ function keyOwns(signer: LocalSigner): (address: string) => Promise<boolean | un
   };
 }
 
-async function issueStep(ctx: ToolContext, chain: 'X' | 'P' | 'C', hex: string): Promise<string> {
+async function issueStep(ctx: ToolContext, chain: 'X' | 'P' | 'C' | 'EVM', hex: string): Promise<string> {
+  if (chain === 'EVM') {
+    const raw = await ctx.rpc('evm', 'eth_sendRawTransaction', [hex], { retry: false });
+    if (typeof raw !== 'string' || raw === '') throw new ChainMcpError('malformed', 'The node answered eth_sendRawTransaction without a transaction hash.');
+    return raw;
+  }
   const where = chain === 'X' ? (['xvm', 'xvm.issueTx'] as const) : chain === 'P' ? (['platform', 'platform.issueTx'] as const) : (['cx', 'cx.issueTx'] as const);
   const raw = (await ctx.rpc(where[0], where[1], { tx: hex, encoding: 'hex' }, { retry: false })) as { txID?: unknown };
   if (typeof raw?.txID !== 'string' || raw.txID === '') throw new ChainMcpError('malformed', `The node answered ${where[1]} without a txID.`);
@@ -69,7 +74,7 @@ async function issueStep(ctx: ToolContext, chain: 'X' | 'P' | 'C', hex: string):
 const EXPORT_WAIT_MS = 60_000;
 
 /** Bounded wait until an export is Accepted, so its import finds the outputs in shared memory. */
-async function awaitAccepted(ctx: ToolContext, chain: 'X' | 'P' | 'C', txID: string): Promise<string> {
+async function awaitAccepted(ctx: ToolContext, chain: 'X' | 'P' | 'C' | 'EVM', txID: string): Promise<string> {
   const deadline = ctx.now() + EXPORT_WAIT_MS;
   for (let polls = 1; ; polls++) {
     const [endpoint, method] = chain === 'X' ? (['xvm', 'xvm.getTxStatus'] as const) : chain === 'P' ? (['platform', 'platform.getTxStatus'] as const) : (['cx', 'cx.getAtomicTxStatus'] as const);
@@ -89,9 +94,8 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const { config, log } = services;
   const { confirm, ...args } = input;
   // Loaded only when a spend is built: the codec, the builders and the curve stay out of the start.
-  const { LOCAL_BUILDERS, signBuilt } = await import('../local/spends.js');
+  const { LOCAL_BUILDERS, signStep } = await import('../local/spends.js');
   const { localEnv } = await import('../local/env.js');
-  const { signedTxHex, txIdOf } = await import('../codec/tx/index.js');
   const builder = LOCAL_BUILDERS[tool.name];
   if (!builder) throw refusedUnderLocal(tool);
   tool.validate?.(args, services.now());
@@ -107,7 +111,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     const env = await localEnv(ctx, signer);
     const spend = await builder(args, ctx, env);
     await checkOwn({ ...limits, own: spend.own }, config, isOwn);
-    const hashes = spend.steps.map((s) => sha256Hex(s.built.bytes));
+    const hashes = spend.steps.map((s) => sha256Hex(s.bytes));
     const total = (limits.amount ?? 0n) + spend.fee;
     if (!services.ledger.fits(total, config.maxSpendPerDay)) throw overDailyTotal(total, services.ledger.spent(), config, services.cachedNetwork());
     const clean = spend.lines.map(oneLine);
@@ -166,7 +170,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const boundArgs = bound(args, record.hashes);
   services.confirmations.verify(confirm, tool.name, boundArgs, services.now(), hooks.session);
   // What is signed must be exactly what was approved: the kept bytes still hash to the bound values.
-  const drift = record.spend.steps.findIndex((s, n) => sha256Hex(s.built.bytes) !== record.hashes[n]);
+  const drift = record.spend.steps.findIndex((s, n) => sha256Hex(s.bytes) !== record.hashes[n] || (s.built !== undefined && s.built.bytes !== s.bytes));
   if (drift >= 0) {
     services.localRecords.take(nonce);
     log.warn({ audit: 'refused', ...audit, why: 'bytes differ from the approved hash' }, 'spend refused');
@@ -206,8 +210,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const steps = record.spend.steps;
   for (let n = 0; n < steps.length; n++) {
     const step = steps[n]!;
-    const signed = step.signed ?? signBuilt(step.built, signer);
-    const expected = txIdOf(signed);
+    const { hex, id: expected } = await signStep(step, signer);
     try {
       if (n > 0) {
         const status = await awaitAccepted(ctx, steps[n - 1]!.chain, txIDs[n - 1]!);
@@ -220,7 +223,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
           );
         }
       }
-      const txID = await issueStep(ctx, step.chain, signedTxHex(signed));
+      const txID = await issueStep(ctx, step.chain, hex);
       if (txID !== expected) log.warn({ audit: 'txid_mismatch', ...audit, expected, txID }, 'the node named another txID than sha256 of the bytes');
       txIDs.push(txID);
       log.info({ audit: 'issued', ...audit, step: n + 1, txID }, 'spend issued');
