@@ -6,6 +6,7 @@ import { VERSION } from './version.js';
 /** CLI entry: parse flags and environment, then serve MCP on stdio or Streamable HTTP. */
 async function main(): Promise<void> {
   if (process.argv[2] === 'passkey') return passkeyCommand(process.argv.slice(3));
+  if (process.argv[2] === 'key') return (await import('./signer/cli.js')).keyCommand(process.argv.slice(3), process.env);
   const { cli, env } = parseCli(process.argv.slice(2), process.env);
   if (cli.help) {
     process.stdout.write(`${HELP}\n`);
@@ -29,7 +30,8 @@ async function main(): Promise<void> {
     env.CHAIN_MCP_INDEXER_URL = devnet.indexerUrl;
     if (devnet.runnerUrl) env.CHAIN_MCP_RUNNER_URL = devnet.runnerUrl;
     env.CHAIN_MCP_KEYSTORE_USER ??= devnet.keystore.username;
-    env.CHAIN_MCP_KEYSTORE_PASSWORD ??= devnet.keystore.password;
+    // A password given as a file is the operator's; the simulator's would then clash with it.
+    if (!env.CHAIN_MCP_KEYSTORE_PASSWORD_FILE) env.CHAIN_MCP_KEYSTORE_PASSWORD ??= devnet.keystore.password;
     stopDevnet = devnet.close;
   }
   // Before the checks that stop the start: a misspelled name can be why a setting seems missing.
@@ -47,11 +49,23 @@ async function main(): Promise<void> {
   if (!cli.check) for (const line of tierWarnings(config)) process.stderr.write(`chain-mcp: ${line}\n`);
   const { createServices } = await import('./server.js');
   const services = createServices(config, log);
+  // A wrong CHAIN_MCP_KEY_PASSPHRASE_FILE stops the start; under --check the report says it instead.
+  const signerTrouble = await services.prepareSigner().then(
+    () => undefined,
+    (err: unknown) => {
+      if (!cli.check) throw err;
+      return (err as Error).message;
+    },
+  );
   if (cli.check) {
     // Not an MCP session: the report is for a person at a terminal, so it goes to stdout.
     const { diagnose, renderFindings } = await import('./doctor.js');
     // The report's own tier line covers the tier warnings; unknown names lead it.
-    const findings = [...unknownNames.map((text) => ({ level: 'warn' as const, text })), ...(await diagnose(services))];
+    const findings = [
+      ...unknownNames.map((text) => ({ level: 'warn' as const, text })),
+      ...(signerTrouble ? [{ level: 'fail' as const, text: signerTrouble }] : []),
+      ...(await diagnose(services)),
+    ];
     process.stdout.write(`chain-mcp ${VERSION} check\n${renderFindings(findings)}\n`);
     await services.close().catch(() => undefined);
     await stopDevnet?.().catch(() => undefined);

@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import { type Config, ConfigError } from './config.js';
 import { ConfirmationBook } from './confirm.js';
 import type { CallOptions, ToolDef } from './core/tool.js';
 import { loadCatalogue } from './catalogue/load.js';
@@ -13,6 +13,8 @@ import { ApprovalBook } from './approval/book.js';
 import { ApprovalPages } from './approval/page.js';
 import { PasskeyStore } from './approval/passkey.js';
 import { CardSecrets } from './approval/card.js';
+import { UnlockForm } from './approval/unlock.js';
+import { KeyFileError, type KeyFileSigner, openKeyFile, WrongPassphraseError } from './signer/keyfile.js';
 import { OwnAddresses } from './spend/own.js';
 import { SpendLedger } from './spend/ledger.js';
 import { LocalRecords } from './local/records.js';
@@ -54,8 +56,14 @@ export class Services {
   readonly ledger: SpendLedger;
   /** The keystore user's addresses, cached: change and import destinations are checked against them. */
   readonly ownAddresses: OwnAddresses;
-  /** The local signer, when spends are signed in this process (src/local, registry/local-spend.ts). */
+  /**
+   * The local signer (CHAIN_MCP_SIGNER=local): the key file's public addresses at once, signatures
+   * once the human unlocked it on the approval page (or CHAIN_MCP_KEY_PASSPHRASE_FILE did at start).
+   * Tests and the demo may hand in their own (ServicesOptions.signer).
+   */
   readonly signer?: LocalSigner;
+  /** The key file's signer, when the local signer comes from the key file (unlocked on the page). */
+  private readonly keyFileSigner?: KeyFileSigner;
   /** Each local preview's exact unsigned bytes, kept until its confirmation: what is approved is what is signed. */
   readonly localRecords: LocalRecords;
   private byName?: Promise<Map<string, ToolDef>>;
@@ -91,10 +99,71 @@ export class Services {
           }
         : undefined,
     );
-    this.approvalPages = new ApprovalPages(this.approvals, opts.log, opts.config.approvalLink === 'passkey' ? new PasskeyStore(opts.config.passkeyFile, opts.log) : undefined);
+    let unlock: UnlockForm | undefined;
+    if (opts.config.signer === 'local' && !opts.signer) {
+      // With the passphrase on disk, locking protects nothing a restart would not undo: the key stays open.
+      const idleMinutes = opts.config.keyPassphrase !== undefined ? 0 : opts.config.keyIdleMinutes;
+      let keyFile: KeyFileSigner;
+      try {
+        keyFile = openKeyFile(opts.config.keyFile, { idleMinutes });
+      } catch (err) {
+        if (err instanceof KeyFileError) throw new ConfigError(`CHAIN_MCP_KEY_FILE: ${err.message}`);
+        throw err;
+      }
+      this.signer = this.keyFileSigner = keyFile;
+      unlock = new UnlockForm(keyFile, opts.log, opts.config.keyIdleMinutes);
+      keyFile.setHowToUnlock(() => this.unlockText(this.approvalPages.unlockUrlNow()));
+    }
+    this.approvalPages = new ApprovalPages(
+      this.approvals,
+      opts.log,
+      opts.config.approvalLink === 'passkey' ? new PasskeyStore(opts.config.passkeyFile, opts.log) : undefined,
+      unlock,
+    );
     this.dialect = new DialectCache(opts.config.wire, (path, method, params) => this.node.call({ path, method, params }, { retry: true }), opts.log);
     this.staticWire = resolveWire(opts.config.wire, 'spec');
     this.networkCache = new NetworkCache((endpoint, method, params) => this.rpc(endpoint, method, params, { retry: true }));
+  }
+
+  /**
+   * At start, for the local signer: unlocks the key from CHAIN_MCP_KEY_PASSPHRASE_FILE (a wrong
+   * one stops the start with one line), else starts the approval page so the locked-key refusal
+   * can name the unlock page's address. Nothing to do for another signer.
+   */
+  async prepareSigner(): Promise<void> {
+    if (!this.keyFileSigner) return;
+    if (this.config.keyPassphrase === undefined) {
+      await this.approvalPages.start();
+      return;
+    }
+    try {
+      await this.keyFileSigner.unlock(this.config.keyPassphrase);
+    } catch (err) {
+      if (err instanceof WrongPassphraseError) {
+        throw new ConfigError(`CHAIN_MCP_KEY_PASSPHRASE_FILE: the passphrase in ${this.config.keyPassphraseFile} does not open ${this.config.keyFile}`);
+      }
+      throw err;
+    }
+    this.log.info({ audit: 'key_unlocked', channel: 'passphrase-file', key: this.keyFileSigner.addresses.evm }, 'signing key unlocked from CHAIN_MCP_KEY_PASSPHRASE_FILE');
+  }
+
+  /**
+   * How the human unlocks the local key, for a spend's refusal (starts the approval page if needed).
+   * Never holds a secret; the page's address is a loopback URL the model may pass on.
+   */
+  async howToUnlock(): Promise<string> {
+    return this.unlockText(this.keyFileSigner ? await this.approvalPages.unlockUrl() : undefined);
+  }
+
+  /** The whole refusal line for a spend that needs the locked key: how to unlock, and that nothing was signed. */
+  async lockedKeyMessage(): Promise<string> {
+    return `The signing key is locked: ${await this.howToUnlock()}. Nothing was signed.`;
+  }
+
+  private unlockText(url: string | undefined): string {
+    if (this.config.keyPassphrase !== undefined) return 'restart chain-mcp: it unlocks the key from CHAIN_MCP_KEY_PASSPHRASE_FILE at start';
+    if (url === undefined) return 'the human unlocks it by typing the passphrase on the approval page';
+    return `the human opens ${url} in a browser on this computer and types the passphrase there (never in the chat)`;
   }
 
   catalogue(): Promise<readonly ToolDef[]> {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { Approval, ApprovalBook } from './book.js';
 import { assertionOptions, checkAssertion, type PasskeyStore, WEBAUTHN_SCRIPT_HASH, webauthnData } from './passkey.js';
+import type { UnlockForm } from './unlock.js';
 
 // A WebAuthn assertion travels in the form: a few KB.
 const MAX_FORM = 16_384;
@@ -27,7 +28,20 @@ export class ApprovalPages {
     private readonly log: Logger,
     /** The operator's passkeys (CHAIN_MCP_APPROVAL_LINK=passkey); absent: no approval needs one. */
     readonly passkeys?: PasskeyStore,
+    /** The local signer's unlock form (src/approval/unlock.ts); absent: no key to unlock. */
+    private readonly unlock?: UnlockForm,
   ) {}
+
+  /** The page where the human types the key's passphrase; starts the server. Undefined without a local key. */
+  async unlockUrl(): Promise<string | undefined> {
+    if (!this.unlock) return undefined;
+    return `${await this.start()}/unlock/${this.unlock.token}`;
+  }
+
+  /** The unlock page's address if the server already runs (no start: callers that cannot wait). */
+  unlockUrlNow(): string | undefined {
+    return this.unlock && this.origin ? `${this.origin}/unlock/${this.unlock.token}` : undefined;
+  }
 
   /** From now on Approve on this approval's page needs a fresh passkey assertion over its own challenge. */
   requirePasskey(approval: Approval): void {
@@ -73,6 +87,40 @@ export class ApprovalPages {
     return req.headers.host === `127.0.0.1:${port}` || req.headers.host === `localhost:${port}`;
   }
 
+  private ownOrigin(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    return origin !== undefined && (origin === this.origin || origin === this.origin?.replace('127.0.0.1', 'localhost'));
+  }
+
+  /** GET shows the passphrase form, POST (own Origin, one-time form token) unlocks; same Host check as approvals. */
+  private handleUnlock(req: IncomingMessage, token: string, reply: (status: number, body: string) => void): void {
+    const unlock = this.unlock;
+    if (!unlock?.matches(token)) {
+      reply(404, page('Not found', '<p>No approval is waiting at this address.</p>'));
+      return;
+    }
+    if (req.method === 'GET') {
+      const shown = unlock.show();
+      reply(shown.status, page(shown.title, shown.body));
+      return;
+    }
+    if (req.method !== 'POST') {
+      reply(405, page('Not allowed', '<p>Use the form on the page.</p>'));
+      return;
+    }
+    if (!this.ownOrigin(req)) {
+      this.log.warn({ audit: 'unlock_refused', channel: 'page', why: 'origin' }, 'unlock form refused a foreign origin');
+      reply(403, page('Refused', '<p>The key is unlocked only from this page itself.</p>'));
+      return;
+    }
+    readForm(req)
+      .then((form) => unlock.post(form))
+      .then(
+        (answer) => reply(answer.status, page(answer.title, answer.body)),
+        () => reply(413, page('Too large', '<p>The form was too large.</p>')),
+      );
+  }
+
   private handle(req: IncomingMessage, res: ServerResponse) {
     const security = {
       // The one script allowed is the static WebAuthn script, by its hash.
@@ -85,7 +133,10 @@ export class ApprovalPages {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...security }).end(body);
     };
     if (!this.allowedHost(req)) return reply(403, page('Refused', '<p>This page answers only on its own loopback address.</p>'));
-    const match = /^\/approve\/([A-Za-z0-9_-]{20,64})$/.exec(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const unlockMatch = /^\/unlock\/([A-Za-z0-9_-]{20,64})$/.exec(path);
+    if (unlockMatch) return this.handleUnlock(req, unlockMatch[1]!, reply);
+    const match = /^\/approve\/([A-Za-z0-9_-]{20,64})$/.exec(path);
     const found = match ? this.book.lookup(match[1]!) : 'unknown';
     if (found === 'unknown') return reply(404, page('Not found', '<p>No approval is waiting at this address.</p>'));
     if (found === 'expired') return reply(410, page('Expired', '<p>This approval expired (5 minutes). Nothing was sent. Ask for a new preview.</p>'));
@@ -100,8 +151,7 @@ export class ApprovalPages {
     }
     if (req.method !== 'POST') return reply(405, page('Not allowed', '<p>Use the buttons on the page.</p>'));
     // A browser sends Origin on a form POST; anything else (another site, a script without it) is refused.
-    const origin = req.headers.origin;
-    if (origin !== this.origin && origin !== this.origin?.replace('127.0.0.1', 'localhost')) {
+    if (!this.ownOrigin(req)) {
       this.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why: 'origin' }, 'approval page refused a foreign origin');
       return reply(403, page('Refused', '<p>Approvals are accepted only from this page itself.</p>'));
     }

@@ -5,3 +5,15 @@
  */
 export { addressesOfKey, checksumEvmAddress, type PrivateKeySignerOptions, signerFromPrivateKey } from './keys.js';
 export { type EvmSignature, type LocalSigner, type SignerAddresses, SignerLockedError, xpAddress } from './types.js';
+export {
+  KeyFileError,
+  KeyFileSigner,
+  type KeyFileSignerOptions,
+  keyFileOpenToOthers,
+  openKeyFile,
+  readKeyFileAddresses,
+  STRONG_SCRYPT,
+  type ScryptParams,
+  WrongPassphraseError,
+  writeKeyFile,
+} from './keyfile.js';
