@@ -61,6 +61,9 @@ export interface LocalSpend {
 }
 
 type Args = Record<string, unknown>;
+
+/** The build itself needs a signature (a transfer's export) and the key is locked: nothing is built or sent. */
+export class LockedForBuild extends Error {}
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const WEI_PER_UNIT = 1_000_000_000n;
 
@@ -175,7 +178,7 @@ async function single(ctx: ToolContext, env: LocalEnv, step: LocalStep, extra: s
     lines: [...lines, ...extra],
     fee: fees[0]!,
     own,
-    details: { unsignedSha256: [Buffer.from(step.built!.hash).toString('hex')] },
+    details: { fee: fees[0]!.toString(), unsignedSha256: [Buffer.from(step.built!.hash).toString('hex')] },
     done,
     result: (ids) => ({ txID: ids[0] ?? '' }),
   };
@@ -299,11 +302,7 @@ async function buildTransfer(args: Args, ctx: ToolContext, env: LocalEnv): Promi
   // Cross-chain: the import is signed by the key, so the funds must wait for the key's own address.
   const own = to.chain === 'C' ? env.own.cAtomic : env.own.x;
   if (String(args.to) !== own) throw new InputError('to', `a cross-chain transfer ends with an import the key signs, so it goes to the key's own ${own}; send on from there`);
-  if (!env.signer.isUnlocked()) {
-    throw new ChainMcpError('confirmation', 'The signing key is locked, and a transfer across chains must sign its export to build its import. Nothing was sent.', {
-      hint: 'Ask the human to unlock the key on the approval page (they type the passphrase there), then call transfer again for a preview to approve.',
-    });
-  }
+  if (!env.signer.isUnlocked()) throw new LockedForBuild('a transfer across chains signs its export to name it in the import');
   let exportTx: BuiltTx;
   if (from === 'C') exportTx = await cExport(ctx, env, amount, 'X', to.bytes, undefined);
   else {
@@ -352,7 +351,7 @@ async function buildTransfer(args: Args, ctx: ToolContext, env: LocalEnv): Promi
     ],
     fee: fees[0]! + fees[1]!,
     own: to.chain === 'C' ? [String(args.to), credited] : [String(args.to)],
-    details: { route: `${from}->${to.chain}`, exportTxID: exportID, arrives: arriving.toString(), unsignedSha256: steps.map((s) => Buffer.from(s.built!.hash).toString('hex')) },
+    details: { route: `${from}->${to.chain}`, exportTxID: exportID, arrives: arriving.toString(), fees: fees.map(String), unsignedSha256: steps.map((s) => Buffer.from(s.built!.hash).toString('hex')) },
     done: (ids) => `Transfer complete (${from}->${to.chain}): export ${ids[0]}, import ${ids[1]}, each issued once. Follow them with wait_for_tx or tx_status.`,
     result: (ids, complete) => ({
       route: `${from}->${to.chain}`,
@@ -408,7 +407,7 @@ async function evmSend(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
     lines,
     fee: feeUnits,
     own: [],
-    details: { chainId: String(back.chainId), nonce: String(back.nonce), maxFeeWei: maxFeeWei.toString() },
+    details: { fee: feeUnits.toString(), chainId: String(back.chainId), nonce: String(back.nonce), maxFeeWei: maxFeeWei.toString() },
     done: (ids) => `Sent on C: issued once, transaction hash ${ids[0]}. Follow it with eth_getTransactionReceipt {"txHash": "${ids[0]}"}.`,
     result: (ids, complete) => ({ route: 'C->C', complete, txID: ids[0] ?? '', steps: [{ step: 1, action: 'send', chain: 'C', status: ids[0] ? 'issued' : 'not_run', ...(ids[0] ? { txID: ids[0] } : {}) }] }),
   };

@@ -94,7 +94,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const { config, log } = services;
   const { confirm, ...args } = input;
   // Loaded only when a spend is built: the codec, the builders and the curve stay out of the start.
-  const { LOCAL_BUILDERS, signStep } = await import('../local/spends.js');
+  const { LOCAL_BUILDERS, LockedForBuild, signStep } = await import('../local/spends.js');
   const { localEnv } = await import('../local/env.js');
   const builder = LOCAL_BUILDERS[tool.name];
   if (!builder) throw refusedUnderLocal(tool);
@@ -109,7 +109,14 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
 
   if (typeof confirm !== 'string') {
     const env = await localEnv(ctx, signer);
-    const spend = await builder(args, ctx, env);
+    let spend: Awaited<ReturnType<typeof builder>>;
+    try {
+      spend = await builder(args, ctx, env);
+    } catch (err) {
+      if (!(err instanceof LockedForBuild)) throw err;
+      log.info({ audit: 'refused', ...audit, why: 'key locked' }, 'spend refused: key locked');
+      throw new ChainMcpError('confirmation', `${await services.lockedKeyMessage()} (${err.message}.) Nothing was sent.`, { hint: 'After the human unlocks it, call the tool again for a preview to approve.' });
+    }
     await checkOwn({ ...limits, own: spend.own }, config, isOwn);
     const hashes = spend.steps.map((s) => sha256Hex(s.bytes));
     const total = (limits.amount ?? 0n) + spend.fee;
@@ -119,7 +126,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     if (!signer.isUnlocked()) {
       // Nothing is approved or signed with a locked key: the preview says how to unlock.
       log.info({ audit: 'preview', ...audit, locked: true }, 'spend preview (key locked)');
-      const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), 'The signing key is locked: ask the human to unlock it on the approval page (they type the passphrase there, never in the chat), then call this tool again for a preview to approve.'].join('\n');
+      const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), `${await services.lockedKeyMessage()} Call this tool again once it is unlocked, for a preview to approve.`].join('\n');
       return textResult(text, { status: 'preview', preview, details: jsonSafe(spend.details) }, config);
     }
     if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
@@ -180,7 +187,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   }
   if (!signer.isUnlocked()) {
     log.info({ audit: 'refused', ...audit, why: 'key locked' }, 'spend refused: key locked');
-    throw new ChainMcpError('confirmation', 'The signing key is locked; nothing was signed or sent. The confirmationId stays valid until it expires.', {
+    throw new ChainMcpError('confirmation', `${await services.lockedKeyMessage()} Nothing was sent; the confirmationId stays valid until it expires.`, {
       hint: 'Ask the human to unlock the key on the approval page (they type the passphrase there), then call again with the same confirm.',
     });
   }

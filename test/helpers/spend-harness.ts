@@ -7,6 +7,7 @@ import { createLogger } from '../../src/log.js';
 import { Services } from '../../src/services.js';
 import { buildServer } from '../../src/server.js';
 import type { Devnet } from '../../src/devnet/index.js';
+import type { LocalSigner } from '../../src/signer/types.js';
 import { devnetEnv } from './stack.js';
 
 export type ElicitParams = { mode?: string; url?: string; message: string };
@@ -27,6 +28,8 @@ export interface SpendHarness {
   logs: string[];
   /** The server's clock: tests move it to expire ids and approvals. */
   clock: { now: number };
+  /** The server's services (tests of the local signer reach its kept records). */
+  services: Services;
   close(): Promise<void>;
 }
 
@@ -36,13 +39,19 @@ export interface SpendHarness {
  */
 export async function spendHarness(
   devnet: Devnet,
-  opts: { env?: Record<string, string>; capabilities?: ClientCapabilities; elicit?: (params: ElicitParams) => ElicitAnswer | Promise<ElicitAnswer> } = {},
+  opts: {
+    env?: Record<string, string>;
+    capabilities?: ClientCapabilities;
+    elicit?: (params: ElicitParams) => ElicitAnswer | Promise<ElicitAnswer>;
+    /** A local signer: spends are built and signed in the server, and no keystore user is configured. */
+    signer?: LocalSigner;
+  } = {},
 ): Promise<SpendHarness> {
+  const keystore: Record<string, string> = opts.signer ? {} : { CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password };
   const config = loadConfig(
     devnetEnv(devnet, {
       CHAIN_MCP_ALLOW_SPEND: 'true',
-      CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
-      CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+      ...keystore,
       // Never the developer's own passkey file: a test registers its own when it needs one.
       CHAIN_MCP_PASSKEY_FILE: '/nonexistent/chain-mcp-test/passkeys.json',
       ...opts.env,
@@ -51,7 +60,7 @@ export async function spendHarness(
   const clock = { now: Date.now() };
   const logs: string[] = [];
   const log = createLogger('info', config.secrets, { write: (line: string) => logs.push(line) });
-  const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now });
+  const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now, ...(opts.signer ? { signer: opts.signer } : {}) });
   const { mcp } = buildServer({ config, log, services });
   const client = new Client({ name: 'host-and-human', version: '0' }, { capabilities: opts.capabilities ?? {} });
   if (opts.elicit) {
@@ -64,6 +73,7 @@ export async function spendHarness(
   return {
     client,
     clock,
+    services,
     logs,
     call: async (name, args) => {
       const r = await client.callTool({ name, arguments: args });
