@@ -1,5 +1,5 @@
 import { hexChecksumDecode } from '../encoded.js';
-import { UPGRADE_PREFIX } from './encode.js';
+import { encodeTransferableOut, UPGRADE_PREFIX } from './encode.js';
 import { sha256, txIdOf } from './hash.js';
 import { compareBytes, compareEvm, compareInputs, compareOutputs } from './sort.js';
 import {
@@ -257,6 +257,16 @@ function unsignedBody(chain: TxChain, r: Reader): UnsignedTx {
           fxIndex: rr.u32('fxIndex'),
           outputs: rr.list('initial state outputs', (r3) => output('X', r3, true)),
         }));
+        // avm CreateAssetTx.SyntacticVerify / InitialState.Verify: states sorted and unique by fx index,
+        // each state's outputs sorted by their codec bytes.
+        for (let i = 1; i < states.length; i++) {
+          rule((states[i - 1] as InitialState).fxIndex < (states[i] as InitialState).fxIndex, 'initial states not sorted and unique');
+        }
+        for (const st of states) {
+          const enc = st.outputs.map((o) => encodeTransferableOut('X', o as TransferableOut));
+          for (let i = 1; i < enc.length; i++) rule(compareBytes(enc[i - 1] as Uint8Array, enc[i] as Uint8Array) < 0, 'outputs not sorted');
+        }
+        rule(denomination <= 32, 'denomination is too large (at most 32)');
         return { chain, kind: 'createAsset', ...b, name, symbol, denomination, states };
       }
       case TYPE_IDS.X.ImportTx: {

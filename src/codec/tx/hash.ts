@@ -8,6 +8,16 @@ import { Writer } from './wire.js';
 /** ids.Empty: the "no lock" / "no ID" value. */
 export const ZERO_ID: Uint8Array = new Uint8Array(32);
 
+/**
+ * locked.ThisTxID: the lock ID a tx writes for "locked by this tx" (the node replaces it with the tx's own
+ * ID when it stores the UTXO): the ASCII bytes of "this tx id", zero-padded to 32.
+ */
+export const THIS_TX_ID: Uint8Array = (() => {
+  const id = new Uint8Array(32);
+  id.set(new TextEncoder().encode('this tx id'));
+  return id;
+})();
+
 export function sha256(data: Uint8Array): Uint8Array {
   return new Uint8Array(createHash('sha256').update(data).digest());
 }
