@@ -7,7 +7,6 @@ import { createLogger } from '../../src/log.js';
 import { Services } from '../../src/services.js';
 import { buildServer } from '../../src/server.js';
 import type { Devnet } from '../../src/devnet/index.js';
-import type { LocalSigner } from '../../src/signer/types.js';
 import { devnetEnv } from './stack.js';
 
 export type ElicitParams = { mode?: string; url?: string; message: string };
@@ -43,11 +42,10 @@ export async function spendHarness(
     env?: Record<string, string>;
     capabilities?: ClientCapabilities;
     elicit?: (params: ElicitParams) => ElicitAnswer | Promise<ElicitAnswer>;
-    /** A local signer: spends are built and signed in the server, and no keystore user is configured. */
-    signer?: LocalSigner;
   } = {},
 ): Promise<SpendHarness> {
-  const keystore: Record<string, string> = opts.signer ? {} : { CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password };
+  // With the local signer (a key file in env) no keystore user is configured.
+  const keystore: Record<string, string> = opts.env?.CHAIN_MCP_SIGNER === 'local' ? {} : { CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password };
   const config = loadConfig(
     devnetEnv(devnet, {
       CHAIN_MCP_ALLOW_SPEND: 'true',
@@ -60,7 +58,9 @@ export async function spendHarness(
   const clock = { now: Date.now() };
   const logs: string[] = [];
   const log = createLogger('info', config.secrets, { write: (line: string) => logs.push(line) });
-  const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now, ...(opts.signer ? { signer: opts.signer } : {}) });
+  const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now });
+  // The local key: unlocked from CHAIN_MCP_KEY_PASSPHRASE_FILE when the test gives one (as main does at start).
+  await services.prepareSigner();
   const { mcp } = buildServer({ config, log, services });
   const client = new Client({ name: 'host-and-human', version: '0' }, { capabilities: opts.capabilities ?? {} });
   if (opts.elicit) {

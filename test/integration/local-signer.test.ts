@@ -2,8 +2,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '../../src/codec/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { type DevnetState, LOCAL_ACCOUNT, type Utxo } from '../../src/devnet/state/index.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { signerFromPrivateKey } from '../../src/signer/index.js';
-import type { LocalSigner } from '../../src/signer/types.js';
+import { writeKeyFile } from '../../src/signer/keyfile.js';
 import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
 /**
@@ -19,9 +22,14 @@ const show = (v: bigint) => formatAmount(v, { decimals: 9, symbol: 'CAM' });
 let devnet: Devnet;
 let state: DevnetState;
 const open: SpendHarness[] = [];
+let dir: string;
+const PASSPHRASE = 'correct horse battery staple 32';
 
-async function harness(env: Record<string, string> = {}, signer: LocalSigner = signerFromPrivateKey(devnet.localKey.privateKey)): Promise<SpendHarness> {
-  const h = await spendHarness(devnet, { signer, env: { CHAIN_MCP_APPROVAL: 'confirm-id', ...env } });
+/** A server whose local key is the devnet account's, in a real key file unlocked from the passphrase file. */
+async function harness(env: Record<string, string> = {}): Promise<SpendHarness> {
+  const h = await spendHarness(devnet, {
+    env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
+  });
   open.push(h);
   return h;
 }
@@ -84,12 +92,17 @@ beforeAll(async () => {
   devnet = await startDevnet({ dialect: 'camino' });
   devnet.router.record = true;
   state = devnet.state;
+  dir = mkdtempSync(join(tmpdir(), 'chain-mcp-local-'));
+  // A light scrypt cost keeps the test quick; the format is the real one.
+  await writeKeyFile(join(dir, 'key.json'), devnet.localKey.privateKey, PASSPHRASE, { N: 2 ** 12, r: 8, p: 1 });
+  writeFileSync(join(dir, 'passphrase'), `${PASSPHRASE}\n`, { mode: 0o600 });
 });
 afterEach(async () => {
   for (const h of open.splice(0)) await h.close();
 });
 afterAll(async () => {
   await devnet.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('local signer on a node without a keystore', () => {
@@ -273,11 +286,10 @@ describe('what sends nothing', () => {
   });
 
   it('a locked key: the preview says how to unlock and offers nothing to confirm; a key locked after the preview signs nothing', async () => {
-    const signer = signerFromPrivateKey(devnet.localKey.privateKey);
-    const h = await harness({}, signer);
+    const h = await harness();
     const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
     const p = await previewOf(h, 'xvm_send', args);
-    signer.lock();
+    h.services.signer!.lock();
     const before = issued();
     const r = await h.call('xvm_send', { ...args, confirm: p.structured!.confirmationId });
     expect(r.isError).toBe(true);
@@ -317,8 +329,13 @@ describe('what sends nothing', () => {
     const p = await previewOf(h, 'xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice().x });
     texts.push(JSON.stringify(p));
     texts.push(JSON.stringify(await h.call('xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice().x, confirm: p.structured!.confirmationId })));
+    h.services.signer!.lock();
+    texts.push(JSON.stringify(await h.call('xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice().x })));
     const key = Buffer.from(devnet.localKey.privateKey).toString('hex');
     const wire = JSON.stringify(devnet.router.requests.map((r) => r.body));
-    for (const text of [...texts, ...h.logs, wire]) expect(text.toLowerCase()).not.toContain(key);
+    for (const text of [...texts, ...h.logs, wire]) {
+      expect(text.toLowerCase()).not.toContain(key);
+      expect(text).not.toContain(PASSPHRASE);
+    }
   });
 });

@@ -21,6 +21,7 @@ import {
   type UnsignedTx,
 } from '../../codec/tx/index.js';
 import { type Params, RpcFault, type RpcRouter, needString } from '../rpc.js';
+import { pageUtxos } from './xvm.js';
 import {
   addTx,
   type Chain,
@@ -326,7 +327,10 @@ export function issueTx(state: DevnetState, p: Params, chain: TxChain): { txID: 
   }
 }
 
-/** platform.issueTx (/ext/P): the P-chain's only way in for signed bytes; decoded and verified in both dialects. */
+/**
+ * platform.issueTx (/ext/P): the P-chain's only way in for signed bytes; decoded and verified in both
+ * dialects. And platform.getUTXOs, which a wallet that builds its own P transactions reads first.
+ */
 export function registerIssue(router: RpcRouter, state: DevnetState): void {
-  router.on('/ext/P', 'platform.issueTx', (p) => issueTx(state, p, 'P'));
+  router.on('/ext/P', 'platform.issueTx', (p) => issueTx(state, p, 'P')).on('/ext/P', 'platform.getUTXOs', (p) => pageUtxos(state, 'P', p, ['P'], false));
 }
