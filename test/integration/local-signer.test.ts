@@ -221,6 +221,32 @@ describe('local signer on a node without a keystore', () => {
   });
 });
 
+describe("the user's own addresses come from the key", () => {
+  it('account_overview with no address reads the key: X, P and C', async () => {
+    const h = await harness();
+    const r = await h.call('account_overview', {});
+    expect(r.isError, r.text).toBe(false);
+    const out = r.structured as { accounts: Array<{ address: string }>; evm: Array<{ address: string }> };
+    expect(out.accounts.map((a) => a.address)).toEqual([devnet.localKey.x.slice(2)]);
+    expect(out.evm.map((e) => e.address)).toEqual([devnet.localKey.c]);
+  });
+
+  it('transfer to C credits the key by default; another 0x address is marked "cannot be checked as yours" and refused under any limit', async () => {
+    const h = await harness();
+    const to = `C-${devnet.localKey.x.slice(2)}`;
+    const own = await previewOf(h, 'transfer', { to, amount: '1 CAM' });
+    expect((own.structured!.preview as string[]).some((l) => l.startsWith(`Credited to: ${signerFromPrivateKey(devnet.localKey.privateKey).addresses.evm} (your address)`))).toBe(true);
+    const other = await previewOf(h, 'transfer', { to, amount: '1 CAM', evmAddress: alice().c });
+    expect(other.structured!.preview).toContain(`Credited to: ${alice().c} (cannot be checked as yours)`);
+    const limited = await harness({ CHAIN_MCP_MAX_SPEND: '100000000000' });
+    const before = issued();
+    const r = await limited.call('transfer', { to, amount: '1 CAM', evmAddress: alice().c });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`cannot tell whether ${alice().c}`);
+    expect(issued()).toEqual(before);
+  });
+});
+
 describe('a two-step transfer counts both fees', () => {
   async function fees(): Promise<{ exportFee: bigint; importFee: bigint }> {
     const h = await harness();

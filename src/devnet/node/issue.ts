@@ -84,10 +84,6 @@ function letterOfChainId(state: DevnetState, id: Uint8Array): Chain | undefined 
   return (Object.entries(state.chains).find(([, known]) => known === cb58)?.[0] as Chain | undefined) ?? undefined;
 }
 
-function isZero(id: Uint8Array): boolean {
-  return id.every((b) => b === 0);
-}
-
 /** Checks one input's credential: every signature recovers to the owner its sigIndex names. */
 function checkCredential(u: Utxo, sigIndices: readonly number[], signatures: readonly Uint8Array[], hash: Uint8Array): void {
   const owners = ownerBytes(u);
