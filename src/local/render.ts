@@ -81,7 +81,17 @@ export function renderTx(built: BuiltTx, view: TxView, env: LocalEnv, show: Show
   const nowSeconds = env.build.now;
   view.outputs.forEach((o, n) => {
     const mine = o.addresses.length > 0 && o.addresses.every(isOwn);
-    const tag = o.exported ? (mine ? 'exported to your address' : 'exported') : mine ? 'change, your address' : 'payment';
+    const tag = o.exported
+      ? mine
+        ? 'exported to your address'
+        : 'exported'
+      : view.kind === 'import'
+        ? mine
+          ? 'imported to your address'
+          : 'imported'
+        : mine
+          ? 'change, your address'
+          : 'payment';
     if (!mine) paid.set(o.assetID, (paid.get(o.assetID) ?? 0n) + o.amount);
     lines.push(`${label} output ${n + 1}: ${show(o.assetID, o.amount)} to ${o.addresses.join(', ')} (${tag}; ${lockText(o, nowSeconds)})`);
   });
