@@ -10,7 +10,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDevnet } from '../src/devnet/index.js';
@@ -33,11 +33,7 @@ interface Step {
 interface Facts {
   /** The key's own C- address: where an X -> C transfer's export waits for the import. */
   cAddress?: string;
-  address?: string;
-  pAddress?: string;
   nodeID?: string;
-  confirmationId?: string;
-  recipient?: string;
 }
 
 const STEPS: Step[] = [
