@@ -8,7 +8,7 @@ const LAYERS = [
   ['pipeline', '^src/registry/'],
   ['services', '^src/services\\.ts$'],
   ['catalogue', '^src/catalogue/'],
-  ['domain', '^src/(spend|approval|context|summarize)/'],
+  ['domain', '^src/(spend|local|approval|context|summarize)/'],
   ['signer', '^src/signer/'],
   ['build', '^src/build/'],
   ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|confirm|version)\\.ts$'],
