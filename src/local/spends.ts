@@ -27,8 +27,6 @@ export interface LocalStep {
   bytes: Uint8Array;
   /** X/P/C atomic: the built tx. */
   built?: BuiltTx;
-  /** EVM: the unsigned serialized transaction (EIP-1559). */
-  evm?: `0x${string}`;
   /** Signed at preview only where a later step must name this one's ID (a transfer's export). */
   signed?: Uint8Array;
 }
@@ -36,11 +34,12 @@ export interface LocalStep {
 /** Signs a step's kept bytes (never rebuilt) and gives what the node takes and the ID it will name. */
 export async function signStep(step: LocalStep, signer: LocalSigner): Promise<{ hex: string; id: string }> {
   if (step.chain === 'EVM') {
-    const { keccak256, parseTransaction, serializeTransaction } = await import('viem');
-    const unsigned = step.evm!;
-    const sig = signer.signEvmDigest(hexBytes(keccak256(unsigned)));
-    const signed = serializeTransaction(parseTransaction(unsigned) as never, sig);
-    return { hex: signed, id: keccak256(signed) };
+    const { keccak256, parseEvmTx, serializeEip1559 } = await import('../codec/evm-tx.js');
+    // The kept unsigned bytes, read back: what is signed is exactly what was approved.
+    const parsed = parseEvmTx(step.bytes);
+    const sig = signer.signEvmDigest(keccak256(step.bytes));
+    const signed = serializeEip1559(parsed.fields, { r: BigInt(sig.r), s: BigInt(sig.s), yParity: sig.yParity });
+    return { hex: `0x${Buffer.from(signed).toString('hex')}`, id: `0x${Buffer.from(keccak256(signed)).toString('hex')}` };
   }
   const signed = step.signed ?? signBuilt(step.built!, signer);
   return { hex: signedTxHex(signed), id: txIdOf(signed) };
@@ -368,11 +367,11 @@ async function buildTransfer(args: Args, ctx: ToolContext, env: LocalEnv): Promi
 
 /**
  * An EVM value transfer on C from the key's 0x address: chain ID, nonce, base fee and tip from the
- * node, an EIP-1559 transaction serialized by viem; the preview is read back from those bytes, and
+ * node, an EIP-1559 transaction (src/codec/evm-tx.ts, proven against viem); the preview is read back from those bytes, and
  * the fee shown and counted is the most it can cost (gas limit × the signed maximum fee per gas).
  */
 async function evmSend(args: Args, ctx: ToolContext, env: LocalEnv): Promise<LocalSpend> {
-  const { parseTransaction, serializeTransaction } = await import('viem');
+  const { parseEvmTx, serializeEip1559 } = await import('../codec/evm-tx.js');
   const to = String(args.to) as `0x${string}`;
   const value = (args.amount as bigint) * WEI_PER_UNIT;
   const [chainId, nonce, baseFee, tip, balance] = await Promise.all([
@@ -385,25 +384,23 @@ async function evmSend(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
   const gas = await evmNumber(ctx, 'eth_estimateGas', [{ from: env.own.evm, to, value: `0x${value.toString(16)}` }]);
   // Room for the base fee to double before the tx is mined; never more than this is paid.
   const maxFeePerGas = baseFee * 2n + tip;
-  const unsigned = serializeTransaction({ type: 'eip1559', chainId: Number(chainId), nonce: Number(nonce), to, value, gas, maxFeePerGas, maxPriorityFeePerGas: tip });
-  const back = parseTransaction(unsigned);
+  const bytes = serializeEip1559({ chainId, nonce, to, value, gas, maxFeePerGas, maxPriorityFeePerGas: tip, data: new Uint8Array() });
+  const back = parseEvmTx(bytes).fields;
   const show = (wei: bigint) => nativeAmount(wei / WEI_PER_UNIT, env.network).display;
-  const maxFeeWei = (back.gas ?? 0n) * (back.maxFeePerGas ?? 0n);
+  const maxFeeWei = back.gas * back.maxFeePerGas;
   const feeUnits = (maxFeeWei + WEI_PER_UNIT - 1n) / WEI_PER_UNIT;
-  const bytes = hexBytes(unsigned);
-  const { createHash } = await import('node:crypto');
   const mark = back.to?.toLowerCase() === env.own.evm.toLowerCase() ? ' (your address)' : '';
   const lines = [
     ...headLines(env),
     `Tx: C-Chain EVM send (EIP-1559), chain ID ${back.chainId}, from ${env.own.evm}, nonce ${back.nonce}`,
     `Tx to: ${back.to}${mark}`,
-    `Tx value: ${show(back.value ?? 0n)} (${back.value ?? 0n} wei)`,
+    `Tx value: ${show(back.value)} (${back.value} wei)`,
     `Tx fee: at most ${show(maxFeeWei)} (gas limit ${back.gas} x at most ${back.maxFeePerGas} wei per gas, tip ${back.maxPriorityFeePerGas} wei); the unused part is not charged`,
-    `Balance after: at least ${show(balance - (back.value ?? 0n) - maxFeeWei)} (now ${show(balance)})`,
-    `Tx approves exactly: sha256 0x${createHash('sha256').update(bytes).digest('hex')} of ${bytes.length} unsigned bytes`,
+    `Balance after: at least ${show(balance - back.value - maxFeeWei)} (now ${show(balance)})`,
+    `Tx approves exactly: sha256 0x${Buffer.from(sha256(bytes)).toString('hex')} of ${bytes.length} unsigned bytes`,
   ];
   return {
-    steps: [{ chain: 'EVM', bytes, evm: unsigned }],
+    steps: [{ chain: 'EVM', bytes }],
     lines,
     fee: feeUnits,
     own: [],

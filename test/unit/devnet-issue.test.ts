@@ -16,6 +16,8 @@ import {
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { realKey, type Utxo } from '../../src/devnet/state/index.js';
 import { signerFromPrivateKey } from '../../src/signer/index.js';
+import { keccak256 } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
 
 /** The simulator's issueTx is as strict as a node: these txs are built by hand here, not by the product's builders. */
 
@@ -186,5 +188,22 @@ describe('a camino-dialect simulator issues signed bytes as a node does', () => 
     const ok = signed(exportTx(nonce), devnet.localKey.privateKey, 1);
     expect((await rpc('/ext/bc/C/avax', 'avax.issueTx', { tx: signedTxHex(ok), encoding: 'hex' })).error).toBeUndefined();
     expect(devnet.state.cNonces.get(devnet.localKey.c)).toBe(Number(nonce) + 1);
+  });
+
+  it('eth_sendRawTransaction: legacy and EIP-1559 txs signed by viem are decoded, their sender recovered, chain ID and nonce checked', async () => {
+    const account = privateKeyToAccount(`0x${Buffer.from(devnet.localKey.privateKey).toString('hex')}`);
+    const to = devnet.state.users.get('alice')!.keys[0]!.c;
+    const before = devnet.state.cBalances.get(to) ?? 0n;
+    const nonce = devnet.state.cNonces.get(devnet.localKey.c) ?? 0;
+    const send = async (raw: string) => rpc('/ext/bc/C/rpc', 'eth_sendRawTransaction', [raw]);
+    const wrongChain = await account.signTransaction({ type: 'eip1559', chainId: devnet.state.evmChainId + 1, nonce, gas: 21_000n, maxFeePerGas: devnet.state.cBaseFee * 2n, maxPriorityFeePerGas: 1n, to, value: 1n });
+    expect((await send(wrongChain)).error?.message).toBe('invalid chain id for signer');
+    const typed = await account.signTransaction({ type: 'eip1559', chainId: devnet.state.evmChainId, nonce, gas: 21_000n, maxFeePerGas: devnet.state.cBaseFee * 2n, maxPriorityFeePerGas: 1n, to, value: 7n });
+    expect((await send(typed)).result).toBe(keccak256(typed));
+    expect((await send(typed)).error?.message).toBe('nonce too low');
+    const legacy = await account.signTransaction({ type: 'legacy', chainId: devnet.state.evmChainId, nonce: nonce + 1, gas: 21_000n, gasPrice: devnet.state.cBaseFee, to, value: 5n });
+    expect((await send(legacy)).result).toBe(keccak256(legacy));
+    expect(devnet.state.cBalances.get(to)).toBe(before + 12n);
+    expect(devnet.state.cBlocks.at(-1)!.transactions[0]!.from).toBe(devnet.localKey.c);
   });
 });

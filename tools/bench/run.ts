@@ -186,7 +186,7 @@ async function benchSigner(devnet: Devnet): Promise<string> {
           `${ms(median(loads))} (builders and codec ${ms(mid.buildAndCodecMs!)}, curve ${ms(mid.curveMs!)})`,
           'at most 150 ms',
         ],
-        ['and viem, loaded by the first EVM send only', ms(mid.viemMs!), ''],
+        ['and the EVM transaction codec, loaded by the first EVM send only', ms(mid.evmMs!), ''],
         [`signer's work, first spend (build from ${work.utxos} UTXOs, decode, sign)`, ms(work.firstMs!), ''],
         ["signer's work per spend after the first, median (p95) of 200", `${ms(work.medianMs!)} (${ms(work.p95Ms!)})`, 'at most 20 ms'],
       ],

@@ -1,7 +1,7 @@
 /**
  * The local signer's cost, measured in a fresh process (run by tools/bench/run.ts):
  * - `load`: importing what the first X/P/C spend loads (builders, transaction codec, curve) into a process that has
- *   loaded the server and the catalogue, as a running server has; viem, which only an EVM send loads, apart;
+ *   loaded the server and the catalogue, as a running server has; the EVM codec, which only an EVM send loads, apart;
  * - `work`: the signer's own work per spend (build an X send from the key's UTXOs, decode the bytes back to the
  *   preview's view, sign), the first one and the median and p95 of the next ones. No node round trips.
  * Prints one JSON line.
@@ -18,10 +18,10 @@ async function load(): Promise<Record<string, number>> {
   await import('../../src/local/render.js');
   const curve = performance.now();
   await import('../../src/signer/index.js');
-  const viem = performance.now();
-  await import('viem');
+  const evm = performance.now();
+  await import('../../src/codec/evm-tx.js');
   const done = performance.now();
-  return { loadMs: viem - started, buildAndCodecMs: curve - started, curveMs: viem - curve, viemMs: done - viem };
+  return { loadMs: evm - started, buildAndCodecMs: curve - started, curveMs: evm - curve, evmMs: done - evm };
 }
 
 async function work(): Promise<Record<string, number>> {

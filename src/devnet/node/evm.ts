@@ -3,7 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { HttpFault, RpcFault, type RpcRouter } from '../rpc.js';
-import { addCBlock, type CBlock, type CTransaction, type DevnetState, hexAddressFor } from '../state/index.js';
+import { addCBlock, type CBlock, type CTransaction, type DevnetState, evmAddressOfPublicKey, hexAddressFor, recoverSigner } from '../state/index.js';
 
 /**
  * The contract chain's EVM JSON-RPC (/ext/bc/C/rpc, positional params) and WebSocket
@@ -285,39 +285,37 @@ function builtin(state: DevnetState, router?: RpcRouter): Record<string, (p: unk
 }
 
 /**
- * eth_sendRawTransaction as geth/coreth checks it: a typed or EIP-155 legacy tx for this chain ID,
+ * eth_sendRawTransaction as geth/coreth checks it: an EIP-1559 or EIP-155 legacy tx for this chain ID,
  * the sender recovered from its signature, the next nonce, a fee cap at or over the base fee, and
  * gas × fee cap + value covered. Mined at once into a new block under keccak256 of the bytes.
  */
 async function sendRawTransaction(state: DevnetState, raw: `0x${string}`): Promise<string> {
-  const { keccak256, parseTransaction, recoverTransactionAddress } = await import('viem');
-  let tx: ReturnType<typeof parseTransaction>;
+  const { keccak256, parseEvmTx } = await import('../../codec/evm-tx.js');
+  const bytes = Uint8Array.from(Buffer.from(raw.slice(2), 'hex'));
+  let tx: ReturnType<typeof parseEvmTx>;
   try {
-    tx = parseTransaction(raw);
+    tx = parseEvmTx(bytes);
   } catch (err) {
-    throw new RpcFault(`rlp: ${(err as Error).message.split('\n')[0]}`);
+    throw new RpcFault((err as Error).message);
   }
-  if (tx.chainId === undefined) throw new RpcFault('only replay-protected (EIP-155) transactions allowed over RPC');
-  if (tx.chainId !== state.evmChainId) throw new RpcFault('invalid chain id for signer');
-  let from: string;
-  try {
-    from = (await recoverTransactionAddress({ serializedTransaction: raw as never })).toLowerCase();
-  } catch {
-    throw new RpcFault('invalid transaction v, r, s values');
-  }
+  const f = tx.fields;
+  if (f.chainId !== BigInt(state.evmChainId)) throw new RpcFault('invalid chain id for signer');
+  const sig = tx.signature;
+  const pub = sig ? recoverSigner(tx.signingHash, Uint8Array.from(Buffer.from(`${sig.r.toString(16).padStart(64, '0')}${sig.s.toString(16).padStart(64, '0')}0${sig.yParity}`, 'hex'))) : undefined;
+  if (!pub) throw new RpcFault('invalid transaction v, r, s values');
+  const from = evmAddressOfPublicKey(pub);
   const nonce = BigInt(state.cNonces.get(from) ?? 0);
-  if (BigInt(tx.nonce ?? 0) < nonce) throw new RpcFault('nonce too low');
-  if (BigInt(tx.nonce ?? 0) > nonce) throw new RpcFault(`nonce too high: address ${from}, tx: ${tx.nonce} state: ${nonce}`);
-  const gas = tx.gas ?? 0n;
-  if (gas < 21_000n) throw new RpcFault('intrinsic gas too low');
-  const cap = tx.maxFeePerGas ?? tx.gasPrice ?? 0n;
+  if (f.nonce < nonce) throw new RpcFault('nonce too low');
+  if (f.nonce > nonce) throw new RpcFault(`nonce too high: address ${from}, tx: ${f.nonce} state: ${nonce}`);
+  if (f.gas < 21_000n) throw new RpcFault('intrinsic gas too low');
+  const cap = f.maxFeePerGas;
   if (cap < state.cBaseFee) throw new RpcFault(`transaction underpriced: gas fee cap ${cap} less than block base fee ${state.cBaseFee}`);
-  const value = tx.value ?? 0n;
-  if ((state.cBalances.get(from) ?? 0n) < gas * cap + value) throw new RpcFault('insufficient funds for gas * price + value');
-  const tip = tx.maxPriorityFeePerGas ?? cap - state.cBaseFee;
+  if ((state.cBalances.get(from) ?? 0n) < f.gas * cap + f.value) throw new RpcFault('insufficient funds for gas * price + value');
+  const tip = f.maxPriorityFeePerGas;
   const price = cap < state.cBaseFee + tip ? cap : state.cBaseFee + tip;
-  const hash = keccak256(raw);
-  addCBlock(state, [{ from, to: tx.to ?? null, value, input: tx.data ?? '0x', gasLimit: gas, gasUsed: 21_000n, hash, gasPrice: price, maxFeePerGas: cap, maxPriorityFeePerGas: tip }]);
+  const hash = `0x${Buffer.from(keccak256(bytes)).toString('hex')}`;
+  const input = `0x${Buffer.from(f.data).toString('hex')}`;
+  addCBlock(state, [{ from, to: f.to ?? null, value: f.value, input, gasLimit: f.gas, gasUsed: 21_000n, hash, gasPrice: price, maxFeePerGas: cap, maxPriorityFeePerGas: tip }]);
   return hash;
 }
 
