@@ -312,6 +312,8 @@ async function sendRawTransaction(state: DevnetState, raw: `0x${string}`): Promi
   if (cap < state.cBaseFee) throw new RpcFault(`transaction underpriced: gas fee cap ${cap} less than block base fee ${state.cBaseFee}`);
   if ((state.cBalances.get(from) ?? 0n) < f.gas * cap + f.value) throw new RpcFault('insufficient funds for gas * price + value');
   const tip = f.maxPriorityFeePerGas;
+  // The effective price: base fee plus tip, capped (bigints: Math.min does not take them).
+  // biome-ignore lint/complexity/useMathMinMax: bigint operands
   const price = cap < state.cBaseFee + tip ? cap : state.cBaseFee + tip;
   const hash = `0x${Buffer.from(keccak256(bytes)).toString('hex')}`;
   const input = `0x${Buffer.from(f.data).toString('hex')}`;
