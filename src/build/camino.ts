@@ -44,10 +44,14 @@ export interface DepositIntent {
   memo?: Uint8Array;
 }
 
-/** Unlock from each deposit what `platform.getDeposits` says is unlockable now. */
+/**
+ * Unlock from each deposit what `platform.getDeposits` says is unlockable now. An expired deposit (past
+ * start + duration) is unlocked whole and burns no fee, and cannot share a tx with an active one
+ * (camino_tx_executor.go UnlockDepositTx: errMixedDeposits, errExpiredDepositNotFullyUnlocked).
+ */
 export interface UnlockDepositIntent {
   utxos: readonly Utxo[];
-  deposits: readonly { depositTxID: Uint8Array; amount: bigint }[];
+  deposits: readonly { depositTxID: Uint8Array; amount: bigint; expired?: boolean }[];
   memo?: Uint8Array;
 }
 
@@ -111,12 +115,18 @@ export function buildDepositTx(env: BuildEnv, intent: DepositIntent): BuiltTx {
 
 export function buildUnlockDepositTx(env: BuildEnv, intent: UnlockDepositIntent): BuiltTx {
   const unlockable = new Map<string, bigint>();
+  const expired = intent.deposits.filter((d) => d.expired === true).length;
+  if (expired > 0 && expired < intent.deposits.length) {
+    throw new BuildError('bad-intent', 'unlock expired and active deposits in separate transactions (the node refuses them mixed)');
+  }
   for (const d of intent.deposits) {
     if (!(d.depositTxID instanceof Uint8Array) || d.depositTxID.length !== 32) throw new BuildError('bad-intent', 'a deposit tx ID must be 32 bytes');
     if (typeof d.amount !== 'bigint' || d.amount < 0n) throw new BuildError('bad-intent', 'an unlockable amount must be a non-negative whole number');
-    if (d.amount > 0n) unlockable.set(hexOf(d.depositTxID), d.amount);
+    // An expired deposit must be unlocked whole: no cap.
+    if (d.expired === true) unlockable.set(hexOf(d.depositTxID), (1n << 64n) - 1n);
+    else if (d.amount > 0n) unlockable.set(hexOf(d.depositTxID), d.amount);
   }
-  if (unlockable.size === 0) throw new BuildError('nothing-to-import', 'nothing is unlockable now in the deposits named');
+  if (unlockable.size === 0) throw new BuildError('nothing-to-unlock', 'nothing is unlockable now in the deposits named');
   // utxo.UnlockDeposit: every UTXO deposited with one of these deposits that the key can spend, in UTXO order.
   const seen = new Set<string>();
   const deposited = intent.utxos
@@ -150,8 +160,10 @@ export function buildUnlockDepositTx(env: BuildEnv, intent: UnlockDepositIntent)
     const remaining = inner.amount - toUnlock;
     if (remaining > 0n) outs.push({ assetID: u.assetID, output: { kind: 'locked', lockIDs, output: { kind: 'secp.transfer', amount: remaining, owners: inner.owners } } });
   }
-  if (ins.length === 0) throw new BuildError('nothing-to-import', 'the key holds no deposited UTXO of the deposits named');
-  const fee = feeInputs(env, intent.utxos);
+  if (ins.length === 0) throw new BuildError('nothing-to-unlock', 'the key holds no deposited UTXO of the deposits named');
+  // Unlocking expired deposits burns nothing and may take no unlocked input.
+  const txFee = expired > 0 ? 0n : env.txFee;
+  const fee = expired > 0 ? { inputs: [], change: [] } : feeInputs(env, intent.utxos);
   const inputs = sortInputs([...ins, ...fee.inputs]);
   const unsigned: UnlockDepositTx = {
     chain: 'P',
@@ -162,7 +174,7 @@ export function buildUnlockDepositTx(env: BuildEnv, intent: UnlockDepositIntent)
     inputs,
     memo: memoOf(intent.memo),
   };
-  return finish(env, unsigned, credentialPlan(inputs), env.txFee, changeTotals(fee.change));
+  return finish(env, unsigned, credentialPlan(inputs), txFee, changeTotals(fee.change));
 }
 
 export function buildClaimTx(env: BuildEnv, intent: ClaimIntent): BuiltTx {

@@ -88,7 +88,7 @@ export function select(
     }
     if (got < need.amount) {
       const have = available.reduce((s, u) => s + u.amount, 0n);
-      const what = sameBytes(need.assetID, env.feeAssetID) ? `${need.amount} nCAM (amount + fee)` : `${need.amount} of asset ${cb58(need.assetID)}`;
+      const what = sameBytes(need.assetID, env.feeAssetID) ? `${need.amount} nCAM (fee ${env.txFee} included)` : `${need.amount} of asset ${cb58(need.assetID)}`;
       throw new BuildError('insufficient-funds', `insufficient funds on ${chain}: the tx needs ${what}, the key can spend ${have} now`);
     }
     totals.set(asset, got);

@@ -73,6 +73,9 @@ export function buildBaseTx(env: BuildEnv, intent: BaseIntent): BuiltTx {
   checkChain(intent.chain);
   if (intent.payments.length === 0) throw new BuildError('bad-intent', 'a send needs at least one payment');
   for (const p of intent.payments) checkAmount(p.amount, 'an amount');
+  if (intent.chain === 'P' && intent.payments.some((p) => !sameBytes(p.assetID, env.feeAssetID))) {
+    throw new BuildError('bad-intent', 'the P-chain holds only the fee asset (CAM)');
+  }
   const needs = needMap([...intent.payments.map((p) => ({ assetID: p.assetID, amount: p.amount })), { assetID: env.feeAssetID, amount: env.txFee }]);
   const { inputs, totals } = select(env, intent.chain, spendable(env, intent.utxos), needs);
   const change = changeOutputs(env, totals, needs);

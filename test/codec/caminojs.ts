@@ -168,3 +168,19 @@ export function caminojsReparseUtxo(chain: 'X' | 'P', bytes: Uint8Array): Uint8A
   u.fromBuffer(buf(bytes));
   return new Uint8Array(u.toBuffer());
 }
+
+/** What caminojs's EVMInput.getNonce() answers after parsing a C export's bytes. */
+export function caminojsParsedNonces(bytes: Uint8Array): string[] {
+  const u = new cj.evm.UnsignedTx();
+  u.fromBuffer(buf(bytes));
+  return u
+    .getTransaction()
+    .getInputs()
+    .map((i: Any) => i.getNonce().toString());
+}
+
+/** The threshold caminojs writes for an owner built with threshold 0. */
+export function caminojsWrittenThreshold(addresses: Uint8Array[]): number {
+  const out = new cj.avm.SECPTransferOutput(bn(1n), addresses.map(buf), bn(0n), 0);
+  return out.getThreshold();
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeUnsignedTx, decodeUtxo, encodeUnsignedTx, encodeUtxo, type UnsignedTx } from '../../src/codec/tx/index.js';
-import { caminojsReparse, caminojsReparseUtxo, caminojsUnsignedBytes } from './caminojs.js';
+import { caminojsParsedNonces, caminojsReparse, caminojsReparseUtxo, caminojsUnsignedBytes, caminojsWrittenThreshold } from './caminojs.js';
 import * as arb from './tx-arbitraries.js';
 
 /**
@@ -77,6 +77,19 @@ describe('caminojs quirks the codec does not share', () => {
     const bytes = encodeUnsignedTx(tx);
     expect(() => caminojsReparse('P', bytes)).toThrow();
     expect(decodeUnsignedTx('P', bytes)).toEqual(tx);
+  });
+
+  it('caminojs reads a C export nonce as 0; our decoder reads the nonce in the bytes', () => {
+    const tx = fc.sample(arb.cExportTx.filter((t) => t.inputs.every((i) => i.nonce > 0n)), { numRuns: 1, seed: 3 })[0] as UnsignedTx;
+    const bytes = encodeUnsignedTx(tx);
+    expect(caminojsParsedNonces(bytes).every((n) => n === '0')).toBe(true);
+    const decoded = decodeUnsignedTx('C', bytes);
+    if (decoded.chain !== 'C' || decoded.kind !== 'export' || tx.chain !== 'C' || tx.kind !== 'export') throw new Error('not a C export');
+    expect(decoded.inputs.map((i) => i.nonce)).toEqual(tx.inputs.map((i) => i.nonce));
+  });
+
+  it('caminojs writes threshold 0 as 1', () => {
+    expect(caminojsWrittenThreshold([new Uint8Array(20).fill(1)])).toBe(1);
   });
 });
 

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hexToBytes } from '../../src/codec/index.js';
+import { hexChecksumEncode, hexToBytes } from '../../src/codec/index.js';
 import {
   atomicFee,
   atomicGas,
   decodeSignedTx,
   decodeUnsignedTx,
+  encodeOutputOwners,
   encodeSignedTx,
   encodeUnsignedTx,
   txIdOf,
@@ -158,5 +159,17 @@ describe('caminoethvm atomic gas and fee', () => {
     expect(atomicFee(1_000_000_001n, 1n)).toBe(2n);
     expect(atomicFee(0n, 200n * gwei)).toBe(0n);
     expect(atomicFee(12_345n, 200n * gwei)).toBe(2_469_000n);
+  });
+});
+
+/**
+ * caminogo vms/platformvm/camino_service_test.go TestSpend: the owners list `platform.spend` returns for keys[0]
+ * (threshold 1, locktime 0), hex with checksum: version, a list of one OutputOwners, its layout without a type ID.
+ */
+describe('caminogo TestSpend owners', () => {
+  it('is the codec version, a count of 1 and the OutputOwners body, with the 4-byte checksum', () => {
+    const keys0 = hexToBytes('0xfceda8f90fcb5d30614b99d79fc4baa293077626');
+    const body = Buffer.concat([Buffer.from('000000000001', 'hex'), Buffer.from(encodeOutputOwners({ locktime: 0n, threshold: 1, addresses: [keys0] }))]);
+    expect(hexChecksumEncode(body)).toBe('0x00000000000100000000000000000000000100000001fceda8f90fcb5d30614b99d79fc4baa2930776262dcf0a4e');
   });
 });

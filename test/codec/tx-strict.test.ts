@@ -8,6 +8,7 @@ import {
   decodeUnsignedTx,
   decodeUtxo,
   decodeUtxoHex,
+  decodeUtxoHexList,
   type DepositTx,
   encodeUnsignedTx,
   encodeUtxo,
@@ -218,6 +219,15 @@ describe('UTXOs', () => {
     const hex = hexChecksumEncode(encodeUtxo('P', utxo));
     expect(decodeUtxoHex('P', hex)).toEqual(utxo);
     expect(() => decodeUtxoHex('P', `${hex.slice(0, -2)}00`)).toThrow(/checksum/);
+  });
+
+  it('decodes a page one UTXO at a time, listing the ones it cannot read instead of failing the page', () => {
+    const good = hexChecksumEncode(encodeUtxo('P', utxo));
+    const propertyFx = hexChecksumEncode(Uint8Array.of(...encodeUtxo('X', { ...utxo, output: { kind: 'secp.transfer', amount: 1n, owners: owners(1) } }).subarray(0, 70), 0, 0, 0, 16));
+    const list = decodeUtxoHexList('X', [hexChecksumEncode(encodeUtxo('X', { ...utxo, output: { kind: 'secp.transfer', amount: 1n, owners: owners(1) } })), propertyFx, good]);
+    expect(list.utxos).toHaveLength(1);
+    expect(list.undecodable.map((u) => u.index)).toEqual([1, 2]);
+    expect(list.undecodable[1]?.reason).toMatch(/unexpected X-chain output type ID 8193/);
   });
 
   it('refuses a P-only locked output on X', () => {

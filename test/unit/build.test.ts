@@ -122,7 +122,11 @@ describe('buildBaseTx', () => {
     );
     expect(err).toBeInstanceOf(BuildError);
     expect((err as BuildError).code).toBe('insufficient-funds');
-    expect((err as Error).message).toBe('insufficient funds on P: the tx needs 6000000 nCAM (amount + fee), the key can spend 2000000 now');
+    expect((err as Error).message).toBe('insufficient funds on P: the tx needs 6000000 nCAM (fee 1000000 included), the key can spend 2000000 now');
+  });
+
+  it('refuses another asset than CAM on P', () => {
+    expect(() => buildBaseTx(env, { chain: 'P', utxos: [utxo(1, 0, 9_000_000n, ANT)], payments: [{ assetID: ANT, amount: 1n, to: { addresses: [OTHER] } }] })).toThrow(/only the fee asset/);
   });
 
   it('refuses a zero amount and an empty recipient', () => {
@@ -240,6 +244,30 @@ describe('Camino P-chain spends', () => {
     const byKind = tx.outputs.map((o) => [o.output.kind, o.output.kind === 'secp.transfer' ? o.output.amount : o.output.output.amount]);
     expect(byKind).toEqual(expect.arrayContaining([['secp.transfer', 4_000_000_000n], ['locked', 6_000_000_000n], ['secp.transfer', 4_000_000n]]));
     expect(b.summary.fee).toBe(env.txFee);
+  });
+
+  it('unlocks an expired deposit whole, with no fee and no unlocked input, and refuses mixing it with an active one', () => {
+    const utxos = [lockedUtxo(2, 0, 7_000n, deposited(7)), lockedUtxo(3, 0, 5_000n, deposited(7)), lockedUtxo(4, 0, 9n, deposited(8)), utxo(5, 0, 5_000_000n)];
+    const b = checked(buildUnlockDepositTx(env, { utxos, deposits: [{ depositTxID: id(7), amount: 1n, expired: true }] }));
+    const tx = b.unsigned as Extract<UnsignedTx, { kind: 'unlockDeposit' }>;
+    expect(tx.inputs.map((i) => [i.txID[0], i.input.kind])).toEqual([
+      [2, 'locked'],
+      [3, 'locked'],
+    ]);
+    expect(tx.outputs.map((o) => [o.output.kind, o.output.kind === 'secp.transfer' ? o.output.amount : 0n])).toEqual([
+      ['secp.transfer', 5_000n],
+      ['secp.transfer', 7_000n],
+    ]);
+    expect(b.summary.fee).toBe(0n);
+    expect(() =>
+      buildUnlockDepositTx(env, {
+        utxos,
+        deposits: [
+          { depositTxID: id(7), amount: 1n, expired: true },
+          { depositTxID: id(8), amount: 9n },
+        ],
+      }),
+    ).toThrow(/separate transactions/);
   });
 
   it('unlocking a deposited and bonded UTXO keeps it bonded', () => {

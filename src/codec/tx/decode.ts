@@ -422,3 +422,25 @@ export function decodeUtxo(chain: TxChain, bytes: Uint8Array, opts: DecodeOption
 export function decodeUtxoHex(chain: TxChain, hex: string): Utxo {
   return decodeUtxo(chain, hexChecksumDecode(hex));
 }
+
+/** A `getUTXOs` page decoded one by one: what decodes, and what does not with why (a fx this codec does not read). */
+export interface DecodedUtxoList {
+  utxos: Utxo[];
+  undecodable: { index: number; reason: string }[];
+}
+
+/**
+ * Decodes each hex UTXO of a `getUTXOs` reply; one the codec cannot read (a property-fx output, say) is listed
+ * in `undecodable` instead of failing the whole page, so a builder can still spend the rest.
+ */
+export function decodeUtxoHexList(chain: TxChain, hexes: readonly string[]): DecodedUtxoList {
+  const out: DecodedUtxoList = { utxos: [], undecodable: [] };
+  hexes.forEach((hex, index) => {
+    try {
+      out.utxos.push(decodeUtxoHex(chain, hex));
+    } catch (err) {
+      out.undecodable.push({ index, reason: err instanceof Error ? err.message : String(err) });
+    }
+  });
+  return out;
+}

@@ -2,7 +2,12 @@ import type { ChainLetter } from '../address.js';
 import { formatChainAddress } from '../address.js';
 import { bytesToHex } from '../hex.js';
 import { formatCb58Id } from '../id.js';
+import { THIS_TX_ID } from './hash.js';
+import { compareBytes } from './sort.js';
 import type { InputView, LockIDs, OutputOwners, OutputView, TransferableInput, TransferableOutput, TxView, UnsignedTx } from './types.js';
+
+/** How a preview names the lock "by this very tx" (locked.ThisTxID) that the node replaces with the tx's ID. */
+export const THIS_TX = 'this tx';
 
 export interface ViewOptions {
   /** The network's bech32 prefix (`camino`, `columbus`, `kopernikus`, `local`). */
@@ -15,11 +20,14 @@ function isZero(id: Uint8Array): boolean {
   return id.every((b) => b === 0);
 }
 
+/** A lock ID as a person reads it: none, "this tx" (locked by the tx being approved), or the locking tx's ID. */
+function lockIdView(id: Uint8Array): string | null {
+  if (isZero(id)) return null;
+  return compareBytes(id, THIS_TX_ID) === 0 ? THIS_TX : formatCb58Id(id);
+}
+
 function lockView(ids: LockIDs): { depositTxID: string | null; bondTxID: string | null } {
-  return {
-    depositTxID: isZero(ids.depositTxID) ? null : formatCb58Id(ids.depositTxID),
-    bondTxID: isZero(ids.bondTxID) ? null : formatCb58Id(ids.bondTxID),
-  };
+  return { depositTxID: lockIdView(ids.depositTxID), bondTxID: lockIdView(ids.bondTxID) };
 }
 
 function letterOf(id: Uint8Array, opts: ViewOptions): ChainLetter | undefined {
