@@ -9,8 +9,8 @@ const LAYERS = [
   ['services', '^src/services\\.ts$'],
   ['catalogue', '^src/catalogue/'],
   ['domain', '^src/(spend|local|approval|context|summarize)/'],
-  ['signer', '^src/signer/'],
   ['build', '^src/build/'],
+  ['signer', '^src/signer/'],
   ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|confirm|version)\\.ts$'],
 ];
 

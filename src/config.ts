@@ -395,7 +395,8 @@ export const HELP = [
   'chain-mcp: MCP server for a blockchain node and its indexer',
   '',
   'Usage: chain-mcp [--http [--port N]] [--devnet] [options]',
-  '       chain-mcp passkey add [--port N]   register the passkey that guards approval links',
+  '       chain-mcp passkey add [--name TEXT] [--port N]   register the passkey that guards approval links (in a terminal)',
+  '       chain-mcp key new | key import | key show [--network NAME]   make, import or show the local key (in a terminal)',
   '',
   helpRow('(no flags)', 'serve MCP on stdio'),
   ...FLAGS.map((f) => helpRow(`${f.short ? `-${f.short}, ` : ''}--${f.name}${f.arg ? ` ${f.arg}` : ''}`, f.help)),
@@ -403,7 +404,9 @@ export const HELP = [
   'Variables (details and examples: docs/configuration.md in the source repository):',
   ...SETTINGS.map((s) => helpRow(s.env, `${shortMeaning(s.meaning)}${s.default === 'unset' ? '' : ` (default ${s.default})`}`)),
   '',
-  'Secrets (tokens, passwords, the admin secret) are read from the environment only and never shown.',
+  'Secrets (tokens, passwords, the admin secret) are never shown; the keystore password and the auth',
+  "token and password can come from a *_FILE instead of the environment. The key's passphrase is typed",
+  'on the approval page (or read from CHAIN_MCP_KEY_PASSPHRASE_FILE), never taken from the environment.',
 ].join('\n');
 
 /** The parseArgs options, from the table. */
@@ -587,7 +590,8 @@ export function unknownNameWarnings(env: NodeJS.ProcessEnv): string[] {
     if (!name.startsWith('CHAIN_MCP_') || known.has(name)) continue;
     // Compared without the shared prefix, which would make every name look close.
     const suffix = nearest(name.slice('CHAIN_MCP_'.length), [...known].map((k) => k.slice('CHAIN_MCP_'.length)));
-    const near = suffix === undefined ? undefined : `CHAIN_MCP_${suffix}`;
+    // A secret set where only its file is read (the key's passphrase is never taken from the environment).
+    const near = known.has(`${name}_FILE`) ? `${name}_FILE` : suffix === undefined ? undefined : `CHAIN_MCP_${suffix}`;
     lines.push(`${name} is not a chain-mcp setting; ${near ? `did you mean ${near}?` : 'see chain-mcp --help for the settings'}`);
   }
   return lines;

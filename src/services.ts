@@ -133,7 +133,9 @@ export class Services {
   async prepareSigner(): Promise<void> {
     if (!this.keyFileSigner) return;
     if (this.config.keyPassphrase === undefined) {
-      await this.approvalPages.start();
+      const url = await this.approvalPages.unlockUrl();
+      // For the person who started the server: where the key is unlocked (a page, not a secret).
+      this.log.info({ key: this.signer.addresses.evm, unlockUrl: url }, `signing key locked: to sign spends, open ${url} in a browser on this computer and type the passphrase`);
       return;
     }
     try {

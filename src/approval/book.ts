@@ -22,6 +22,8 @@ export interface Approval extends ApprovalFacts {
   state: ApprovalState;
   /** The channel that decided: page, elicitation, app. */
   decidedBy?: string;
+  /** The passkey whose assertion approved on the page (its label, passkey.ts passkeyLabel). */
+  passkey?: string;
   /**
    * Set when this approval was offered as a link under CHAIN_MCP_APPROVAL_LINK=passkey: Approve on
    * the page then needs a WebAuthn assertion over this challenge (base64url, this approval's only).

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { Approval, ApprovalBook } from './book.js';
-import { assertionOptions, checkAssertion, type PasskeyStore, WEBAUTHN_SCRIPT_HASH, webauthnData } from './passkey.js';
+import { assertionOptions, checkAssertion, type PasskeyStore, passkeyLabel, WEBAUTHN_SCRIPT_HASH, webauthnData } from './passkey.js';
 import type { UnlockForm } from './unlock.js';
 
 // A WebAuthn assertion travels in the form: a few KB.
@@ -163,10 +163,13 @@ export class ApprovalPages {
         const state = decision === 'approve' ? 'approved' : 'declined';
         // Page and form can be fetched and posted by any local HTTP client, a model's included;
         // only a passkey with user verification shows that a person is at the page.
+        let passkey: string | undefined;
         if (state === 'approved' && found.passkeyChallenge) {
-          const why = this.passkeys
+          const check = this.passkeys
             ? await checkAssertion(this.passkeys, form.get('credential') ?? '', found.passkeyChallenge, this.localhostOrigin())
-            : 'no passkey registered';
+            : { why: 'no passkey registered' };
+          const why = check.why;
+          if (check.passkey) passkey = passkeyLabel(check.passkey);
           if (why) {
             this.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why }, 'approval page refused an approval without a valid passkey');
             return reply(403, page('Refused', '<p>Approving needs your passkey on this page (the browser asks for it when you press Approve). Nothing was approved.</p>'));
@@ -176,17 +179,19 @@ export class ApprovalPages {
           this.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why: 'token' }, 'approval page refused a wrong page token');
           return reply(403, page('Refused', '<p>This form is not from this page. Reload the page and try again.</p>'));
         }
-        this.log.info({ audit: state, channel: 'page', tool: found.tool }, `spend ${state} on the approval page`);
-        return reply(200, page(state === 'approved' ? 'Approved' : 'Declined', decidedText(state)));
+        found.passkey = passkey;
+        this.log.info({ audit: state, channel: 'page', tool: found.tool, ...(passkey ? { passkey } : {}) }, `spend ${state} on the approval page`);
+        return reply(200, page(state === 'approved' ? 'Approved' : 'Declined', decidedText(state, passkey)));
       },
       () => reply(413, page('Too large', '<p>The form was too large.</p>')),
     );
   }
 }
 
-function decidedText(state: 'approved' | 'declined'): string {
+function decidedText(state: 'approved' | 'declined', passkey?: string): string {
+  const by = passkey ? ` <span id="passkey">Approved with passkey ${escapeHtml(passkey)}.</span>` : '';
   return state === 'approved'
-    ? '<p><strong>Approved.</strong> The assistant can now send this transaction, once. You can close this page.</p>'
+    ? `<p><strong>Approved.</strong> The assistant can now send this transaction, once.${by} You can close this page.</p>`
     : '<p><strong>Declined.</strong> Nothing will be sent. You can close this page.</p>';
 }
 

@@ -36,7 +36,8 @@ export function limitsInForce(config: Config, spentToday: bigint): string[] {
 /**
  * Under CHAIN_MCP_APPROVAL=human: the id must be valid, and the human must have approved this
  * exact preview through a channel the model cannot drive. Returns a declined result, throws when
- * not (yet) approved, and returns undefined once the id is consumed and the spend may go.
+ * not (yet) approved, and returns who approved (the channel, and the passkey on the page) once the
+ * id is consumed and the spend may go.
  */
 export async function humanApproval(
   services: Services,
@@ -45,7 +46,7 @@ export async function humanApproval(
   confirm: string,
   plan: SpendPlan,
   hooks: CallHooks,
-): Promise<ToolResult | undefined> {
+): Promise<ToolResult | string> {
   const { config, log } = services;
   const audit = { tool: tool.name };
   let nonce: string;
@@ -75,8 +76,9 @@ export async function humanApproval(
     log.info({ audit: 'declined', ...audit, channel: approval.decidedBy }, 'spend declined');
     return textResult('Declined by the human; nothing was sent.', { status: 'declined', preview: plan.lines }, config);
   }
-  log.info({ audit: 'approved', ...audit, channel: approval.decidedBy }, 'spend approved by the human');
-  return undefined;
+  const approvedBy = approval.passkey ? `${approval.decidedBy} with passkey ${approval.passkey}` : approval.decidedBy;
+  log.info({ audit: 'approved', ...audit, channel: approval.decidedBy, ...(approval.passkey ? { passkey: approval.passkey } : {}) }, 'spend approved by the human');
+  return approvedBy ?? 'human';
 }
 
 /**
@@ -196,9 +198,12 @@ export async function callSpend(
     // The card's secret travels in _meta, which hosts give the view and not the model.
     return meta ? { ...result, _meta: meta } : result;
   }
+  /** Who approved (the channel, and the passkey on the page): in the result and the audit line. */
+  let approvedBy: string | undefined;
   if (config.approval === 'human') {
-    const declined = await humanApproval(services, tool, args, confirm, plan, hooks);
-    if (declined) return declined;
+    const decision = await humanApproval(services, tool, args, confirm, plan, hooks);
+    if (typeof decision !== 'string') return decision;
+    approvedBy = decision;
   } else {
     redeemOrRefuse(services, tool, args, confirm, audit, hooks.session);
   }
@@ -239,5 +244,5 @@ export async function callSpend(
   }
   log.info({ audit: 'issued', ...audit, txID: output.txID ?? output.txHash }, 'spend issued');
   const text = await tool.summarize(output, args, ctx);
-  return textResult(text, { status: 'issued', preview: plan.lines, result: output }, config);
+  return textResult(text, { status: 'issued', preview: plan.lines, result: output, ...(approvedBy ? { approvedBy } : {}) }, config);
 }

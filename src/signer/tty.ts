@@ -27,7 +27,7 @@ export class Terminal {
     private readonly output: WriteStream,
   ) {}
 
-  static open(what: string): Terminal {
+  static open(what: string, why = 'it reads secrets from /dev/tty only (never from stdin, a file or the environment)'): Terminal {
     let readFd: number | undefined;
     try {
       readFd = openSync('/dev/tty', 'r');
@@ -35,7 +35,7 @@ export class Terminal {
       return new Terminal(new ReadStream(readFd), new WriteStream(writeFd));
     } catch {
       if (readFd !== undefined) closeSync(readFd);
-      throw new NoTerminalError(`${what} needs a terminal: it reads secrets from /dev/tty only (never from stdin, a file or the environment); run it yourself in a terminal`);
+      throw new NoTerminalError(`${what} needs a terminal: ${why}; run it yourself in a terminal`);
     }
   }
 
