@@ -18,7 +18,6 @@ import { KeyFileError, type KeyFileSigner, openKeyFile, WrongPassphraseError } f
 import { OwnAddresses } from './spend/own.js';
 import { SpendLedger } from './spend/ledger.js';
 import { LocalRecords } from './local/records.js';
-import type { LocalSigner } from './signer/types.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, resolveWire, type WireNames, wireMethod, wireParams } from './wire.js';
 
 /** What a composite's steps share to send their reads (registry/batcher.ts). */
@@ -32,8 +31,6 @@ export interface ServicesOptions {
   /** The operations composite tools may call; loaded lazily when not given. */
   catalogue?: readonly ToolDef[];
   now?: () => number;
-  /** The local signer (CHAIN_MCP_SIGNER=local): spends are built, approved by their bytes and signed here. */
-  signer?: LocalSigner;
 }
 
 /**
@@ -59,11 +56,8 @@ export class Services {
   /**
    * The local signer (CHAIN_MCP_SIGNER=local): the key file's public addresses at once, signatures
    * once the human unlocked it on the approval page (or CHAIN_MCP_KEY_PASSPHRASE_FILE did at start).
-   * Tests and the demo may hand in their own (ServicesOptions.signer).
    */
-  readonly signer?: LocalSigner;
-  /** The key file's signer, when the local signer comes from the key file (unlocked on the page). */
-  private readonly keyFileSigner?: KeyFileSigner;
+  readonly signer?: KeyFileSigner;
   /** Each local preview's exact unsigned bytes, kept until its confirmation: what is approved is what is signed. */
   readonly localRecords: LocalRecords;
   private byName?: Promise<Map<string, ToolDef>>;
@@ -84,7 +78,6 @@ export class Services {
     this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
     this.approvals = new ApprovalBook(this.now);
     this.ledger = new SpendLedger(this.now);
-    this.signer = opts.signer;
     this.localRecords = new LocalRecords(this.now);
     const keystore = opts.config.keystore;
     this.ownAddresses = new OwnAddresses(
@@ -100,7 +93,7 @@ export class Services {
         : undefined,
     );
     let unlock: UnlockForm | undefined;
-    if (opts.config.signer === 'local' && !opts.signer) {
+    if (opts.config.signer === 'local') {
       // With the passphrase on disk, locking protects nothing a restart would not undo: the key stays open.
       const idleMinutes = opts.config.keyPassphrase !== undefined ? 0 : opts.config.keyIdleMinutes;
       let keyFile: KeyFileSigner;
@@ -110,7 +103,7 @@ export class Services {
         if (err instanceof KeyFileError) throw new ConfigError(`CHAIN_MCP_KEY_FILE: ${err.message}`);
         throw err;
       }
-      this.signer = this.keyFileSigner = keyFile;
+      this.signer = keyFile;
       unlock = new UnlockForm(keyFile, opts.log, opts.config.keyIdleMinutes);
       keyFile.setHowToUnlock(() => this.unlockText(this.approvalPages.unlockUrlNow()));
     }
@@ -131,7 +124,7 @@ export class Services {
    * can name the unlock page's address. Nothing to do for another signer.
    */
   async prepareSigner(): Promise<void> {
-    if (!this.keyFileSigner) return;
+    if (!this.signer) return;
     if (this.config.keyPassphrase === undefined) {
       const url = await this.approvalPages.unlockUrl();
       // For the person who started the server: where the key is unlocked (a page, not a secret).
@@ -139,14 +132,14 @@ export class Services {
       return;
     }
     try {
-      await this.keyFileSigner.unlock(this.config.keyPassphrase);
+      await this.signer.unlock(this.config.keyPassphrase);
     } catch (err) {
       if (err instanceof WrongPassphraseError) {
         throw new ConfigError(`CHAIN_MCP_KEY_PASSPHRASE_FILE: the passphrase in ${this.config.keyPassphraseFile} does not open ${this.config.keyFile}`);
       }
       throw err;
     }
-    this.log.info({ audit: 'key_unlocked', channel: 'passphrase-file', key: this.keyFileSigner.addresses.evm }, 'signing key unlocked from CHAIN_MCP_KEY_PASSPHRASE_FILE');
+    this.log.info({ audit: 'key_unlocked', channel: 'passphrase-file', key: this.signer.addresses.evm }, 'signing key unlocked from CHAIN_MCP_KEY_PASSPHRASE_FILE');
   }
 
   /**
@@ -154,7 +147,7 @@ export class Services {
    * Never holds a secret; the page's address is a loopback URL the model may pass on.
    */
   async howToUnlock(): Promise<string> {
-    return this.unlockText(this.keyFileSigner ? await this.approvalPages.unlockUrl() : undefined);
+    return this.unlockText(this.signer ? await this.approvalPages.unlockUrl() : undefined);
   }
 
   /** The whole refusal line for a spend that needs the locked key: how to unlock, and that nothing was signed. */

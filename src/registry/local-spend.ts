@@ -192,12 +192,14 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     });
   }
   const plan = { lines: record.lines };
+  let approvedBy: string | undefined;
   if (config.approval === 'human') {
-    const declined = await humanApproval(services, tool, boundArgs, confirm, plan, hooks);
-    if (declined) {
+    const decision = await humanApproval(services, tool, boundArgs, confirm, plan, hooks);
+    if (typeof decision !== 'string') {
       services.localRecords.take(nonce);
-      return declined;
+      return decision;
     }
+    approvedBy = decision;
   } else {
     redeemOrRefuse(services, tool, boundArgs, confirm, audit, hooks.session);
     if (hooks.elicit) {
@@ -212,7 +214,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   services.localRecords.take(nonce);
   const reserved = services.ledger.reserve(record.total, config.maxSpendPerDay);
   if (!reserved) throw overDailyTotal(record.total, services.ledger.spent(), config, services.cachedNetwork());
-  log.info({ audit: 'confirmed', ...audit, unsignedSha256: record.hashes }, 'spend confirmed');
+  log.info({ audit: 'confirmed', ...audit, ...(approvedBy ? { approvedBy } : {}), unsignedSha256: record.hashes }, 'spend confirmed');
   const txIDs: string[] = [];
   const steps = record.spend.steps;
   for (let n = 0; n < steps.length; n++) {

@@ -192,7 +192,7 @@ describe('a camino-dialect simulator issues signed bytes as a node does', () => 
 
   it('eth_sendRawTransaction: legacy and EIP-1559 txs signed by viem are decoded, their sender recovered, chain ID and nonce checked', async () => {
     const account = privateKeyToAccount(`0x${Buffer.from(devnet.localKey.privateKey).toString('hex')}`);
-    const to = devnet.state.users.get('alice')!.keys[0]!.c;
+    const to = devnet.state.users.get('alice')!.keys[0]!.c as `0x${string}`;
     const before = devnet.state.cBalances.get(to) ?? 0n;
     const nonce = devnet.state.cNonces.get(devnet.localKey.c) ?? 0;
     const send = async (raw: string) => rpc('/ext/bc/C/rpc', 'eth_sendRawTransaction', [raw]);
