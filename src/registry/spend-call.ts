@@ -5,7 +5,7 @@ import { humanDecision, needsLink } from '../approval/flow.js';
 import { cardMeta } from '../approval/card.js';
 import type { Services } from '../services.js';
 import { amountFacts, amountLines } from '../spend/amounts.js';
-import { checkOwn, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
+import { checkOwn, checkWithFee, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
 import { txFees } from '../spend/plan.js';
 import { isStrangerLine, oneLine } from '../summarize/stranger.js';
 import type { CallHooks } from './context.js';
@@ -147,8 +147,12 @@ export async function callSpend(
   const plan: SpendPlan = { ...planned, lines: [...clean.filter((l) => !isStrangerLine(l)), ...clean.filter(isStrangerLine)] };
   // What the rolling 24 h total counts: the amount and the fee the preview learned.
   const total = (limits.amount ?? 0n) + (plan.fee ?? 0n);
+  checkWithFee(limits, plan.fee, config, services.cachedNetwork());
   if (!services.ledger.fits(total, config.maxSpendPerDay)) throw overDailyTotal(total, services.ledger.spent(), config, services.cachedNetwork());
   const audit = { tool: tool.name, amount: limits.amount?.toString(), fee: plan.fee?.toString(), recipients: limits.recipients, own: limits.own };
+  // The id binds the arguments, the most the fee can be and what the server chose to send: a fee
+  // that rose between preview and confirm (a base fee that jumped) no longer matches the id.
+  const bound = plan.fee === undefined && plan.send === undefined ? args : { args, fee: plan.fee, send: plan.send };
   if (typeof confirm !== 'string') {
     if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
       log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
@@ -157,7 +161,7 @@ export async function callSpend(
     for (const gone of services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
     // A full book refuses the new preview; it never drops an older one a human may be reading.
     if (config.approval === 'human') services.approvals.ensureRoom();
-    const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now(), hooks.session);
+    const { id, expiresAt } = services.confirmations.issue(tool.name, bound, services.now(), hooks.session);
     log.info({ audit: 'preview', ...audit }, 'spend preview');
     const preview = [...plan.lines];
     let how = `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`;
@@ -197,10 +201,10 @@ export async function callSpend(
     return meta ? { ...result, _meta: meta } : result;
   }
   if (config.approval === 'human') {
-    const declined = await humanApproval(services, tool, args, confirm, plan, hooks);
+    const declined = await humanApproval(services, tool, bound, confirm, plan, hooks);
     if (declined) return declined;
   } else {
-    redeemOrRefuse(services, tool, args, confirm, audit, hooks.session);
+    redeemOrRefuse(services, tool, bound, confirm, audit, hooks.session);
   }
   if (config.approval === 'confirm-id' && hooks.elicit) {
     const answer = await hooks.elicit([`Approve ${tool.title}?`, ...plan.lines].join('\n'));
@@ -215,7 +219,7 @@ export async function callSpend(
   log.info({ audit: 'confirmed', ...audit }, 'spend confirmed');
   let output: Record<string, unknown>;
   try {
-    output = (await runOperation(tool, args, ctx)) as Record<string, unknown>;
+    output = (await runOperation(tool, plan.send ? { ...args, ...plan.send } : args, ctx)) as Record<string, unknown>;
   } catch (err) {
     const error = toChainMcpError(err);
     const lost =
