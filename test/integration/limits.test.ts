@@ -138,7 +138,7 @@ describe('hard limits refuse before any request, on every spend tool', () => {
         expect(amount > 0n, tool.name).toBe(true);
         // A transfer to C credits a 0x address the server cannot tell as the user's: under any limit it
         // passes only allow-listed (the own-address rule of cx_import).
-        const allow = typeof args.evmAddress === 'string' ? { CHAIN_MCP_ALLOWED_RECIPIENTS: `${args.to},${args.evmAddress}` } : {};
+        const allow: Record<string, string> = typeof args.evmAddress === 'string' ? { CHAIN_MCP_ALLOWED_RECIPIENTS: `${args.to},${args.evmAddress}` } : {};
         const at = await attempt(tool, args, { CHAIN_MCP_MAX_SPEND: (amount + fee).toString(), ...allow });
         expect(at.isError, `${tool.name} at the cap: ${at.text}`).toBe(false);
         expect(at.status).toBe('preview');
