@@ -82,6 +82,12 @@ describe('C atomic fees: bounded, shown, counted and bound to the confirmation',
     const burnt = before - cTotal(state) - CAM * WEI;
     expect(burnt).toBe(burn(EXPORT_GAS, given) * WEI);
     expect(burnt <= max * WEI).toBe(true);
+    // Without a base fee the node's current one is sent explicitly, so the node cannot pick a higher one.
+    const plain = { to, amount: '1000000000', assetID: 'CAM' };
+    const p2 = await stack.call('cx_export', plain);
+    await stack.call('cx_export', { ...plain, confirm: p2.structured?.confirmationId });
+    const last = devnet.router.requests.filter((r) => (r.body as { method?: string })?.method === 'cx.export').at(-1)!;
+    expect((last.body as { params: Record<string, unknown> }).params.baseFee).toBe(Number(BASE));
   });
 
   it('counts the fee in CHAIN_MCP_MAX_SPEND: a 1 CAM export under a 1 CAM cap is refused, nothing sent', async () => {
@@ -151,5 +157,50 @@ describe('C atomic fees: bounded, shown, counted and bound to the confirmation',
     expect(preview.isError, preview.text).toBe(false);
     expect(preview.structured?.details).toMatchObject({ maxFee: fee.toString(), baseFeeWei: BASE.toString() });
     expect(preview.text).toContain(`gas at most ${gas} x base fee ${BASE} wei`);
+  });
+});
+
+describe('transfer: its C destination follows the own-address rule, and its C fees are counted', () => {
+  let stack: Stack;
+  let limited: Stack;
+  let devnet: Devnet;
+  beforeAll(async () => {
+    devnet = await startDevnet();
+    stack = await inMemoryStack({ devnet, env: keystore });
+    limited = await inMemoryStack({ devnet, env: { ...keystore, CHAIN_MCP_MAX_SPEND: (100n * CAM).toString() } });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await limited.close();
+    await devnet.close();
+  });
+
+  it('marks the 0x address an X -> C transfer credits as one that cannot be checked as yours, and shows both fees', async () => {
+    const key = devnet.state.users.get('devnet')!.keys[0]!;
+    const r = await stack.call('transfer', { to: `C-${key.bech32}`, amount: '2000000000', evmAddress: key.c });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toContain(`(credited to ${key.c} (cannot be checked as yours))`);
+    // X export: txFee; C import: every output waiting for the user's keys plus this export's.
+    expect(r.text).toMatch(/Step 2: cx\.import .*fee at most [\d.]+ CAM: gas at most \d+ x base fee 25000000000 wei/);
+    const maxFee = BigInt((r.structured?.details as { maxFee: string }).maxFee);
+    expect(maxFee > devnet.state.fees.txFee).toBe(true);
+  });
+
+  it('refuses that transfer under any limit unless the operator allow-listed the 0x address, sending nothing', async () => {
+    const key = devnet.state.users.get('devnet')!.keys[0]!;
+    const before = devnet.state.txs.size;
+    const r = await limited.call('transfer', { to: `C-${key.bech32}`, amount: '2000000000', evmAddress: key.c });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.text).toContain(`Refused: this server cannot tell whether ${key.c} is one of the keystore user's addresses, and a spending limit is set.`);
+    expect(devnet.state.txs.size).toBe(before);
+  });
+
+  it('counts the C export fee of a C -> X transfer: the most it burns plus the X import fee', async () => {
+    const key = devnet.state.users.get('devnet')!.keys[0]!;
+    const r = await stack.call('transfer', { to: key.x, amount: '2000000000', sourceChain: 'C' });
+    expect(r.isError, r.text).toBe(false);
+    const expected = burn(EXPORT_GAS_BOUND, BASE) + devnet.state.fees.txFee;
+    expect((r.structured?.details as { maxFee: string }).maxFee).toBe(expected.toString());
+    expect(r.text).toContain(`Step 1: cx.export 2 CAM from C to ${key.x} (fee at most 0.00033415 CAM: gas at most ${EXPORT_GAS_BOUND} x base fee ${BASE} wei)`);
   });
 });
