@@ -182,7 +182,7 @@ describe('transfer: its C destination follows the own-address rule, and its C fe
     expect(r.text).toContain(`(credited to ${key.c} (cannot be checked as yours))`);
     // X export: txFee; C import: every output waiting for the user's keys plus this export's.
     expect(r.text).toMatch(/Step 2: cx\.import .*fee at most [\d.]+ CAM: gas at most \d+ x base fee 25000000000 wei/);
-    const maxFee = BigInt((r.structured?.details as { maxFee: string }).maxFee);
+    const maxFee = BigInt((r.structured!.details as { maxFee: string }).maxFee);
     expect(maxFee > devnet.state.fees.txFee).toBe(true);
   });
 
@@ -200,7 +200,7 @@ describe('transfer: its C destination follows the own-address rule, and its C fe
     const r = await stack.call('transfer', { to: key.x, amount: '2000000000', sourceChain: 'C' });
     expect(r.isError, r.text).toBe(false);
     const expected = burn(EXPORT_GAS_BOUND, BASE) + devnet.state.fees.txFee;
-    expect((r.structured?.details as { maxFee: string }).maxFee).toBe(expected.toString());
+    expect((r.structured!.details as { maxFee: string }).maxFee).toBe(expected.toString());
     expect(r.text).toContain(`Step 1: cx.export 2 CAM from C to ${key.x} (fee at most 0.00033415 CAM: gas at most ${EXPORT_GAS_BOUND} x base fee ${BASE} wei)`);
   });
 });

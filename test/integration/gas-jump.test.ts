@@ -49,7 +49,7 @@ describe('a gas price that jumps between preview and send', () => {
     await rpc('anvil_setNextBlockBaseFeePerGas', [hex((maxFee * 3n) / 4n)]);
     const done = await stack.call('eth_sendRawTransaction', { signedTx, confirm: preview.structured?.confirmationId });
     expect(done.isError, done.text).toBe(false);
-    const txHash = (done.structured?.result as { txHash: string }).txHash;
+    const txHash = (done.structured!.result as { txHash: string }).txHash;
     const receipt = (await rpc('eth_getTransactionReceipt', [txHash])) as { status: string; gasUsed: string; effectiveGasPrice: string };
     expect(receipt.status).toBe('0x1');
     const paid = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
