@@ -98,7 +98,7 @@ export class ConfirmationBook {
     const expected = Buffer.from(this.mac(toolName, args, nonce, expiresAt));
     const given = Buffer.from(mac);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) {
-      throw refuse('the confirmationId does not match this tool and these exact arguments (or was not issued by this server)');
+      throw refuse('the confirmationId does not match this tool and these exact arguments (or the fee changed since the preview, or it was not issued by this server)');
     }
     if (nowMs > expiresAt) {
       // The record goes when the store next sweeps; no take can succeed after its expiry anyway.

@@ -19,19 +19,65 @@ function base64Cores(secret: string): string[] {
   return [...new Set(cores)];
 }
 
-/** The forms a secret takes when echoed: as is, JSON-escaped, URL- and form-encoded (any letter case), base64 (std and url-safe). */
+const HTML_NAMED: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/**
+ * The forms a secret takes when echoed: as is, JSON-escaped (some or every character as \uXXXX),
+ * URL- and form-encoded (some or every byte as %XX), HTML-escaped and as decimal or hex character
+ * references, its UTF-8 and UTF-16 bytes in hex (any letter case), base64 (std and url-safe).
+ */
 export function secretForms(secret: string): { anyCase: string[]; exact: string[] } {
   const json = JSON.stringify(secret).slice(1, -1);
   const unicodeJson = secret.replace(/[^\x20-\x7e]|["\\/<>&']/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const units = Array.from({ length: secret.length }, (_, i) => secret.charCodeAt(i));
+  const everyUnicode = units.map((u) => `\\u${u.toString(16).padStart(4, '0')}`).join('');
   const url = encodeURIComponent(secret);
   const form = new URLSearchParams({ s: secret }).toString().slice(2);
-  const anyCase = [...new Set([secret, json, unicodeJson, json.replace(/\//g, '\\/'), url, form])];
+  const utf8 = Buffer.from(secret, 'utf8');
+  const everyPercent = [...utf8].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+  const points = [...secret].map((ch) => ch.codePointAt(0)!);
+  const html = secret.replace(/[&<>"']/g, (ch) => HTML_NAMED[ch]!);
+  const decimalRefs = points.map((p) => `&#${p};`).join('');
+  const hexRefs = points.map((p) => `&#x${p.toString(16)};`).join('');
+  const utf16be = Buffer.from(secret, 'utf16le').swap16();
+  const anyCase = [
+    ...new Set([
+      secret,
+      json,
+      unicodeJson,
+      everyUnicode,
+      json.replace(/\//g, '\\/'),
+      url,
+      form,
+      everyPercent,
+      html,
+      decimalRefs,
+      hexRefs,
+      utf8.toString('hex'),
+      Buffer.from(secret, 'utf16le').toString('hex'),
+      utf16be.toString('hex'),
+    ]),
+  ];
   return { anyCase, exact: base64Cores(secret) };
+}
+
+/**
+ * Characters that are invisible or removed when text is cleaned for the model (format characters:
+ * zero-width space, soft hyphen, tag characters…; C0 and C1 controls: NUL…; joiners and selectors).
+ * A secret with any of them inside is the secret once they are cleaned away, so it is masked too.
+ */
+const INVISIBLE = '[\\p{Cf}\\u0000-\\u001F\\u007F-\\u009F\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180B-\\u180F\\u3164\\uFE00-\\uFE0F\\uFFA0\\u{E0000}-\\u{E007F}\\u{E0100}-\\u{E01EF}]*';
+
+/** The secret with any run of invisible characters allowed between its characters. */
+function interleaved(secret: string): string {
+  return [...secret].map(escapeRegex).join(INVISIBLE);
 }
 
 interface Compiled {
   /** Text forms, any letter case. */
   anyCase?: RegExp;
+  /** The secret with invisible characters inside (cleaning would rebuild it), any letter case. */
+  hidden?: RegExp;
   /** Base64 forms, exact (their case is their content). */
   exact?: RegExp;
   /** A secret's head cut off by a clip (`…`, `...` or the end of the text). */
@@ -46,8 +92,10 @@ function compile(secrets: readonly string[]): Compiled {
   const anyCase: string[] = [];
   const exact: string[] = [];
   const heads: string[] = [];
+  const hidden: string[] = [];
   for (const secret of secrets) {
     if (!secret) continue;
+    hidden.push(interleaved(secret));
     const forms = secretForms(secret);
     anyCase.push(...forms.anyCase);
     exact.push(...forms.exact);
@@ -57,6 +105,7 @@ function compile(secrets: readonly string[]): Compiled {
   const alternation = (list: string[]) => [...new Set(list)].sort((a, b) => b.length - a.length).map(escapeRegex).join('|');
   c = {
     anyCase: anyCase.length ? new RegExp(alternation(anyCase), 'gi') : undefined,
+    hidden: hidden.length ? new RegExp(hidden.join('|'), 'giu') : undefined,
     exact: exact.length ? new RegExp(alternation(exact), 'g') : undefined,
     cut: heads.length ? new RegExp(`(?:${alternation(heads)})(?=…|\\.\\.\\.|$)`, 'gi') : undefined,
   };
@@ -71,8 +120,9 @@ function compile(secrets: readonly string[]): Compiled {
  */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
   if (secrets.length === 0 || text.length === 0) return text;
-  const { anyCase, exact, cut } = compile(secrets);
+  const { anyCase, hidden, exact, cut } = compile(secrets);
   let out = anyCase ? text.replace(anyCase, MASK) : text;
+  if (hidden) out = out.replace(hidden, MASK);
   if (exact) out = out.replace(exact, MASK);
   if (cut) out = out.replace(cut, MASK);
   return out;

@@ -1,15 +1,18 @@
 import { z } from 'zod';
 import { amount, ASSET_UNITS, assetIdOrAlias, cb58Id, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from '../core/fields.js';
 import { defineTool, type ToolDef } from '../core/tool.js';
-import { importPlan, feeLine, onChain, resolveAsset, shownAmount, txFees, userXAddresses } from '../spend/plan.js';
+import { atomicFee, boundedBaseFee, exportGas } from '../spend/atomic-fee.js';
+import { atomicFeeLine, cImportPlan, onChain, resolveAsset, shownAmount, userXAddresses } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 import { uint64 } from '../core/fields.js';
+import { nativeAmount } from '../summarize/format.js';
 import { issueSignedTx } from './xvm.spend.js';
 
 /** Contract chain atomic transactions, endpoint /ext/bc/C/cx (spec document 2). Spend tier. */
 
 const STATUS = 'cx_getAtomicTxStatus';
-const baseFee = uint64('Base fee in wei for the atomic transaction; default: the node suggests one.').optional();
+const shownNative = (v: bigint, network: Parameters<typeof nativeAmount>[1]) => nativeAmount(v, network).display;
+const baseFee = uint64("Base fee in wei per gas, at most twice the node's current one; default and best: the node's current base fee.").optional();
 
 export const cxSpendTools: ToolDef[] = [
   defineTool({
@@ -37,18 +40,25 @@ export const cxSpendTools: ToolDef[] = [
     plan: async (i, ctx) => {
       const network = await ctx.network();
       const asset = await resolveAsset(ctx, i.assetID, network);
-      const { txFee } = await txFees(ctx);
+      const { baseFee, current } = await boundedBaseFee(ctx, i.baseFee, i.chain);
+      // The node spends from the user's keys with funds, one EVM input per key (and per asset:
+      // another asset's export pays its fee from native inputs too); each key gives one C address.
+      const keys = Math.max(1, (await userXAddresses(ctx)).length);
+      const gas = exportGas(keys * (asset.native ? 1 : 2), [1]);
+      const fee = atomicFee(gas, baseFee);
       return {
         lines: [
           `Network: ${network.networkID} (prefix ${network.hrp}), chain C`,
           "From: the keystore user's C-Chain addresses",
           `To: ${i.to} (completed by xvm_import with sourceChain "C")`,
           `Amount: ${asset.show(i.amount)}`,
-          `${feeLine(txFee, network)}; atomic base fee ${i.baseFee === undefined ? 'suggested by the node' : `${i.baseFee} wei`}`,
+          atomicFeeLine(fee, gas, baseFee, current, network),
+          `Total at most: ${asset.native ? shownNative(i.amount + fee, network) : `${asset.show(i.amount)} and ${shownNative(fee, network)}`}, counted against the limits`,
           'Balance after: unknown here (check eth_getBalance of your C address).',
         ],
-        details: { to: i.to, amount: i.amount.toString() },
-        fee: txFee,
+        details: { to: i.to, amount: i.amount.toString(), maxFee: fee.toString(), baseFeeWei: baseFee.toString() },
+        fee,
+        send: { baseFee },
       };
     },
     limits: (i) => ({ amount: i.amount, recipients: [i.to] }),
@@ -80,13 +90,12 @@ export const cxSpendTools: ToolDef[] = [
     },
     decode: decodeTx,
     plan: async (i, ctx) =>
-      importPlan(ctx, {
-        endpoint: 'cx',
+      cImportPlan(ctx, {
         to: i.to,
         sourceChain: i.sourceChain,
         chain: i.chain,
         waitingOn: (await userXAddresses(ctx)).map((a) => onChain(a, 'C')),
-        fee: () => `Fee: taken from the imported amount (atomic base fee ${i.baseFee === undefined ? 'suggested by the node' : `${i.baseFee} wei`})`,
+        baseFee: i.baseFee,
       }),
     limits: (i) => ({ recipients: [i.to], own: [i.to] }),
     summarize: (o, i) => issuedText(`Imported funds from ${i.sourceChain} to ${i.to}`, o.txID, STATUS),

@@ -426,7 +426,7 @@ export const xvmSpendTools: ToolDef[] = [
     decode: decodeTx,
     // What waits is what the user's keys own in shared memory; `to` is where it all goes.
     plan: async (i, ctx) =>
-      importPlan(ctx, { endpoint: 'xvm', to: i.to, sourceChain: i.sourceChain, chain: i.chain, waitingOn: await userXAddresses(ctx), fee: feeLine }),
+      importPlan(ctx, { to: i.to, sourceChain: i.sourceChain, chain: i.chain, waitingOn: await userXAddresses(ctx) }),
     limits: (i) => ({ recipients: [i.to], own: [i.to] }),
     summarize: (o, i) => issuedText(`Imported funds from ${i.sourceChain} to ${i.to}`, o.txID, STATUS),
   }),

@@ -45,8 +45,16 @@ export interface SpendPlan {
   lines: string[];
   /** Structured facts for structuredContent. */
   details?: Record<string, unknown>;
-  /** The network fee in the native smallest unit, counted in CHAIN_MCP_MAX_SPEND_PER_DAY with the amount. */
+  /**
+   * The most the spend can burn in fees, native smallest unit: counted with the amount in
+   * CHAIN_MCP_MAX_SPEND and CHAIN_MCP_MAX_SPEND_PER_DAY, and bound to the confirmation id.
+   */
   fee?: bigint;
+  /**
+   * Values the server chose for the request (an atomic spend's base fee), merged into the input
+   * when it is sent and bound to the confirmation id: what was previewed is what is sent.
+   */
+  send?: Record<string, unknown>;
 }
 
 /**

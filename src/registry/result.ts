@@ -14,7 +14,9 @@ export interface ToolResult {
 
 export function textResult(text: string, structured: Record<string, unknown> | undefined, config: Config): ToolResult {
   if (!structured) return { content: [{ type: 'text', text: clipText(redactSecrets(text, config.secrets), config.maxOutputBytes) }] };
-  const fitted = fitStructured(cleanValue(redactValue(structured, config.secrets)), config.maxStructuredBytes);
+  // Clean first, then mask: cleaning drops invisible characters, which could otherwise join the
+  // pieces of a secret the masker did not recognise back into the plain secret.
+  const fitted = fitStructured(redactValue(cleanValue(structured), config.secrets), config.maxStructuredBytes);
   const full = fitted.note ? `${text}\n${fitted.note}` : text;
   return { content: [{ type: 'text', text: clipText(redactSecrets(full, config.secrets), config.maxOutputBytes) }], structuredContent: fitted.value };
 }

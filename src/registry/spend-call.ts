@@ -5,7 +5,7 @@ import { humanDecision, needsLink } from '../approval/flow.js';
 import { cardMeta } from '../approval/card.js';
 import type { Services } from '../services.js';
 import { amountFacts, amountLines } from '../spend/amounts.js';
-import { checkOwn, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
+import { checkOwn, checkWithFee, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
 import { txFees } from '../spend/plan.js';
 import type { Reservation } from '../state/store.js';
 import { isStrangerLine, oneLine } from '../summarize/stranger.js';
@@ -159,10 +159,14 @@ export async function callSpend(
   const plan: SpendPlan = { ...planned, lines: [...clean.filter((l) => !isStrangerLine(l)), ...clean.filter(isStrangerLine)] };
   // What the rolling 24 h total counts: the amount and the fee the preview learned.
   const total = (limits.amount ?? 0n) + (plan.fee ?? 0n);
+  checkWithFee(limits, plan.fee, config, services.cachedNetwork());
   // Read once more after the preview's reads (another process may have spent meanwhile); the reservation at the confirm decides.
   const spentToday = await services.ledger.spent();
   if (config.maxSpendPerDay !== undefined && spentToday + total > config.maxSpendPerDay) throw overDailyTotal(total, spentToday, config, services.cachedNetwork());
   const audit = { tool: tool.name, amount: limits.amount?.toString(), fee: plan.fee?.toString(), recipients: limits.recipients, own: limits.own };
+  // The id binds the arguments, the most the fee can be and what the server chose to send: a fee
+  // that rose between preview and confirm (a base fee that jumped) no longer matches the id.
+  const bound = plan.fee === undefined && plan.send === undefined ? args : { args, fee: plan.fee, send: plan.send };
   if (typeof confirm !== 'string') {
     if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
       log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
@@ -171,7 +175,7 @@ export async function callSpend(
     for (const gone of await services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
     // A full book refuses the new preview; it never drops an older one a human may be reading.
     if (config.approval === 'human') await services.approvals.ensureRoom();
-    const { id, expiresAt } = await services.confirmations.issue(tool.name, args, services.now(), ownerOf(hooks));
+    const { id, expiresAt } = await services.confirmations.issue(tool.name, bound, services.now(), ownerOf(hooks));
     log.info({ audit: 'preview', ...audit }, 'spend preview');
     const preview = [...plan.lines];
     let how = `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`;
@@ -213,11 +217,11 @@ export async function callSpend(
   /** Who approved (the channel, and the passkey on the page): in the result and the audit line. */
   let approvedBy: string | undefined;
   if (config.approval === 'human') {
-    const decision = await humanApproval(services, tool, args, confirm, plan, hooks);
+    const decision = await humanApproval(services, tool, bound, confirm, plan, hooks);
     if (typeof decision !== 'string') return decision;
     approvedBy = decision;
   } else {
-    await redeemOrRefuse(services, tool, args, confirm, audit, ownerOf(hooks));
+    await redeemOrRefuse(services, tool, bound, confirm, audit, ownerOf(hooks));
   }
   if (config.approval === 'confirm-id' && hooks.elicit) {
     const answer = await hooks.elicit([`Approve ${tool.title}?`, ...plan.lines].join('\n'));
@@ -232,7 +236,7 @@ export async function callSpend(
   log.info({ audit: 'confirmed', ...audit }, 'spend confirmed');
   let output: Record<string, unknown>;
   try {
-    output = (await runOperation(tool, args, ctx)) as Record<string, unknown>;
+    output = (await runOperation(tool, plan.send ? { ...args, ...plan.send } : args, ctx)) as Record<string, unknown>;
   } catch (err) {
     const error = toChainMcpError(err);
     const lost =

@@ -80,6 +80,21 @@ export function checkWithoutRequests(limits: SpendLimits, config: Config, networ
 }
 
 /**
+ * Stage 3, after the preview learned the fee: the amount and the most the fee can burn together
+ * stay within CHAIN_MCP_MAX_SPEND (a fee is money leaving the user like the amount).
+ */
+export function checkWithFee(limits: SpendLimits, fee: bigint | undefined, config: Config, network: NetworkInfo | undefined): void {
+  if (config.maxSpend === undefined || fee === undefined || fee === 0n) return;
+  const total = (limits.amount ?? 0n) + fee;
+  if (total > config.maxSpend) {
+    throw policy(
+      `Refused: the amount ${shown(limits.amount ?? 0n, network)} plus the fee of at most ${shown(fee, network)} is ${shown(total, network)}, over CHAIN_MCP_MAX_SPEND (${shown(config.maxSpend, network)}).`,
+      'Send a smaller amount, leave baseFee out (the node\'s current base fee), or ask the operator to raise the limit.',
+    );
+  }
+}
+
+/**
  * Stage 2b, under any limit: every address that must be the user's (change, an import's
  * destination) is, by the user's own address list (one cached lookup). An address the server
  * cannot tell (a C-Chain hex address) passes only when the operator allow-listed it.

@@ -5,6 +5,7 @@ import { ChainMcpError, InputError } from '../errors.js';
 import type { SpendPlan, ToolContext } from '../core/tool.js';
 import { assetAmount, big, nativeAmount } from '../summarize/format.js';
 import { decodeUtxo } from '../summarize/utxo.js';
+import { atomicFee, boundedBaseFee, importGas } from './atomic-fee.js';
 
 /**
  * Shared pieces of spend previews (DESIGN "Confirmation of spends", 2): the keystore
@@ -267,7 +268,16 @@ export function feeLine(fee: bigint, network: NetworkInfo): string {
 }
 
 
-/** What waits in shared memory for an import: UTXO count and native total, or undefined when unknown. */
+/** What waits in shared memory for an import: output count, native total, signatures per output and assets; undefined when unknown. */
+export interface AtomicWaiting {
+  count: number;
+  native: bigint;
+  /** Signatures each output needs (its threshold), in listing order. */
+  signatures: number[];
+  /** Distinct assets: an import into C makes one EVM output per asset. */
+  assets: number;
+}
+
 export async function atomicWaiting(
   ctx: ToolContext,
   endpoint: 'xvm' | 'cx',
@@ -275,47 +285,86 @@ export async function atomicWaiting(
   sourceChain: string,
   network: NetworkInfo,
   chain?: string,
-): Promise<{ count: number; native: bigint } | undefined> {
+): Promise<AtomicWaiting | undefined> {
   if (addresses.length === 0) return undefined;
   try {
     const method = endpoint === 'xvm' ? 'xvm.getUTXOs' : 'cx.getUTXOs';
     const raw = (await ctx.rpc(endpoint, method, { addresses, limit: 1024, sourceChain }, { retry: true, chain })) as { utxos?: unknown };
     const utxos = (Array.isArray(raw?.utxos) ? raw.utxos : []).map((u) => decodeUtxo(String(u), network.hrp)).filter((u) => u !== undefined);
     const native = utxos.filter((u) => u.assetID === network.assetID).reduce((sum, u) => sum + BigInt(u.amount ?? '0'), 0n);
-    return { count: utxos.length, native };
+    return { count: utxos.length, native, signatures: utxos.map((u) => Math.max(1, u.threshold ?? 1)), assets: new Set(utxos.map((u) => u.assetID)).size };
   } catch {
     return undefined;
   }
 }
 
-/** The preview line of an import. */
-export function importLine(waiting: { count: number; native: bigint } | undefined, fee: bigint, network: NetworkInfo, from: string): string {
+/** The preview line of an import; `upTo` when the fee is a maximum (a C import the node builds). */
+export function importLine(waiting: { count: number; native: bigint } | undefined, fee: bigint, network: NetworkInfo, from: string, upTo = false): string {
   if (!waiting) return `Imports: everything exported from chain ${from} (the node did not list it here).`;
   if (waiting.count === 0) return `Imports: nothing is waiting from chain ${from}; the node will refuse until the export is accepted.`;
   const after = waiting.native > fee ? waiting.native - fee : 0n;
-  return `Imports: ${waiting.count} output(s) from chain ${from}, ${nativeAmount(waiting.native, network).display}; you receive about ${nativeAmount(after, network).display} after the fee.`;
+  return `Imports: ${waiting.count} output(s) from chain ${from}, ${nativeAmount(waiting.native, network).display}; you receive ${upTo ? 'at least' : 'about'} ${nativeAmount(after, network).display} after the fee.`;
+}
+
+/** The fee line of a C-Chain atomic spend: the most it can burn, and how that follows from gas and base fee. */
+export function atomicFeeLine(fee: bigint, gas: bigint, baseFee: bigint, current: bigint, network: NetworkInfo): string {
+  return `Fee: at most ${nativeAmount(fee, network).display}, burnt on C (gas at most ${gas} x base fee ${baseFee} wei; the node's current base fee is ${current} wei)`;
 }
 
 /**
- * Preview of an import on X (`xvm.import`) or C (`cx.import`): network, recipient, what waits
- * in shared memory for `waitingOn`, and the fee line the chain uses.
+ * Preview of an import on X (`xvm.import`): network, recipient, what waits in shared memory for
+ * `waitingOn`, and the X fee.
  */
 export async function importPlan(
   ctx: ToolContext,
-  opts: { endpoint: 'xvm' | 'cx'; to: string; sourceChain: string; chain?: string; waitingOn: readonly string[]; fee: (txFee: bigint, network: NetworkInfo) => string },
+  opts: { to: string; sourceChain: string; chain?: string; waitingOn: readonly string[] },
 ): Promise<SpendPlan> {
   const network = await ctx.network();
   const { txFee } = await txFees(ctx);
-  const waiting = await atomicWaiting(ctx, opts.endpoint, opts.waitingOn, opts.sourceChain, network, opts.chain);
+  const waiting = await atomicWaiting(ctx, 'xvm', opts.waitingOn, opts.sourceChain, network, opts.chain);
   return {
     lines: [
-      ...headLines(network, undefined, opts.endpoint === 'cx' ? 'C' : 'X').slice(0, 1),
+      ...headLines(network, undefined, 'X').slice(0, 1),
       `To: ${await ownMark(ctx, opts.to)}`,
       importLine(waiting, txFee, network, opts.sourceChain),
-      opts.fee(txFee, network),
+      feeLine(txFee, network),
     ],
     details: { to: opts.to, sourceChain: opts.sourceChain, ...(waiting ? { amount: waiting.native.toString() } : {}) },
-    fee: opts.endpoint === 'cx' ? 0n : txFee,
+    fee: txFee,
+  };
+}
+
+/**
+ * Preview of an import into C (`cx.import`): the node builds it from every output waiting, so
+ * the fee is bounded by those outputs (their signatures and assets) at the bounded base fee.
+ * Without the list the fee has no bound, and the import is refused before anything is sent.
+ */
+export async function cImportPlan(
+  ctx: ToolContext,
+  opts: { to: string; sourceChain: string; chain?: string; waitingOn: readonly string[]; baseFee: bigint | undefined },
+): Promise<SpendPlan> {
+  const network = await ctx.network();
+  const { baseFee, current } = await boundedBaseFee(ctx, opts.baseFee, opts.chain);
+  // A user with no addresses has nothing waiting: the node will refuse, and there is no fee.
+  const none: AtomicWaiting = { count: 0, native: 0n, signatures: [], assets: 0 };
+  const waiting = opts.waitingOn.length === 0 ? none : await atomicWaiting(ctx, 'cx', opts.waitingOn, opts.sourceChain, network, opts.chain);
+  if (!waiting) {
+    throw new ChainMcpError('policy', `The node did not list the outputs waiting on C from chain ${opts.sourceChain}, so the import's fee has no bound; nothing was sent.`, {
+      hint: 'Try again when cx_getUTXOs answers for your addresses.',
+    });
+  }
+  const gas = importGas(waiting.signatures, Math.max(1, waiting.assets));
+  const fee = atomicFee(gas, baseFee);
+  return {
+    lines: [
+      ...headLines(network, undefined, 'C').slice(0, 1),
+      `To: ${await ownMark(ctx, opts.to)}`,
+      importLine(waiting, fee, network, opts.sourceChain, true),
+      `${atomicFeeLine(fee, gas, baseFee, current, network)}; taken from the imported funds`,
+    ],
+    details: { to: opts.to, sourceChain: opts.sourceChain, amount: waiting.native.toString(), maxFee: fee.toString(), baseFeeWei: baseFee.toString() },
+    fee,
+    send: { baseFee },
   };
 }
 

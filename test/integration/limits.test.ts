@@ -5,6 +5,7 @@ import { CATALOGUE } from '../../src/catalogue/index.js';
 import type { ToolDef } from '../../src/core/tool.js';
 import { loadConfig } from '../../src/config.js';
 import { KNOWN_NETWORKS } from '../../src/context/network.js';
+import { formatAmount } from '../../src/codec/index.js';
 import { silentLogger } from '../../src/log.js';
 import { Services } from '../../src/services.js';
 import { buildServer } from '../../src/server.js';
@@ -121,14 +122,32 @@ describe('hard limits refuse before any request, on every spend tool', () => {
     }
   }
 
+  /**
+   * The most a spend's fee can burn with this fake node's answers (info.getTxFee answers nothing: 0),
+   * counted with the amount in CHAIN_MCP_MAX_SPEND. C atomic spends: cx_export from one key (one EVM
+   * input, one output: 11,230 gas) at the example's 30 gwei base fee = 336,900 nCAM; transfer C -> X,
+   * the same export at the node's 200 gwei: 11,230 x 200 = 2,246,000 nCAM.
+   */
+  const FEE_ON_FAKE: Record<string, bigint> = { cx_export: 336_900n, transfer: 2_246_000n };
+
   for (const tool of SPEND.filter((t) => t.name in MOVES)) {
-    it(`${tool.name}: CHAIN_MCP_MAX_SPEND at the amount previews; one unit less refuses with zero requests`, async () => {
+    it(`${tool.name}: CHAIN_MCP_MAX_SPEND at the amount plus the most the fee burns previews; less refuses, with zero requests below the amount`, async () => {
       for (const args of argSets(tool)) {
         const amount = MOVES[tool.name]!(args);
+        const fee = FEE_ON_FAKE[tool.name] ?? 0n;
         expect(amount > 0n, tool.name).toBe(true);
-        const at = await attempt(tool, args, { CHAIN_MCP_MAX_SPEND: amount.toString() });
+        // A transfer to C credits a 0x address the server cannot tell as the user's: under any limit it
+        // passes only allow-listed (the own-address rule of cx_import).
+        const allow: Record<string, string> = typeof args.evmAddress === 'string' ? { CHAIN_MCP_ALLOWED_RECIPIENTS: `${args.to},${args.evmAddress}` } : {};
+        const at = await attempt(tool, args, { CHAIN_MCP_MAX_SPEND: (amount + fee).toString(), ...allow });
         expect(at.isError, `${tool.name} at the cap: ${at.text}`).toBe(false);
         expect(at.status).toBe('preview');
+        if (fee > 0n) {
+          const short = await attempt(tool, args, { CHAIN_MCP_MAX_SPEND: (amount + fee - 1n).toString(), ...allow });
+          expect(short.isError, tool.name).toBe(true);
+          const cam = (v: bigint) => `${formatAmount(v, { decimals: 9 })} CAM`;
+          expect(short.text).toContain(`plus the fee of at most ${cam(fee)} is ${cam(amount + fee)}, over CHAIN_MCP_MAX_SPEND (${cam(amount + fee - 1n)})`);
+        }
         const over = await attempt(tool, args, { CHAIN_MCP_MAX_SPEND: (amount - 1n).toString() });
         expect(over.isError, tool.name).toBe(true);
         expect(over.text).toContain('exceeds CHAIN_MCP_MAX_SPEND');

@@ -133,14 +133,21 @@ describe.each([true, false])('preview arithmetic (lock mode %s)', (lockMode) => 
     }
   });
 
-  it('cx_export shows the atomic base fee given, or that the node suggests it, and the import that completes it', async () => {
+  it('cx_export shows the most its fee can burn at the base fee given (at most twice the node\'s) or the node\'s own, and the import that completes it', async () => {
     const { d0 } = keys();
-    const given = await preview(stack, 'cx_export', { to: d0.x, amount: '2000000000', assetID: 'CAM', baseFee: 25_000_000_000 });
-    expect(given.text).toMatch(/Fee: [\d.,]+ CAM; atomic base fee 25000000000 wei/);
+    // The devnet user has 3 keys: the node may spend from each, so the bound is 3 EVM inputs and one
+    // output: 366 unsigned bytes + 3 x 1,000 + 10,000 = 13,366 gas.
+    const given = await preview(stack, 'cx_export', { to: d0.x, amount: '2000000000', assetID: 'CAM', baseFee: 50_000_000_000 });
+    expect(given.text).toContain("Fee: at most 0.0006683 CAM, burnt on C (gas at most 13366 x base fee 50000000000 wei; the node's current base fee is 25000000000 wei)");
+    expect(given.text).toContain('Total at most: 2.0006683 CAM, counted against the limits');
     expect(given.text).toContain(`To: ${d0.x} (completed by xvm_import with sourceChain "C")`);
     expect(given.text).toContain('Amount: 2 CAM');
-    const suggested = await preview(stack, 'cx_export', { to: d0.x, amount: '2000000000', assetID: 'CAM' });
-    expect(suggested.text).toMatch(/Fee: [\d.,]+ CAM; atomic base fee suggested by the node/);
+    expect(given.structured?.details).toMatchObject({ maxFee: '668300', baseFeeWei: '50000000000' });
+    const current = await preview(stack, 'cx_export', { to: d0.x, amount: '2000000000', assetID: 'CAM' });
+    expect(current.text).toContain('Fee: at most 0.00033415 CAM, burnt on C (gas at most 13366 x base fee 25000000000 wei');
+    const over = await stack.call('cx_export', { to: d0.x, amount: '2000000000', assetID: 'CAM', baseFee: 50_000_000_001 });
+    expect(over.isError).toBe(true);
+    expect(over.text).toContain("baseFee: at most twice the node's current base fee, 50000000000 wei (now 25000000000 wei); got 50000000001 wei");
   });
 
   it('platform_exportNative: the amount and the fee leave P', async () => {

@@ -77,8 +77,11 @@ describe('spend flows on the devnet', () => {
     const before = state.cBalances.get(d0.c) ?? 0n;
     // The seed left 20 CAM exported X -> C for this key; the import takes both.
     const imported = await confirmed(stack, 'cx_import', { to: d0.c, sourceChain: 'X' });
-    expect(imported.preview.text).toContain('Imports: 2 output(s) from chain X, 23 CAM; you receive about 22.999 CAM after the fee.');
-    expect((state.cBalances.get(d0.c) ?? 0n) > before).toBe(true);
+    // Two single-signature inputs and one EVM output: 318 unsigned bytes + 2 x 1,000 + 10,000 = 12,318 gas
+    // at the devnet's 25 gwei base fee = 307,950 nCAM, the most the node can build and the fee it burns.
+    expect(imported.preview.text).toContain('Imports: 2 output(s) from chain X, 23 CAM; you receive at least 22.99969205 CAM after the fee.');
+    expect(imported.preview.text).toContain('Fee: at most 0.00030795 CAM, burnt on C (gas at most 12318 x base fee 25000000000 wei');
+    expect(state.cBalances.get(d0.c) ?? 0n).toBe(before + (23_000_000_000n - 307_950n) * 10n ** 9n);
     expect(utxosOf(state, 'C', [to], { sourceChain: 'X' })).toHaveLength(0);
   });
 
@@ -101,7 +104,8 @@ describe('spend flows on the devnet', () => {
     expect(balanceOf(state, 'X', d0.x, native)).toBe(before + 4_000_000_000n + 30_000_000_000n - state.fees.txFee);
     const cBefore = state.cBalances.get(d0.c)!;
     await confirmed(stack, 'cx_export', { to: d0.x, amount: '2000000000', assetID: 'CAM' });
-    expect(state.cBalances.get(d0.c)).toBe(cBefore - (2_000_000_000n + state.fees.txFee) * 10n ** 9n);
+    // One EVM input and one output: 230 unsigned bytes + 1,000 + 10,000 = 11,230 gas x 25 gwei = 280,750 nCAM burnt.
+    expect(state.cBalances.get(d0.c)).toBe(cBefore - (2_000_000_000n + 280_750n) * 10n ** 9n);
     const mid = balanceOf(state, 'X', d0.x, native);
     await confirmed(stack, 'xvm_import', { to: d0.x, sourceChain: 'C' });
     expect(balanceOf(state, 'X', d0.x, native)).toBe(mid + 2_000_000_000n - state.fees.txFee);

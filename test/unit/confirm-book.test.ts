@@ -72,7 +72,7 @@ describe('ConfirmationBook', () => {
       const e = await refusal(attempt);
       expect(e.kind).toBe('confirmation');
       expect(e.message).toBe(
-        'Confirmation refused: the confirmationId does not match this tool and these exact arguments (or was not issued by this server). Nothing was sent.',
+        'Confirmation refused: the confirmationId does not match this tool and these exact arguments (or the fee changed since the preview, or it was not issued by this server). Nothing was sent.',
       );
       expect(e.hint).toBe('Call the tool again without confirm to get a fresh preview and confirmationId.');
     }

@@ -17,6 +17,7 @@ import {
   hrpOf,
   importLine,
   importPlan,
+  cImportPlan,
   MAX_STAKE_SECONDS,
   MIN_STAKE_SECONDS,
   minDelegatorStake,
@@ -779,7 +780,8 @@ describe('atomicWaiting', () => {
 
   it('counts the decodable outputs and sums only those of the native asset', async () => {
     const { ctx } = shared({ utxos: waitingUtxos });
-    expect(await atomicWaiting(ctx, 'xvm', [ADDR_X], 'P', LOCAL)).toEqual({ count: 4, native: cam(5) });
+    // Each output needs its threshold's signatures (1 here); two assets, so a C import makes two EVM outputs.
+    expect(await atomicWaiting(ctx, 'xvm', [ADDR_X], 'P', LOCAL)).toEqual({ count: 4, native: cam(5), signatures: [1, 1, 1, 1], assets: 2 });
   });
 
   it('asks xvm.getUTXOs for the addresses and source chain, up to 1024, retrying, on the chosen chain', async () => {
@@ -799,7 +801,7 @@ describe('atomicWaiting', () => {
 
   it('reads a null answer as nothing waiting', async () => {
     const { ctx } = shared(null);
-    expect(await atomicWaiting(ctx, 'xvm', [ADDR_X], 'P', LOCAL)).toEqual({ count: 0, native: 0n });
+    expect(await atomicWaiting(ctx, 'xvm', [ADDR_X], 'P', LOCAL)).toEqual({ count: 0, native: 0n, signatures: [], assets: 0 });
   });
 
   it('is unknown when the call fails', async () => {
@@ -841,7 +843,6 @@ describe('importLine', () => {
 });
 
 describe('importPlan', () => {
-  const fee = (txFee: bigint, network: NetworkInfo) => `Fee: ${txFee} on ${network.networkID}`;
   const node = () =>
     fakeCtx({
       answers: {
@@ -853,14 +854,14 @@ describe('importPlan', () => {
 
   it('previews an X import: network line only, recipient, what waits, and the chain fee line', async () => {
     const { ctx, calls } = node();
-    const plan = await importPlan(ctx, { endpoint: 'xvm', to: ADDR_X, sourceChain: 'P', chain: 'X', waitingOn: [ADDR_X], fee });
+    const plan = await importPlan(ctx, { to: ADDR_X, sourceChain: 'P', chain: 'X', waitingOn: [ADDR_X] });
     expect(plan).toEqual({
       lines: [
         'Network: local 12345 (prefix local), chain X',
         // The fake context cannot list the user's addresses.
         `To: ${ADDR_X} (cannot be checked as yours)`,
         'Imports: 1 output(s) from chain P, 5 CAM; you receive about 4.999 CAM after the fee.',
-        'Fee: 1000000 on 12345',
+        'Fee: 0.001 CAM',
       ],
       details: { to: ADDR_X, sourceChain: 'P', amount: '5000000000' },
       fee: 1_000_000n,
@@ -871,19 +872,38 @@ describe('importPlan', () => {
     ]);
   });
 
-  it('previews a C import on chain C', async () => {
-    const { ctx } = node();
-    const to = '0x1111111111111111111111111111111111111111';
-    const plan = await importPlan(ctx, { endpoint: 'cx', to, sourceChain: 'X', waitingOn: [onChain(ADDR_X, 'C')], fee });
+});
+
+describe('cImportPlan', () => {
+  const to = '0x1111111111111111111111111111111111111111';
+  const node = (utxos: string[], baseFee = '0x5d21dba000') =>
+    fakeCtx({ answers: { eth_baseFee: ok(baseFee), 'cx.getUTXOs': ok({ utxos }) } });
+
+  it('bounds the fee by every output waiting at the node\'s base fee, sends that base fee, and counts the fee', async () => {
+    const { ctx } = node([utxo(1, 0, { type: 7, amount: cam(5) })]);
+    const plan = await cImportPlan(ctx, { to, sourceChain: 'X', waitingOn: [onChain(ADDR_X, 'C')], baseFee: undefined });
+    // One single-signature input, one EVM output: 74 + 4 + 88 + 4 + 60 = 230 bytes + 1,000 + 10,000 = 11,230 gas
+    // x 400 gwei (0x5d21dba000) = 4,492,000 nCAM.
     expect(plan.lines).toEqual([
       'Network: local 12345 (prefix local), chain C',
       `To: ${to} (cannot be checked as yours)`,
-      'Imports: nothing is waiting from chain X; the node will refuse until the export is accepted.',
-      'Fee: 1000000 on 12345',
+      'Imports: 1 output(s) from chain X, 5 CAM; you receive at least 4.995508 CAM after the fee.',
+      "Fee: at most 0.004492 CAM, burnt on C (gas at most 11230 x base fee 400000000000 wei; the node's current base fee is 400000000000 wei); taken from the imported funds",
     ]);
-    // A C import pays its fee out of what it imports, so nothing more leaves the user's balance
-    // (the daily total and the unit-mistake check see 0, not the X-Chain txFee).
-    expect(plan.fee).toBe(0n);
+    expect(plan.fee).toBe(4_492_000n);
+    expect(plan.send).toEqual({ baseFee: 400_000_000_000n });
+  });
+
+  it('refuses a base fee over twice the node\'s, naming the field', async () => {
+    const { ctx } = node([]);
+    await expect(cImportPlan(ctx, { to, sourceChain: 'X', waitingOn: [onChain(ADDR_X, 'C')], baseFee: 800_000_000_001n })).rejects.toThrow(
+      /baseFee: at most twice the node's current base fee, 800000000000 wei/,
+    );
+  });
+
+  it('refuses when the node will not list what waits: the fee would have no bound', async () => {
+    const { ctx } = fakeCtx({ answers: { eth_baseFee: ok('0x1'), 'cx.getUTXOs': fail(new Error('timeout')) } });
+    await expect(cImportPlan(ctx, { to, sourceChain: 'X', waitingOn: [onChain(ADDR_X, 'C')], baseFee: undefined })).rejects.toThrow(/has no bound; nothing was sent/);
   });
 });
 

@@ -4,7 +4,8 @@ import { isHexAddress, parseChainAddress } from '../../codec/index.js';
 import { amount, hexAddress } from '../../core/fields.js';
 import { defineTool, type SpendPlan, type ToolContext } from '../../core/tool.js';
 import { ChainMcpError, InputError, toChainMcpError } from '../../errors.js';
-import { credentials, pUnlocked, txFees, userXAddresses, xBalance } from '../../spend/plan.js';
+import { atomicFee, boundedBaseFee, exportGas, importGas } from '../../spend/atomic-fee.js';
+import { atomicWaiting, credentials, onChain, ownMark, pUnlocked, txFees, userXAddresses, xBalance } from '../../spend/plan.js';
 import { nativeAmount } from '../../summarize/format.js';
 import { arr, bareOf, FINAL, rec, sleep, str } from './shared.js';
 
@@ -110,17 +111,44 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
   const show = (v: bigint) => nativeAmount(v, network).display;
   const { txFee } = await txFees(ctx);
   if (route.steps.length > 1) await requireOwnDestination(ctx, i);
-  const atomicFee = 'the atomic base fee the node suggests';
+  // A C step burns gas x base fee (the node's current one, sent explicitly): bounded here by the
+  // largest transaction the node can build, one input per key for an export, every output
+  // waiting for the key plus this export's for an import.
+  let cFee = 0n;
+  let cFeeText = '';
+  let baseFee: bigint | undefined;
+  if (route.steps.some((st) => st.chain === 'C')) {
+    const bounded = await boundedBaseFee(ctx, undefined);
+    baseFee = bounded.baseFee;
+    const keys = await userXAddresses(ctx);
+    let gas: bigint;
+    if (route.from === 'C') gas = exportGas(Math.max(1, keys.length), [1]);
+    else {
+      const waiting = await atomicWaiting(ctx, 'cx', keys.map((a) => onChain(a, 'C')), route.from, network);
+      if (!waiting) {
+        throw new ChainMcpError('policy', 'The node did not list the outputs waiting on C, so the import fee has no bound; nothing was sent.', {
+          hint: 'Try again when cx_getUTXOs answers for your addresses.',
+        });
+      }
+      gas = importGas([...waiting.signatures, 1], Math.max(1, waiting.assets));
+    }
+    cFee = atomicFee(gas, baseFee);
+    cFeeText = `at most ${show(cFee)}: gas at most ${gas} x base fee ${baseFee} wei`;
+  }
+  const atomicFeeText = cFeeText;
   let before: bigint | undefined;
   if (route.from === 'X') before = await xBalance(ctx, await userXAddresses(ctx), await nativeAlias(ctx));
   else if (route.from === 'P') before = await pUnlocked(ctx, (await userXAddresses(ctx)).map((a) => `P-${bareOf(a)}`), network.assetID);
-  const leaving = i.amount + (route.from === 'C' ? 0n : txFee);
+  const leaving = i.amount + (route.from === 'C' ? cFee : txFee);
   const arrives = route.steps.length > 1 && route.to === 'X' ? i.amount - txFee : undefined;
+  // X and P steps pay txFee each, a C step its atomic fee.
+  const fee = txFee * BigInt(route.steps.filter((st) => st.chain !== 'C').length) + cFee;
   const lines = [
     `Network: ${network.networkID} (prefix ${network.hrp})`,
     `Route: ${route.from} -> ${route.to}, ${route.steps.length === 1 ? 'one transaction' : 'two transactions (export, then import), run in order after one confirmation'}`,
-    `Amount: ${show(i.amount)} to ${i.to}${route.to === 'C' ? ` (credited to ${i.evmAddress})` : ''}`,
-    ...route.steps.map((_, n) => stepLine(route, n, i, show(txFee), atomicFee, show(i.amount))),
+    `Amount: ${show(i.amount)} to ${i.to}${route.to === 'C' ? ` (credited to ${await ownMark(ctx, i.evmAddress!)})` : ''}`,
+    `Fees: at most ${show(fee)} in all, counted against the limits`,
+    ...route.steps.map((_, n) => stepLine(route, n, i, show(txFee), atomicFeeText, show(i.amount))),
     "Change to: one of your addresses (the node picks)",
     ...(arrives !== undefined ? [`Arrives: about ${show(arrives > 0n ? arrives : 0n)} after the import fee`] : []),
     route.from === 'C' ? 'Balance after on C: check eth_getBalance' : before === undefined ? 'Balance after: unknown' : before < leaving ? `Balance: NOT ENOUGH, you hold ${show(before)} unlocked on ${route.from} and this needs ${show(leaving)}` : `Balance after on ${route.from}: ${show(before - leaving)} (now ${show(before)})`,
@@ -135,14 +163,15 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
       route: `${route.from}->${route.to}`,
       steps: route.steps.map((s, n) => ({ step: n + 1, action: s.action, chain: s.chain })),
       txFee: txFee.toString(),
+      maxFee: fee.toString(),
     },
-    // X and P steps pay txFee each; a C export's atomic fee is not known here.
-    fee: txFee * BigInt(route.steps.filter((st) => st.chain !== 'C').length),
+    fee,
+    ...(baseFee !== undefined ? { send: { baseFee } } : {}),
   };
 };
 
 /** Issues one step through the node; the caller decides what a failure means. */
-async function issueStep(ctx: ToolContext, route: Route, n: number, i: TransferInput): Promise<string> {
+async function issueStep(ctx: ToolContext, route: Route, n: number, i: TransferInput & { baseFee?: bigint }): Promise<string> {
   const s = route.steps[n]!;
   const cred = credentials(ctx);
   const asset = await nativeAlias(ctx);
@@ -151,9 +180,9 @@ async function issueStep(ctx: ToolContext, route: Route, n: number, i: TransferI
   if (s.action === 'send') raw = await ctx.rpc('xvm', 'xvm.send', { amount: amountWire, assetID: asset, to: i.to, ...cred }, { retry: false });
   else if (s.action === 'export' && s.chain === 'X') raw = await ctx.rpc('xvm', 'xvm.export', { to: i.to, amount: amountWire, assetID: asset, ...cred }, { retry: false });
   else if (s.action === 'export' && s.chain === 'P') raw = await ctx.rpc('platform', 'platform.exportNative', { amount: amountWire, to: i.to, ...cred }, { retry: false });
-  else if (s.action === 'export') raw = await ctx.rpc('cx', 'cx.export', { to: i.to, amount: amountWire, assetID: asset, ...cred }, { retry: false });
+  else if (s.action === 'export') raw = await ctx.rpc('cx', 'cx.export', { to: i.to, amount: amountWire, assetID: asset, baseFee: i.baseFee, ...cred }, { retry: false });
   else if (s.chain === 'X') raw = await ctx.rpc('xvm', 'xvm.import', { to: i.to, sourceChain: route.from, ...cred }, { retry: false });
-  else raw = await ctx.rpc('cx', 'cx.import', { to: i.evmAddress, sourceChain: route.from, ...cred }, { retry: false });
+  else raw = await ctx.rpc('cx', 'cx.import', { to: i.evmAddress, sourceChain: route.from, baseFee: i.baseFee, ...cred }, { retry: false });
   const txID = str(rec(raw).txID);
   if (!txID) throw new ChainMcpError('malformed', `The node answered ${s.action} on ${s.chain} without a txID.`);
   return txID;
@@ -196,8 +225,9 @@ export const transfer = defineTool({
   }),
   validate: (i) => void routeOf(i),
   plan: transferPlan,
-  // The C import credits evmAddress: it is a recipient too.
-  limits: (i) => ({ amount: i.amount, recipients: i.evmAddress === undefined ? [i.to] : [i.to, i.evmAddress] }),
+  // The C import credits evmAddress: it is a recipient too, and like cx_import's destination it
+  // must be the user's own (marked, and refused under any limit when that cannot be told).
+  limits: (i) => ({ amount: i.amount, recipients: i.evmAddress === undefined ? [i.to] : [i.to, i.evmAddress], own: i.evmAddress === undefined ? [] : [i.evmAddress] }),
   run: async (i, ctx) => {
     const route = routeOf(i);
     const steps: StepOut[] = route.steps.map((s, n) => ({ step: n + 1, action: s.action, chain: s.chain, status: 'not_run' }));

@@ -32,13 +32,14 @@ export const watchTools: ToolDef[] = [
       subscription: z.string(),
       events: z.array(z.record(z.string(), z.unknown())),
       count: z.number(),
-      stoppedBy: z.enum(['maxEvents', 'timeout', 'cancelled', 'closed']),
+      stoppedBy: z.enum(['maxEvents', 'timeout', 'cancelled', 'closed', 'flood']),
       unsubscribed: z.boolean(),
       seconds: z.number(),
     }),
     run: (i, ctx) => watch(i, ctx),
     summarize: (o) => {
       const lines = [`${o.count} ${o.subscription === 'newHeads' ? 'new block(s)' : 'log(s)'} in ${o.seconds} s (stopped by ${o.stoppedBy}${o.unsubscribed ? ', unsubscribed' : ''}).`];
+      if (o.stoppedBy === 'flood') lines.push(`The node flooded the WebSocket (over ${MAX_WS_FRAMES} frames or ${MAX_WS_BYTES / 1024 / 1024} MB in one watch); the watch was cut off. Events kept: ${o.count}.`);
       if (o.subscription === 'newHeads') {
         lines.push(...listLines(o.events, 20, (e) => `block ${str(e.number)} ${str(e.hash).slice(0, 18)}… at ${str(obj(e.timestamp).iso)}, gas used ${str(e.gasUsed)}`));
       } else {
@@ -82,6 +83,13 @@ function headEvent(raw: unknown): Record<string, unknown> {
 export const MAX_WATCHES = 4;
 /** One WebSocket frame from the node: a block header or a log is a few KB. */
 const MAX_WS_FRAME = 1024 * 1024;
+/**
+ * A node that floods the socket (frames for other subscriptions, garbage, answers nobody asked
+ * for) is cut off: at most this many frames, or this many bytes, per watch. A real C-Chain sends
+ * one header every couple of seconds and logs in the few hundreds per block.
+ */
+export const MAX_WS_FRAMES = 2_000;
+export const MAX_WS_BYTES = 16 * 1024 * 1024;
 let activeWatches = 0;
 
 async function watch(input: WatchInput, ctx: ToolContext) {
@@ -107,7 +115,9 @@ async function watchOnce(input: WatchInput, ctx: ToolContext) {
   const events: Array<Record<string, unknown>> = [];
   const ws = new WebSocket(url, { headers, handshakeTimeout: ctx.config.timeoutMs, maxPayload: MAX_WS_FRAME });
   let subscriptionId: string | undefined;
-  let nextId = 1;
+  /** eth_subscribe is the first request on the socket. */
+  const SUBSCRIBE_ID = 1;
+  let nextId = SUBSCRIBE_ID;
   const waiting = new Map<number, (msg: { result?: unknown; error?: { message?: string } }) => void>();
   const request = (method: string, params: unknown[]) =>
     new Promise<{ result?: unknown; error?: { message?: string } }>((resolve, reject) => {
@@ -123,11 +133,24 @@ async function watchOnce(input: WatchInput, ctx: ToolContext) {
       ws.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
     });
 
-  let finish: (reason: 'maxEvents' | 'timeout' | 'cancelled' | 'closed') => void = () => undefined;
-  const done = new Promise<'maxEvents' | 'timeout' | 'cancelled' | 'closed'>((resolve) => {
+  type Stop = 'maxEvents' | 'timeout' | 'cancelled' | 'closed' | 'flood';
+  let finish: (reason: Stop) => void = () => undefined;
+  const done = new Promise<Stop>((resolve) => {
     finish = resolve;
   });
+  let frames = 0;
+  let bytes = 0;
   ws.on('message', (data: Buffer) => {
+    frames++;
+    bytes += data.length;
+    if (frames > MAX_WS_FRAMES || bytes > MAX_WS_BYTES) {
+      // Stop reading at once: the socket is dropped, not politely unsubscribed.
+      finish('flood');
+      for (const answer of waiting.values()) answer({ error: { message: `the node flooded the WebSocket (over ${MAX_WS_FRAMES} frames or ${MAX_WS_BYTES} bytes)` } });
+      waiting.clear();
+      ws.terminate();
+      return;
+    }
     let msg: { id?: unknown; method?: unknown; params?: { subscription?: unknown; result?: unknown }; result?: unknown; error?: { message?: string } };
     try {
       msg = JSON.parse(data.toString('utf8'));
@@ -135,6 +158,8 @@ async function watchOnce(input: WatchInput, ctx: ToolContext) {
       return;
     }
     if (typeof msg.id === 'number' && waiting.has(msg.id)) {
+      // Known at once: the node may send the first event in the very next frame.
+      if (msg.id === SUBSCRIBE_ID && typeof msg.result === 'string') subscriptionId = msg.result;
       waiting.get(msg.id)!(msg);
       waiting.delete(msg.id);
       return;

@@ -20,6 +20,29 @@ function needHex(p: Params, key: string): string {
   return v.toLowerCase();
 }
 
+/**
+ * What a keystore-built atomic tx burns on a real node (caminoethvm plugin/evm/tx.go
+ * calculateDynamicFee, export_tx.go and import_tx.go GasUsed): gas = unsigned bytes + 1,000 per
+ * signature + 10,000, fee = ⌈gas × baseFee / 10^9⌉ nCAM, at the base fee given or the node's own.
+ */
+function atomicBurn(unsignedBytes: number, signatures: number, baseFee: bigint): bigint {
+  const gas = BigInt(unsignedBytes + 1_000 * signatures + 10_000);
+  return (gas * baseFee + WEI - 1n) / WEI;
+}
+
+/** Unsigned ExportTx bytes: header 74, EVM inputs (68 each), one exported output to one address (80). */
+const exportBytes = (inputs: number) => 74 + 4 + 68 * inputs + 4 + 80;
+/** Unsigned ImportTx bytes: header 74, inputs (84 + 4 per signature), one EVM output (60). */
+const importBytes = (thresholds: readonly number[]) => 74 + 4 + thresholds.reduce((n, t) => n + 84 + 4 * t, 0) + 4 + 60;
+
+/** The base fee a keystore spend pays: the one given (a real node takes it as is) or the current one; below the current one the node refuses. */
+function baseFeeOf(state: DevnetState, p: Params): bigint {
+  if (p.baseFee === undefined || p.baseFee === null) return state.cBaseFee;
+  const given = BigInt(p.baseFee as string | number);
+  if (given < state.cBaseFee) throw new RpcFault(`insufficient funds: base fee ${given} is below the current base fee ${state.cBaseFee}`);
+  return given;
+}
+
 /** gorilla/rpc's answer to params that do not unmarshal (REAL-WIRE.md conventions). */
 export const UNMARSHAL = 'couldn\'t unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls';
 
@@ -47,7 +70,7 @@ export function registerCxSpend(router: RpcRouter, state: DevnetState): void {
       if (amount === 0n) throw new RpcFault('amount must be positive');
       const asset = resolveAsset(state, needString(p, 'assetID'));
       if (!asset || asset.id !== state.nativeAssetID) throw new RpcFault('only the native asset can be exported by this devnet');
-      const fee = state.fees.txFee;
+      const fee = atomicBurn(exportBytes(1), 1, baseFeeOf(state, p));
       const needWei = (amount + fee) * WEI;
       const key = user.keys.find((k) => (state.cBalances.get(k.c) ?? 0n) >= needWei);
       if (!key) throw new RpcFault('insufficient funds');
@@ -73,7 +96,7 @@ export function registerCxSpend(router: RpcRouter, state: DevnetState): void {
       const atomic = utxosOf(state, 'C', user.keys.map((k) => k.bech32), { sourceChain: source }).filter((u) => u.assetID === state.nativeAssetID);
       if (atomic.length === 0) throw new RpcFault(`no atomic UTXOs to import from ${source}`);
       const total = atomic.reduce((s, u) => s + u.amount, 0n);
-      const fee = state.fees.txFee;
+      const fee = atomicBurn(importBytes(atomic.map((u) => u.threshold)), atomic.reduce((n, u) => n + u.threshold, 0), baseFeeOf(state, p));
       if (total <= fee) throw new RpcFault('insufficient funds: the imported amount does not cover the fee');
       state.cBalances.set(to, (state.cBalances.get(to) ?? 0n) + (total - fee) * WEI);
       const tx = addTx(state, {

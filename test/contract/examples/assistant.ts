@@ -42,11 +42,12 @@ export const examples: Record<string, ContractExample> = {
   transfer: {
     args: { to: ADDR, amount: '2500000000', sourceChain: 'C' },
     expect: [
-      { path: CX, method: 'cx.export', params: { to: ADDR, amount: 2500000000, assetID: ASSET, username: KEYSTORE.username, password: KEYSTORE.password } },
+      { path: CX, method: 'cx.export', params: { to: ADDR, amount: 2500000000, assetID: ASSET, baseFee: 200_000_000_000, username: KEYSTORE.username, password: KEYSTORE.password } },
       { path: X, method: 'xvm.import', params: { to: ADDR, sourceChain: 'C', username: KEYSTORE.username, password: KEYSTORE.password } },
     ],
     answers: {
       'xvm.listAddresses': { addresses: [ADDR] },
+      eth_baseFee: '0x2e90edd000',
       'xvm.getAssetDescription': { assetID: ASSET, name: 'Camino', symbol: 'CAM', denomination: 9 },
       'cx.export': { txID: TX },
       'cx.getAtomicTxStatus': { status: 'Accepted', blockHeight: '4' },

@@ -142,14 +142,16 @@ export const examples: Record<string, ContractExample> = {
     answers: { 'platform.setAddressState': { txID: TX.txID } },
   },
   cx_export: {
-    args: { to: X1, amount: '1000', assetID: 'CAM', baseFee: '25' },
-    expect: CX('cx.export', { to: X1, amount: 1000, assetID: 'CAM', baseFee: 25 }),
-    answers: { 'cx.export': { txID: TX.txID } },
+    args: { to: X1, amount: '1000', assetID: 'CAM', baseFee: '30000000000' },
+    // A base fee at most twice the node's current one (eth_baseFee, 25 gwei here) is sent as given.
+    expect: CX('cx.export', { to: X1, amount: 1000, assetID: 'CAM', baseFee: 30_000_000_000 }),
+    answers: { eth_baseFee: '0x5d21dba00', 'cx.export': { txID: TX.txID } },
   },
   cx_import: {
     args: { to: HEX, sourceChain: 'X' },
-    expect: CX('cx.import', { to: HEX, sourceChain: 'X' }),
-    answers: { 'cx.import': { txID: TX.txID } },
+    // Without one, the node's current base fee (200 gwei on Camino) is sent: the one the preview counted.
+    expect: CX('cx.import', { to: HEX, sourceChain: 'X', baseFee: 200_000_000_000 }),
+    answers: { 'xvm.listAddresses': { addresses: [X1] }, eth_baseFee: '0x2e90edd000', 'cx.getUTXOs': { numFetched: '0', utxos: [], endIndex: { address: '', utxo: '' } }, 'cx.import': { txID: TX.txID } },
   },
   cx_issueTx: {
     args: { tx: SIGNED, encoding: 'hex' },
