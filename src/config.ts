@@ -121,6 +121,13 @@ const wholeNumber = (what: string, min: number, max: number, fallback: number) =
     .refine((n) => n >= min && n <= max, `expected ${what} between ${min} and ${max}`)
     .default(fallback);
 
+/** `60/min` as points per duration in seconds (rate-limiter-flexible's terms). */
+function parseRate(text: string): { points: number; seconds: number; text: string } {
+  const [count, unit] = text.split('/') as [string, string];
+  const seconds = unit.startsWith('s') ? 1 : unit === 'min' ? 60 : 3600;
+  return { points: Number(count), seconds, text };
+}
+
 const envSchema = z.object({
   CHAIN_MCP_NODE_URL: url('node').default('http://127.0.0.1:9650'),
   CHAIN_MCP_INDEXER_URL: url('indexer').optional(),
@@ -159,6 +166,25 @@ const envSchema = z.object({
   CHAIN_MCP_APPROVAL: z.enum(['human', 'confirm-id']).default('human'),
   CHAIN_MCP_APPROVAL_LINK: z.enum(['passkey', 'plain']).default('passkey'),
   CHAIN_MCP_PASSKEY_FILE: z.string().trim().min(1).optional(),
+  // The issuer is compared exactly with a token's `iss` (Auth0's ends in a slash), so it keeps its form.
+  CHAIN_MCP_OAUTH_ISSUER: z
+    .string()
+    .trim()
+    .refine((v) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(v), 'expected the issuer URL (http:// or https://, no query or fragment), as the identity provider names itself')
+    .optional(),
+  CHAIN_MCP_OAUTH_AUDIENCE: z.string().trim().min(1).optional(),
+  CHAIN_MCP_PUBLIC_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^https?:\/\/[^/?#]+\/[^?#]*[^/?#]$/.test(v), 'expected the MCP endpoint as clients reach it, such as https://chain.example.org/mcp (with its path, no query)')
+    .optional(),
+  CHAIN_MCP_RATE_LIMIT: z
+    .string()
+    .trim()
+    .regex(/^\d+\/(s|sec|min|h|hour)$/, 'expected requests per period, such as 60/min, 5/s or 1000/h')
+    .transform(parseRate)
+    .refine((r) => r.points >= 1 && r.points <= 1_000_000, 'expected between 1 and 1000000 requests per period')
+    .default({ points: 60, seconds: 60, text: '60/min' }),
   CHAIN_MCP_APPROVAL_WAIT_MS: z
     .string()
     .regex(/^\d+$/, 'expected milliseconds as a whole number')
@@ -219,6 +245,14 @@ export interface Config {
   httpIdleMs: number;
   /** At most this many --http sessions at once; a new one beyond is refused (CHAIN_MCP_HTTP_MAX_SESSIONS). */
   httpMaxSessions: number;
+  /**
+   * --http as an OAuth 2.1 resource server (src/auth): the issuer whose JWKS signs the bearer
+   * tokens, the audience they must carry (the public URL unless CHAIN_MCP_OAUTH_AUDIENCE), and
+   * the MCP endpoint as clients reach it. Absent: no OAuth.
+   */
+  oauth?: { issuer: string; audience: string; publicUrl: string };
+  /** Requests to /mcp per user (per address when unauthenticated) and period (CHAIN_MCP_RATE_LIMIT). */
+  rateLimit: { points: number; seconds: number; text: string };
 }
 
 export interface Cli {
@@ -308,6 +342,8 @@ export const HELP = [
   ...FLAGS.map((f) => helpRow(`${f.short ? `-${f.short}, ` : ''}--${f.name}${f.arg ? ` ${f.arg}` : ''}`, f.help)),
   helpRow('CHAIN_MCP_WIRE_NAMES', "auto (default: learn the node's names), spec, camino, or key=value pairs"),
   helpRow('CHAIN_MCP_HTTP_TOKEN', 'bearer token for --http (required with spend or admin tools)'),
+  helpRow('CHAIN_MCP_OAUTH_ISSUER', '--http as an OAuth 2.1 resource server; needs CHAIN_MCP_PUBLIC_URL'),
+  helpRow('CHAIN_MCP_RATE_LIMIT', 'requests per user to /mcp (default 60/min); over it: HTTP 429'),
   helpRow('CHAIN_MCP_APPROVAL_LINK', 'passkey (default) or plain; CHAIN_MCP_PASSKEY_FILE'),
   '',
   'Secrets (auth token and password, keystore user and password) are read from the',
@@ -386,6 +422,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if ((e.CHAIN_MCP_KEYSTORE_USER === undefined) !== (e.CHAIN_MCP_KEYSTORE_PASSWORD === undefined)) {
     throw new ConfigError('CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD: set both or neither');
   }
+  const oauth = oauthSettings(e.CHAIN_MCP_OAUTH_ISSUER, e.CHAIN_MCP_OAUTH_AUDIENCE, e.CHAIN_MCP_PUBLIC_URL);
   let wire: WireSetting;
   try {
     wire = parseWireSetting(e.CHAIN_MCP_WIRE_NAMES);
@@ -434,12 +471,29 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     httpToken: e.CHAIN_MCP_HTTP_TOKEN,
     httpIdleMs: e.CHAIN_MCP_HTTP_IDLE_MS,
     httpMaxSessions: e.CHAIN_MCP_HTTP_MAX_SESSIONS,
+    oauth,
+    rateLimit: e.CHAIN_MCP_RATE_LIMIT,
   };
 }
 
-/** --http with spend or admin tools on needs CHAIN_MCP_HTTP_TOKEN: any local program could call them otherwise. */
+/** The OAuth settings hang together or stop the start: a half-configured resource server would refuse everyone, or no one. */
+function oauthSettings(issuer: string | undefined, audience: string | undefined, publicUrl: string | undefined): Config['oauth'] {
+  if (issuer === undefined) {
+    if (audience !== undefined) throw new ConfigError('CHAIN_MCP_OAUTH_AUDIENCE: set only with CHAIN_MCP_OAUTH_ISSUER (the identity provider whose tokens carry it)');
+    return undefined;
+  }
+  if (publicUrl === undefined) {
+    throw new ConfigError('CHAIN_MCP_OAUTH_ISSUER needs CHAIN_MCP_PUBLIC_URL: the MCP endpoint as clients reach it (such as https://chain.example.org/mcp), which tokens name as their audience');
+  }
+  return { issuer, audience: audience ?? publicUrl, publicUrl };
+}
+
+/** --http with spend or admin tools on needs CHAIN_MCP_HTTP_TOKEN (or OAuth): any local program could call them otherwise. */
 export function checkHttpConfig(config: Config): void {
-  if (!config.httpToken && (config.allowSpend || config.allowAdmin)) {
+  if (config.oauth && config.httpToken) {
+    throw new ConfigError('CHAIN_MCP_HTTP_TOKEN and CHAIN_MCP_OAUTH_ISSUER: choose one; the shared token is the single-user mode, OAuth gives each user their own token');
+  }
+  if (!config.httpToken && !config.oauth && (config.allowSpend || config.allowAdmin)) {
     throw new ConfigError(
       `CHAIN_MCP_HTTP_TOKEN: required with --http when ${config.allowSpend ? 'CHAIN_MCP_ALLOW_SPEND' : 'CHAIN_MCP_ALLOW_ADMIN'} is on (at least 16 random characters; clients send it as Authorization: Bearer <token>)`,
     );

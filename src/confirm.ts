@@ -96,7 +96,9 @@ export class ConfirmationBook {
     }
     if (!this.open.has(nonce)) throw refuse('the confirmationId was already used');
     // Over HTTP each client has its own session: an id seen by one client is no use to another.
-    if (this.sessions.get(nonce) !== session) throw refuse('the confirmationId was issued in another MCP session');
+    if (this.sessions.get(nonce) !== session) {
+      throw refuse(session?.startsWith('user:') || this.sessions.get(nonce)?.startsWith('user:') ? 'the confirmationId belongs to another user' : 'the confirmationId was issued in another MCP session');
+    }
     return nonce;
   }
 

@@ -7,6 +7,7 @@ import { checkHttpConfig, type Config, ConfigError } from './config.js';
 import type { Logger } from './log.js';
 import type { Services } from './services.js';
 import { buildServer } from './server.js';
+import type { ResourceServer } from './auth/resource.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const MAX_BODY = 4 * 1024 * 1024;
@@ -77,9 +78,52 @@ function abortOnHangUp(transport: StreamableHTTPServerTransport, req: IncomingMe
   });
 }
 
+/** What a load balancer probes: the process is up and serving; says nothing about the node (that is --check's job). */
+function healthz(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end('{"status":"ok"}');
+}
+
+/** Hosts a request may name: loopback, and under OAuth the public URL's host (a proxy passes it on). */
+function allowedHost(req: IncomingMessage, publicUrl: string): boolean {
+  const host = hostName(req.headers.host);
+  const publicHost = new URL(publicUrl).hostname;
+  if (!host || (host !== publicHost && !LOOPBACK_HOSTS.has(host))) return false;
+  const origin = req.headers.origin;
+  return origin === undefined || origin === new URL(publicUrl).origin || LOOPBACK_HOSTS.has(hostName(origin) ?? '');
+}
+
+/**
+ * Under OAuth each POST is served on its own (Streamable HTTP's stateless mode: a fresh server and
+ * transport per request, no session id), so any replica can take any request; what must outlive a
+ * request (confirmation ids, approvals, the daily total) lives in the state store.
+ */
+async function serveStateless(opts: { config: Config; log: Logger; services: Services }, rs: ResourceServer, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const auth = await rs.authenticate(req, res);
+  if (!auth) return;
+  if (req.method !== 'POST') {
+    // No session to stream to or delete: every answer comes on its own POST.
+    return jsonError(res, 405, -32000, 'Method not allowed: this server is stateless; send each JSON-RPC message as a POST.', { allow: 'POST' });
+  }
+  const body = await readJson(req).catch(() => Symbol.for('bad'));
+  if (body === Symbol.for('bad')) return jsonError(res, 400, -32700, 'Parse error: the body is not JSON.');
+  const byName = new Map((await opts.services.catalogue()).map((t) => [t.name, t]));
+  if (rs.refuseOutOfScope(res, auth, body, (name) => byName.get(name))) return;
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  const { mcp } = buildServer({ config: opts.config, log: opts.log, services: opts.services });
+  await mcp.connect(transport);
+  res.once('close', () => void mcp.close().catch(() => undefined));
+  abortOnHangUp(transport, req, res, body);
+  await transport.handleRequest(Object.assign(req, { auth }), res, body);
+}
+
 /** Streamable HTTP on 127.0.0.1 at /mcp, one MCP server per session, sharing the process's services. */
 export async function serveHttp(opts: { config: Config; log: Logger; services: Services; port: number; now?: () => number }) {
   checkHttpConfig(opts.config);
+  let resourceServer: ResourceServer | undefined;
+  if (opts.config.oauth) {
+    const [{ ResourceServer }, { RateLimits }] = await Promise.all([import('./auth/resource.js'), import('./auth/rate.js')]);
+    resourceServer = new ResourceServer(opts.config.oauth, new RateLimits(opts.config.rateLimit, opts.log), opts.log);
+  }
   const now = opts.now ?? Date.now;
   const { httpToken, httpIdleMs, httpMaxSessions } = opts.config;
   const sessions = new Map<string, Session>();
@@ -98,8 +142,15 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
   sweeper.unref();
   const http = createServer(async (req, res) => {
     try {
-      if (!loopbackOnly(req)) return jsonError(res, 403, -32000, 'Forbidden: only loopback hosts and origins are served.');
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname === '/healthz') return healthz(res);
+      if (resourceServer) {
+        if (!allowedHost(req, resourceServer.oauth.publicUrl)) return jsonError(res, 403, -32000, 'Forbidden: this host or origin is not the public URL of this server.');
+        if (resourceServer.serveMetadata(req, res, url.pathname)) return;
+        if (url.pathname !== resourceServer.mcpPath) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${resourceServer.mcpPath}.`);
+        return await serveStateless(opts, resourceServer, req, res);
+      }
+      if (!loopbackOnly(req)) return jsonError(res, 403, -32000, 'Forbidden: only loopback hosts and origins are served.');
       if (url.pathname !== '/mcp') return jsonError(res, 404, -32000, 'Not found: the MCP endpoint is /mcp.');
       if (httpToken !== undefined && !bearerMatches(req, httpToken)) {
         return jsonError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <CHAIN_MCP_HTTP_TOKEN>.', {

@@ -13,6 +13,8 @@ import { VIEWS, viewFor, viewHtml } from './views/views.js';
 import { selectTools, whyHidden } from './registry/select.js';
 import { registerAssistantExtras, SERVER_INSTRUCTIONS } from './assistant/extras.js';
 import { VERSION } from './version.js';
+import { mayUse } from './auth/scopes.js';
+import { subjectOf } from './auth/verify.js';
 
 export interface BuildOptions {
   config: Config;
@@ -103,11 +105,14 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     return toolsets;
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
     const selected = await selection();
     const dynamic = await session();
     const byName = selected.byName;
-    const listing = dynamic ? [...selected.listing.filter((t) => dynamic.visible(byName.get(t.name)!)), ...DISCOVERY_LISTING] : selected.listing;
+    const shown = dynamic ? [...selected.listing.filter((t) => dynamic.visible(byName.get(t.name)!)), ...DISCOVERY_LISTING] : selected.listing;
+    // Under OAuth each user sees only the tools their token's scopes open (src/auth/scopes.ts).
+    const scopes = extra.authInfo?.scopes;
+    const listing = scopes ? shown.filter((t) => !byName.has(t.name) || mayUse(byName.get(t.name)!, scopes)) : shown;
     if (!hostShowsCards(server.getClientCapabilities())) return { tools: listing };
     // MCP Apps hosts learn a tool's view from its listing: spend tools name the approval card,
     // the tools with a picture worth showing name their view (src/views).
@@ -132,6 +137,9 @@ export function buildServer(opts: BuildOptions): BuiltServer {
       return result;
     }
     const tool = byName.get(request.params.name);
+    // The HTTP layer answers 403 before this; kept so no other path can reach a tool outside the scopes.
+    const scopes = extra.authInfo?.scopes;
+    if (tool && scopes && !mayUse(tool, scopes)) return { content: [{ type: 'text', text: `Tool "${tool.name}" is outside this token's scopes.` }], isError: true };
     if (tool && dynamic && !dynamic.visible(tool)) return { content: [{ type: 'text', text: dynamic.notEnabled(tool) }], isError: true };
     if (!tool) {
       const hidden = catalogue.find((t) => t.name === request.params.name);
@@ -149,6 +157,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     const hooks: CallHooks = {
       signal: extra.signal,
       session: extra.sessionId,
+      owner: subjectOf(extra.authInfo),
       progress:
         progressToken === undefined
           ? undefined

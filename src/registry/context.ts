@@ -16,6 +16,8 @@ export interface CallHooks {
   appCard?: boolean;
   /** The MCP session (Streamable HTTP) the call came in; confirmation ids are bound to it. */
   session?: string;
+  /** Under OAuth, the token's subject: the confirmation ids and approvals this call makes are theirs alone. */
+  owner?: string;
 }
 
 /**

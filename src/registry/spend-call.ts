@@ -12,6 +12,11 @@ import type { CallHooks } from './context.js';
 import { runOperation } from './operation.js';
 import { jsonSafe, type ToolResult, textResult } from './result.js';
 
+/** What a confirmation id is bound to: the token's subject under OAuth (any replica, any request), else the MCP session. */
+function boundTo(hooks: CallHooks): string | undefined {
+  return hooks.owner !== undefined ? `user:${hooks.owner}` : hooks.session;
+}
+
 function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>, session?: string): void {
   try {
     services.confirmations.redeem(confirm, tool.name, args, services.now(), session);
@@ -50,7 +55,7 @@ async function humanApproval(
   const audit = { tool: tool.name };
   let nonce: string;
   try {
-    nonce = services.confirmations.verify(confirm, tool.name, args, services.now(), hooks.session);
+    nonce = services.confirmations.verify(confirm, tool.name, args, services.now(), boundTo(hooks));
   } catch (err) {
     log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
     throw err;
@@ -69,7 +74,7 @@ async function humanApproval(
       hint: 'Ask the human to approve (or decline) this exact preview, then call again with the same confirm. The model cannot approve it.',
     });
   }
-  services.confirmations.redeem(confirm, tool.name, args, services.now(), hooks.session);
+  services.confirmations.redeem(confirm, tool.name, args, services.now(), boundTo(hooks));
   services.approvals.forget(approval);
   if (state === 'declined') {
     log.info({ audit: 'declined', ...audit, channel: approval.decidedBy }, 'spend declined');
@@ -157,7 +162,7 @@ export async function callSpend(
     for (const gone of services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
     // A full book refuses the new preview; it never drops an older one a human may be reading.
     if (config.approval === 'human') services.approvals.ensureRoom();
-    const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now(), hooks.session);
+    const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now(), boundTo(hooks));
     log.info({ audit: 'preview', ...audit }, 'spend preview');
     const preview = [...plan.lines];
     let how = `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`;
@@ -200,7 +205,7 @@ export async function callSpend(
     const declined = await humanApproval(services, tool, args, confirm, plan, hooks);
     if (declined) return declined;
   } else {
-    redeemOrRefuse(services, tool, args, confirm, audit, hooks.session);
+    redeemOrRefuse(services, tool, args, confirm, audit, boundTo(hooks));
   }
   if (config.approval === 'confirm-id' && hooks.elicit) {
     const answer = await hooks.elicit([`Approve ${tool.title}?`, ...plan.lines].join('\n'));

@@ -1,0 +1,63 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+
+/**
+ * A real token issuer on loopback for the OAuth tests: its metadata (OpenID Connect discovery, or
+ * RFC 8414's document), a JWKS of keys jose generated (RS256, ES256, EdDSA), and tokens minted for
+ * any subject, scopes and audience. A key it does not publish signs the forgeries.
+ */
+export interface TestIssuer {
+  issuer: string;
+  /** Requests the issuer answered, by path (discovery is cached by the server). */
+  hits: Map<string, number>;
+  mint(opts: { sub: string; scope?: string; aud?: string; alg?: 'RS256' | 'ES256' | 'EdDSA'; expiresIn?: number; iss?: string; unpublished?: boolean; noSub?: boolean }): Promise<string>;
+  close(): Promise<void>;
+}
+
+const ALGS = ['RS256', 'ES256', 'EdDSA'] as const;
+
+export async function startIssuer(opts: { style?: 'oidc' | 'rfc8414'; path?: string } = {}): Promise<TestIssuer> {
+  const keys = new Map<string, { privateKey: CryptoKey; jwk: JWK }>();
+  for (const alg of ALGS) {
+    const pair = await generateKeyPair(alg, alg === 'EdDSA' ? { crv: 'Ed25519' } : {});
+    keys.set(alg, { privateKey: pair.privateKey, jwk: { ...(await exportJWK(pair.publicKey)), kid: `test-${alg}`, alg, use: 'sig' } });
+  }
+  const stranger = await generateKeyPair('ES256');
+  const hits = new Map<string, number>();
+  const path = opts.path ?? '';
+  let issuer = '';
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
+    const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const metadata = { issuer, jwks_uri: `${issuer}/jwks`, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, response_types_supported: ['code'], scopes_supported: ['chain:read', 'chain:spend', 'chain:admin'] };
+    if (opts.style === 'rfc8414' ? url.pathname === `/.well-known/oauth-authorization-server${path}` : url.pathname === `${path}/.well-known/openid-configuration`) return json(metadata);
+    if (url.pathname === `${path}/jwks`) return json({ keys: [...keys.values()].map((k) => k.jwk) });
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
+  return {
+    issuer,
+    hits,
+    async mint(o) {
+      const alg = o.alg ?? 'ES256';
+      const key = o.unpublished ? stranger.privateKey : keys.get(alg)!.privateKey;
+      const claims: Record<string, unknown> = { scope: o.scope ?? 'chain:read', azp: 'test-client' };
+      const jwt = new SignJWT(claims)
+        .setProtectedHeader({ alg: o.unpublished ? 'ES256' : alg, kid: o.unpublished ? 'test-ES256' : `test-${alg}`, typ: 'at+jwt' })
+        .setIssuer(o.iss ?? issuer)
+        .setAudience(o.aud ?? '')
+        .setIssuedAt()
+        .setExpirationTime(Math.floor(Date.now() / 1000) + (o.expiresIn ?? 600));
+      if (!o.noSub) jwt.setSubject(o.sub);
+      return jwt.sign(key);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
