@@ -173,6 +173,7 @@ const envSchema = z.object({
     .refine((v) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(v), 'expected the issuer URL (http:// or https://, no query or fragment), as the identity provider names itself')
     .optional(),
   CHAIN_MCP_OAUTH_AUDIENCE: z.string().trim().min(1).optional(),
+  CHAIN_MCP_OAUTH_CLIENT_ID: z.string().trim().min(1).max(256, 'expected at most 256 characters').optional(),
   CHAIN_MCP_PUBLIC_URL: z
     .string()
     .trim()
@@ -250,7 +251,7 @@ export interface Config {
    * tokens, the audience they must carry (the public URL unless CHAIN_MCP_OAUTH_AUDIENCE), and
    * the MCP endpoint as clients reach it. Absent: no OAuth.
    */
-  oauth?: { issuer: string; audience: string; publicUrl: string };
+  oauth?: { issuer: string; audience: string; publicUrl: string; clientId?: string };
   /** Requests to /mcp per user (per address when unauthenticated) and period (CHAIN_MCP_RATE_LIMIT). */
   rateLimit: { points: number; seconds: number; text: string };
 }
@@ -422,7 +423,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if ((e.CHAIN_MCP_KEYSTORE_USER === undefined) !== (e.CHAIN_MCP_KEYSTORE_PASSWORD === undefined)) {
     throw new ConfigError('CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD: set both or neither');
   }
-  const oauth = oauthSettings(e.CHAIN_MCP_OAUTH_ISSUER, e.CHAIN_MCP_OAUTH_AUDIENCE, e.CHAIN_MCP_PUBLIC_URL);
+  const oauth = oauthSettings(e.CHAIN_MCP_OAUTH_ISSUER, e.CHAIN_MCP_OAUTH_AUDIENCE, e.CHAIN_MCP_PUBLIC_URL, e.CHAIN_MCP_OAUTH_CLIENT_ID);
+  if (oauth && e.CHAIN_MCP_ALLOW_SPEND && e.CHAIN_MCP_APPROVAL === 'human' && oauth.clientId === undefined) {
+    throw new ConfigError(
+      "CHAIN_MCP_OAUTH_CLIENT_ID: required with OAuth and spends: the approval page signs the human in at the identity provider with this client (authorization code + PKCE), so only the spend's own user can approve it",
+    );
+  }
   let wire: WireSetting;
   try {
     wire = parseWireSetting(e.CHAIN_MCP_WIRE_NAMES);
@@ -477,15 +483,16 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
 }
 
 /** The OAuth settings hang together or stop the start: a half-configured resource server would refuse everyone, or no one. */
-function oauthSettings(issuer: string | undefined, audience: string | undefined, publicUrl: string | undefined): Config['oauth'] {
+function oauthSettings(issuer: string | undefined, audience: string | undefined, publicUrl: string | undefined, clientId: string | undefined): Config['oauth'] {
   if (issuer === undefined) {
     if (audience !== undefined) throw new ConfigError('CHAIN_MCP_OAUTH_AUDIENCE: set only with CHAIN_MCP_OAUTH_ISSUER (the identity provider whose tokens carry it)');
+    if (clientId !== undefined) throw new ConfigError('CHAIN_MCP_OAUTH_CLIENT_ID: set only with CHAIN_MCP_OAUTH_ISSUER (the identity provider that knows the client)');
     return undefined;
   }
   if (publicUrl === undefined) {
     throw new ConfigError('CHAIN_MCP_OAUTH_ISSUER needs CHAIN_MCP_PUBLIC_URL: the MCP endpoint as clients reach it (such as https://chain.example.org/mcp), which tokens name as their audience');
   }
-  return { issuer, audience: audience ?? publicUrl, publicUrl };
+  return { issuer, audience: audience ?? publicUrl, publicUrl, clientId };
 }
 
 /** --http with spend or admin tools on needs CHAIN_MCP_HTTP_TOKEN (or OAuth): any local program could call them otherwise. */

@@ -8,6 +8,7 @@ import type { Logger } from './log.js';
 import type { Services } from './services.js';
 import { buildServer } from './server.js';
 import type { ResourceServer } from './auth/resource.js';
+import type { LoginApprovalPages } from './auth/approval-login.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const MAX_BODY = 4 * 1024 * 1024;
@@ -120,9 +121,16 @@ async function serveStateless(opts: { config: Config; log: Logger; services: Ser
 export async function serveHttp(opts: { config: Config; log: Logger; services: Services; port: number; now?: () => number }) {
   checkHttpConfig(opts.config);
   let resourceServer: ResourceServer | undefined;
+  let loginPages: LoginApprovalPages | undefined;
   if (opts.config.oauth) {
-    const [{ ResourceServer }, { RateLimits }] = await Promise.all([import('./auth/resource.js'), import('./auth/rate.js')]);
-    resourceServer = new ResourceServer(opts.config.oauth, new RateLimits(opts.config.rateLimit, opts.log), opts.log);
+    const [{ ResourceServer }, { RateLimits }, { LoginApprovalPages }] = await Promise.all([import('./auth/resource.js'), import('./auth/rate.js'), import('./auth/approval-login.js')]);
+    const { oauth } = opts.config;
+    resourceServer = new ResourceServer(oauth, new RateLimits(opts.config.rateLimit, opts.log, opts.services.state.pool), opts.log);
+    if (oauth.clientId) {
+      loginPages = new LoginApprovalPages({ publicUrl: oauth.publicUrl, clientId: oauth.clientId, issuer: resourceServer.issuer, book: opts.services.approvals, log: opts.log, stateKey: opts.config.stateKey, now: opts.services.now });
+      // Spend previews link this page (on the public origin) instead of the loopback one.
+      opts.services.approvalPages.served = loginPages;
+    }
   }
   const now = opts.now ?? Date.now;
   const { httpToken, httpIdleMs, httpMaxSessions } = opts.config;
@@ -147,6 +155,7 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
       if (resourceServer) {
         if (!allowedHost(req, resourceServer.oauth.publicUrl)) return jsonError(res, 403, -32000, 'Forbidden: this host or origin is not the public URL of this server.');
         if (resourceServer.serveMetadata(req, res, url.pathname)) return;
+        if (loginPages && (await loginPages.handle(req, res, url.pathname))) return;
         if (url.pathname !== resourceServer.mcpPath) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${resourceServer.mcpPath}.`);
         return await serveStateless(opts, resourceServer, req, res);
       }

@@ -14,7 +14,7 @@ import { selectTools, whyHidden } from './registry/select.js';
 import { registerAssistantExtras, SERVER_INSTRUCTIONS } from './assistant/extras.js';
 import { VERSION } from './version.js';
 import { mayUse } from './auth/scopes.js';
-import { subjectOf } from './auth/verify.js';
+import { ownerOfAuth } from './auth/verify.js';
 
 export interface BuildOptions {
   config: Config;
@@ -157,7 +157,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     const hooks: CallHooks = {
       signal: extra.signal,
       session: extra.sessionId,
-      owner: subjectOf(extra.authInfo),
+      owner: ownerOfAuth(extra.authInfo),
       progress:
         progressToken === undefined
           ? undefined

@@ -13,6 +13,17 @@ export function subjectOf(auth: AuthInfo | undefined): string | undefined {
   return typeof sub === 'string' ? sub : undefined;
 }
 
+/** The owner a token's subject stands for in the state store: never equal to an MCP session id or the local owner. */
+export function ownerFor(subject: string): string {
+  return `oauth:${subject}`;
+}
+
+/** The owner of what a verified token's calls make (confirmation ids, approvals); undefined without OAuth. */
+export function ownerOfAuth(auth: AuthInfo | undefined): string | undefined {
+  const sub = subjectOf(auth);
+  return sub === undefined ? undefined : ownerFor(sub);
+}
+
 /** `scope` (RFC 9068, space-separated) or `scp` (a list, Microsoft's and Okta's). */
 function scopesOf(payload: Record<string, unknown>): string[] {
   if (typeof payload.scope === 'string') return payload.scope.split(' ').filter(Boolean);
