@@ -10,7 +10,8 @@ const LAYERS = [
   ['services', '^src/services\\.ts$'],
   ['catalogue', '^src/catalogue/'],
   ['domain', '^src/(spend|approval|context|summarize)/'],
-  ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|confirm|version)\\.ts$'],
+  ['state', '^src/state/|^src/confirm\\.ts$'],
+  ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|version)\\.ts$'],
 ];
 
 /** One rule per layer: nothing in it imports a layer above it. */

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from './codec/address.js';
@@ -11,6 +11,34 @@ import { parseWireSetting, type WireSetting } from './wire.js';
 export function defaultPasskeyFile(env: NodeJS.ProcessEnv = process.env): string {
   const base = env.XDG_CONFIG_HOME || (process.platform === 'win32' && env.APPDATA ? env.APPDATA : join(homedir(), '.config'));
   return join(base, 'chain-mcp', 'passkeys.json');
+}
+
+/** The default store when spends are on: a file beside the passkeys, so the daily total survives restarts. */
+export function defaultStateFile(env: NodeJS.ProcessEnv = process.env): string {
+  return join(dirname(defaultPasskeyFile(env)), 'state.db');
+}
+
+/** CHAIN_MCP_STATE: where the state that guards money lives (src/state/). */
+export type StateSetting = { kind: 'memory' } | { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/** Parses CHAIN_MCP_STATE; a postgres URL is never echoed (it may hold a password). */
+export function parseStateSetting(text: string): StateSetting {
+  const value = text.trim();
+  if (value === 'memory') return { kind: 'memory' };
+  if (value.startsWith('sqlite:')) {
+    const file = value.slice('sqlite:'.length);
+    if (file === '') throw new ConfigError('CHAIN_MCP_STATE: sqlite: needs a file, as in sqlite:/var/lib/chain-mcp/state.db');
+    return { kind: 'sqlite', file: resolve(file) };
+  }
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError('CHAIN_MCP_STATE: the postgres:// URL does not parse (postgres://user:password@host:5432/database)');
+    }
+    return { kind: 'postgres', url: value };
+  }
+  throw new ConfigError(`CHAIN_MCP_STATE: expected memory, sqlite:<file> or postgres://user:password@host:5432/database (got "${value.slice(0, 40)}")`);
 }
 
 /** Thrown for configuration that cannot start the server; main prints `message` as one line. */
@@ -165,6 +193,12 @@ const envSchema = z.object({
   CHAIN_MCP_WIRE_NAMES: z.string().optional(),
   CHAIN_MCP_APPROVAL: z.enum(['human', 'confirm-id']).default('human'),
   CHAIN_MCP_APPROVAL_LINK: z.enum(['passkey', 'plain']).default('passkey'),
+  CHAIN_MCP_STATE: z.string().trim().min(1).optional(),
+  CHAIN_MCP_STATE_KEY: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-fA-F]{64}$/, 'expected 32 bytes as 64 hex digits (openssl rand -hex 32)')
+    .optional(),
   CHAIN_MCP_PASSKEY_FILE: z.string().trim().min(1).optional(),
   // The issuer is compared exactly with a token's `iss` (Auth0's ends in a slash), so it keeps its form.
   CHAIN_MCP_OAUTH_ISSUER: z
@@ -238,6 +272,10 @@ export interface Config {
   maxStructuredBytes: number;
   /** CHAIN_MCP_WIRE_NAMES: `auto` learns the node's names on first use (src/context/dialect.ts). */
   wire: WireSetting;
+  /** CHAIN_MCP_STATE: memory, one SQLite file, or a PostgreSQL shared by replicas (src/state/). */
+  state: StateSetting;
+  /** CHAIN_MCP_STATE_KEY (64 hex digits): binds confirmation ids; random per process when unset. */
+  stateKey?: string;
   /** Values that must never appear in a log line, an error or a tool result. */
   secrets: readonly string[];
   /** CHAIN_MCP_HTTP_TOKEN: the bearer token every --http request must carry. */
@@ -346,6 +384,7 @@ export const HELP = [
   helpRow('CHAIN_MCP_OAUTH_ISSUER', '--http as an OAuth 2.1 resource server; needs CHAIN_MCP_PUBLIC_URL'),
   helpRow('CHAIN_MCP_RATE_LIMIT', 'requests per user to /mcp (default 60/min); over it: HTTP 429'),
   helpRow('CHAIN_MCP_APPROVAL_LINK', 'passkey (default) or plain; CHAIN_MCP_PASSKEY_FILE'),
+  helpRow('CHAIN_MCP_STATE', 'memory, sqlite:<file> or postgres://… (default memory; with spends\non, sqlite:<config dir>/chain-mcp/state.db); CHAIN_MCP_STATE_KEY'),
   '',
   'Secrets (auth token and password, keystore user and password) are read from the',
   'environment only. See README.md for every variable.',
@@ -412,7 +451,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
-    const secret = name.includes('PASSWORD') || name.includes('TOKEN') || name.includes('SECRET');
+    const secret = name.includes('PASSWORD') || name.includes('TOKEN') || name.includes('SECRET') || name === 'CHAIN_MCP_STATE_KEY' || name === 'CHAIN_MCP_STATE';
     const named = issue.code === 'custom' && issue.params?.named === true;
     const shown = secret || named ? '' : ` (got "${String(env[name] ?? '')}")`;
     const message =
@@ -439,7 +478,24 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const toolsets = new Set<Toolset>(
     !toolsetNames || toolsetNames.length === 0 || toolsetNames.includes('all') ? TOOLSETS : (toolsetNames as Toolset[]),
   );
-  const secrets = [e.CHAIN_MCP_AUTH_TOKEN, e.CHAIN_MCP_AUTH_PASSWORD, e.CHAIN_MCP_KEYSTORE_PASSWORD, e.CHAIN_MCP_ADMIN_SECRET, e.CHAIN_MCP_HTTP_TOKEN].filter(
+  // Spends on: the daily total must survive a restart, so the default is a file, not memory.
+  const state = e.CHAIN_MCP_STATE ? parseStateSetting(e.CHAIN_MCP_STATE) : e.CHAIN_MCP_ALLOW_SPEND ? { kind: 'sqlite' as const, file: defaultStateFile(env) } : { kind: 'memory' as const };
+  if (state.kind === 'postgres' && !e.CHAIN_MCP_STATE_KEY) {
+    throw new ConfigError(
+      'CHAIN_MCP_STATE_KEY: required with a shared store (CHAIN_MCP_STATE=postgres://…): the same 64 hex digits on every replica (openssl rand -hex 32), so any replica can check the confirmation ids another issued',
+    );
+  }
+  const statePassword = state.kind === 'postgres' ? decodeURIComponent(new URL(state.url).password) : '';
+  const secrets = [
+    e.CHAIN_MCP_AUTH_TOKEN,
+    e.CHAIN_MCP_AUTH_PASSWORD,
+    e.CHAIN_MCP_KEYSTORE_PASSWORD,
+    e.CHAIN_MCP_ADMIN_SECRET,
+    e.CHAIN_MCP_HTTP_TOKEN,
+    e.CHAIN_MCP_STATE_KEY,
+    // The database password is masked like the other secrets (a very short one would match ordinary text).
+    statePassword.length >= MIN_SECRET_CHARS ? statePassword : undefined,
+  ].filter(
     (s): s is string => typeof s === 'string',
   );
   return {
@@ -473,6 +529,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     approvalLink: e.CHAIN_MCP_APPROVAL_LINK,
     passkeyFile: e.CHAIN_MCP_PASSKEY_FILE ?? defaultPasskeyFile(env),
     wire,
+    state,
+    stateKey: e.CHAIN_MCP_STATE_KEY?.toLowerCase(),
     secrets,
     httpToken: e.CHAIN_MCP_HTTP_TOKEN,
     httpIdleMs: e.CHAIN_MCP_HTTP_IDLE_MS,

@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { CallHooks } from './registry/context.js';
 import { Services } from './services.js';
+import type { StateStore } from './state/store.js';
 import { type ToolListing, toolListing } from './registry/listing.js';
 import { DISCOVERY_LISTING, ToolsetSession } from './registry/dynamic.js';
 import { VIEWS, viewFor, viewHtml } from './views/views.js';
@@ -59,8 +60,8 @@ function select(catalogue: readonly ToolDef[], config: Config): Selection {
   return { catalogue, tools, byName: new Map(tools.map((t) => [t.name, t])), listing: tools.map(toolListing) };
 }
 
-export function createServices(config: Config, log: Logger, catalogue?: readonly ToolDef[]): Services {
-  return new Services({ config, log, catalogue });
+export function createServices(config: Config, log: Logger, catalogue?: readonly ToolDef[], state?: StateStore): Services {
+  return new Services({ config, log, catalogue, state });
 }
 
 /** Form elicitation: declared as `form`, or as a bare `elicitation: {}` (clients older than URL mode). */
@@ -127,7 +128,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     // App-only (never in tools/list): only the approval card holds a secret it accepts.
     if (request.params.name === CARD_TOOL && cards) {
-      return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log }, request.params.arguments ?? {});
+      return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log, owner: ownerOfAuth(extra.authInfo) }, request.params.arguments ?? {});
     }
     const { byName, catalogue } = ready ?? (await selected());
     const dynamic = opts.config.dynamic ? await session() : undefined;

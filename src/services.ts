@@ -14,7 +14,9 @@ import { ApprovalPages } from './approval/page.js';
 import { PasskeyStore } from './approval/passkey.js';
 import { CardSecrets } from './approval/card.js';
 import { OwnAddresses } from './spend/own.js';
-import { SpendLedger } from './spend/ledger.js';
+import { SpendLedger, signerOf } from './spend/ledger.js';
+import { lazyStateStore } from './state/open.js';
+import type { StateStore } from './state/store.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, resolveWire, type WireNames, wireMethod, wireParams } from './wire.js';
 
 /** What a composite's steps share to send their reads (registry/batcher.ts). */
@@ -28,6 +30,8 @@ export interface ServicesOptions {
   /** The operations composite tools may call; loaded lazily when not given. */
   catalogue?: readonly ToolDef[];
   now?: () => number;
+  /** The opened state store (main.ts opens it before serving); absent: opened on first use from config.state. */
+  state?: StateStore;
 }
 
 /**
@@ -41,10 +45,12 @@ export class Services {
   readonly node: JsonRpcClient;
   readonly indexerClient?: RestClient;
   readonly runnerClient?: RestClient;
-  readonly confirmations = new ConfirmationBook();
+  /** Confirmation ids, approvals, card secrets and the daily total (CHAIN_MCP_STATE, src/state/). */
+  readonly state: StateStore;
+  readonly confirmations: ConfirmationBook;
   readonly approvals: ApprovalBook;
   readonly approvalPages: ApprovalPages;
-  readonly cardSecrets = new CardSecrets();
+  readonly cardSecrets: CardSecrets;
   readonly now: () => number;
   /** What was sent in the last 24 hours, for CHAIN_MCP_MAX_SPEND_PER_DAY. */
   readonly ledger: SpendLedger;
@@ -66,8 +72,11 @@ export class Services {
     if (opts.config.runnerUrl) this.runnerClient = new RestClient(this.http, opts.config.runnerUrl, 'network runner');
     const given = opts.catalogue;
     this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
-    this.approvals = new ApprovalBook(this.now);
-    this.ledger = new SpendLedger(this.now);
+    this.state = opts.state ?? lazyStateStore(opts.config.state, opts.log);
+    this.confirmations = new ConfirmationBook(this.state, opts.config.stateKey);
+    this.approvals = new ApprovalBook(this.now, this.state);
+    this.cardSecrets = new CardSecrets(this.state, this.now);
+    this.ledger = new SpendLedger(this.now, this.state, signerOf(opts.config));
     const keystore = opts.config.keystore;
     this.ownAddresses = new OwnAddresses(
       keystore
@@ -157,6 +166,7 @@ export class Services {
   async close(): Promise<void> {
     await this.approvalPages.close();
     await this.http.close();
+    await this.state.close();
   }
 }
 

@@ -1,6 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { Approval, ApprovalBook } from './book.js';
 import { assertionOptions, checkAssertion, type PasskeyStore, WEBAUTHN_SCRIPT_HASH, webauthnData } from './passkey.js';
@@ -32,8 +31,8 @@ export class ApprovalPages {
   ) {}
 
   /** From now on Approve on this approval's page needs a fresh passkey assertion over its own challenge. */
-  requirePasskey(approval: Approval): void {
-    approval.passkeyChallenge ??= randomBytes(32).toString('base64url');
+  requirePasskey(approval: Approval): Promise<Approval> {
+    return this.book.requirePasskey(approval);
   }
 
   /** Starts the page server on first use; resolves with its origin (`http://127.0.0.1:PORT`). */
@@ -89,7 +88,16 @@ export class ApprovalPages {
     };
     if (!this.allowedHost(req)) return reply(403, page('Refused', '<p>This page answers only on its own loopback address.</p>'));
     const match = /^\/approve\/([A-Za-z0-9_-]{20,64})$/.exec(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
-    const found = match ? this.book.lookup(match[1]!) : 'unknown';
+    (match ? this.book.lookup(match[1]!) : Promise.resolve('unknown' as const)).then(
+      (found) => this.answer(req, res, reply, found),
+      (err: unknown) => {
+        this.log.warn({ err: (err as Error).message }, 'approval page could not read the state store');
+        reply(503, page('Unavailable', '<p>The approval could not be read just now. Nothing was approved. Reload the page.</p>'));
+      },
+    );
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse, reply: (status: number, body: string) => void, found: Approval | 'unknown' | 'expired') {
     if (found === 'unknown') return reply(404, page('Not found', '<p>No approval is waiting at this address.</p>'));
     if (found === 'expired') return reply(410, page('Expired', '<p>This approval expired (5 minutes). Nothing was sent. Ask for a new preview.</p>'));
     if (req.method === 'GET') {
@@ -125,7 +133,10 @@ export class ApprovalPages {
             return reply(403, page('Refused', '<p>Approving needs your passkey on this page (the browser asks for it when you press Approve). Nothing was approved.</p>'));
           }
         }
-        if (!this.book.decide(found, state, 'page', form.get('csrf') ?? '')) {
+        if (!(await this.book.decide(found, state, 'page', form.get('csrf') ?? ''))) {
+          // Decided meanwhile through another channel or replica: say so, not "wrong token".
+          const now = await this.book.get(found.nonce);
+          if (now && now.state !== 'pending') return reply(409, page('Already decided', `<p>This preview was already ${now.state}. Nothing more happens.</p>`));
           this.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why: 'token' }, 'approval page refused a wrong page token');
           return reply(403, page('Refused', '<p>This form is not from this page. Reload the page and try again.</p>'));
         }
@@ -133,7 +144,10 @@ export class ApprovalPages {
         return reply(200, page(state === 'approved' ? 'Approved' : 'Declined', decidedText(state)));
       },
       () => reply(413, page('Too large', '<p>The form was too large.</p>')),
-    );
+    ).catch((err: unknown) => {
+      this.log.warn({ err: (err as Error).message }, 'approval page could not record the decision');
+      if (!res.headersSent) reply(503, page('Unavailable', '<p>The decision could not be recorded just now. Nothing was approved. Reload the page.</p>'));
+    });
   }
 }
 
