@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 
@@ -24,6 +25,8 @@ export async function startIssuer(opts: { style?: 'oidc' | 'rfc8414'; path?: str
     keys.set(alg, { privateKey: pair.privateKey, jwk: { ...(await exportJWK(pair.publicKey)), kid: `test-${alg}`, alg, use: 'sig' } });
   }
   const stranger = await generateKeyPair('ES256');
+  // Authorization codes of the login the approval page starts (authorization code + PKCE).
+  const codes = new Map<string, { sub: string; clientId: string; redirectUri: string; challenge: string; nonce: string }>();
   const hits = new Map<string, number>();
   const path = opts.path ?? '';
   let issuer = '';
@@ -34,6 +37,36 @@ export async function startIssuer(opts: { style?: 'oidc' | 'rfc8414'; path?: str
     const metadata = { issuer, jwks_uri: `${issuer}/jwks`, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, response_types_supported: ['code'], scopes_supported: ['chain:read', 'chain:spend', 'chain:admin'] };
     if (opts.style === 'rfc8414' ? url.pathname === `/.well-known/oauth-authorization-server${path}` : url.pathname === `${path}/.well-known/openid-configuration`) return json(metadata);
     if (url.pathname === `${path}/jwks`) return json({ keys: [...keys.values()].map((k) => k.jwk) });
+    if (url.pathname === `${path}/authorize`) {
+      // The provider's own login is out of scope: the test's browser names its user in a header only the provider reads.
+      const sub = req.headers['x-test-user'];
+      const q = url.searchParams;
+      if (typeof sub !== 'string' || q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256') return void res.writeHead(400).end();
+      const code = randomBytes(16).toString('base64url');
+      codes.set(code, { sub, clientId: q.get('client_id') ?? '', redirectUri: q.get('redirect_uri') ?? '', challenge: q.get('code_challenge') ?? '', nonce: q.get('nonce') ?? '' });
+      const back = new URL(q.get('redirect_uri') ?? '');
+      back.search = new URLSearchParams({ code, state: q.get('state') ?? '' }).toString();
+      return void res.writeHead(302, { location: back.toString() }).end();
+    }
+    if (url.pathname === `${path}/token` && req.method === 'POST') {
+      void readBody(req).then(async (form) => {
+        const grant = codes.get(form.get('code') ?? '');
+        codes.delete(form.get('code') ?? '');
+        const verifier = form.get('code_verifier') ?? '';
+        const ok = grant && grant.clientId === form.get('client_id') && grant.redirectUri === form.get('redirect_uri') && createHash('sha256').update(verifier).digest('base64url') === grant.challenge;
+        if (!ok) return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
+        const idToken = await new SignJWT({ nonce: grant.nonce })
+          .setProtectedHeader({ alg: 'ES256', kid: 'test-ES256' })
+          .setIssuer(issuer)
+          .setAudience(grant.clientId)
+          .setSubject(grant.sub)
+          .setIssuedAt()
+          .setExpirationTime('5m')
+          .sign(keys.get('ES256')!.privateKey);
+        json({ token_type: 'Bearer', id_token: idToken, access_token: 'opaque', expires_in: 300 });
+      });
+      return;
+    }
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -60,4 +93,10 @@ export async function startIssuer(opts: { style?: 'oidc' | 'rfc8414'; path?: str
         server.close(() => resolve());
       }),
   };
+}
+
+async function readBody(req: IncomingMessage): Promise<URLSearchParams> {
+  let text = '';
+  for await (const chunk of req as AsyncIterable<Buffer>) text += chunk.toString('utf8');
+  return new URLSearchParams(text);
 }

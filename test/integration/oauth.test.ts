@@ -28,6 +28,7 @@ describe('--http with OAuth', () => {
       CHAIN_MCP_PUBLIC_URL: PUBLIC_URL,
       CHAIN_MCP_ALLOW_SPEND: 'true',
       CHAIN_MCP_APPROVAL: 'confirm-id',
+      CHAIN_MCP_STATE: 'memory',
       CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
       CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
       ...extra,
@@ -173,7 +174,7 @@ describe('--http with OAuth', () => {
       const before = requestsFor(devnet, 'xvm.send');
       const stolen = await two.callTool({ name: 'xvm_send', arguments: { ...args, confirm: id } });
       expect(stolen.isError).toBe(true);
-      expect(JSON.stringify(stolen.content)).toContain('belongs to another user');
+      expect(JSON.stringify(stolen.content)).toContain('to another user');
       expect(requestsFor(devnet, 'xvm.send')).toBe(before);
       // A new connection of user 1 (stateless: no session ties the two calls) confirms it, once.
       const again = await connect(server.port, await token('user-1', 'chain:read chain:spend'));
@@ -215,6 +216,97 @@ describe('--http with OAuth', () => {
       expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
       expect(statuses.at(-1)).toBe(429);
     } finally {
+      await server.close();
+    }
+  });
+
+  /** A browser for the approval page: follows redirects, keeps the page's cookies, and is signed in at the provider as `user`. */
+  const browser = (user: string, port: number) => {
+    const jar = new Map<string, string>();
+    const local = (u: string) => u.replace('https://chain.example.test', `http://127.0.0.1:${port}`);
+    return async (url: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Response> => {
+      let target = local(url);
+      let request = init;
+      for (let hop = 0; hop < 6; hop++) {
+        const atProvider = target.startsWith(issuer.issuer);
+        const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+        const headers = { ...request.headers, ...(atProvider ? { 'x-test-user': user } : cookie ? { cookie } : {}) };
+        const res = await fetch(target, { ...request, headers, redirect: 'manual' });
+        if (!atProvider) {
+          for (const set of res.headers.getSetCookie()) {
+            const pair = set.split(';')[0]!;
+            const eq = pair.indexOf('=');
+            if (pair.slice(eq + 1) === '') jar.delete(pair.slice(0, eq));
+            else jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+          }
+        }
+        if (res.status < 300 || res.status >= 400) return res;
+        await res.text();
+        target = local(new URL(res.headers.get('location') ?? '', target).toString());
+        request = {};
+      }
+      throw new Error('too many redirects');
+    };
+  };
+
+  it("the approval page sits behind the spend's own user's login: user 2 signs in and sees nothing, cannot decide; user 1 approves and the confirm sends once", async () => {
+    expect(() => loadConfig(env({ CHAIN_MCP_APPROVAL: 'human' }))).toThrow(/^CHAIN_MCP_OAUTH_CLIENT_ID: required with OAuth and spends/);
+    const server = await start(env({ CHAIN_MCP_APPROVAL: 'human', CHAIN_MCP_OAUTH_CLIENT_ID: 'chain-mcp-approvals', CHAIN_MCP_APPROVAL_WAIT_MS: '0' }));
+    const one = await connect(server.port, await token('user-1', 'chain:read chain:spend'));
+    const two = await connect(server.port, await token('user-2', 'chain:read chain:spend'));
+    try {
+      const args = { amount: '1000000000', assetID: 'CAM', to: devnet.state.users.get('alice')!.keys[1]!.x };
+      const preview = await one.callTool({ name: 'xvm_send', arguments: args });
+      const { confirmationId: id, approvalUrl } = preview.structuredContent as { confirmationId: string; approvalUrl: string };
+      expect(approvalUrl).toMatch(/^https:\/\/chain\.example\.test\/approve\/[A-Za-z0-9_-]{20,}$/);
+      expect(JSON.stringify(preview.content)).toContain('they sign in and approve there');
+      const before = requestsFor(devnet, 'xvm.send');
+      // Not approved yet: the confirm sends nothing and the id stays.
+      const early = await one.callTool({ name: 'xvm_send', arguments: { ...args, confirm: id } });
+      expect(early.isError).toBe(true);
+      expect(JSON.stringify(early.content)).toContain('Not approved by the human yet');
+      // User 2 cannot confirm it either.
+      const stolen = await two.callTool({ name: 'xvm_send', arguments: { ...args, confirm: id } });
+      expect(JSON.stringify(stolen.content)).toContain('to another user');
+
+      const mallory = browser('user-2', server.port);
+      const seen = await mallory(approvalUrl);
+      expect(seen.status).toBe(403);
+      const seenText = await seen.text();
+      expect(seenText).toContain('belongs to another account');
+      expect(seenText).not.toContain('1000000000');
+      const forced = await mallory(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://chain.example.test' }, body: 'decision=approve&csrf=x' });
+      expect(forced.status).toBe(403);
+      await forced.text();
+      // A browser that never signed in is sent to the provider, never shown the facts.
+      const anonymous = await fetch(approvalUrl.replace('https://chain.example.test', `http://127.0.0.1:${server.port}`), { redirect: 'manual' });
+      expect(anonymous.status).toBe(302);
+      expect(anonymous.headers.get('location')).toMatch(new RegExp(`^${issuer.issuer}/authorize\\?`));
+      expect(new URL(anonymous.headers.get('location')!).searchParams.get('code_challenge_method')).toBe('S256');
+      await anonymous.text();
+
+      const alice = browser('user-1', server.port);
+      const shown = await alice(approvalUrl);
+      expect(shown.status).toBe(200);
+      const html = await shown.text();
+      expect(html).toContain('1000000000');
+      const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+      expect(csrf).toBeDefined();
+      // Another site's form is refused even with the user's cookie.
+      const foreign = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example.test' }, body: `decision=approve&csrf=${csrf}` });
+      expect(foreign.status).toBe(403);
+      await foreign.text();
+      expect(requestsFor(devnet, 'xvm.send')).toBe(before);
+      const approved = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://chain.example.test' }, body: `decision=approve&csrf=${csrf}` });
+      expect(approved.status).toBe(200);
+      expect(await approved.text()).toContain('Approved');
+
+      const sent = await one.callTool({ name: 'xvm_send', arguments: { ...args, confirm: id } });
+      expect((sent.structuredContent as { status: string }).status).toBe('issued');
+      expect(requestsFor(devnet, 'xvm.send')).toBe(before + 1);
+    } finally {
+      await one.close();
+      await two.close();
       await server.close();
     }
   });
