@@ -100,3 +100,47 @@ async function readBody(req: IncomingMessage): Promise<URLSearchParams> {
   for await (const chunk of req as AsyncIterable<Buffer>) text += chunk.toString('utf8');
   return new URLSearchParams(text);
 }
+
+/**
+ * A browser for the approval page: follows redirects, keeps the page's cookies, and is signed in at
+ * the test issuer as `user`. The public origin is mapped to a replica on loopback; `port` may change
+ * between requests (a load balancer sending the same browser to another replica).
+ */
+export function testBrowser(issuer: TestIssuer, user: string, publicOrigin: string, port: number) {
+  const jar = new Map<string, string>();
+  const browser = {
+    port,
+    async go(url: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Response> {
+      const local = (u: string) => u.replace(publicOrigin, `http://127.0.0.1:${browser.port}`);
+      let target = local(url);
+      let request = init;
+      for (let hop = 0; hop < 6; hop++) {
+        const atProvider = target.startsWith(issuer.issuer);
+        const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+        const headers = { ...request.headers, ...(atProvider ? { 'x-test-user': user } : cookie ? { cookie } : {}) };
+        const res = await fetch(target, { ...request, headers, redirect: 'manual' });
+        if (!atProvider) {
+          for (const set of res.headers.getSetCookie()) {
+            const pair = set.split(';')[0]!;
+            const eq = pair.indexOf('=');
+            if (pair.slice(eq + 1) === '') jar.delete(pair.slice(0, eq));
+            else jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+          }
+        }
+        if (res.status < 300 || res.status >= 400) return res;
+        await res.text();
+        target = local(new URL(res.headers.get('location') ?? '', target).toString());
+        request = {};
+      }
+      throw new Error('too many redirects');
+    },
+    /** Signs in (if needed), reads the page, and posts the decision with the page's own token. */
+    async decide(url: string, decision: 'approve' | 'decline'): Promise<Response> {
+      const shown = await browser.go(url);
+      const html = await shown.text();
+      const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+      return browser.go(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: publicOrigin }, body: `decision=${decision}&csrf=${csrf}` });
+    },
+  };
+  return browser;
+}

@@ -9,14 +9,15 @@ import { createServices } from '../../src/server.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { devnetEnv } from '../helpers/stack.js';
 import { requestsFor } from '../helpers/spend-harness.js';
-import { startIssuer, type TestIssuer } from '../helpers/issuer.js';
+import { startIssuer, type TestIssuer, testBrowser } from '../helpers/issuer.js';
 
 /**
  * --http as an OAuth 2.1 resource server against a real token issuer on loopback (test/helpers/issuer.ts):
  * RFC 9728 metadata, 401 naming it, audience/issuer/expiry/signature checks, scopes that decide
  * tools/list and answer 403 insufficient_scope, ownership of confirmation ids, and the rate limit.
  */
-const PUBLIC_URL = 'https://chain.example.test/mcp';
+const PUBLIC_ORIGIN = 'https://chain.example.test';
+const PUBLIC_URL = `${PUBLIC_ORIGIN}/mcp`;
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } } };
 
 describe('--http with OAuth', () => {
@@ -220,33 +221,9 @@ describe('--http with OAuth', () => {
     }
   });
 
-  /** A browser for the approval page: follows redirects, keeps the page's cookies, and is signed in at the provider as `user`. */
   const browser = (user: string, port: number) => {
-    const jar = new Map<string, string>();
-    const local = (u: string) => u.replace('https://chain.example.test', `http://127.0.0.1:${port}`);
-    return async (url: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}): Promise<Response> => {
-      let target = local(url);
-      let request = init;
-      for (let hop = 0; hop < 6; hop++) {
-        const atProvider = target.startsWith(issuer.issuer);
-        const cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
-        const headers = { ...request.headers, ...(atProvider ? { 'x-test-user': user } : cookie ? { cookie } : {}) };
-        const res = await fetch(target, { ...request, headers, redirect: 'manual' });
-        if (!atProvider) {
-          for (const set of res.headers.getSetCookie()) {
-            const pair = set.split(';')[0]!;
-            const eq = pair.indexOf('=');
-            if (pair.slice(eq + 1) === '') jar.delete(pair.slice(0, eq));
-            else jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-          }
-        }
-        if (res.status < 300 || res.status >= 400) return res;
-        await res.text();
-        target = local(new URL(res.headers.get('location') ?? '', target).toString());
-        request = {};
-      }
-      throw new Error('too many redirects');
-    };
+    const b = testBrowser(issuer, user, PUBLIC_ORIGIN, port);
+    return (url: string, init?: Parameters<typeof b.go>[1]) => b.go(url, init);
   };
 
   it("the approval page sits behind the spend's own user's login: user 2 signs in and sees nothing, cannot decide; user 1 approves and the confirm sends once", async () => {
