@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import { ChainMcpError, HttpStatusError, RpcError, toChainMcpError } from './errors.js';
 import type { Services } from './services.js';
+import { describeState, openStateStore } from './state/open.js';
 import type { Endpoint } from './wire.js';
 
 /** One finding: `ok` works, `warn` will not work but the setup is usable, `fail` a broken setup. */
@@ -53,7 +54,7 @@ export async function diagnose(services: Services): Promise<Finding[]> {
           ? `${node} answers, but not as a node of this family (/ext/info is 404); check CHAIN_MCP_NODE_URL`
           : `the node at ${node} refused info.getNodeVersion: ${why(e)}`;
     findings.push({ level: 'fail', text });
-    return [...findings, ...(await indexerFindings(services))];
+    return [...findings, ...(await indexerFindings(services)), await stateFinding(config)];
   }
   try {
     const d = await services.dialect.get();
@@ -78,7 +79,26 @@ export async function diagnose(services: Services): Promise<Finding[]> {
   }
   findings.push(await keystoreFinding(services, config));
   findings.push(tierFinding(config));
-  return [...findings, ...(await indexerFindings(services))];
+  return [...findings, ...(await indexerFindings(services)), await stateFinding(config)];
+}
+
+/** The state store (CHAIN_MCP_STATE): opened, read once and closed, as a start would. */
+async function stateFinding(config: Config): Promise<Finding> {
+  const where = describeState(config.state);
+  try {
+    const store = await openStateStore(config.state);
+    try {
+      await store.spent('chain-mcp-check', Date.now());
+    } finally {
+      await store.close();
+    }
+  } catch (err) {
+    return { level: 'fail', text: `state store ${where} cannot be used: ${(err as Error).message}` };
+  }
+  if (config.state.kind === 'memory' && config.allowSpend && config.maxSpendPerDay !== undefined) {
+    return { level: 'warn', text: `state store: ${where}; CHAIN_MCP_MAX_SPEND_PER_DAY starts from zero at every restart (CHAIN_MCP_STATE=sqlite:<file> keeps it)` };
+  }
+  return { level: 'ok', text: `state store: ${where}${config.state.kind === 'postgres' ? '; confirmation ids bound by CHAIN_MCP_STATE_KEY' : ''}` };
 }
 
 async function keystoreFinding(services: Services, config: Config): Promise<Finding> {

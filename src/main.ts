@@ -44,7 +44,10 @@ async function main(): Promise<void> {
   const log = createLogger(cli.check ? 'silent' : config.logLevel, config.secrets);
   if (!cli.check) for (const line of tierWarnings(config)) process.stderr.write(`chain-mcp: ${line}\n`);
   const { createServices } = await import('./server.js');
-  const services = createServices(config, log);
+  // Opened before serving: a store that cannot be used stops the start with one line. Under --check
+  // the report says what is wrong with it instead (doctor.ts opens it itself).
+  const state = cli.check ? undefined : await (await import('./state/open.js')).openStateStore(config.state, log);
+  const services = createServices(config, log, undefined, state);
   if (cli.check) {
     // Not an MCP session: the report is for a person at a terminal, so it goes to stdout.
     const { diagnose, renderFindings } = await import('./doctor.js');

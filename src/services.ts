@@ -15,7 +15,7 @@ import { PasskeyStore } from './approval/passkey.js';
 import { CardSecrets } from './approval/card.js';
 import { OwnAddresses } from './spend/own.js';
 import { SpendLedger, signerOf } from './spend/ledger.js';
-import { lazyStateStore } from './state/open.js';
+import { MemoryStore } from './state/memory.js';
 import type { StateStore } from './state/store.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, resolveWire, type WireNames, wireMethod, wireParams } from './wire.js';
 
@@ -30,7 +30,10 @@ export interface ServicesOptions {
   /** The operations composite tools may call; loaded lazily when not given. */
   catalogue?: readonly ToolDef[];
   now?: () => number;
-  /** The opened state store (main.ts opens it before serving); absent: opened on first use from config.state. */
+  /**
+   * The opened state store: main.ts opens the configured one (CHAIN_MCP_STATE) before serving.
+   * Absent (tests, developer tools): this process's memory, whatever config.state says.
+   */
   state?: StateStore;
 }
 
@@ -72,10 +75,10 @@ export class Services {
     if (opts.config.runnerUrl) this.runnerClient = new RestClient(this.http, opts.config.runnerUrl, 'network runner');
     const given = opts.catalogue;
     this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
-    this.state = opts.state ?? lazyStateStore(opts.config.state, opts.log);
+    this.state = opts.state ?? new MemoryStore();
     this.confirmations = new ConfirmationBook(this.state, opts.config.stateKey);
     this.approvals = new ApprovalBook(this.now, this.state);
-    this.cardSecrets = new CardSecrets(this.state, this.now);
+    this.cardSecrets = new CardSecrets(this.state);
     this.ledger = new SpendLedger(this.now, this.state, signerOf(opts.config));
     const keystore = opts.config.keystore;
     this.ownAddresses = new OwnAddresses(

@@ -33,10 +33,7 @@ export function hostShowsCards(caps: ClientCapabilities | undefined): boolean {
  * first use, on whichever replica the card's call reaches.
  */
 export class CardSecrets {
-  constructor(
-    private readonly store: StateStore = new MemoryStore(),
-    private readonly now: () => number = Date.now,
-  ) {}
+  constructor(private readonly store: StateStore = new MemoryStore()) {}
 
   async issue(approval: Approval): Promise<string> {
     const secret = randomBytes(24).toString('base64url');
@@ -46,7 +43,7 @@ export class CardSecrets {
 
   /** The approval nonce behind a secret, once. */
   take(secret: string): Promise<string | undefined> {
-    return this.store.takeCardSecret(hashSecret(secret), this.now());
+    return this.store.takeCardSecret(hashSecret(secret));
   }
 
   /** Puts a secret back that was taken by someone it does not belong to: their attempt does not use it up. */

@@ -35,7 +35,9 @@ export function needsLink(channels: HumanChannels): boolean {
  * was given with the preview (waited for, with progress). The model's call itself never decides.
  */
 export async function humanDecision(deps: ApprovalDeps, approval: Approval, channels: HumanChannels): Promise<ApprovalState> {
-  if (approval.state !== 'pending') return approval.state;
+  // Read again: the page or card of any replica may have decided since the caller's snapshot.
+  const current = await stateNow(deps, approval);
+  if (current !== 'pending') return current;
   const audit = { tool: approval.tool };
   if (channels.elicitUrl) {
     const url = await deps.pages.url(approval);

@@ -70,13 +70,15 @@ async function humanApproval(
       hint: 'Ask the human to approve (or decline) this exact preview, then call again with the same confirm. The model cannot approve it.',
     });
   }
+  // Which channel decided, as stored (the page or card of any replica may have).
+  const channel = (await services.state.getApproval(nonce))?.decidedBy;
   await services.confirmations.redeem(confirm, tool.name, args, services.now(), ownerOf(hooks));
   await services.approvals.forget(approval);
   if (state === 'declined') {
-    log.info({ audit: 'declined', ...audit, channel: approval.decidedBy }, 'spend declined');
+    log.info({ audit: 'declined', ...audit, channel }, 'spend declined');
     return textResult('Declined by the human; nothing was sent.', { status: 'declined', preview: plan.lines }, config);
   }
-  log.info({ audit: 'approved', ...audit, channel: approval.decidedBy }, 'spend approved by the human');
+  log.info({ audit: 'approved', ...audit, channel }, 'spend approved by the human');
   return undefined;
 }
 

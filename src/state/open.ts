@@ -37,29 +37,3 @@ export function describeState(setting: StateSetting): string {
     return 'postgres (shared by every replica)';
   }
 }
-
-/**
- * A store that opens itself on first use: for code that builds services synchronously (tests,
- * `--check`). main.ts opens the store before serving, so a bad one stops the start instead.
- */
-export function lazyStateStore(setting: StateSetting, log?: Logger): StateStore {
-  if (setting.kind === 'memory') return new MemoryStore();
-  let opened: Promise<StateStore> | undefined;
-  const open = () => {
-    opened ??= openStateStore(setting, log);
-    return opened;
-  };
-  const where = setting.kind === 'sqlite' ? setting.file : describeState(setting).split(' ')[0]!;
-  return new Proxy({ kind: setting.kind, where, shared: setting.kind === 'postgres' } as StateStore, {
-    get(target, prop, receiver) {
-      if (prop in target || typeof prop === 'symbol') return Reflect.get(target, prop, receiver);
-      // Not a promise itself: `await store` must not call a `then` method.
-      if (prop === 'then') return undefined;
-      if (prop === 'close') return async () => (opened ? (await opened).close() : undefined);
-      return async (...args: unknown[]) => {
-        const store = (await open()) as unknown as Record<string, (...a: unknown[]) => unknown>;
-        return store[prop]!(...args);
-      };
-    },
-  });
-}

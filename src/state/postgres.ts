@@ -220,10 +220,9 @@ export class PostgresStore implements StateStore {
     await this.q('INSERT INTO chain_mcp_card_secrets (secret, nonce, expires_at) VALUES ($1, $2, $3)', [secret, nonce, expiresAt]);
   }
 
-  async takeCardSecret(secret: string, now: number): Promise<string | undefined> {
-    const { rows } = await this.q<{ nonce: string; expires_at: string }>('DELETE FROM chain_mcp_card_secrets WHERE secret = $1 RETURNING nonce, expires_at', [secret]);
-    const row = rows[0];
-    return row && now <= Number(row.expires_at) ? row.nonce : undefined;
+  async takeCardSecret(secret: string): Promise<string | undefined> {
+    const { rows } = await this.q<{ nonce: string }>('DELETE FROM chain_mcp_card_secrets WHERE secret = $1 RETURNING nonce', [secret]);
+    return rows[0]?.nonce;
   }
 
   async spent(signer: string, now: number): Promise<bigint> {

@@ -212,12 +212,11 @@ export class SqliteStore implements StateStore {
     this.run('INSERT INTO chain_mcp_card_secrets (secret, nonce, expires_at) VALUES (?, ?, ?)', secret, nonce, expiresAt);
   }
 
-  async takeCardSecret(secret: string, now: number): Promise<string | undefined> {
+  async takeCardSecret(secret: string): Promise<string | undefined> {
     return this.write(() => {
-      const row = this.get<{ nonce: string; expires_at: number }>('SELECT nonce, expires_at FROM chain_mcp_card_secrets WHERE secret = ?', secret);
-      if (!row) return undefined;
-      this.run('DELETE FROM chain_mcp_card_secrets WHERE secret = ?', secret);
-      return now <= Number(row.expires_at) ? row.nonce : undefined;
+      const row = this.get<{ nonce: string }>('SELECT nonce FROM chain_mcp_card_secrets WHERE secret = ?', secret);
+      if (row) this.run('DELETE FROM chain_mcp_card_secrets WHERE secret = ?', secret);
+      return row?.nonce;
     });
   }
 

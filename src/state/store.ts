@@ -93,8 +93,8 @@ export interface StateStore {
 
   // MCP Apps card secrets: one per card, taken once.
   putCardSecret(secret: string, nonce: string, expiresAt: number): Promise<void>;
-  /** The approval nonce behind a secret, once; undefined when unknown, used or expired. */
-  takeCardSecret(secret: string, now: number): Promise<string | undefined>;
+  /** The approval nonce behind a secret, once; undefined when unknown or used (the approval's own expiry decides the rest; sweepApprovals removes old ones). */
+  takeCardSecret(secret: string): Promise<string | undefined>;
 
   // The rolling 24 h total per signer (where the money comes from), exact.
   /** What the signer sent (or reserved) in the 24 h before `now`. */
