@@ -74,3 +74,14 @@ export class Issuer {
     throw new IssuerError(`no metadata for the issuer ${this.issuer} (${tried.join('; ')})`);
   }
 }
+
+/**
+ * For --check: the issuer's metadata found, and its JWKS fetched and read, with the usable keys
+ * counted (an asymmetric key of an algorithm the verifier takes, or one naming none).
+ */
+export async function checkIssuer(issuer: Issuer, algorithms: readonly string[]): Promise<{ metadata: IssuerMetadata; keys: number; algs: string[] }> {
+  const { metadata } = await issuer.discover();
+  const set = (await fetchJson(metadata.jwks_uri, 10_000)) as { keys?: Array<{ kty?: string; alg?: string; use?: string }> } | null;
+  const usable = (set?.keys ?? []).filter((k) => k.kty !== 'oct' && k.use !== 'enc' && (k.alg === undefined || algorithms.includes(k.alg)));
+  return { metadata, keys: usable.length, algs: [...new Set(usable.map((k) => k.alg ?? k.kty ?? '?'))] };
+}

@@ -4,6 +4,7 @@ import { OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/sdk/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { serveHttp } from '../../src/http-server.js';
+import { diagnose } from '../../src/doctor.js';
 import { silentLogger } from '../../src/log.js';
 import { createServices } from '../../src/server.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
@@ -285,6 +286,41 @@ describe('--http with OAuth', () => {
       await one.close();
       await two.close();
       await server.close();
+    }
+  });
+
+  it('--check reports the issuer (metadata and JWKS reachable), the public URL, and an issuer that cannot be used', async () => {
+    const check = async (e: Record<string, string>) => {
+      const config = loadConfig(e);
+      const services = createServices(config, silentLogger());
+      try {
+        return await diagnose(services);
+      } finally {
+        await services.close();
+      }
+    };
+    const good = await check(env());
+    expect(good).toContainEqual({ level: 'ok', text: `issuer ${issuer.issuer}: metadata found, JWKS at ${issuer.issuer}/jwks reachable (3 usable keys: RS256, ES256, EdDSA)` });
+    expect(good.find((f) => f.text.startsWith('public URL'))).toEqual({
+      level: 'ok',
+      text: `public URL ${PUBLIC_URL}: tokens must name the audience ${PUBLIC_URL}; metadata at ${PUBLIC_ORIGIN}/.well-known/oauth-protected-resource/mcp; load balancers probe /healthz`,
+    });
+    const elsewhere = await startIssuer({ path: '/realms/x' });
+    try {
+      // The provider answers, but names itself differently (no trailing slash): its keys are not trusted.
+      const bad = await check(env({ CHAIN_MCP_OAUTH_ISSUER: `${elsewhere.issuer}/`, CHAIN_MCP_PUBLIC_URL: 'http://chain.example.test/mcp' }));
+      expect(bad.find((f) => f.text.startsWith('issuer'))).toEqual({
+        level: 'fail',
+        text: `issuer ${elsewhere.issuer}/ cannot be used: ${elsewhere.issuer}/.well-known/openid-configuration names the issuer "${elsewhere.issuer}", not CHAIN_MCP_OAUTH_ISSUER "${elsewhere.issuer}/" (they must be identical, trailing slash included)`,
+      });
+      const none = await check(env({ CHAIN_MCP_OAUTH_ISSUER: `${elsewhere.issuer}/missing` }));
+      expect(none.find((f) => f.text.startsWith('issuer'))?.text).toMatch(/cannot be used: no metadata for the issuer .*HTTP 404/);
+      expect(bad.find((f) => f.text.startsWith('public URL'))?.level).toBe('warn');
+      // An issuer with a path (Keycloak's realms) is found where OpenID Connect puts it.
+      const realm = await check(env({ CHAIN_MCP_OAUTH_ISSUER: elsewhere.issuer }));
+      expect(realm.find((f) => f.text.startsWith('issuer'))?.level).toBe('ok');
+    } finally {
+      await elsewhere.close();
     }
   });
 });
