@@ -299,6 +299,8 @@ export interface Cli {
   version: boolean;
   http: boolean;
   port: number;
+  /** `--host`: the address --http listens on (127.0.0.1 unless OAuth guards the endpoint). */
+  host: string;
   devnet: boolean;
   /** `--check`: diagnose the configured node and indexer, print a report, exit (npm run doctor). */
   check: boolean;
@@ -322,6 +324,7 @@ interface Flag {
 export const FLAGS: readonly Flag[] = [
   { name: 'http', type: 'boolean', help: 'serve Streamable HTTP on 127.0.0.1 (path /mcp)' },
   { name: 'port', type: 'string', arg: 'N', help: 'HTTP port (default 3000)' },
+  { name: 'host', type: 'string', arg: 'ADDR', help: 'HTTP address (default 127.0.0.1; another only with OAuth)' },
   { name: 'check', type: 'boolean', help: 'check the node and indexer setup, print what works and why not, exit' },
   {
     name: 'devnet',
@@ -431,6 +434,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): { cli
       version: values.version === true,
       http: values.http === true,
       port,
+      host: typeof values.host === 'string' ? values.host : '127.0.0.1',
       devnet: values.devnet === true,
       check: values.check === true,
     },

@@ -118,8 +118,13 @@ async function serveStateless(opts: { config: Config; log: Logger; services: Ser
 }
 
 /** Streamable HTTP on 127.0.0.1 at /mcp, one MCP server per session, sharing the process's services. */
-export async function serveHttp(opts: { config: Config; log: Logger; services: Services; port: number; now?: () => number }) {
+export async function serveHttp(opts: { config: Config; log: Logger; services: Services; port: number; host?: string; now?: () => number }) {
   checkHttpConfig(opts.config);
+  const host = opts.host ?? '127.0.0.1';
+  // Off loopback every request must prove who sends it: only OAuth does that per user.
+  if (!['127.0.0.1', '::1', 'localhost'].includes(host) && !opts.config.oauth) {
+    throw new ConfigError(`--host ${host}: only with OAuth (CHAIN_MCP_OAUTH_ISSUER and CHAIN_MCP_PUBLIC_URL); without it --http serves 127.0.0.1 only`);
+  }
   let resourceServer: ResourceServer | undefined;
   let loginPages: LoginApprovalPages | undefined;
   if (opts.config.oauth) {
@@ -230,11 +235,11 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
       if (!busy && !denied) return reject(err);
       reject(
         new ConfigError(
-          `--port ${opts.port}: ${busy ? 'the port is in use on 127.0.0.1 (another chain-mcp?)' : 'not allowed to listen on this port'}; stop what uses it or choose another with --port N`,
+          `--port ${opts.port}: ${busy ? `the port is in use on ${host} (another chain-mcp?)` : 'not allowed to listen on this port'}; stop what uses it or choose another with --port N`,
         ),
       );
     });
-    http.listen(opts.port, '127.0.0.1', resolve);
+    http.listen(opts.port, host, resolve);
   });
   return {
     port: (http.address() as AddressInfo).port,

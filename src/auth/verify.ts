@@ -24,12 +24,14 @@ export function ownerOfAuth(auth: AuthInfo | undefined): string | undefined {
   return sub === undefined ? undefined : ownerFor(sub);
 }
 
-/** `scope` (RFC 9068, space-separated) or `scp` (a list, Microsoft's and Okta's). */
+/**
+ * The token's scopes: `scope` (RFC 9068, space-separated), `scp` (a list: Microsoft's, Okta's) and
+ * `permissions` (Auth0's API permissions under RBAC), together.
+ */
 function scopesOf(payload: Record<string, unknown>): string[] {
-  if (typeof payload.scope === 'string') return payload.scope.split(' ').filter(Boolean);
-  if (Array.isArray(payload.scp)) return payload.scp.filter((s): s is string => typeof s === 'string');
-  if (typeof payload.scp === 'string') return payload.scp.split(' ').filter(Boolean);
-  return [];
+  const listed = (value: unknown): string[] =>
+    typeof value === 'string' ? value.split(' ').filter(Boolean) : Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string') : [];
+  return [...new Set([...listed(payload.scope), ...listed(payload.scp), ...listed(payload.permissions)])];
 }
 
 /**

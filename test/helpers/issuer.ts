@@ -12,7 +12,7 @@ export interface TestIssuer {
   issuer: string;
   /** Requests the issuer answered, by path (discovery is cached by the server). */
   hits: Map<string, number>;
-  mint(opts: { sub: string; scope?: string; aud?: string; alg?: 'RS256' | 'ES256' | 'EdDSA'; expiresIn?: number; iss?: string; unpublished?: boolean; noSub?: boolean }): Promise<string>;
+  mint(opts: { sub: string; scope?: string; claims?: Record<string, unknown>; aud?: string; alg?: 'RS256' | 'ES256' | 'EdDSA'; expiresIn?: number; iss?: string; unpublished?: boolean; noSub?: boolean }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -77,7 +77,7 @@ export async function startIssuer(opts: { style?: 'oidc' | 'rfc8414'; path?: str
     async mint(o) {
       const alg = o.alg ?? 'ES256';
       const key = o.unpublished ? stranger.privateKey : keys.get(alg)!.privateKey;
-      const claims: Record<string, unknown> = { scope: o.scope ?? 'chain:read', azp: 'test-client' };
+      const claims: Record<string, unknown> = { ...(o.claims ?? { scope: o.scope ?? 'chain:read' }), azp: 'test-client' };
       const jwt = new SignJWT(claims)
         .setProtectedHeader({ alg: o.unpublished ? 'ES256' : alg, kid: o.unpublished ? 'test-ES256' : `test-${alg}`, typ: 'at+jwt' })
         .setIssuer(o.iss ?? issuer)

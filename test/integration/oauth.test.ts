@@ -76,6 +76,13 @@ describe('--http with OAuth', () => {
     // With OAuth, spends need no shared token.
     const server = await start(env());
     await server.close();
+    // Off loopback only with OAuth: without it nothing tells one caller from another.
+    const plain = loadConfig(devnetEnv(devnet));
+    const offLoopback = await serveHttp({ config: plain, log: silentLogger(), services: createServices(plain, silentLogger()), port: 0, host: '0.0.0.0' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((offLoopback as Error).message).toMatch(/^--host 0\.0\.0\.0: only with OAuth/);
   });
 
   it('serves the RFC 9728 metadata at both addresses, naming the issuer and the scopes, and /healthz', async () => {
@@ -147,6 +154,12 @@ describe('--http with OAuth', () => {
       expect(readerTools).not.toContain('xvm_send');
       expect(spenderTools).toContain('xvm_send');
       expect(spenderTools.filter((n) => !readerTools.includes(n)).length).toBeGreaterThan(5);
+      // Scopes also arrive as a list (`scp`) or as Auth0's `permissions`.
+      for (const claims of [{ scp: ['chain:read', 'chain:spend'] }, { permissions: ['chain:read', 'chain:spend'] }]) {
+        const other = await connect(server.port, await token('alice', '', { claims }));
+        expect((await other.listTools()).tools.map((t) => t.name)).toEqual(spenderTools);
+        await other.close();
+      }
       const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'xvm_send', arguments: { amount: '1', assetID: 'CAM', to: 'X-kopernikus1xyz' } } };
       const res = await post(server.port, call, await token('alice', 'chain:read'));
       expect(res.status).toBe(403);
