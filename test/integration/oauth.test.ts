@@ -10,7 +10,7 @@ import { createServices } from '../../src/server.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { devnetEnv } from '../helpers/stack.js';
 import { requestsFor } from '../helpers/spend-harness.js';
-import { startIssuer, type TestIssuer, testBrowser } from '../helpers/issuer.js';
+import { startIssuer, type TestIssuer, testBrowser } from '../../tools/test-issuer.js';
 
 /**
  * --http as an OAuth 2.1 resource server against a real token issuer on loopback (test/helpers/issuer.ts):

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 
 /**
- * A real token issuer on loopback for the OAuth tests: its metadata (OpenID Connect discovery, or
+ * A real token issuer on loopback for the OAuth tests and the replicas bench: its metadata (OpenID Connect discovery, or
  * RFC 8414's document), a JWKS of keys jose generated (RS256, ES256, EdDSA), and tokens minted for
  * any subject, scopes and audience. A key it does not publish signs the forgeries.
  */
