@@ -81,7 +81,9 @@ export class SqliteStore implements StateStore {
     const db = await openDb(file);
     db.exec('PRAGMA busy_timeout = 10000');
     db.exec('PRAGMA journal_mode = WAL');
-    db.exec('PRAGMA synchronous = FULL');
+    // NORMAL: a commit is synced at checkpoints only; the reservation before a spend is synced
+    // itself (reserve), and with it everything committed before it (the WAL is one sequence).
+    db.exec('PRAGMA synchronous = NORMAL');
     const store = new SqliteStore(db, file);
     store.write(() => db.exec(SCHEMA));
     return store;
@@ -231,6 +233,17 @@ export class SqliteStore implements StateStore {
   }
 
   async reserve(signer: string, amount: bigint, limit: bigint | undefined, now: number): Promise<Reservation | undefined> {
+    // On disk before the spend's request goes out: a power cut cannot forget what was reserved,
+    // nor the confirmation id taken before it.
+    this.db.exec('PRAGMA synchronous = FULL');
+    try {
+      return this.reserveNow(signer, amount, limit, now);
+    } finally {
+      this.db.exec('PRAGMA synchronous = NORMAL');
+    }
+  }
+
+  private reserveNow(signer: string, amount: bigint, limit: bigint | undefined, now: number): Reservation | undefined {
     return this.write(() => {
       this.run('DELETE FROM chain_mcp_ledger WHERE signer = ? AND at <= ?', signer, now - DAY_MS);
       if (limit !== undefined && this.total(signer, now) + amount > limit) return undefined;

@@ -8,7 +8,7 @@ import { MemoryStore } from '../../src/state/memory.js';
 import { PostgresStore } from '../../src/state/postgres.js';
 import { SqliteStore } from '../../src/state/sqlite.js';
 import { type ApprovalRecord, DAY_MS, type StateStore } from '../../src/state/store.js';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 
 /**
  * One contract for every backend of the state store (src/state/store.ts): what guards money must

