@@ -132,7 +132,9 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
     const { oauth } = opts.config;
     // Replicas on one PostgreSQL count together, on the store's own pool (an opened store; main.ts opens it before serving).
     const pool = opts.services.state.kind === 'postgres' ? (opts.services.state as { pool?: unknown }).pool : undefined;
-    resourceServer = new ResourceServer(oauth, new RateLimits(opts.config.rateLimit, opts.log, typeof pool === 'object' ? pool : undefined), opts.log);
+    const limits = new RateLimits(opts.config.rateLimit, opts.log, typeof pool === 'object' ? pool : undefined);
+    await limits.ready;
+    resourceServer = new ResourceServer(oauth, limits, opts.log);
     if (oauth.clientId) {
       loginPages = new LoginApprovalPages({ publicUrl: oauth.publicUrl, clientId: oauth.clientId, issuer: resourceServer.issuer, book: opts.services.approvals, log: opts.log, stateKey: opts.config.stateKey, now: opts.services.now });
       // Spend previews link this page (on the public origin) instead of the loopback one.

@@ -14,6 +14,9 @@ export interface RateLimit {
  */
 export class RateLimits {
   private readonly limiter: RateLimiterAbstract;
+  private readonly text: string;
+  /** Resolves once the limiter can count (its PostgreSQL table exists); serveHttp waits for it before listening. */
+  readonly ready: Promise<void>;
 
   constructor(
     rate: { points: number; seconds: number; text: string },
@@ -22,14 +25,19 @@ export class RateLimits {
     pool?: unknown,
   ) {
     this.text = rate.text;
+    let created: () => void = () => undefined;
+    this.ready = new Promise((resolve) => {
+      created = resolve;
+    });
+    // Replicas starting together may race to create the table; the library takes the loser's duplicate as done.
     this.limiter = pool
       ? new RateLimiterPostgres({ storeClient: pool, storeType: 'pool', tableName: 'chain_mcp_rate_limit', points: rate.points, duration: rate.seconds, keyPrefix: 'mcp' }, (err?: Error) => {
           if (err) log.warn({ err: err.message }, 'rate limit table could not be created; requests are not limited until it exists');
+          created();
         })
       : new RateLimiterMemory({ points: rate.points, duration: rate.seconds, keyPrefix: 'mcp' });
+    if (!pool) created();
   }
-
-  private readonly text: string;
 
   /** Takes one request from `key`'s allowance; the refusal when there was none left. */
   async consume(key: string): Promise<RateLimit | undefined> {

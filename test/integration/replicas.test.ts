@@ -4,7 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { startIssuer, type TestIssuer, testBrowser } from '../../tools/test-issuer.js';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 import { requestsFor } from '../helpers/spend-harness.js';
 import { MAIN } from '../helpers/stack.js';
 import { launchReplica, type Replica, stopReplica, waitForExit } from '../../tools/replica.js';
@@ -206,6 +206,25 @@ describe('three replicas, one PostgreSQL, OAuth (issue 35)', () => {
     expect(call.status).toBe(403);
     expect(call.headers.get('www-authenticate')).toContain('error="insufficient_scope", scope="chain:spend"');
     await call.text();
+  });
+
+  it("CHAIN_MCP_RATE_LIMIT counts a user's requests across replicas (in PostgreSQL): the fourth of 3/min gets 429 on another replica", async () => {
+    const limited = { ...env, CHAIN_MCP_RATE_LIMIT: '3/min' };
+    const [D, E] = await Promise.all([launch('D', limited), launch('E', limited)]);
+    replicas.push(D, E);
+    const token = await issuer.mint({ sub: 'user-limited', scope: 'chain:read', aud: PUBLIC_URL });
+    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } } });
+    const post = (r: Replica) =>
+      fetch(`http://127.0.0.1:${r.port}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` }, body: init });
+    const statuses: number[] = [];
+    for (const r of [D, E, D, E]) {
+      const res = await post(r);
+      statuses.push(res.status);
+      if (res.status === 429) expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      await res.text();
+    }
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    await Promise.all([stopReplica(D), stopReplica(E)]);
   });
 
   it('a replica started without CHAIN_MCP_STATE_KEY on the shared store refuses to start with one line', async () => {
