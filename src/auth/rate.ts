@@ -1,4 +1,7 @@
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
+import RateLimiterPostgres from 'rate-limiter-flexible/lib/RateLimiterPostgres.js';
+import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
 import type { Logger } from '../log.js';
 
 /** Over the limit: how long until the next request would be taken. */
