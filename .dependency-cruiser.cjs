@@ -11,6 +11,7 @@ const LAYERS = [
   ['catalogue', '^src/catalogue/'],
   ['domain', '^src/(spend|approval|context|summarize)/'],
   ['state', '^src/state/|^src/confirm\\.ts$'],
+  ['build', '^src/build/'],
   ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|version)\\.ts$'],
 ];
 

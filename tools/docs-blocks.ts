@@ -53,10 +53,11 @@ const EVERYTHING = {
 };
 
 /** The configurations whose tool list the docs show, measured on the listing a client receives. */
-export const SIZE_ROWS: ReadonlyArray<readonly [string, NodeJS.ProcessEnv]> = [
+export const SIZE_ROWS: ReadonlyArray<readonly [string, NodeJS.ProcessEnv, { appsHost?: boolean }?]> = [
   ['default (read tier, no indexer URL)', {}],
   ['**default + CHAIN_MCP_INDEXER_URL** (what most users run)', INDEXER],
   ['everything (all tiers, keystore, indexer, runner)', EVERYTHING],
+  ['everything, to an MCP Apps host (view and card links, `approval_decide`)', EVERYTHING, { appsHost: true }],
   ['**CHAIN_MCP_DYNAMIC=true** (start; node and indexer)', { ...INDEXER, CHAIN_MCP_DYNAMIC: 'true' }],
   ['CHAIN_MCP_DYNAMIC=true with everything (start)', { ...EVERYTHING, CHAIN_MCP_DYNAMIC: 'true' }],
   ['CHAIN_MCP_TOOLSETS=assistant,info', { CHAIN_MCP_TOOLSETS: 'assistant,info' }],
@@ -66,8 +67,8 @@ export const SIZE_ROWS: ReadonlyArray<readonly [string, NodeJS.ProcessEnv]> = [
 
 /** docs/tool-list.md's size table. */
 export function renderSizes(catalogue?: readonly ToolDef[]): string {
-  const rows = SIZE_ROWS.map(([label, env]) => {
-    const size = toolListSize(loadConfig(env), catalogue);
+  const rows = SIZE_ROWS.map(([label, env, opts]) => {
+    const size = toolListSize(loadConfig(env), catalogue, opts);
     return `| ${label} | ${size.tools} | ${size.bytes.toLocaleString('en-US')} | ~${size.approxTokens.toLocaleString('en-US')} |`;
   });
   return ['| configuration | tools | bytes | tokens |', '|---|---|---|---|', ...rows].join('\n');
