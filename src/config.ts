@@ -485,6 +485,9 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     throw new ConfigError('CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD: set both or neither');
   }
   const oauth = oauthSettings(e.CHAIN_MCP_OAUTH_ISSUER, e.CHAIN_MCP_OAUTH_AUDIENCE, e.CHAIN_MCP_PUBLIC_URL, e.CHAIN_MCP_OAUTH_CLIENT_ID);
+  if (oauth && e.CHAIN_MCP_DYNAMIC) {
+    throw new ConfigError('CHAIN_MCP_DYNAMIC and CHAIN_MCP_OAUTH_ISSUER: choose one; toolsets enabled on demand live in an MCP session, and OAuth serves every request on its own (any replica)');
+  }
   if (oauth && e.CHAIN_MCP_ALLOW_SPEND && e.CHAIN_MCP_APPROVAL === 'human' && oauth.clientId === undefined) {
     throw new ConfigError(
       "CHAIN_MCP_OAUTH_CLIENT_ID: required with OAuth and spends: the approval page signs the human in at the identity provider with this client (authorization code + PKCE), so only the spend's own user can approve it",

@@ -6,6 +6,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { checkHttpConfig, type Config, ConfigError } from './config.js';
 import type { Logger } from './log.js';
 import type { Services } from './services.js';
+import type { ToolDef } from './core/tool.js';
 import { buildServer } from './server.js';
 import type { ResourceServer } from './auth/resource.js';
 import type { LoginApprovalPages } from './auth/approval-login.js';
@@ -93,6 +94,21 @@ function allowedHost(req: IncomingMessage, publicUrl: string): boolean {
   return origin === undefined || origin === new URL(publicUrl).origin || LOOPBACK_HOSTS.has(hostName(origin) ?? '');
 }
 
+const byNames = new WeakMap<Services, Promise<(name: string) => ToolDef | undefined>>();
+
+/** The catalogue by name, built once per process: the scope check runs on every request. */
+function toolsByName(services: Services): Promise<(name: string) => ToolDef | undefined> {
+  let found = byNames.get(services);
+  if (!found) {
+    found = services.catalogue().then((all) => {
+      const map = new Map(all.map((t) => [t.name, t]));
+      return (name: string) => map.get(name);
+    });
+    byNames.set(services, found);
+  }
+  return found;
+}
+
 /**
  * Under OAuth each POST is served on its own (Streamable HTTP's stateless mode: a fresh server and
  * transport per request, no session id), so any replica can take any request; what must outlive a
@@ -107,8 +123,7 @@ async function serveStateless(opts: { config: Config; log: Logger; services: Ser
   }
   const body = await readJson(req).catch(() => Symbol.for('bad'));
   if (body === Symbol.for('bad')) return jsonError(res, 400, -32700, 'Parse error: the body is not JSON.');
-  const byName = new Map((await opts.services.catalogue()).map((t) => [t.name, t]));
-  if (rs.refuseOutOfScope(res, auth, body, (name) => byName.get(name))) return;
+  if (rs.refuseOutOfScope(res, auth, body, await toolsByName(opts.services))) return;
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   const { mcp } = buildServer({ config: opts.config, log: opts.log, services: opts.services });
   await mcp.connect(transport);

@@ -67,6 +67,7 @@ describe('--http with OAuth', () => {
     expect(() => loadConfig({ CHAIN_MCP_OAUTH_AUDIENCE: 'x' })).toThrow(/^CHAIN_MCP_OAUTH_AUDIENCE: set only with CHAIN_MCP_OAUTH_ISSUER/);
     expect(() => loadConfig({ CHAIN_MCP_PUBLIC_URL: 'https://chain.example.test/' })).toThrow(/^CHAIN_MCP_PUBLIC_URL: expected the MCP endpoint/);
     expect(() => loadConfig({ CHAIN_MCP_RATE_LIMIT: '60 per minute' })).toThrow(/^CHAIN_MCP_RATE_LIMIT: expected requests per period/);
+    expect(() => loadConfig(env({ CHAIN_MCP_DYNAMIC: 'true' }))).toThrow(/^CHAIN_MCP_DYNAMIC and CHAIN_MCP_OAUTH_ISSUER: choose one/);
     const err = await start(env({ CHAIN_MCP_HTTP_TOKEN: 'http-token-0123456789abcdef' })).then(
       () => undefined,
       (e: unknown) => e,
