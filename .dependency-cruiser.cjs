@@ -10,8 +10,8 @@ const LAYERS = [
   ['services', '^src/services\\.ts$'],
   ['catalogue', '^src/catalogue/'],
   ['domain', '^src/(spend|approval|context|summarize)/'],
-  ['state', '^src/state/|^src/confirm\\.ts$'],
   ['build', '^src/build/'],
+  ['state', '^src/state/|^src/confirm\\.ts$'],
   ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|version)\\.ts$'],
 ];
 

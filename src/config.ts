@@ -488,9 +488,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (oauth && e.CHAIN_MCP_DYNAMIC) {
     throw new ConfigError('CHAIN_MCP_DYNAMIC and CHAIN_MCP_OAUTH_ISSUER: choose one; toolsets enabled on demand live in an MCP session, and OAuth serves every request on its own (any replica)');
   }
-  if (oauth && e.CHAIN_MCP_ALLOW_SPEND && e.CHAIN_MCP_APPROVAL === 'human' && oauth.clientId === undefined) {
+  // Admin tools that hand over keys go through the same approval as spends.
+  if (oauth && (e.CHAIN_MCP_ALLOW_SPEND || e.CHAIN_MCP_ALLOW_ADMIN) && e.CHAIN_MCP_APPROVAL === 'human' && oauth.clientId === undefined) {
     throw new ConfigError(
-      "CHAIN_MCP_OAUTH_CLIENT_ID: required with OAuth and spends: the approval page signs the human in at the identity provider with this client (authorization code + PKCE), so only the spend's own user can approve it",
+      `CHAIN_MCP_OAUTH_CLIENT_ID: required with OAuth and ${e.CHAIN_MCP_ALLOW_SPEND ? 'spends' : 'admin tools'}: the approval page signs the human in at the identity provider with this client (authorization code + PKCE), so only the spend's own user can approve it`,
     );
   }
   let wire: WireSetting;

@@ -54,7 +54,7 @@ export async function diagnose(services: Services): Promise<Finding[]> {
           ? `${node} answers, but not as a node of this family (/ext/info is 404); check CHAIN_MCP_NODE_URL`
           : `the node at ${node} refused info.getNodeVersion: ${why(e)}`;
     findings.push({ level: 'fail', text });
-    return [...findings, ...(await indexerFindings(services)), await stateFinding(config), ...(await oauthFindings(config))];
+    return [...findings, await stateFinding(config), ...(await oauthFindings(config)), ...(await indexerFindings(services))];
   }
   try {
     const d = await services.dialect.get();
@@ -87,7 +87,7 @@ export async function diagnose(services: Services): Promise<Finding[]> {
   }
   findings.push(await keystoreFinding(services, config));
   findings.push(tierFinding(config));
-  return [...findings, ...(await indexerFindings(services)), await stateFinding(config), ...(await oauthFindings(config))];
+  return [...findings, await stateFinding(config), ...(await oauthFindings(config)), ...(await indexerFindings(services))];
 }
 
 /** Under OAuth: the issuer's metadata and key set reachable, the public URL and what tokens must name. */

@@ -157,7 +157,9 @@ export async function callSpend(
   const plan: SpendPlan = { ...planned, lines: [...clean.filter((l) => !isStrangerLine(l)), ...clean.filter(isStrangerLine)] };
   // What the rolling 24 h total counts: the amount and the fee the preview learned.
   const total = (limits.amount ?? 0n) + (plan.fee ?? 0n);
-  if (!(await services.ledger.fits(total, config.maxSpendPerDay))) throw overDailyTotal(total, await services.ledger.spent(), config, services.cachedNetwork());
+  // Read once more after the preview's reads (another process may have spent meanwhile); the reservation at the confirm decides.
+  const spentToday = await services.ledger.spent();
+  if (config.maxSpendPerDay !== undefined && spentToday + total > config.maxSpendPerDay) throw overDailyTotal(total, spentToday, config, services.cachedNetwork());
   const audit = { tool: tool.name, amount: limits.amount?.toString(), fee: plan.fee?.toString(), recipients: limits.recipients, own: limits.own };
   if (typeof confirm !== 'string') {
     if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
@@ -177,7 +179,7 @@ export async function callSpend(
       const exact = limits.amount !== undefined ? [`Amount in smallest units: ${limits.amount}`] : [];
       // Fixed facts first, stranger-written lines (labelled "… (written by …)") always last.
       const written = preview.filter(isStrangerLine);
-      const lines = [...preview.filter((l) => !isStrangerLine(l)), ...exact, ...limitsInForce(config, await services.ledger.spent()), ...written];
+      const lines = [...preview.filter((l) => !isStrangerLine(l)), ...exact, ...limitsInForce(config, spentToday), ...written];
       let approval = await services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt, ownerOf(hooks));
       if (hooks.appCard) meta = await cardMeta(services.cardSecrets, approval);
       if (needsLink(hooks)) {

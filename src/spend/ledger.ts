@@ -33,11 +33,6 @@ export class SpendLedger {
     return this.store.spent(this.signer, this.now());
   }
 
-  /** Whether `amount` more stays within `limit` (no limit: always); the reservation decides. */
-  async fits(amount: bigint, limit: bigint | undefined): Promise<boolean> {
-    return limit === undefined || (await this.spent()) + amount <= limit;
-  }
-
   /** Records `amount` now if it fits; returns the reservation, or undefined when it does not fit. */
   reserve(amount: bigint, limit: bigint | undefined): Promise<Reservation | undefined> {
     return this.store.reserve(this.signer, amount, limit, this.now());
