@@ -103,7 +103,7 @@ export interface StateStore {
   reserve(signer: string, amount: bigint, limit: bigint | undefined, now: number): Promise<Reservation | undefined>;
   /** The spend went out (or its outcome is unknown): it stays counted. */
   commit(reservation: Reservation): Promise<void>;
-  /** The spend certainly did not go out: its share comes back. */
+  /** The spend certainly did not go out: its share comes back (after a commit, nothing changes). */
   release(reservation: Reservation): Promise<void>;
 
   // Passkeys, per owner (read once at start by the approval page; written by `passkey add`).
