@@ -11,6 +11,7 @@ const LAYERS = [
   ['catalogue', '^src/catalogue/'],
   ['domain', '^src/(spend|approval|context|summarize)/'],
   ['build', '^src/build/'],
+  ['signer', '^src/signer/'],
   ['state', '^src/state/|^src/confirm\\.ts$'],
   ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|version)\\.ts$'],
 ];

@@ -21,6 +21,7 @@ export function spendOutput(tool: ToolDef): AnyObject {
     confirmationId: z.string().optional(),
     approvalUrl: z.string().optional().describe('Loopback page where the human approves, when the client has no way to ask them.'),
     expiresAt: z.string().optional(),
+    approvedBy: z.string().optional().describe('Who approved the spend: the channel, and the passkey on the approval page.'),
     details: z.record(z.string(), z.unknown()).optional(),
     result: tool.output.optional(),
   });

@@ -37,7 +37,8 @@ function limitsInForce(config: Config, spentToday: bigint): string[] {
 /**
  * Under CHAIN_MCP_APPROVAL=human: the id must be valid, and the human must have approved this
  * exact preview through a channel the model cannot drive. Returns a declined result, throws when
- * not (yet) approved, and returns undefined once the id is consumed and the spend may go.
+ * not (yet) approved, and returns who approved (the channel, and the passkey on the page) once the
+ * id is consumed and the spend may go.
  */
 async function humanApproval(
   services: Services,
@@ -46,7 +47,7 @@ async function humanApproval(
   confirm: string,
   plan: SpendPlan,
   hooks: CallHooks,
-): Promise<ToolResult | undefined> {
+): Promise<ToolResult | string> {
   const { config, log } = services;
   const audit = { tool: tool.name };
   let nonce: string;
@@ -72,14 +73,17 @@ async function humanApproval(
   }
   // Which channel decided, as stored (the page or card of any replica may have).
   const channel = (await services.state.getApproval(nonce))?.decidedBy;
+  // The passkey that approved on this process's page, when one did (its label, passkey.ts passkeyLabel).
+  const passkey = services.approvals.passkeyOf(nonce);
   await services.confirmations.redeem(confirm, tool.name, args, services.now(), ownerOf(hooks));
   await services.approvals.forget(approval);
   if (state === 'declined') {
     log.info({ audit: 'declined', ...audit, channel }, 'spend declined');
     return textResult('Declined by the human; nothing was sent.', { status: 'declined', preview: plan.lines }, config);
   }
-  log.info({ audit: 'approved', ...audit, channel }, 'spend approved by the human');
-  return undefined;
+  const approvedBy = passkey ? `${channel} with passkey ${passkey}` : channel;
+  log.info({ audit: 'approved', ...audit, channel, ...(passkey ? { passkey } : {}) }, 'spend approved by the human');
+  return approvedBy ?? 'human';
 }
 
 /**
@@ -209,9 +213,12 @@ export async function callSpend(
     // The card's secret travels in _meta, which hosts give the view and not the model.
     return meta ? { ...result, _meta: meta } : result;
   }
+  /** Who approved (the channel, and the passkey on the page): in the result and the audit line. */
+  let approvedBy: string | undefined;
   if (config.approval === 'human') {
-    const declined = await humanApproval(services, tool, args, confirm, plan, hooks);
-    if (declined) return declined;
+    const decision = await humanApproval(services, tool, args, confirm, plan, hooks);
+    if (typeof decision !== 'string') return decision;
+    approvedBy = decision;
   } else {
     await redeemOrRefuse(services, tool, args, confirm, audit, ownerOf(hooks));
   }
@@ -255,5 +262,5 @@ export async function callSpend(
   await settle(services, reserved);
   log.info({ audit: 'issued', ...audit, txID: output.txID ?? output.txHash }, 'spend issued');
   const text = await tool.summarize(output, args, ctx);
-  return textResult(text, { status: 'issued', preview: plan.lines, result: output }, config);
+  return textResult(text, { status: 'issued', preview: plan.lines, result: output, ...(approvedBy ? { approvedBy } : {}) }, config);
 }
