@@ -9,7 +9,7 @@ const LAYERS = [
   ['pipeline', '^src/registry/'],
   ['services', '^src/services\\.ts$'],
   ['catalogue', '^src/catalogue/'],
-  ['domain', '^src/(spend|approval|context|summarize)/'],
+  ['domain', '^src/(spend|local|approval|context|summarize)/'],
   ['build', '^src/build/'],
   ['signer', '^src/signer/'],
   ['state', '^src/state/|^src/confirm\\.ts$'],

@@ -725,7 +725,7 @@ export function unknownNameWarnings(env: NodeJS.ProcessEnv): string[] {
 /** One line per tier switch that cannot take effect, so the reader learns why tools they expect are missing or fail. */
 export function tierWarnings(config: Config): string[] {
   const lines: string[] = [];
-  if (config.allowSpend && !config.keystore) {
+  if (config.allowSpend && !config.keystore && config.signer !== 'local') {
     lines.push(
       'CHAIN_MCP_ALLOW_SPEND is on, but spend tools stay hidden: they sign with the keystore user, and CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD are not set',
     );

@@ -1,8 +1,8 @@
 import type { Config } from './config.js';
 import { ChainMcpError, HttpStatusError, RpcError, toChainMcpError } from './errors.js';
 import type { Services } from './services.js';
-import { describeState, openStateStore } from './state/open.js';
 import { keyFileOpenToOthers, readKeyFileAddresses } from './signer/keyfile.js';
+import { describeState, openStateStore } from './state/open.js';
 import type { Endpoint } from './wire.js';
 
 /** One finding: `ok` works, `warn` will not work but the setup is usable, `fail` a broken setup. */

@@ -24,7 +24,9 @@ async function main(): Promise<void> {
     // A real node's names by default, so a newcomer sees what a real node looks like.
     const dialect = env.CHAIN_MCP_DEVNET_DIALECT === 'spec' ? 'spec' : 'camino';
     // The doctor's report is the whole output of --check: the simulator's lines would interleave with it.
-    const devnet = await startDevnet({ dialect, log: cli.check ? () => undefined : (line) => process.stderr.write(`${line}\n`) });
+    // The keystore stays on here (a default caminogo has it off): the newcomer's --devnet spends
+    // work with either signer, and the local signer's own path is shown by `npm run demo`.
+    const devnet = await startDevnet({ dialect, keystoreApi: true, log: cli.check ? () => undefined : (line) => process.stderr.write(`${line}\n`) });
     env.CHAIN_MCP_NODE_URL = devnet.nodeUrl;
     env.CHAIN_MCP_INDEXER_URL = devnet.indexerUrl;
     if (devnet.runnerUrl) env.CHAIN_MCP_RUNNER_URL = devnet.runnerUrl;

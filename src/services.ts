@@ -19,6 +19,7 @@ import { OwnAddresses } from './spend/own.js';
 import { SpendLedger, signerOf } from './spend/ledger.js';
 import { MemoryStore } from './state/memory.js';
 import type { StateStore } from './state/store.js';
+import { LocalRecords } from './local/records.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, resolveWire, type WireNames, wireMethod, wireParams } from './wire.js';
 
 /** What a composite's steps share to send their reads (registry/batcher.ts). */
@@ -66,6 +67,8 @@ export class Services {
    * once the human unlocked it on the approval page (or CHAIN_MCP_KEY_PASSPHRASE_FILE did at start).
    */
   readonly signer?: KeyFileSigner;
+  /** Each local preview's exact unsigned bytes, kept until its confirmation: what is approved is what is signed. */
+  readonly localRecords: LocalRecords;
   private byName?: Promise<Map<string, ToolDef>>;
   private readonly catalogueSource: () => Promise<readonly ToolDef[]>;
   private readonly networkCache: NetworkCache;
@@ -86,7 +89,7 @@ export class Services {
     this.confirmations = new ConfirmationBook(this.state, opts.config.stateKey);
     this.approvals = new ApprovalBook(this.now, this.state);
     this.cardSecrets = new CardSecrets(this.state);
-    this.ledger = new SpendLedger(this.now, this.state, signerOf(opts.config));
+    this.localRecords = new LocalRecords(this.now);
     const keystore = opts.config.keystore;
     this.ownAddresses = new OwnAddresses(
       keystore
@@ -104,15 +107,19 @@ export class Services {
     if (opts.config.signer === 'local') {
       // With the passphrase on disk, locking protects nothing a restart would not undo: the key stays open.
       const idleMinutes = opts.config.keyPassphrase !== undefined ? 0 : opts.config.keyIdleMinutes;
+      let keyFile: KeyFileSigner;
       try {
-        this.signer = openKeyFile(opts.config.keyFile, { idleMinutes });
+        keyFile = openKeyFile(opts.config.keyFile, { idleMinutes });
       } catch (err) {
         if (err instanceof KeyFileError) throw new ConfigError(`CHAIN_MCP_KEY_FILE: ${err.message}`);
         throw err;
       }
-      unlock = new UnlockForm(this.signer, opts.log, opts.config.keyIdleMinutes);
-      this.signer.setHowToUnlock(() => this.unlockText(this.approvalPages.unlockUrlNow()));
+      this.signer = keyFile;
+      unlock = new UnlockForm(keyFile, opts.log, opts.config.keyIdleMinutes);
+      keyFile.setHowToUnlock(() => this.unlockText(this.approvalPages.unlockUrlNow()));
     }
+    // The daily total belongs to where the money comes from: the key (by its address) or the keystore user.
+    this.ledger = new SpendLedger(this.now, this.state, this.signer ? `local:${this.signer.addresses.evm.toLowerCase()}` : signerOf(opts.config));
     this.approvalPages = new ApprovalPages(
       this.approvals,
       opts.log,

@@ -1,16 +1,25 @@
 /**
- * `npm run demo`: a real MCP session, printed like a chat transcript. It spawns the built
- * `chain-mcp --devnet` over stdio (the bundled simulator starts in-process), connects an SDK
- * Client, and walks through the questions people ask, ending with a guarded transfer:
- * preview first, then the confirmed call, which the human approves on the server's approval
- * page (the client opens it through URL elicitation; here the demo plays the human's click).
+ * `npm run demo`: a real MCP session, printed like a chat transcript. It starts the bundled
+ * simulator as a default Camino node (keystore API off), makes a key file for the demo holding
+ * the simulator's funded key, spawns the built `chain-mcp` over stdio with the local signer, and
+ * walks through the questions people ask, ending with a guarded transfer X -> C: the preview says
+ * the key is locked and where to unlock it, the human types the passphrase on the unlock page,
+ * the preview is rendered from the transaction bytes, the human approves on the approval page
+ * (the client opens it through URL elicitation; here the demo plays the human), and it is issued once.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDevnet } from '../src/devnet/index.js';
+import { writeKeyFile } from '../src/signer/keyfile.js';
 import { viewFor } from '../src/views/views.js';
 
 const MAIN = new URL('../src/main.js', import.meta.url).pathname;
+/** The demo key's passphrase: typed by "the human" on the unlock page below, never given to the model. */
+const PASSPHRASE = 'demo passphrase, typed by the human only';
 
 interface Step {
   ask: string;
@@ -22,27 +31,23 @@ interface Step {
 }
 
 interface Facts {
-  address?: string;
-  pAddress?: string;
+  /** The key's own C- address: where an X -> C transfer's export waits for the import. */
+  cAddress?: string;
   nodeID?: string;
-  confirmationId?: string;
-  recipient?: string;
 }
 
 const STEPS: Step[] = [
   { ask: 'Which network is this node on, and what version does it run?', tools: ['network_overview', 'info_getNodeVersion'], args: () => ({}) },
   { ask: 'What do transactions cost?', tools: ['info_getTxFee'], args: () => ({}) },
   {
-    ask: 'Which addresses does my wallet have?',
-    tools: ['xvm_listAddresses'],
+    ask: 'What does my account hold?',
+    tools: ['account_overview'],
     args: () => ({}),
     learn: (s, f) => {
-      const list = s.addresses as string[] | undefined;
-      f.address = list?.[0];
-      f.recipient = list?.[1];
+      const bare = (s.accounts as Array<{ address?: string }> | undefined)?.[0]?.address;
+      if (bare) f.cAddress = `C-${bare}`;
     },
   },
-  { ask: 'What does my first address hold?', tools: ['account_overview'], args: (f) => ({ addresses: [f.address] }) },
   {
     ask: 'Which validators end soonest?',
     tools: ['platform_getCurrentValidators'],
@@ -53,20 +58,7 @@ const STEPS: Step[] = [
     },
   },
   { ask: 'Tell me about that validator.', tools: ['validator_lookup'], args: (f) => ({ nodeID: f.nodeID }) },
-  { ask: 'What deposit offers are active?', tools: ['platform_getAllDepositOffers'], args: () => ({}) },
-  {
-    ask: 'Send 1.5 CAM to my second address.',
-    tools: ['xvm_send'],
-    args: (f) => ({ to: f.recipient, amount: '1500000000', assetID: 'CAM' }),
-    learn: (s, f) => {
-      f.confirmationId = s.confirmationId as string | undefined;
-    },
-  },
-  {
-    ask: 'Yes, I approve that transfer.',
-    tools: ['xvm_send'],
-    args: (f) => ({ to: f.recipient, amount: '1500000000', assetID: 'CAM', confirm: f.confirmationId }),
-  },
+  { ask: 'Move 2 CAM from X to my C account.', tools: ['transfer'], args: (f) => ({ to: f.cAddress, amount: '2 CAM' }) },
 ];
 
 function indent(text: string): string {
@@ -76,11 +68,47 @@ function indent(text: string): string {
     .join('\n');
 }
 
+/** What the human does on the unlock page: open it, type the passphrase, press Unlock. */
+async function humanUnlocks(url: string): Promise<void> {
+  console.log(`  [you open the unlock page: ${url}]`);
+  const page = await (await fetch(url)).text();
+  const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { origin: new URL(url).origin, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf, passphrase: PASSPHRASE }),
+  });
+  console.log(`    [you type the passphrase there and press Unlock: ${res.status === 200 ? 'unlocked' : `HTTP ${res.status}`}]\n`);
+}
+
+async function call(client: Client, tool: string, args: Record<string, unknown>): Promise<{ text: string; structured?: Record<string, unknown>; isError: boolean }> {
+  console.log(`  → ${tool}(${JSON.stringify(args)})`);
+  const result = await client.callTool({ name: tool, arguments: args });
+  const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
+  console.log(`${indent(result.isError ? `[error] ${text}` : text)}\n`);
+  return { text, structured: result.structuredContent as Record<string, unknown> | undefined, isError: result.isError === true };
+}
+
 async function main(): Promise<void> {
+  // A default Camino node: no keystore API, so spends are signed here, by the local signer.
+  const devnet = await startDevnet({ dialect: 'camino' });
+  const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-demo-'));
+  const keyFile = join(dir, 'key.json');
+  const made = await writeKeyFile(keyFile, devnet.localKey.privateKey, PASSPHRASE);
+  console.log(`Made a key file for the demo (${keyFile}, encrypted, mode 0600) holding the simulator's funded key: C address ${made.evm}.`);
+  console.log('chain-mcp reads only its public addresses at start; the key stays locked until the human unlocks it.\n');
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [MAIN, '--devnet'],
-    env: { PATH: process.env.PATH ?? '', CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_LOG_LEVEL: 'warn' },
+    args: [MAIN],
+    env: {
+      PATH: process.env.PATH ?? '',
+      CHAIN_MCP_NODE_URL: devnet.nodeUrl,
+      ...(devnet.indexerUrl ? { CHAIN_MCP_INDEXER_URL: devnet.indexerUrl } : {}),
+      CHAIN_MCP_ALLOW_SPEND: 'true',
+      CHAIN_MCP_SIGNER: 'local',
+      CHAIN_MCP_KEY_FILE: keyFile,
+      CHAIN_MCP_LOG_LEVEL: 'warn',
+    },
     stderr: 'ignore',
   });
   const client = new Client({ name: 'chain-mcp-demo', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
@@ -106,15 +134,28 @@ async function main(): Promise<void> {
     const args = step.args(facts);
     if (!tool || Object.values(args).some((v) => v === undefined || (Array.isArray(v) && v.includes(undefined)))) continue;
     console.log(`You: ${step.ask}`);
-    console.log(`  → ${tool}(${JSON.stringify(args)})`);
-    const result = await client.callTool({ name: tool, arguments: args });
-    const text = (result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
-    console.log(`${indent(result.isError ? `[error] ${text}` : text)}\n`);
+    let result = await call(client, tool, args);
+    const unlock = /opens (http:\/\/127\.0\.0\.1:\d+\/unlock\/\S+) in a browser/.exec(result.text)?.[1];
+    if (unlock) {
+      // The key is locked: the preview said where the human unlocks it. The model never sees the passphrase.
+      await humanUnlocks(unlock);
+      console.log('You: I unlocked the key; show me that transfer again.');
+      result = await call(client, tool, args);
+    }
     const view = viewFor(tool);
     if (view && !result.isError) console.log(`  [in hosts with MCP Apps this answer also shows the ${view.title} view]\n`);
-    if (!result.isError && result.structuredContent) step.learn?.(result.structuredContent as Record<string, unknown>, facts);
+    if (!result.isError && result.structured) step.learn?.(result.structured, facts);
+    const confirm = result.structured?.confirmationId;
+    if (typeof confirm === 'string') {
+      console.log('You: Yes, I approve exactly that.');
+      await call(client, tool, { ...args, confirm });
+      console.log('You: What does my account hold now?');
+      await call(client, 'account_overview', {});
+    }
   }
   await client.close();
+  await devnet.close();
+  rmSync(dir, { recursive: true, force: true });
 }
 
 main().catch((err: unknown) => {

@@ -34,9 +34,6 @@ export function tooManyPending(): ChainMcpError {
  * preview by the confirmation nonce; each decides once (compare-and-set in the store).
  */
 export class ApprovalBook {
-  /** The label of the passkey that approved on this process's page, by nonce, until the approval is forgotten. */
-  private readonly passkeys = new Map<string, string>();
-
   constructor(
     private readonly now: () => number,
     readonly store: StateStore = new MemoryStore(),
@@ -95,17 +92,7 @@ export class ApprovalBook {
 
   /** Spent: the spend it approved was sent; the page, its card and the id are dead. */
   forget(approval: Approval): Promise<void> {
-    this.passkeys.delete(approval.nonce);
     return this.store.deleteApproval(approval.nonce);
-  }
-
-  /** Records which passkey approved on the page (shown in the spend's result and audit line). */
-  notePasskey(nonce: string, label: string): void {
-    this.passkeys.set(nonce, label);
-  }
-
-  passkeyOf(nonce: string): string | undefined {
-    return this.passkeys.get(nonce);
   }
 
   /** Expired approvals, for the audit log; removed from the store. */

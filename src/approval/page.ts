@@ -186,15 +186,13 @@ export class ApprovalPages {
             return reply(403, page('Refused', '<p>Approving needs your passkey on this page (the browser asks for it when you press Approve). Nothing was approved.</p>'));
           }
         }
-        if (!(await this.book.decide(found, state, 'page', form.get('csrf') ?? ''))) {
+        if (!(await this.book.decide(found, state, passkey ? `page with passkey ${passkey}` : 'page', form.get('csrf') ?? ''))) {
           // Decided meanwhile through another channel or replica: say so, not "wrong token".
           const now = await this.book.get(found.nonce);
           if (now && now.state !== 'pending') return reply(409, page('Already decided', `<p>This preview was already ${now.state}. Nothing more happens.</p>`));
           this.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why: 'token' }, 'approval page refused a wrong page token');
           return reply(403, page('Refused', '<p>This form is not from this page. Reload the page and try again.</p>'));
         }
-        // The label stays with this process's book (the store keeps who decided, not with which passkey).
-        if (passkey) this.book.notePasskey(found.nonce, passkey);
         this.log.info({ audit: state, channel: 'page', tool: found.tool, ...(passkey ? { passkey } : {}) }, `spend ${state} on the approval page`);
         return reply(200, page(state === 'approved' ? 'Approved' : 'Declined', decidedText(state, passkey)));
       },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { amount, ASSET_UNITS, assetIdOrAlias, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from '../core/fields.js';
+import { amount, ASSET_UNITS, assetIdOrAlias, cb58Id, chainIdOrAlias, chainSelector, compact, hexAddress, xAddress } from '../core/fields.js';
 import { defineTool, type ToolDef } from '../core/tool.js';
 import { importPlan, feeLine, onChain, resolveAsset, shownAmount, txFees, userXAddresses } from '../spend/plan.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
@@ -66,6 +66,7 @@ export const cxSpendTools: ToolDef[] = [
     input: z.strictObject({
       to: hexAddress('C-Chain hex address (0x...) of the key the export named; the user must control it.'),
       sourceChain: chainIdOrAlias('Chain the funds come from: X or a chain ID.'),
+      txID: cb58Id('Local signer: the export whose outputs to import; default everything waiting.').optional(),
       baseFee,
       chain: chainSelector('C'),
     }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type ByteEncoding, formatAmount } from '../codec/index.js';
 import { InputError } from '../errors.js';
 import { nativeAmount } from '../summarize/format.js';
-import { amount, ASSET_UNITS, assetIdOrAlias, chainAddress, chainIdOrAlias, chainSelector, compact, inputEncoding, xAddress } from '../core/fields.js';
+import { amount, ASSET_UNITS, assetIdOrAlias, cb58Id, chainAddress, chainIdOrAlias, chainSelector, compact, inputEncoding, xAddress } from '../core/fields.js';
 import { defineTool, type SpendLimits, type SpendPlan, type ToolContext, type ToolDef } from '../core/tool.js';
 import { assetName, changeAddrField, denominationField, fromField, memoField, minterSets, symbolField } from '../spend/fields.js';
 import { recipientsOf, sumAmounts } from '../spend/guard.js';
@@ -418,6 +418,7 @@ export const xvmSpendTools: ToolDef[] = [
     input: z.strictObject({
       to: xAddress('X address that the export named; the user must control it.'),
       sourceChain: chainIdOrAlias('Chain the funds come from: P, C or a chain ID.'),
+      txID: cb58Id('Local signer: the export whose outputs to import; default everything waiting.').optional(),
       chain: chainSelector('X'),
     }),
     output: TxOut,

@@ -131,6 +131,8 @@ export interface ToolContext {
   now(): number;
   /** Whether an address is one of the keystore user's (cached per process); undefined when it cannot be told. */
   ownAddress?(address: string): Promise<boolean | undefined>;
+  /** The local signer's key: its X address (P and C share the payload) and its 0x address; undefined without one. */
+  keyAddresses?(): Promise<{ x: string; evm: string } | undefined>;
 }
 
 /** Spend tools and the admin operations that hand over keys: previewed, confirmed and approved by the human. */

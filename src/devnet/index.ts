@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type DevnetIndexer, startIndexer } from './indexer/server.js';
 import { registerInfo } from './node/info.js';
+import { registerIssue } from './node/issue.js';
 import { registerPlatform } from './node/platform.js';
 import { registerXvm } from './node/xvm.js';
 import { registerCx } from './node/cx.js';
@@ -29,7 +30,10 @@ export interface DevnetOptions {
   log?: (line: string) => void;
   /** API names the node speaks: `camino` (a real node's avm/avax) or `spec` (default, the specification's names). */
   dialect?: DevnetDialect;
-  /** Serve /ext/keystore (default true); a real node serves it only with --api-keystore-enabled=true. */
+  /**
+   * Serve /ext/keystore and let keystore-backed methods (avm.send, ...) find users. Default: off in
+   * the `camino` dialect, as on a default caminogo (`api-keystore-enabled` false), on in `spec`.
+   */
   keystoreApi?: boolean;
   /** Forward /ext/bc/C/rpc and /ext/bc/C/ws to a real anvil started here (stopped on close). */
   anvil?: boolean;
@@ -46,6 +50,11 @@ export interface Devnet {
   runnerUrl?: string;
   /** The keystore user the demo and tests sign with. */
   keystore: { username: string; password: string };
+  /**
+   * The local signer's funded account (a real secp256k1 key): X, P (unlocked, deposited, bonded), C,
+   * and 20 CAM waiting on C from X. The private key lives only here, for tests and the demo.
+   */
+  localKey: { privateKey: Uint8Array; x: string; p: string; c: string };
   state: DevnetState;
   router: RpcRouter;
   /** The local network runner's HTTP gateway (runnerUrl). */
@@ -56,7 +65,7 @@ export interface Devnet {
 }
 
 /** Families register their methods on the router; adding one is one line here. */
-const FAMILIES: Array<(router: RpcRouter, state: DevnetState) => void> = [registerInfo, registerPlatform, registerXvm, registerCx, registerKeystore, registerEvm, registerXvmSpend, registerWallet, registerPlatformSpend, registerCxSpend, registerKeystoreAdmin, registerAdmin];
+const FAMILIES: Array<(router: RpcRouter, state: DevnetState) => void> = [registerInfo, registerPlatform, registerXvm, registerCx, registerKeystore, registerEvm, registerXvmSpend, registerWallet, registerPlatformSpend, registerCxSpend, registerKeystoreAdmin, registerAdmin, registerIssue];
 
 async function listen(server: Server, port: number): Promise<string> {
   await new Promise<void>((resolve, reject) => {
@@ -78,7 +87,9 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     state.version.vmVersions = dialect === 'camino' ? { avm: version, ...others } : { xvm: version, ...others };
   };
   speak(opts.dialect ?? 'spec');
-  const families = opts.keystoreApi === false ? FAMILIES.filter((f) => f !== registerKeystore && f !== registerKeystoreAdmin) : FAMILIES;
+  const keystoreApi = opts.keystoreApi ?? (opts.dialect ?? 'spec') !== 'camino';
+  state.keystoreApi = keystoreApi;
+  const families = !keystoreApi ? FAMILIES.filter((f) => f !== registerKeystore && f !== registerKeystoreAdmin) : FAMILIES;
   for (const register of families) register(router, state);
   if (opts.adminSecret !== undefined) registerAdmin(router, state, opts.adminSecret);
   if (opts.authRequired) {
@@ -111,6 +122,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     runner,
     indexer,
     keystore: { username: 'devnet', password: 'Devnet-Passw0rd!' },
+    localKey: { privateKey: state.localKey!.privateKey, x: state.localKey!.x, p: state.localKey!.p, c: state.localKey!.c },
     state,
     router,
     setDialect: (dialect) => {

@@ -1,4 +1,5 @@
 import type { ToolContext, ToolDef } from '../core/tool.js';
+import { formatChainAddress } from '../codec/index.js';
 import { ChainMcpError } from '../errors.js';
 import type { Services } from '../services.js';
 import { LOCAL_OWNER } from '../state/store.js';
@@ -71,6 +72,11 @@ export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks,
     progress: hooks.progress ?? (async () => undefined),
     now: services.now,
     ownAddress: (address) => services.ownAddresses.has(address),
+    keyAddresses: async () => {
+      const signer = services.signer;
+      if (!signer) return undefined;
+      return { x: formatChainAddress('X', (await services.network()).hrp, signer.addresses.shortId), evm: signer.addresses.evm };
+    },
   };
   return ctx;
 }

@@ -7,6 +7,7 @@ import { effectiveSchemas } from './listing.js';
 import { parseInput, runOperation } from './operation.js';
 import { errorResult, type ToolResult, textResult } from './result.js';
 import { callSpend } from './spend-call.js';
+import { callLocalSpend, LOCAL_TOOLS, localRoute, refusedUnderLocal } from './local-spend.js';
 import { resolveDisplayAmounts } from '../spend/amounts.js';
 import { checkInputNetwork } from '../context/network.js';
 
@@ -19,7 +20,13 @@ export async function callTool(services: Services, tool: ToolDef, args: unknown,
     if (needsConfirmation(tool)) {
       // "1.5 CAM" becomes its smallest units before parsing (after a check that sends nothing).
       const amounts = await resolveDisplayAmounts(tool.input, args, ctx, (a) => parseInput(tool, schema, a));
-      return await callSpend(services, tool, parseInput(tool, schema, amounts.args), ctx, hooks, amounts.given);
+      const parsed = parseInput(tool, schema, amounts.args);
+      if (services.signer) {
+        const route = localRoute(tool, LOCAL_TOOLS);
+        if (route === 'refuse') throw refusedUnderLocal(tool);
+        if (route === 'local') return await callLocalSpend(services, tool, parsed, ctx, hooks, services.signer);
+      }
+      return await callSpend(services, tool, parsed, ctx, hooks, amounts.given);
     }
     const input = parseInput(tool, schema, args);
     if (tool.tier === 'read') checkInputNetwork(input, services.cachedNetwork());

@@ -27,7 +27,7 @@ export function tierEnabled(tool: ToolDef, config: Config): boolean {
     case 'wallet':
       return config.keystore !== undefined;
     case 'spend':
-      return config.allowSpend && config.keystore !== undefined;
+      return config.allowSpend && (config.keystore !== undefined || config.signer === 'local');
     case 'admin':
       return config.allowAdmin;
   }
@@ -44,7 +44,7 @@ export function whyHidden(tool: ToolDef, config: Config): string {
   if (config.excludeTools.has(tool.name)) return 'it is in CHAIN_MCP_EXCLUDE_TOOLS';
   if (!tierEnabled(tool, config)) {
     if (tool.tier === 'wallet') return 'it needs CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD';
-    if (tool.tier === 'spend') return 'spending is off (CHAIN_MCP_ALLOW_SPEND=true and the keystore user enable it)';
+    if (tool.tier === 'spend') return 'spending is off (CHAIN_MCP_ALLOW_SPEND=true and a signer, the local key or the keystore user, enable it)';
     return 'the admin tier is off (CHAIN_MCP_ALLOW_ADMIN=true enables it)';
   }
   if (!serviceConfigured(tool, config)) return tool.toolset === 'indexer' ? 'CHAIN_MCP_INDEXER_URL is not set' : 'CHAIN_MCP_RUNNER_URL is not set';

@@ -13,7 +13,7 @@ import { type CallHooks, ownerOf } from './context.js';
 import { runOperation } from './operation.js';
 import { jsonSafe, type ToolResult, textResult } from './result.js';
 
-async function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>, owner: string): Promise<void> {
+export async function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>, owner: string): Promise<void> {
   try {
     await services.confirmations.redeem(confirm, tool.name, args, services.now(), owner);
   } catch (err) {
@@ -23,7 +23,7 @@ async function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<st
 }
 
 /** The limits in force, for the human to see beside the preview. */
-function limitsInForce(config: Config, spentToday: bigint): string[] {
+export function limitsInForce(config: Config, spentToday: bigint): string[] {
   const lines: string[] = [];
   if (config.maxSpend !== undefined) lines.push(`Limit in force: at most ${config.maxSpend} smallest units per spend (CHAIN_MCP_MAX_SPEND)`);
   if (config.maxSpendPerDay !== undefined) {
@@ -40,7 +40,7 @@ function limitsInForce(config: Config, spentToday: bigint): string[] {
  * not (yet) approved, and returns who approved (the channel, and the passkey on the page) once the
  * id is consumed and the spend may go.
  */
-async function humanApproval(
+export async function humanApproval(
   services: Services,
   tool: ToolDef,
   args: Record<string, unknown>,
@@ -73,31 +73,31 @@ async function humanApproval(
   }
   // Which channel decided, as stored (the page or card of any replica may have).
   const channel = (await services.state.getApproval(nonce))?.decidedBy;
-  // The passkey that approved on this process's page, when one did (its label, passkey.ts passkeyLabel).
-  const passkey = services.approvals.passkeyOf(nonce);
   await services.confirmations.redeem(confirm, tool.name, args, services.now(), ownerOf(hooks));
   await services.approvals.forget(approval);
   if (state === 'declined') {
     log.info({ audit: 'declined', ...audit, channel }, 'spend declined');
     return textResult('Declined by the human; nothing was sent.', { status: 'declined', preview: plan.lines }, config);
   }
-  const approvedBy = passkey ? `${channel} with passkey ${passkey}` : channel;
-  log.info({ audit: 'approved', ...audit, channel, ...(passkey ? { passkey } : {}) }, 'spend approved by the human');
-  return approvedBy ?? 'human';
+  const decidedBy = channel ?? 'human';
+  // The page stores which passkey approved in its channel name (page.ts): the audit line keeps both apart.
+  const passkey = /^page with passkey (.+)$/.exec(decidedBy)?.[1];
+  log.info({ audit: 'approved', ...audit, channel: passkey ? 'page' : decidedBy, ...(passkey ? { passkey } : {}) }, 'spend approved by the human');
+  return decidedBy;
 }
 
 /**
  * The link channel is strong or absent: `passkey` when a registered passkey guards the page,
  * `plain` when the operator chose it knowingly, `none` otherwise.
  */
-function linkMode(services: Services): 'passkey' | 'plain' | 'login' | 'none' {
+export function linkMode(services: Services): 'passkey' | 'plain' | 'login' | 'none' {
   // Under OAuth the page signs the spend's own user in at the identity provider (src/auth/approval-login.ts).
   if (services.approvalPages.served) return 'login';
   if (services.config.approvalLink === 'plain') return 'plain';
   return services.approvalPages.passkeys?.registered() ? 'passkey' : 'none';
 }
 
-function noChannel(): ChainMcpError {
+export function noChannel(): ChainMcpError {
   return new ChainMcpError(
     'confirmation',
     'Refused: this client has no channel to the human (neither form elicitation nor MCP Apps) and no passkey guards the approval link, so no one but the model could approve. Nothing was sent.',
@@ -123,7 +123,7 @@ async function settle(services: Services, reserved: Reservation): Promise<void> 
 }
 
 /** Where to look when a spend's outcome is unknown, by toolset. */
-const OUTCOME_CHECK: Record<string, string> = {
+export const OUTCOME_CHECK: Record<string, string> = {
   xvm: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
   wallet: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
   platform: 'platform_getPendingValidators, platform_getSubnets or platform_getBalance, whichever the spend changes',

@@ -27,6 +27,8 @@ export interface SpendHarness {
   logs: string[];
   /** The server's clock: tests move it to expire ids and approvals. */
   clock: { now: number };
+  /** The server's services (tests of the local signer reach its kept records). */
+  services: Services;
   close(): Promise<void>;
 }
 
@@ -36,13 +38,18 @@ export interface SpendHarness {
  */
 export async function spendHarness(
   devnet: Devnet,
-  opts: { env?: Record<string, string>; capabilities?: ClientCapabilities; elicit?: (params: ElicitParams) => ElicitAnswer | Promise<ElicitAnswer> } = {},
+  opts: {
+    env?: Record<string, string>;
+    capabilities?: ClientCapabilities;
+    elicit?: (params: ElicitParams) => ElicitAnswer | Promise<ElicitAnswer>;
+  } = {},
 ): Promise<SpendHarness> {
+  // With the local signer (a key file in env) no keystore user is configured.
+  const keystore: Record<string, string> = opts.env?.CHAIN_MCP_SIGNER === 'local' ? {} : { CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password };
   const config = loadConfig(
     devnetEnv(devnet, {
       CHAIN_MCP_ALLOW_SPEND: 'true',
-      CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
-      CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+      ...keystore,
       // Never the developer's own passkey file: a test registers its own when it needs one.
       CHAIN_MCP_PASSKEY_FILE: '/nonexistent/chain-mcp-test/passkeys.json',
       ...opts.env,
@@ -52,6 +59,8 @@ export async function spendHarness(
   const logs: string[] = [];
   const log = createLogger('info', config.secrets, { write: (line: string) => logs.push(line) });
   const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now });
+  // The local key: unlocked from CHAIN_MCP_KEY_PASSPHRASE_FILE when the test gives one (as main does at start).
+  await services.prepareSigner();
   const { mcp } = buildServer({ config, log, services });
   const client = new Client({ name: 'host-and-human', version: '0' }, { capabilities: opts.capabilities ?? {} });
   if (opts.elicit) {
@@ -64,6 +73,7 @@ export async function spendHarness(
   return {
     client,
     clock,
+    services,
     logs,
     call: async (name, args) => {
       const r = await client.callTool({ name, arguments: args });

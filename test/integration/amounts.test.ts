@@ -24,7 +24,7 @@ describe.each(['spec', 'camino'] as DevnetDialect[])('display amounts in spend t
   let stack: Stack;
   let state: DevnetState;
   beforeAll(async () => {
-    stack = await inMemoryStack({ devnet: await startDevnet({ dialect }), env: ENV });
+    stack = await inMemoryStack({ devnet: await startDevnet({ dialect, keystoreApi: true }), env: ENV });
     state = stack.devnet.state;
   });
   afterAll(async () => {

@@ -16,7 +16,7 @@ function items(stack: Stack): Array<{ path: string; batch: boolean; method: stri
 describe('composites against a node that takes no JSON-RPC batch (camino dialect)', () => {
   let stack: Stack;
   beforeAll(async () => {
-    const devnet = await startDevnet({ dialect: 'camino' });
+    const devnet = await startDevnet({ dialect: 'camino', keystoreApi: true });
     devnet.router.record = true;
     stack = await inMemoryStack({ devnet });
   });
@@ -66,7 +66,7 @@ describe('composites against a node that takes no JSON-RPC batch (camino dialect
 describe("the wire table renames methods: the P-chain's export on a Camino node", () => {
   let stack: Stack;
   beforeAll(async () => {
-    const devnet = await startDevnet({ dialect: 'camino' });
+    const devnet = await startDevnet({ dialect: 'camino', keystoreApi: true });
     devnet.router.record = true;
     stack = await inMemoryStack({
       devnet,
@@ -100,7 +100,7 @@ describe("the wire table renames methods: the P-chain's export on a Camino node"
 describe('detection that heals: the node changes its names while the server runs', () => {
   let stack: Stack;
   beforeAll(async () => {
-    const devnet = await startDevnet({ dialect: 'camino' });
+    const devnet = await startDevnet({ dialect: 'camino', keystoreApi: true });
     devnet.router.record = true;
     stack = await inMemoryStack({ devnet });
   });
@@ -146,7 +146,7 @@ describe('detection that heals: the node changes its names while the server runs
 describe('uint64 written as plain JSON numbers keeps every digit (camino dialect)', () => {
   let stack: Stack;
   beforeAll(async () => {
-    const devnet = await startDevnet({ dialect: 'camino' });
+    const devnet = await startDevnet({ dialect: 'camino', keystoreApi: true });
     stack = await inMemoryStack({ devnet });
   });
   afterAll(async () => {
@@ -181,7 +181,7 @@ describe('uint64 written as plain JSON numbers keeps every digit (camino dialect
 describe('encodings a Camino node takes', () => {
   let stack: Stack;
   beforeAll(async () => {
-    const devnet = await startDevnet({ dialect: 'camino' });
+    const devnet = await startDevnet({ dialect: 'camino', keystoreApi: true });
     devnet.router.record = true;
     stack = await inMemoryStack({ devnet });
   });

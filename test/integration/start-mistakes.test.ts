@@ -133,7 +133,7 @@ describe('a mistake at start gets one line (issue 23)', () => {
 describe('the doctor (chain-mcp --check, npm run doctor)', () => {
   let devnet: Devnet;
   beforeAll(async () => {
-    devnet = await startDevnet({ dialect: 'camino' });
+    devnet = await startDevnet({ dialect: 'camino', keystoreApi: true });
   });
   afterAll(() => devnet.close());
 

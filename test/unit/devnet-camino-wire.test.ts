@@ -13,7 +13,7 @@ describe('the camino-dialect simulator speaks the real wire', () => {
   let camino: Devnet;
   let spec: Devnet;
   beforeAll(async () => {
-    [camino, spec] = await Promise.all([startDevnet({ dialect: 'camino' }), startDevnet({ dialect: 'spec' })]);
+    [camino, spec] = await Promise.all([startDevnet({ dialect: 'camino', keystoreApi: true }), startDevnet({ dialect: 'spec' })]);
   });
   afterAll(async () => {
     await Promise.all([camino.close(), spec.close()]);

@@ -166,7 +166,7 @@ describe('get_toolset_tools', () => {
   it('refuses a toolset whose tools the tiers hide, naming the setting that would list them', () => {
     expect(session().call('get_toolset_tools', { toolset: 'xvm' })).toEqual(
       refused(
-        'The xvm toolset cannot be enabled on this server: spending is off (CHAIN_MCP_ALLOW_SPEND=true and the keystore user enable it). The operator changes that in the server\'s environment.',
+        'The xvm toolset cannot be enabled on this server: spending is off (CHAIN_MCP_ALLOW_SPEND=true and a signer, the local key or the keystore user, enable it). The operator changes that in the server\'s environment.',
       ),
     );
   });

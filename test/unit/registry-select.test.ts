@@ -144,7 +144,7 @@ describe('whyHidden: one sentence per reason, in order of precedence', () => {
   const SENTENCES = {
     excluded: 'it is in CHAIN_MCP_EXCLUDE_TOOLS',
     wallet: 'it needs CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD',
-    spend: 'spending is off (CHAIN_MCP_ALLOW_SPEND=true and the keystore user enable it)',
+    spend: 'spending is off (CHAIN_MCP_ALLOW_SPEND=true and a signer, the local key or the keystore user, enable it)',
     admin: 'the admin tier is off (CHAIN_MCP_ALLOW_ADMIN=true enables it)',
     indexer: 'CHAIN_MCP_INDEXER_URL is not set',
     runner: 'CHAIN_MCP_RUNNER_URL is not set',

@@ -135,6 +135,69 @@ async function benchColdStart(devnet: Devnet): Promise<string> {
   ].join('\n');
 }
 
+const SIGNER_PROBE = fileURLToPath(new URL('./signer-probe.js', import.meta.url));
+
+/** One run of tools/bench/signer-probe.ts in a fresh process: its JSON line. */
+function signerProbe(mode: 'load' | 'work'): Promise<Record<string, number>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [SIGNER_PROBE, mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out) as Record<string, number>) : reject(new Error(`signer probe ${mode} exited ${code}`))));
+  });
+}
+
+/**
+ * The local signer, side by side in one run: the bin's cold start without and with a key file
+ * configured (the signing libraries must not load at start), the first spend's library load in a
+ * fresh process, and the signer's own work per spend (build, decode, sign) after the first.
+ */
+async function benchSigner(devnet: Devnet): Promise<string> {
+  const { writeKeyFile } = await import('../../src/signer/keyfile.js');
+  const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-bench-key-'));
+  try {
+    const keyFile = join(dir, 'key.json');
+    await writeKeyFile(keyFile, devnet.localKey.privateKey, 'bench passphrase only', { N: 2 ** 12, r: 8, p: 1 });
+    const plain = { CHAIN_MCP_NODE_URL: devnet.nodeUrl, CHAIN_MCP_LOG_LEVEL: 'silent' };
+    const local = { ...plain, CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: keyFile, CHAIN_MCP_ALLOW_SPEND: 'true' };
+    const cold = { plain: [] as number[], local: [] as number[] };
+    await coldStart(BIN, plain);
+    for (let i = 0; i < 10; i++) {
+      cold.plain.push(await coldStart(BIN, plain));
+      cold.local.push(await coldStart(BIN, local));
+    }
+    const loads: number[] = [];
+    const parts: Array<Record<string, number>> = [];
+    for (let i = 0; i < 5; i++) {
+      const r = await signerProbe('load');
+      loads.push(r.loadMs!);
+      parts.push(r);
+    }
+    const mid = parts[loads.indexOf(median(loads))] ?? parts[0]!;
+    const work = await signerProbe('work');
+    return table(
+      ['measure', 'value', 'goal'],
+      [
+        ['cold start, bin, no signer (spawn to initialize answer, median of 10)', ms(median(cold.plain)), ''],
+        ['cold start, bin, local signer with its key file (median of 10)', ms(median(cold.local)), 'no growth: the signing code loads only when a spend is built'],
+        [
+          "first X/P/C spend's library load (fresh process after the server and catalogue, median of 5; tsc output)",
+          `${ms(median(loads))} (builders and codec ${ms(mid.buildAndCodecMs!)}, curve ${ms(mid.curveMs!)})`,
+          'at most 150 ms',
+        ],
+        ['and the EVM transaction codec, loaded by the first EVM send only', ms(mid.evmMs!), ''],
+        [`signer's work, first spend (build from ${work.utxos} UTXOs, decode, sign)`, ms(work.firstMs!), ''],
+        ["signer's work per spend after the first, median (p95) of 200", `${ms(work.medianMs!)} (${ms(work.p95Ms!)})`, 'at most 20 ms'],
+      ],
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function benchCalls(devnet: Devnet): Promise<string[]> {
   const session = await stdioSession({ CHAIN_MCP_NODE_URL: devnet.nodeUrl });
   const agent = new Agent({ keepAliveTimeout: 10_000 });
@@ -464,10 +527,23 @@ async function main(): Promise<void> {
     console.log(out.join('\n'));
     return;
   }
+  // `npm run bench -- signer`: only the local signer's table.
+  if (process.argv.includes('signer')) {
+    const devnet = await startDevnet({ dialect: 'camino' });
+    try {
+      out.push('\n### Local signer\n', await benchSigner(devnet));
+    } finally {
+      await devnet.close();
+    }
+    console.log(out.join('\n'));
+    return;
+  }
   const devnet = await startDevnet();
   try {
     console.error('bench: cold start...');
     out.push('\n### Cold start\n', await benchColdStart(devnet));
+    console.error('bench: local signer...');
+    out.push('\n### Local signer\n', await benchSigner(devnet));
     if (process.argv.includes('--cold')) {
       // `npm run bench -- --cold`: the start only.
       console.log(out.join('\n'));

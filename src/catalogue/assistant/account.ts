@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from '../../codec/index.js';
 import { checkAddressNetworks } from '../../context/network.js';
 import { defineTool } from '../../core/tool.js';
+import { InputError } from '../../errors.js';
 import { networkOrBlank } from '../../summarize/chain.js';
 import { AmountOut, big, nativeAmount } from '../../summarize/format.js';
 import { arr, bareOf, type Out, type Problem, problemLines, problemsField, rec, step, str, units, WEI_PER_UNIT } from './shared.js';
@@ -58,7 +59,8 @@ export const accountOverview = defineTool({
       .array(anyAddress)
       .min(1)
       .max(16)
-      .describe('1-16 addresses: X-/P-/C-... (one covers its key on X, P and C) or 0x... (C-Chain EVM balance).'),
+      .optional()
+      .describe("1-16 addresses: X-/P-/C-... (one covers its key on X, P and C) or 0x... (C-Chain EVM balance). Default: the local signer's key."),
   }),
   output: z.object({
     accounts: z.array(Account),
@@ -67,7 +69,11 @@ export const accountOverview = defineTool({
     notRead: z.array(z.string()).describe('Parts not read, so not in the total.'),
     problems: problemsField,
   }),
-  run: async (input, ctx) => {
+  run: async (given, ctx) => {
+    // With the local signer the user's own addresses are the key's: X (P and C share it) and its 0x address.
+    const key = given.addresses ? undefined : await ctx.keyAddresses?.();
+    if (!given.addresses && !key) throw new InputError('addresses', 'required: this server has no local key whose addresses it could read');
+    const input = { addresses: given.addresses ?? [key!.x, key!.evm] };
     const network = await networkOrBlank(ctx);
     // Another network's address is a mistake to name, not a zero balance (only the network lookup went out).
     checkAddressNetworks(input.addresses.filter((a) => !isHexAddress(a)), network, 'addresses');

@@ -1,6 +1,6 @@
 /** transfer: one spend moving the native asset between X, P and C, export and import included. */
 import { z } from 'zod';
-import { parseChainAddress } from '../../codec/index.js';
+import { isHexAddress, parseChainAddress } from '../../codec/index.js';
 import { amount, hexAddress } from '../../core/fields.js';
 import { defineTool, type SpendPlan, type ToolContext } from '../../core/tool.js';
 import { ChainMcpError, InputError, toChainMcpError } from '../../errors.js';
@@ -20,16 +20,18 @@ const transferInput = z.strictObject({
     .string()
     .max(200)
     .superRefine((v, c) => {
+      if (isHexAddress(v)) return;
       try {
         parseChainAddress(v, { chains: ['X', 'P', 'C'] });
       } catch (err) {
         c.addIssue({ code: 'custom', message: (err as Error).message });
       }
     })
-    .describe('Recipient: X-... (any owner from X; your own from P or C) or C-... of your own key (with evmAddress).'),
+    .describe('Recipient: X-... (any owner from X; your own from P or C), C-... of your own key, or a 0x address (an EVM send from C; local signer).'),
   amount: amount(undefined, 'native'),
   sourceChain: z.enum(['X', 'P', 'C']).default('X').describe('Chain the funds leave: X (default), P (unlocked funds) or C.'),
-  evmAddress: hexAddress('To C only: the 0x address of the same key that the import credits.').optional(),
+  evmAddress: hexAddress('To C only: the 0x address the import credits; default with the local signer: the key\'s own.').optional(),
+  all: z.boolean().optional().describe('Local signer, cross-chain: also import everything else waiting for the key (default: only this export).'),
 });
 type TransferInput = z.output<typeof transferInput>;
 
@@ -44,6 +46,11 @@ const StepOut = z.object({
 type StepOut = z.infer<typeof StepOut>;
 
 function routeOf(i: TransferInput): Route {
+  if (isHexAddress(i.to)) {
+    if (i.sourceChain !== 'C') throw new InputError('sourceChain', 'a 0x recipient is paid on the C-Chain: set sourceChain "C"');
+    if (i.evmAddress !== undefined) throw new InputError('evmAddress', 'only for a transfer to a C- address; remove it');
+    return { from: 'C', to: 'C', steps: [{ action: 'send', chain: 'C' }] };
+  }
   const dest = parseChainAddress(i.to).chain;
   if (dest === 'P') {
     throw new InputError('to', 'a transfer cannot end on the P-Chain: the spec has no P-Chain import; send to an X address');
@@ -56,7 +63,6 @@ function routeOf(i: TransferInput): Route {
   if (i.sourceChain !== 'X') {
     throw new InputError('sourceChain', `a transfer to C must start on X (got ${i.sourceChain}); for C to C use the EVM tools`);
   }
-  if (i.evmAddress === undefined) throw new InputError('evmAddress', 'required for a transfer to C: the 0x address the import credits');
   return { from: 'X', to: 'C', steps: [{ action: 'export', chain: 'X' }, { action: 'import', chain: 'C' }] };
 }
 
@@ -95,6 +101,11 @@ function stepLine(route: Route, n: number, i: TransferInput, fee: string, atomic
 
 const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPlan> => {
   const route = routeOf(i);
+  if (route.from === 'C' && route.to === 'C') {
+    throw new InputError('to', 'an EVM send (to a 0x address) is signed by the local signer (CHAIN_MCP_SIGNER=local); the keystore signer cannot sign it');
+  }
+  // The keystore signer cannot tell the key's 0x address; the local signer defaults to it.
+  if (route.to === 'C' && i.evmAddress === undefined) throw new InputError('evmAddress', 'required for a transfer to C: the 0x address the import credits');
   const network = await ctx.network();
   const show = (v: bigint) => nativeAmount(v, network).display;
   const { txFee } = await txFees(ctx);

@@ -2,6 +2,7 @@ import { cb58Decode } from '../../codec/index.js';
 import { type Params, RpcFault, type RpcRouter, needString, needUint } from '../rpc.js';
 import { addTx, type DevnetState, resolveAsset, utxosOf } from '../state/index.js';
 import { importPrivateKey, needKey, needUser } from './keystore.admin.js';
+import { issueTx } from './issue.js';
 import { needAddress } from './platform.js';
 import { issueSigned, sourceChain } from './xvm.spend.js';
 
@@ -86,7 +87,7 @@ export function registerCxSpend(router: RpcRouter, state: DevnetState): void {
       });
       return { txID: tx.id };
     })
-    .on(path, 'cx.issueTx', (p) => issueSigned(state, p, 'C'))
+    .on(path, 'cx.issueTx', (p) => (router.dialect === 'camino' ? issueTx(state, p, 'C') : issueSigned(state, p, 'C')))
     .on(path, 'cx.exportKey', (p) => {
       const user = needUser(state, p);
       const key = needKey(user, needHex(p, 'address'));

@@ -3,7 +3,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
 import { HttpFault, RpcFault, type RpcRouter } from '../rpc.js';
-import { type CBlock, type CTransaction, type DevnetState, hexAddressFor } from '../state/index.js';
+import { addCBlock, type CBlock, type CTransaction, type DevnetState, evmAddressOfPublicKey, hexAddressFor, recoverSigner } from '../state/index.js';
 
 /**
  * The contract chain's EVM JSON-RPC (/ext/bc/C/rpc, positional params) and WebSocket
@@ -157,7 +157,7 @@ function findTx(state: DevnetState, hash: unknown): { b: CBlock; t: CTransaction
 }
 
 /** The devnet's own answers for the EVM reads, from its C-chain model. */
-function builtin(state: DevnetState): Record<string, (p: unknown[]) => unknown> {
+function builtin(state: DevnetState, router?: RpcRouter): Record<string, (p: unknown[]) => unknown> {
   const last = () => state.cBlocks[state.cBlocks.length - 1]!;
   return {
     web3_clientVersion: () => `devnet-evm/${state.version.vmVersions.evm ?? 'v0'}`,
@@ -277,9 +277,48 @@ function builtin(state: DevnetState): Record<string, (p: unknown[]) => unknown> 
     },
     eth_sendRawTransaction: (p) => {
       if (typeof p[0] !== 'string' || !/^0x[0-9a-fA-F]+$/.test(p[0])) throw new RpcFault('invalid argument 0: expected hex data', -32602);
+      // A Camino node's EVM decodes, recovers the sender and checks nonce, price and funds.
+      if (router?.dialect === 'camino') return sendRawTransaction(state, p[0] as `0x${string}`);
       return `0x${createHash('sha256').update(Buffer.from(p[0].slice(2), 'hex')).digest('hex')}`;
     },
   };
+}
+
+/**
+ * eth_sendRawTransaction as geth/coreth checks it: an EIP-1559 or EIP-155 legacy tx for this chain ID,
+ * the sender recovered from its signature, the next nonce, a fee cap at or over the base fee, and
+ * gas × fee cap + value covered. Mined at once into a new block under keccak256 of the bytes.
+ */
+async function sendRawTransaction(state: DevnetState, raw: `0x${string}`): Promise<string> {
+  const { keccak256, parseEvmTx } = await import('../../codec/evm-tx.js');
+  const bytes = Uint8Array.from(Buffer.from(raw.slice(2), 'hex'));
+  let tx: ReturnType<typeof parseEvmTx>;
+  try {
+    tx = parseEvmTx(bytes);
+  } catch (err) {
+    throw new RpcFault((err as Error).message);
+  }
+  const f = tx.fields;
+  if (f.chainId !== BigInt(state.evmChainId)) throw new RpcFault('invalid chain id for signer');
+  const sig = tx.signature;
+  const pub = sig ? recoverSigner(tx.signingHash, Uint8Array.from(Buffer.from(`${sig.r.toString(16).padStart(64, '0')}${sig.s.toString(16).padStart(64, '0')}0${sig.yParity}`, 'hex'))) : undefined;
+  if (!pub) throw new RpcFault('invalid transaction v, r, s values');
+  const from = evmAddressOfPublicKey(pub);
+  const nonce = BigInt(state.cNonces.get(from) ?? 0);
+  if (f.nonce < nonce) throw new RpcFault('nonce too low');
+  if (f.nonce > nonce) throw new RpcFault(`nonce too high: address ${from}, tx: ${f.nonce} state: ${nonce}`);
+  if (f.gas < 21_000n) throw new RpcFault('intrinsic gas too low');
+  const cap = f.maxFeePerGas;
+  if (cap < state.cBaseFee) throw new RpcFault(`transaction underpriced: gas fee cap ${cap} less than block base fee ${state.cBaseFee}`);
+  if ((state.cBalances.get(from) ?? 0n) < f.gas * cap + f.value) throw new RpcFault('insufficient funds for gas * price + value');
+  const tip = f.maxPriorityFeePerGas;
+  // The effective price: base fee plus tip, capped (bigints: Math.min does not take them).
+  // biome-ignore lint/complexity/useMathMinMax: bigint operands
+  const price = cap < state.cBaseFee + tip ? cap : state.cBaseFee + tip;
+  const hash = `0x${Buffer.from(keccak256(bytes)).toString('hex')}`;
+  const input = `0x${Buffer.from(f.data).toString('hex')}`;
+  addCBlock(state, [{ from, to: f.to ?? null, value: f.value, input, gasLimit: f.gas, gasUsed: 21_000n, hash, gasPrice: price, maxFeePerGas: cap, maxPriorityFeePerGas: tip }]);
+  return hash;
 }
 
 async function forward(url: string, method: string, params: unknown[]): Promise<unknown> {
@@ -294,7 +333,7 @@ async function forward(url: string, method: string, params: unknown[]): Promise<
 }
 
 export function registerEvm(router: RpcRouter, state: DevnetState): void {
-  const own = builtin(state);
+  const own = builtin(state, router);
   for (const path of ['/ext/bc/C/rpc', `/ext/bc/${state.chains.C}/rpc`]) {
     for (const method of new Set([...FORWARDED, ...Object.keys(own)])) {
       router.on(path, method, async (params) => {

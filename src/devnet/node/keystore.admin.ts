@@ -22,7 +22,7 @@ function wrongPassword(username: string): RpcFault {
 export function needUser(state: DevnetState, p: Params): KeystoreUser {
   const username = needString(p, 'username');
   const password = typeof p.password === 'string' ? p.password : '';
-  const user = state.users.get(username);
+  const user = state.keystoreApi ? state.users.get(username) : undefined;
   if (!user || user.password !== password) throw wrongPassword(username);
   return user;
 }

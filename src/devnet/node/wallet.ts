@@ -1,5 +1,6 @@
 import type { RpcRouter } from '../rpc.js';
 import type { DevnetState } from '../state/index.js';
+import { issueTx } from './issue.js';
 import { needUser } from './keystore.admin.js';
 import { addKey, issueSigned, send } from './xvm.spend.js';
 
@@ -7,6 +8,6 @@ import { addKey, issueSigned, send } from './xvm.spend.js';
 export function registerWallet(router: RpcRouter, state: DevnetState): void {
   router
     .on('/ext/bc/X/wallet', 'wallet.send', (p) => send(state, p))
-    .on('/ext/bc/X/wallet', 'wallet.issueTx', (p) => issueSigned(state, p, 'X'))
+    .on('/ext/bc/X/wallet', 'wallet.issueTx', (p) => (router.dialect === 'camino' ? issueTx(state, p, 'X') : issueSigned(state, p, 'X')))
     .on('/ext/P', 'platform.createAddress', (p) => ({ address: addKey(state, needUser(state, p)).p }));
 }

@@ -17,6 +17,7 @@ import {
   utxosOf,
 } from '../state/index.js';
 import { importPrivateKey, needKey, needUser } from './keystore.admin.js';
+import { issueTx } from './issue.js';
 import { needAddress } from './platform.js';
 
 /**
@@ -351,7 +352,8 @@ export function registerXvmSpend(router: RpcRouter, state: DevnetState): void {
       });
       return { txID: tx.id };
     })
-    .on(path, 'xvm.issueTx', (p) => issueSigned(state, p, 'X'))
+    // A Camino node decodes and verifies what it issues; the spec dialect records opaque bytes.
+    .on(path, 'xvm.issueTx', (p) => (router.dialect === 'camino' ? issueTx(state, p, 'X') : issueSigned(state, p, 'X')))
     .on(path, 'xvm.createAddress', (p) => ({ address: addKey(state, needUser(state, p)).x }))
     .on(path, 'xvm.listAddresses', (p) => ({ addresses: needUser(state, p).keys.map((k) => k.x) }))
     .on(path, 'xvm.exportKey', (p) => {

@@ -30,6 +30,11 @@ export interface NewCTx {
   gasUsed?: bigint;
   status?: 1 | 0;
   logs?: Array<Omit<CLog, 'logIndex'>>;
+  /** A signed transaction's own hash (keccak256 of its bytes) and the price it pays per gas. */
+  hash?: string;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
 }
 
 /** Appends a C-chain block with the given EVM transactions; moves wei and nonces. */
@@ -42,12 +47,12 @@ export function addCBlock(state: DevnetState, txs: NewCTx[], timestamp = state.n
     const nonce = state.cNonces.get(from) ?? 0;
     state.cNonces.set(from, nonce + 1);
     const gasUsed = t.gasUsed ?? 21_000n;
-    const gasPrice = state.cBaseFee + state.cPriorityFee;
+    const gasPrice = t.gasPrice ?? state.cBaseFee + state.cPriorityFee;
     const ok = t.status ?? 1;
     const fee = gasUsed * gasPrice;
     state.cBalances.set(from, (state.cBalances.get(from) ?? 0n) - fee - (ok ? t.value : 0n));
     if (ok && t.to) state.cBalances.set(t.to.toLowerCase(), (state.cBalances.get(t.to.toLowerCase()) ?? 0n) + t.value);
-    const hash = hexHashFor(`ctx:${number}:${index}:${from}:${nonce}`);
+    const hash = t.hash ?? hexHashFor(`ctx:${number}:${index}:${from}:${nonce}`);
     return {
       hash,
       blockNumber: number,
@@ -57,8 +62,8 @@ export function addCBlock(state: DevnetState, txs: NewCTx[], timestamp = state.n
       value: t.value,
       nonce,
       gasPrice,
-      maxFeePerGas: state.cBaseFee * 2n,
-      maxPriorityFeePerGas: state.cPriorityFee,
+      maxFeePerGas: t.maxFeePerGas ?? state.cBaseFee * 2n,
+      maxPriorityFeePerGas: t.maxPriorityFeePerGas ?? state.cPriorityFee,
       gasLimit: t.gasLimit ?? 21_000n,
       gasUsed,
       input: t.input ?? '0x',

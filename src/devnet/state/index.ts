@@ -29,7 +29,9 @@
  */
 export * from './blocks.js';
 export * from './ids.js';
+export * from './keys.js';
 export * from './ledger.js';
+export * from './local-account.js';
 export * from './seed.js';
 export * from './types.js';
 export * from './wire.js';

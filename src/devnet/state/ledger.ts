@@ -19,6 +19,8 @@ export interface NewUtxo {
   lock?: LockState;
   groupID?: number;
   payload?: string;
+  depositTxID?: string;
+  bondTxID?: string;
 }
 
 /** Creates one UTXO (output `outputIndex` of `txID`) and records it. */
@@ -41,6 +43,8 @@ export function createUtxo(state: DevnetState, txID: string, outputIndex: number
   if (out.sourceChain) utxo.sourceChain = out.sourceChain;
   if (out.groupID !== undefined) utxo.groupID = out.groupID;
   if (out.payload !== undefined) utxo.payload = out.payload;
+  if (out.depositTxID !== undefined) utxo.depositTxID = out.depositTxID;
+  if (out.bondTxID !== undefined) utxo.bondTxID = out.bondTxID;
   state.utxos.set(id, utxo);
   return utxo;
 }
@@ -123,6 +127,9 @@ export interface NewTx {
   newBlock?: boolean;
   /** Give the ID explicitly (e.g. an asset ID label); default derived from the content. */
   label?: string;
+  /** A signed transaction issued to the node: its ID (sha256 of these bytes) and its bytes. */
+  id?: string;
+  bytes?: Uint8Array;
 }
 
 /**
@@ -148,8 +155,8 @@ export function addTx(state: DevnetState, spec: NewTx): Tx {
     outputs: spec.outputs.map((o) => ({ ...o, amount: String(o.amount), locktime: String(o.locktime ?? 0n) })),
     memo: spec.memo ?? '0x',
   });
-  const bytes = Buffer.concat([u16(0), Buffer.from(body, 'utf8')]);
-  const id = spec.label ? registeredId(spec.label) : rememberId(sha256(bytes));
+  const bytes = spec.bytes ? Buffer.from(spec.bytes) : Buffer.concat([u16(0), Buffer.from(body, 'utf8')]);
+  const id = spec.id ?? (spec.label ? registeredId(spec.label) : rememberId(sha256(bytes)));
   const tx: Tx = {
     id,
     chain: spec.chain,

@@ -2,6 +2,7 @@
 import { addCBlock, addPBlock } from './blocks.js';
 import { addressFor, hexAddressFor, nodeIdFor, registeredId } from './ids.js';
 import { addAsset, addManyUtxos, addTx, addUser, fund, utxosOf } from './ledger.js';
+import { seedLocalAccount } from './local-account.js';
 import { ADDRESS_STATE, type Asset, type Delegator, type DepositOffer, type DevnetState, type Subnet, type UserKey, type Validator } from './types.js';
 
 const DAY = 86_400;
@@ -414,6 +415,8 @@ function seed(state: DevnetState): void {
   state.addressStates.set(a0.bech32, bit(ADDRESS_STATE.AddressStateKycVerified) | bit(ADDRESS_STATE.AddressStateConsortium));
   state.addressStates.set(a1.bech32, bit(ADDRESS_STATE.AddressStateKycExpired) | bit(5));
 
+  seedLocalAccount(state);
+
   // Supply: everything minted so far plus staked amounts (an upper bound).
   let staked = 0n;
   for (const v of state.validators) staked += v.stakeAmount + v.delegators.reduce((s, d) => s + d.stakeAmount, 0n);
@@ -509,6 +512,7 @@ export function createState(): DevnetState {
     supply: 0n,
     rewardUtxos: new Map(),
     indexTransactions: true,
+    keystoreApi: true,
     devnetUser: 'devnet',
     seq: 0,
   };

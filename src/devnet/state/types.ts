@@ -1,5 +1,6 @@
 /** The simulator's data model: every record the network holds, and the state object itself. */
 import type { ChainLetter } from '../../codec/index.js';
+import type { RealKey } from './keys.js';
 
 export type Chain = ChainLetter;
 export type LockState = 'unlocked' | 'bonded' | 'deposited' | 'bondedDeposited';
@@ -61,6 +62,9 @@ export interface Utxo {
   sourceChain?: Chain;
   /** P-chain only. */
   lock: LockState;
+  /** P-chain locked outputs (caminogo locked.Out lockIDs): the deposit and the bond that hold it. */
+  depositTxID?: string;
+  bondTxID?: string;
   /** NFT outputs: group and payload (hex). */
   groupID?: number;
   payload?: string;
@@ -312,6 +316,13 @@ export interface DevnetState {
   rewardUtxos: Map<string, string[]>;
   /** Whether xvm.getAddressTxs works (`index-transactions`). */
   indexTransactions: boolean;
+  /**
+   * Whether the node serves its keystore (`--api-keystore-enabled`). Off, a real node still has the
+   * keystore-backed methods, but every user is refused (REAL-WIRE.md "Keystore API off").
+   */
+  keystoreApi: boolean;
+  /** The local signer's account (a real key; its private key only in the devnet handle). */
+  localKey?: RealKey;
   /** The devnet keystore user's name (`devnet`). */
   devnetUser: string;
   /** Counter for deterministic labels of new objects. */

@@ -1,0 +1,111 @@
+import type { BuiltTx } from '../build/index.js';
+import { bytesToHex } from '../codec/index.js';
+import { type TxView, viewTx } from '../codec/tx/index.js';
+import type { ToolContext } from '../core/tool.js';
+import { resolveAsset } from '../spend/plan.js';
+import { nativeAmount } from '../summarize/format.js';
+import { strangerLine } from '../summarize/stranger.js';
+import type { LocalEnv } from './env.js';
+
+/** How the preview names an amount of an asset: CAM for the native one, the asset's own units otherwise. */
+export type Shower = (assetID: string, amount: bigint) => string;
+
+/** Display for every asset a view names, looked up once each. */
+export async function showerFor(ctx: ToolContext, env: LocalEnv, views: readonly TxView[]): Promise<Shower> {
+  const ids = new Set<string>();
+  for (const v of views) {
+    for (const i of v.inputs) ids.add(i.assetID);
+    for (const o of v.outputs) ids.add(o.assetID);
+  }
+  const shows = new Map<string, (v: bigint) => string>();
+  for (const id of ids) {
+    if (id === env.network.assetID) shows.set(id, (v) => nativeAmount(v, env.network).display);
+    else {
+      const resolved = await resolveAsset(ctx, id, env.network).catch(() => undefined);
+      shows.set(id, resolved ? (v) => `${resolved.show(v)} of asset ${id}` : (v) => `${v} units of asset ${id}`);
+    }
+  }
+  return (assetID, amount) => (shows.get(assetID) ?? ((v: bigint) => `${v} units of asset ${assetID}`))(amount);
+}
+
+/** The decoded view of built bytes: what the preview is rendered from (never from the arguments). */
+export function decodedView(built: BuiltTx, env: LocalEnv): TxView {
+  return viewTx(built.unsigned, { hrp: env.network.hrp, chainIDs: env.chainIDs });
+}
+
+const KIND: Record<string, string> = { base: 'send', import: 'import', export: 'export' };
+
+function chainName(env: LocalEnv, id: string | undefined): string {
+  const letter = (Object.entries(env.chainIDs).find(([, known]) => known === id)?.[0] ?? '?') as string;
+  return `${letter} (${id ?? 'unknown'})`;
+}
+
+function lockText(o: TxView['outputs'][number], nowSeconds: bigint): string {
+  const parts: string[] = [];
+  if (o.lock) parts.push(`locked: ${o.lock.depositTxID ? `deposit ${o.lock.depositTxID}` : ''}${o.lock.bondTxID ? ` bond ${o.lock.bondTxID}` : ''}`.trim());
+  if (o.locktime > nowSeconds) parts.push(`spendable from ${new Date(Number(o.locktime) * 1000).toISOString()}`);
+  if (o.threshold !== 1 || o.addresses.length !== 1) parts.push(`${o.threshold} of ${o.addresses.length} owners sign`);
+  return parts.length === 0 ? 'unlocked' : parts.join(', ');
+}
+
+export interface RenderedTx {
+  lines: string[];
+  /** inputs − outputs of the native asset, from the decoded bytes. */
+  fee: bigint;
+  /** What the outputs pay to addresses that are not the key's, per asset (the amount leaving). */
+  paid: Map<string, bigint>;
+}
+
+/**
+ * Every fact of one built transaction, from its decoded bytes: chain, network and blockchain IDs,
+ * every input with its amount, every output with address, amount and lock (the key's own marked
+ * as change or "yours"), the fee as inputs − outputs, the memo as one quoted stranger line, and
+ * the hash the approval is bound to.
+ */
+export function renderTx(built: BuiltTx, view: TxView, env: LocalEnv, show: Shower, label: string): RenderedTx {
+  const own = new Set([env.own.x, env.own.p, env.own.cAtomic, env.own.evm.toLowerCase()]);
+  const isOwn = (a: string) => own.has(a) || own.has(a.toLowerCase());
+  const native = env.network.assetID;
+  const lines: string[] = [];
+  const where = view.chain === 'C' ? 'C-Chain atomic' : `${view.chain}-Chain`;
+  lines.push(
+    `${label}: ${where} ${KIND[view.kind] ?? view.kind}, network ${view.networkID}, blockchain ${view.blockchainID}` +
+      (view.sourceChain ? `, from chain ${chainName(env, view.sourceChain)}` : '') +
+      (view.destinationChain ? `, to chain ${chainName(env, view.destinationChain)}` : ''),
+  );
+  view.inputs.forEach((i, n) => {
+    const what = i.evm ? `from ${i.evm.address} (nonce ${i.evm.nonce})` : `UTXO ${i.utxo}${i.imported ? ' (waiting in shared memory)' : ''}`;
+    lines.push(`${label} input ${n + 1}: ${show(i.assetID, i.amount)}, ${what}`);
+  });
+  const paid = new Map<string, bigint>();
+  const nowSeconds = env.build.now;
+  view.outputs.forEach((o, n) => {
+    const mine = o.addresses.length > 0 && o.addresses.every(isOwn);
+    const tag = o.exported
+      ? mine
+        ? 'exported to your address'
+        : 'exported'
+      : view.kind === 'import'
+        ? mine
+          ? 'imported to your address'
+          : 'imported'
+        : mine
+          ? 'change, your address'
+          : 'payment';
+    if (!mine) paid.set(o.assetID, (paid.get(o.assetID) ?? 0n) + o.amount);
+    lines.push(`${label} output ${n + 1}: ${show(o.assetID, o.amount)} to ${o.addresses.join(', ')} (${tag}; ${lockText(o, nowSeconds)})`);
+  });
+  const inNative = view.inputs.filter((i) => i.assetID === native).reduce((s, i) => s + i.amount, 0n);
+  const outNative = view.outputs.filter((o) => o.assetID === native).reduce((s, o) => s + o.amount, 0n);
+  const fee = view.burned[native] ?? inNative - outNative;
+  lines.push(`${label} fee: ${show(native, fee)} (inputs ${show(native, inNative)} - outputs ${show(native, outNative)})`);
+  for (const [asset, burnt] of Object.entries(view.burned)) {
+    if (asset !== native && burnt !== 0n) lines.push(`${label} also burns: ${show(asset, burnt)}`);
+  }
+  lines.push(`${label} approves exactly: sha256 ${bytesToHex(built.hash)} of ${built.bytes.length} unsigned bytes`);
+  if (view.memo !== '0x' && view.memo !== '') {
+    const text = Buffer.from(view.memo.slice(2), 'hex').toString('utf8');
+    lines.push(strangerLine('Memo', 'the requester', text));
+  }
+  return { lines, fee, paid };
+}

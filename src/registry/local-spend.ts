@@ -1,0 +1,270 @@
+import { createHash } from 'node:crypto';
+import { cardMeta } from '../approval/card.js';
+import { needsLink } from '../approval/flow.js';
+import { parseChainAddress } from '../codec/index.js';
+import type { SpendLimits, ToolContext, ToolDef } from '../core/tool.js';
+import { ChainMcpError, HttpStatusError, toChainMcpError } from '../errors.js';
+import type { LocalRecord } from '../local/records.js';
+import type { Services } from '../services.js';
+import type { LocalSigner } from '../signer/types.js';
+import { checkOwn, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
+import { isStrangerLine, oneLine } from '../summarize/stranger.js';
+import { type CallHooks, ownerOf } from './context.js';
+import { jsonSafe, type ToolResult, textResult } from './result.js';
+import { humanApproval, limitsInForce, linkMode, noChannel, OUTCOME_CHECK, redeemOrRefuse } from './spend-call.js';
+
+/**
+ * Spends under the local signer (DESIGN section 8, "Local signing"): the server fetches the UTXOs,
+ * builds the unsigned bytes, renders the preview from those bytes decoded, binds the confirmation
+ * id (and so the human's approval and the daily reservation) to sha256 of the bytes, keeps the
+ * bytes server-side, and at confirm signs exactly them and issues each once, never retried.
+ */
+
+/** The spends src/local builds (LOCAL_BUILDERS' keys), named here so routing loads no builder code. */
+export const LOCAL_TOOLS: ReadonlySet<string> = new Set(['xvm_send', 'xvm_sendMultiple', 'xvm_export', 'xvm_import', 'platform_exportNative', 'cx_export', 'cx_import', 'transfer']);
+
+/** Tools whose bytes come signed from elsewhere: the signer plays no part, the usual path serves them. */
+const SIGNER_FREE = new Set(['xvm_issueTx', 'wallet_issueTx', 'cx_issueTx', 'eth_sendRawTransaction']);
+
+/** Whether this spend takes the local path, the usual one, or is refused under the local signer. */
+export function localRoute(tool: ToolDef, builders: ReadonlySet<string>): 'local' | 'usual' | 'refuse' {
+  if (tool.tier !== 'spend' || SIGNER_FREE.has(tool.name)) return 'usual';
+  return builders.has(tool.name) ? 'local' : 'refuse';
+}
+
+export function refusedUnderLocal(tool: ToolDef): ChainMcpError {
+  return new ChainMcpError('policy', `Refused: ${tool.name} needs the keystore signer (CHAIN_MCP_SIGNER=keystore on a node with its keystore API); the local signer does not build it. Nothing was sent.`, {
+    hint: 'Use xvm_send, transfer, or the X/P/C exports and imports, which the local signer builds.',
+  });
+}
+
+const sha256Hex = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+/** What the confirmation id binds: the exact arguments and the hashes of the bytes they were built into. */
+function bound(args: Record<string, unknown>, hashes: readonly string[]): Record<string, unknown> {
+  return { args, unsignedSha256: [...hashes] };
+}
+
+/** The key's own addresses decide "own" here: the same payload on X/P/C, or the key's 0x address. */
+function keyOwns(signer: LocalSigner): (address: string) => Promise<boolean | undefined> {
+  const payload = Buffer.from(signer.addresses.shortId).toString('hex');
+  const evm = signer.addresses.evm.toLowerCase();
+  return async (address) => {
+    if (/^0x[0-9a-fA-F]{40}$/.test(address)) return address.toLowerCase() === evm ? true : undefined;
+    try {
+      return Buffer.from(parseChainAddress(address).bytes).toString('hex') === payload;
+    } catch {
+      return false;
+    }
+  };
+}
+
+async function issueStep(ctx: ToolContext, chain: 'X' | 'P' | 'C' | 'EVM', hex: string): Promise<string> {
+  if (chain === 'EVM') {
+    const raw = await ctx.rpc('evm', 'eth_sendRawTransaction', [hex], { retry: false });
+    if (typeof raw !== 'string' || raw === '') throw new ChainMcpError('malformed', 'The node answered eth_sendRawTransaction without a transaction hash.');
+    return raw;
+  }
+  const where = chain === 'X' ? (['xvm', 'xvm.issueTx'] as const) : chain === 'P' ? (['platform', 'platform.issueTx'] as const) : (['cx', 'cx.issueTx'] as const);
+  const raw = (await ctx.rpc(where[0], where[1], { tx: hex, encoding: 'hex' }, { retry: false })) as { txID?: unknown };
+  if (typeof raw?.txID !== 'string' || raw.txID === '') throw new ChainMcpError('malformed', `The node answered ${where[1]} without a txID.`);
+  return raw.txID;
+}
+
+const EXPORT_WAIT_MS = 60_000;
+
+/** Bounded wait until an export is Accepted, so its import finds the outputs in shared memory. */
+async function awaitAccepted(ctx: ToolContext, chain: 'X' | 'P' | 'C' | 'EVM', txID: string): Promise<string> {
+  const deadline = ctx.now() + EXPORT_WAIT_MS;
+  for (let polls = 1; ; polls++) {
+    const [endpoint, method] = chain === 'X' ? (['xvm', 'xvm.getTxStatus'] as const) : chain === 'P' ? (['platform', 'platform.getTxStatus'] as const) : (['cx', 'cx.getAtomicTxStatus'] as const);
+    const raw = (await ctx.rpc(endpoint, method, { txID }, { retry: true }).catch(() => ({}))) as { status?: unknown };
+    const status = typeof raw.status === 'string' ? raw.status : 'Unknown';
+    await ctx.progress(polls, undefined, `export ${txID}: ${status}`);
+    if (['Accepted', 'Committed', 'Rejected', 'Dropped', 'Aborted'].includes(status) || ctx.now() >= deadline) return status;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/**
+ * The local signer's spend protocol. `limits` carry the input's amount and recipients; the fee
+ * comes from the decoded bytes. Every refusal before the issue sends nothing.
+ */
+export async function callLocalSpend(services: Services, tool: ToolDef, input: Record<string, unknown>, ctx: ToolContext, hooks: CallHooks, signer: LocalSigner): Promise<ToolResult> {
+  const { config, log } = services;
+  const { confirm, ...args } = input;
+  // Loaded only when a spend is built: the codec, the builders and the curve stay out of the start.
+  const { LOCAL_BUILDERS, LockedForBuild, signStep } = await import('../local/spends.js');
+  const { localEnv } = await import('../local/env.js');
+  const builder = LOCAL_BUILDERS[tool.name];
+  if (!builder) throw refusedUnderLocal(tool);
+  tool.validate?.(args, services.now());
+  const limits: SpendLimits = spendLimits(tool, args);
+  const cached = services.cachedNetwork();
+  checkWithoutRequests(limits, config, cached, await services.ledger.spent());
+  await pinNetwork(limits, config, () => ctx.network(), cached !== undefined);
+  const isOwn = keyOwns(signer);
+  await checkOwn(limits, config, isOwn);
+  const audit = { tool: tool.name, signer: 'local', amount: limits.amount?.toString(), recipients: limits.recipients };
+
+  if (typeof confirm !== 'string') {
+    const env = await localEnv(ctx, signer);
+    let spend: Awaited<ReturnType<typeof builder>>;
+    try {
+      spend = await builder(args, ctx, env);
+    } catch (err) {
+      if (!(err instanceof LockedForBuild)) throw err;
+      log.info({ audit: 'refused', ...audit, why: 'key locked' }, 'spend refused: key locked');
+      throw new ChainMcpError('confirmation', `${await services.lockedKeyMessage()} (${err.message}.) Nothing was sent.`, { hint: 'After the human unlocks it, call the tool again for a preview to approve.' });
+    }
+    await checkOwn({ ...limits, own: spend.own }, config, isOwn);
+    const hashes = spend.steps.map((s) => sha256Hex(s.bytes));
+    const total = (limits.amount ?? 0n) + spend.fee;
+    // Read after the preview's reads (another process may have spent meanwhile); the reservation at the confirm decides.
+    const spentToday = await services.ledger.spent();
+    if (config.maxSpendPerDay !== undefined && spentToday + total > config.maxSpendPerDay) throw overDailyTotal(total, spentToday, config, services.cachedNetwork());
+    const clean = spend.lines.map(oneLine);
+    const preview = [...clean.filter((l) => !isStrangerLine(l)), `Counted against the limits: ${total} smallest units (amount and every fee)`, ...clean.filter(isStrangerLine)];
+    if (!signer.isUnlocked()) {
+      // Nothing is approved or signed with a locked key: the preview says how to unlock.
+      log.info({ audit: 'preview', ...audit, locked: true }, 'spend preview (key locked)');
+      const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), `${await services.lockedKeyMessage()} Call this tool again once it is unlocked, for a preview to approve.`].join('\n');
+      return textResult(text, { status: 'preview', preview, details: jsonSafe(spend.details) }, config);
+    }
+    if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
+      log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
+      throw noChannel();
+    }
+    if (config.approval === 'human') {
+      for (const gone of await services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
+      await services.approvals.ensureRoom();
+    }
+    const { id, expiresAt } = await services.confirmations.issue(tool.name, bound(args, hashes), services.now(), ownerOf(hooks));
+    const nonce = id.split('.')[0]!;
+    const lines = [...preview.filter((l) => !isStrangerLine(l)), ...limitsInForce(config, spentToday), ...preview.filter(isStrangerLine)];
+    const record: LocalRecord = { tool: tool.name, spend, hashes, total, lines, expiresAt };
+    services.localRecords.put(nonce, record);
+    log.info({ audit: 'preview', ...audit, fee: spend.fee.toString(), unsignedSha256: hashes }, 'spend preview');
+    let how = `To execute once, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`;
+    let approvalUrl: string | undefined;
+    let meta: Record<string, unknown> | undefined;
+    if (config.approval === 'human') {
+      let approval = await services.approvals.open(nonce, { tool: tool.name, title: tool.title, lines }, expiresAt, ownerOf(hooks));
+      if (hooks.appCard) meta = await cardMeta(services.cardSecrets, approval);
+      if (needsLink(hooks)) {
+        if (linkMode(services) === 'passkey') approval = await services.approvalPages.requirePasskey(approval);
+        approvalUrl = await services.approvalPages.url(approval);
+        how = `Only the human can approve this: give them this link to open in their browser on this computer: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
+      } else if (hooks.appCard) {
+        how = `The human approves or declines on the approval card shown with this preview. After they approve, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
+      } else {
+        how = `To execute once, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes); the human is then asked to approve in their client. Your confirm alone sends nothing.`;
+      }
+    }
+    const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), how].join('\n');
+    const result = textResult(
+      text,
+      { status: 'preview', preview, confirmationId: id, expiresAt: new Date(expiresAt).toISOString(), ...(approvalUrl ? { approvalUrl } : {}), details: jsonSafe(spend.details) },
+      config,
+    );
+    return meta ? { ...result, _meta: meta } : result;
+  }
+
+  // Confirm: the record the id names, the id checked against these arguments AND the bytes' hashes.
+  const nonce = confirm.split('.')[0] ?? '';
+  const record = services.localRecords.get(nonce);
+  if (!record || record.tool !== tool.name) {
+    log.info({ audit: 'refused', ...audit, why: 'no local preview for this id' }, 'spend confirmation refused');
+    throw new ChainMcpError('confirmation', 'Confirmation refused: this server holds no preview for that confirmationId (expired, already used, restarted, or not issued here). Nothing was sent.', {
+      hint: 'Call the tool again without confirm to get a fresh preview.',
+    });
+  }
+  const boundArgs = bound(args, record.hashes);
+  await services.confirmations.verify(confirm, tool.name, boundArgs, services.now(), ownerOf(hooks));
+  // What is signed must be exactly what was approved: the kept bytes still hash to the bound values.
+  const drift = record.spend.steps.findIndex((s, n) => sha256Hex(s.bytes) !== record.hashes[n] || (s.built !== undefined && s.built.bytes !== s.bytes));
+  if (drift >= 0) {
+    services.localRecords.take(nonce);
+    log.warn({ audit: 'refused', ...audit, why: 'bytes differ from the approved hash' }, 'spend refused');
+    throw new ChainMcpError('confirmation', 'Refused: the transaction bytes kept for this preview no longer match the hash that was approved. Nothing was signed or sent.', {
+      hint: 'Call the tool again without confirm for a fresh preview.',
+    });
+  }
+  if (!signer.isUnlocked()) {
+    log.info({ audit: 'refused', ...audit, why: 'key locked' }, 'spend refused: key locked');
+    throw new ChainMcpError('confirmation', `${await services.lockedKeyMessage()} Nothing was sent; the confirmationId stays valid until it expires.`, {
+      hint: 'Ask the human to unlock the key on the approval page (they type the passphrase there), then call again with the same confirm.',
+    });
+  }
+  const plan = { lines: record.lines };
+  let approvedBy: string | undefined;
+  if (config.approval === 'human') {
+    const decision = await humanApproval(services, tool, boundArgs, confirm, plan, hooks);
+    if (typeof decision !== 'string') {
+      services.localRecords.take(nonce);
+      return decision;
+    }
+    approvedBy = decision;
+  } else {
+    await redeemOrRefuse(services, tool, boundArgs, confirm, audit, ownerOf(hooks));
+    if (hooks.elicit) {
+      const answer = await hooks.elicit([`Approve ${tool.title}?`, ...record.lines].join('\n'));
+      if (answer !== 'accept') {
+        services.localRecords.take(nonce);
+        log.info({ audit: 'declined', ...audit, answer }, 'spend declined');
+        return textResult(`Declined by the human (${answer}); nothing was sent.`, { status: 'declined', preview: record.lines }, config);
+      }
+    }
+  }
+  services.localRecords.take(nonce);
+  const reserved = await services.ledger.reserve(record.total, config.maxSpendPerDay);
+  if (!reserved) throw overDailyTotal(record.total, await services.ledger.spent(), config, services.cachedNetwork());
+  log.info({ audit: 'confirmed', ...audit, ...(approvedBy ? { approvedBy } : {}), unsignedSha256: record.hashes }, 'spend confirmed');
+  const txIDs: string[] = [];
+  const steps = record.spend.steps;
+  for (let n = 0; n < steps.length; n++) {
+    const step = steps[n]!;
+    const { hex, id: expected } = await signStep(step, signer);
+    try {
+      if (n > 0) {
+        const status = await awaitAccepted(ctx, steps[n - 1]!.chain, txIDs[n - 1]!);
+        if (status !== 'Accepted' && status !== 'Committed') {
+          log.warn({ audit: 'partial', ...audit, step: n + 1, status }, 'spend stopped part way');
+          return textResult(
+            `Step ${n} was issued once (txID ${txIDs[n - 1]}) but is ${status}; step ${n + 1} was not sent. ${status === 'Rejected' || status === 'Dropped' ? 'Nothing left the source chain.' : `Import its outputs later with txID ${txIDs[n - 1]}.`}`,
+            { status: 'issued', preview: record.lines, result: record.spend.result(txIDs, false) },
+            config,
+          );
+        }
+      }
+      const txID = await issueStep(ctx, step.chain, hex);
+      if (txID !== expected) log.warn({ audit: 'txid_mismatch', ...audit, expected, txID }, 'the node named another txID than sha256 of the bytes');
+      txIDs.push(txID);
+      // Sent: the reservation stays counted whatever happens to a later step.
+      if (n === 0) await services.ledger.commit(reserved).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'daily total: reservation not marked sent'));
+      log.info({ audit: 'issued', ...audit, step: n + 1, txID }, 'spend issued');
+    } catch (err) {
+      const error = toChainMcpError(err);
+      const lost = ['timeout', 'connection', 'malformed', 'cancelled', 'too_large'].includes(error.kind) || (error instanceof HttpStatusError && error.status >= 500);
+      if (n === 0 && !lost) await services.ledger.release(reserved).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'daily total: reservation not released'));
+      if (n > 0) {
+        log.warn({ audit: lost ? 'unknown_outcome' : 'failed', ...audit, step: n + 1, kind: error.kind }, 'spend stopped part way');
+        return textResult(
+          `Step 1 was issued once (txID ${txIDs[0]}); step ${n + 1} ${lost ? 'has an unknown outcome' : `failed: ${error.message}`}. It is not retried. The exported funds wait on the destination chain: import them with their export's txID ${txIDs[0]}.`,
+          { status: 'issued', preview: record.lines, result: record.spend.result(txIDs, false) },
+          config,
+        );
+      }
+      if (lost) {
+        log.warn({ audit: 'unknown_outcome', ...audit, kind: error.kind }, 'spend outcome unknown');
+        throw new ChainMcpError('unknown_outcome', `The outcome of ${tool.name} is unknown: ${error.message} It was sent once and will not be retried (its txID would be ${expected}).`, {
+          hint: `Do not send it again blindly. First check ${OUTCOME_CHECK[tool.toolset] ?? 'the balances (account_overview)'}; only then decide with the human whether to preview it again.`,
+        });
+      }
+      log.info({ audit: 'failed', ...audit, kind: error.kind }, 'spend failed');
+      throw error;
+    }
+  }
+  const text = record.spend.done(txIDs);
+  return textResult(text, { status: 'issued', preview: record.lines, result: record.spend.result(txIDs, true) }, config);
+}

@@ -1,0 +1,367 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatAmount } from '../../src/codec/index.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { type DevnetState, LOCAL_ACCOUNT, type Utxo } from '../../src/devnet/state/index.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { signerFromPrivateKey } from '../../src/signer/index.js';
+import { writeKeyFile } from '../../src/signer/keyfile.js';
+import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+
+/**
+ * The local signer against a Camino node with its keystore off (the simulator's camino dialect,
+ * as a default caminogo): every spend previews from its own decoded bytes, is confirmed and
+ * issued once, and the node's state then holds exactly what the preview said.
+ */
+
+const CAM = 1_000_000_000n;
+const WEI = 1_000_000_000n;
+const show = (v: bigint) => formatAmount(v, { decimals: 9, symbol: 'CAM' });
+
+let devnet: Devnet;
+let state: DevnetState;
+const open: SpendHarness[] = [];
+let dir: string;
+const PASSPHRASE = 'correct horse battery staple 32';
+
+/** A server whose local key is the devnet account's, in a real key file unlocked from the passphrase file. */
+async function harness(env: Record<string, string> = {}): Promise<SpendHarness> {
+  const h = await spendHarness(devnet, {
+    env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
+  });
+  open.push(h);
+  return h;
+}
+
+/** Every issue a spend can make, counted on the node. */
+const ISSUES = ['avm.issueTx', 'platform.issueTx', 'avax.issueTx', 'eth_sendRawTransaction'];
+const issued = () => Object.fromEntries(ISSUES.map((m) => [m, requestsFor(devnet, m)]));
+
+async function previewOf(h: SpendHarness, tool: string, args: Record<string, unknown>): Promise<SpendCall> {
+  const p = await h.call(tool, args);
+  expect(p.isError, p.text).toBe(false);
+  expect(p.structured?.status).toBe('preview');
+  return p;
+}
+
+async function spend(h: SpendHarness, tool: string, args: Record<string, unknown>) {
+  const preview = await previewOf(h, tool, args);
+  const before = issued();
+  const done = await h.call(tool, { ...args, confirm: preview.structured!.confirmationId });
+  expect(done.isError, done.text).toBe(false);
+  expect(done.structured?.status).toBe('issued');
+  const after = issued();
+  const sent = Object.fromEntries(ISSUES.map((m) => [m, after[m]! - before[m]!]).filter(([, n]) => n !== 0));
+  return { preview, done, sent, result: done.structured!.result as Record<string, unknown> };
+}
+
+/** "Tx output 2: 1.5 CAM to X-local1… (payment; unlocked)" -> [amount text, address]; one label per transaction. */
+function outputsIn(lines: readonly string[], label: string): Array<[string, string]> {
+  const re = new RegExp(`^${label} output \\d+: ([\\d,.]+ CAM) to (\\S+) \\(`);
+  return lines.flatMap((l) => {
+    const m = re.exec(l);
+    return m ? [[m[1]!, m[2]!] as [string, string]] : [];
+  });
+}
+
+function inputsIn(lines: readonly string[], label: string): string[] {
+  return lines.filter((l) => l.startsWith(`${label} input `));
+}
+
+function feeIn(lines: readonly string[], label: string): string {
+  const line = lines.find((l) => l.startsWith(`${label} fee: `));
+  expect(line, lines.join('\n')).toBeDefined();
+  return /fee: ([\d,.]+ CAM)/.exec(line!)![1]!;
+}
+
+/** What the node holds for the outputs of `txID`, in the preview's words. */
+function stateOutputs(txID: string): Array<[string, string]> {
+  return [...state.utxos.values()]
+    .filter((u) => u.txID === txID)
+    .sort((a, b) => a.outputIndex - b.outputIndex)
+    .map((u) => [show(u.amount), u.addresses.join(', ')] as [string, string]);
+}
+
+const sorted = (x: Array<[string, string]>) => [...x].sort((a, b) => (a.join() < b.join() ? -1 : 1));
+
+const alice = () => state.users.get('alice')!.keys[0]!;
+const waitingOnC = (): Utxo[] => [...state.utxos.values()].filter((u) => !u.spentBy && u.chain === 'C' && u.sourceChain === 'X' && u.addresses.includes(`C-${devnet.localKey.x.slice(2)}`));
+
+beforeAll(async () => {
+  devnet = await startDevnet({ dialect: 'camino' });
+  devnet.router.record = true;
+  state = devnet.state;
+  dir = mkdtempSync(join(tmpdir(), 'chain-mcp-local-'));
+  // A light scrypt cost keeps the test quick; the format is the real one.
+  await writeKeyFile(join(dir, 'key.json'), devnet.localKey.privateKey, PASSPHRASE, { N: 2 ** 12, r: 8, p: 1 });
+  writeFileSync(join(dir, 'passphrase'), `${PASSPHRASE}\n`, { mode: 0o600 });
+});
+afterEach(async () => {
+  for (const h of open.splice(0)) await h.close();
+});
+afterAll(async () => {
+  await devnet.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('local signer on a node without a keystore', () => {
+  it('the node has no keystore: the keystore path is refused there', async () => {
+    const r = await fetch(`${devnet.nodeUrl}/ext/keystore`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"jsonrpc":"2.0","id":1,"method":"keystore.listUsers"}' });
+    expect(r.status).toBe(404);
+  });
+
+  it('a 1.5 CAM X send: previewed from its bytes, issued once with avm.issueTx, and the node holds exactly the previewed outputs and fee', async () => {
+    const h = await harness();
+    const { preview, sent, result } = await spend(h, 'xvm_send', { amount: '1.5 CAM', assetID: 'CAM', to: alice().x, memo: 'rent' });
+    const lines = preview.structured!.preview as string[];
+    expect(sent).toEqual({ 'avm.issueTx': 1 });
+    const txID = String(result.txID);
+    // Every output the preview named, and no other, with its address and amount.
+    expect(sorted(outputsIn(lines, 'Tx'))).toEqual(sorted(stateOutputs(txID)));
+    expect(outputsIn(lines, 'Tx')).toContainEqual(['1.5 CAM', alice().x]);
+    // Every input listed, each with its amount; the fee is inputs - outputs, and the node burned exactly that.
+    const tx = state.txs.get(txID)!;
+    expect(inputsIn(lines, 'Tx')).toHaveLength(tx.inputs.length);
+    for (const i of tx.inputs) expect(lines.some((l) => l.includes(`UTXO ${i.txID}:${i.outputIndex}`) && l.includes(show(i.amount)))).toBe(true);
+    expect(feeIn(lines, 'Tx')).toBe(show(tx.fee));
+    expect(tx.fee).toBe(state.fees.txFee);
+    expect(lines).toContain('Memo (written by the requester): "rent"');
+    expect(lines.some((l) => /^Tx: X-Chain send, network 12345, blockchain \S+$/.test(l))).toBe(true);
+  });
+
+  it('an X->C move of 2 CAM with 20 CAM already waiting imports only its own output; Arrives is net of the import fee and is what C receives', async () => {
+    const h = await harness();
+    const before = waitingOnC();
+    expect(before.map((u) => u.amount)).toEqual([LOCAL_ACCOUNT.waitingOnC]);
+    const balance = state.cBalances.get(devnet.localKey.c) ?? 0n;
+    const { preview, sent, result } = await spend(h, 'transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '2 CAM' });
+    const lines = preview.structured!.preview as string[];
+    expect(sent).toEqual({ 'avm.issueTx': 1, 'avax.issueTx': 1 });
+    // The import lists exactly one input: the export's own 2 CAM, never the 20 CAM waiting.
+    const importInputs = inputsIn(lines, 'Tx 2 of 2');
+    expect(importInputs).toHaveLength(1);
+    expect(importInputs[0]).toContain(show(2n * CAM));
+    expect(waitingOnC().map((u) => u.id)).toEqual(before.map((u) => u.id));
+    const steps = result.steps as Array<{ txID: string }>;
+    const importFee = state.txs.get(steps[1]!.txID)!.fee;
+    expect(importFee).toBeGreaterThan(0n);
+    expect(feeIn(lines, 'Tx 2 of 2')).toBe(show(importFee));
+    const credited = (state.cBalances.get(devnet.localKey.c)! - balance) / WEI;
+    expect(credited).toBe(2n * CAM - importFee);
+    expect(lines).toContain(`Arrives: ${show(credited)} at ${signerFromPrivateKey(devnet.localKey.privateKey).addresses.evm} (the amount less the import fee)`);
+    // The export's outputs are the previewed ones, and its fee the node's.
+    expect(sorted(outputsIn(lines, 'Tx 1 of 2'))).toEqual(sorted(stateOutputs(steps[0]!.txID)));
+    expect(state.txs.get(steps[0]!.txID)!.fee).toBe(state.fees.txFee);
+  });
+
+  it('with all: true the import lists every waiting input and the total arrives', async () => {
+    const h = await harness();
+    const waiting = waitingOnC();
+    const total = waiting.reduce((s, u) => s + u.amount, 0n);
+    const balance = state.cBalances.get(devnet.localKey.c) ?? 0n;
+    const { preview, result } = await spend(h, 'transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM', all: true });
+    const lines = preview.structured!.preview as string[];
+    const importInputs = inputsIn(lines, 'Tx 2 of 2');
+    expect(importInputs).toHaveLength(waiting.length + 1);
+    for (const u of waiting) expect(importInputs.some((l) => l.includes(`${u.txID}:${u.outputIndex}`) && l.includes(show(u.amount)))).toBe(true);
+    const importFee = state.txs.get((result.steps as Array<{ txID: string }>)[1]!.txID)!.fee;
+    expect((state.cBalances.get(devnet.localKey.c)! - balance) / WEI).toBe(total + CAM - importFee);
+    expect(waitingOnC()).toEqual([]);
+    expect(lines.some((l) => l.startsWith(`Arrives: ${show(total + CAM - importFee)} `))).toBe(true);
+  });
+
+  it('a P->X move: exported from unlocked P outputs only, imported on X; the deposited and bonded outputs stay', async () => {
+    const h = await harness();
+    const locked = [...state.utxos.values()].filter((u) => u.chain === 'P' && (u.depositTxID || u.bondTxID) && u.addresses.includes(devnet.localKey.p));
+    expect(locked).toHaveLength(2);
+    const { preview, sent, result } = await spend(h, 'transfer', { to: devnet.localKey.x, amount: '1 CAM', sourceChain: 'P' });
+    const lines = preview.structured!.preview as string[];
+    expect(sent).toEqual({ 'platform.issueTx': 1, 'avm.issueTx': 1 });
+    for (const u of locked) {
+      expect(u.spentBy).toBeUndefined();
+      expect(lines.join('\n')).not.toContain(`${u.txID}:${u.outputIndex}`);
+    }
+    const steps = result.steps as Array<{ txID: string }>;
+    expect(sorted(outputsIn(lines, 'Tx 2 of 2'))).toEqual(sorted(stateOutputs(steps[1]!.txID)));
+    const arrived = [...state.utxos.values()].filter((u) => u.txID === steps[1]!.txID).reduce((s, u) => s + u.amount, 0n);
+    expect(arrived).toBe(CAM - state.fees.txFee);
+    expect(lines.some((l) => l.startsWith(`Arrives: ${show(CAM - state.fees.txFee)} at ${devnet.localKey.x}`))).toBe(true);
+  });
+
+  it('a C->X move: the EVM input at the node nonce, the exact atomic fee, then the import on X', async () => {
+    const h = await harness();
+    const balance = state.cBalances.get(devnet.localKey.c)!;
+    const { preview, sent, result } = await spend(h, 'transfer', { to: devnet.localKey.x, amount: '1 CAM', sourceChain: 'C' });
+    const lines = preview.structured!.preview as string[];
+    expect(sent).toEqual({ 'avax.issueTx': 1, 'avm.issueTx': 1 });
+    const steps = result.steps as Array<{ txID: string }>;
+    const exportFee = state.txs.get(steps[0]!.txID)!.fee;
+    expect(feeIn(lines, 'Tx 1 of 2')).toBe(show(exportFee));
+    expect(state.cBalances.get(devnet.localKey.c)).toBe(balance - (CAM + exportFee) * WEI);
+    expect(sorted(outputsIn(lines, 'Tx 2 of 2'))).toEqual(sorted(stateOutputs(steps[1]!.txID)));
+  });
+
+  it('an EVM send: viem-serialized, the signed maximum fee shown and counted, issued once with eth_sendRawTransaction', async () => {
+    const h = await harness();
+    const to = alice().c;
+    const before = state.cBalances.get(to) ?? 0n;
+    const from = state.cBalances.get(devnet.localKey.c)!;
+    const { preview, sent, done } = await spend(h, 'transfer', { to, amount: '0.5 CAM', sourceChain: 'C' });
+    const lines = preview.structured!.preview as string[];
+    expect(sent).toEqual({ eth_sendRawTransaction: 1 });
+    expect(lines).toContain(`Tx to: ${to}`);
+    expect(lines.some((l) => l.startsWith(`Tx: C-Chain EVM send (EIP-1559), chain ID ${state.evmChainId}`))).toBe(true);
+    expect(state.cBalances.get(to)).toBe(before + CAM / 2n * WEI);
+    const mined = state.cBlocks.at(-1)!.transactions.at(-1)!;
+    expect(done.text).toContain(mined.hash);
+    const maxFee = BigInt((preview.structured!.details as { maxFeeWei: string }).maxFeeWei);
+    expect(from - state.cBalances.get(devnet.localKey.c)! - CAM / 2n * WEI).toBeLessThanOrEqual(maxFee);
+    expect(mined.gasLimit * mined.maxFeePerGas).toBe(maxFee);
+  });
+});
+
+describe("the user's own addresses come from the key", () => {
+  it('account_overview with no address reads the key: X, P and C', async () => {
+    const h = await harness();
+    const r = await h.call('account_overview', {});
+    expect(r.isError, r.text).toBe(false);
+    const out = r.structured as { accounts: Array<{ address: string }>; evm: Array<{ address: string }> };
+    expect(out.accounts.map((a) => a.address)).toEqual([devnet.localKey.x.slice(2)]);
+    expect(out.evm.map((e) => e.address)).toEqual([devnet.localKey.c]);
+  });
+
+  it('transfer to C credits the key by default; another 0x address is marked "cannot be checked as yours" and refused under any limit', async () => {
+    const h = await harness();
+    const to = `C-${devnet.localKey.x.slice(2)}`;
+    const own = await previewOf(h, 'transfer', { to, amount: '1 CAM' });
+    expect((own.structured!.preview as string[]).some((l) => l.startsWith(`Credited to: ${signerFromPrivateKey(devnet.localKey.privateKey).addresses.evm} (your address)`))).toBe(true);
+    const other = await previewOf(h, 'transfer', { to, amount: '1 CAM', evmAddress: alice().c });
+    expect(other.structured!.preview).toContain(`Credited to: ${alice().c} (cannot be checked as yours)`);
+    const limited = await harness({ CHAIN_MCP_MAX_SPEND: '100000000000' });
+    const before = issued();
+    const r = await limited.call('transfer', { to, amount: '1 CAM', evmAddress: alice().c });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`cannot tell whether ${alice().c}`);
+    expect(issued()).toEqual(before);
+  });
+});
+
+describe('a two-step transfer counts both fees', () => {
+  async function fees(): Promise<{ exportFee: bigint; importFee: bigint }> {
+    const h = await harness();
+    const p = await previewOf(h, 'transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' });
+    const [exportFee, importFee] = (p.structured!.details as { fees: string[] }).fees.map(BigInt) as [bigint, bigint];
+    return { exportFee, importFee };
+  }
+
+  it('in the daily total: a limit of amount + both fees passes, one unit less is refused before anything is sent', async () => {
+    const { exportFee, importFee } = await fees();
+    // The two fees differ (X's txFee, C's gas x base fee), so counting one of them twice fails one side.
+    expect(exportFee).not.toBe(importFee);
+    const total = CAM + exportFee + importFee;
+    const tight = await harness({ CHAIN_MCP_MAX_SPEND_PER_DAY: String(total - 1n) });
+    const before = issued();
+    const refused = await tight.call('transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain('CHAIN_MCP_MAX_SPEND_PER_DAY');
+    const exact = await harness({ CHAIN_MCP_MAX_SPEND_PER_DAY: String(total) });
+    const p = await previewOf(exact, 'transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' });
+    expect(p.structured!.preview).toContain(`Counted against the limits: ${total} smallest units (amount and every fee)`);
+    expect(issued()).toEqual(before);
+    const done = await exact.call('transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM', confirm: p.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    // The day's allowance is used up to the unit: nothing more fits.
+    expect((await exact.call('transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' })).text).toContain('CHAIN_MCP_MAX_SPEND_PER_DAY');
+  });
+});
+
+describe('what sends nothing', () => {
+  it('a tampered argument, a forged id and a reused id', async () => {
+    const h = await harness();
+    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
+    const p = await previewOf(h, 'xvm_send', args);
+    const id = String(p.structured!.confirmationId);
+    const before = issued();
+    const tampered = await h.call('xvm_send', { ...args, amount: '2 CAM', confirm: id });
+    expect(tampered.isError).toBe(true);
+    expect(tampered.text).toContain('does not match this tool and these exact arguments');
+    const forged = await h.call('xvm_send', { ...args, confirm: `${id.slice(0, -3)}${id.endsWith('AAA') ? 'BBB' : 'AAA'}` });
+    expect(forged.isError).toBe(true);
+    expect(issued()).toEqual(before);
+    const done = await h.call('xvm_send', { ...args, confirm: id });
+    expect(done.isError, done.text).toBe(false);
+    const again = await h.call('xvm_send', { ...args, confirm: id });
+    expect(again.isError).toBe(true);
+    expect(issued()['avm.issueTx']).toBe(before['avm.issueTx']! + 1);
+  });
+
+  it('kept bytes that differ from the approved hash are refused, signed by no one', async () => {
+    const h = await harness();
+    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
+    const p = await previewOf(h, 'xvm_send', args);
+    const id = String(p.structured!.confirmationId);
+    const record = h.services.localRecords.get(id.split('.')[0]!)!;
+    const bytes = record.spend.steps[0]!.bytes;
+    bytes[bytes.length - 1]! ^= 1;
+    const before = issued();
+    const r = await h.call('xvm_send', { ...args, confirm: id });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('no longer match the hash that was approved');
+    expect(issued()).toEqual(before);
+  });
+
+  it('a locked key: the preview says how to unlock and offers nothing to confirm; a key locked after the preview signs nothing', async () => {
+    const h = await harness();
+    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
+    const p = await previewOf(h, 'xvm_send', args);
+    h.services.signer!.lock();
+    const before = issued();
+    const r = await h.call('xvm_send', { ...args, confirm: p.structured!.confirmationId });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('The signing key is locked');
+    const again = await h.call('xvm_send', args);
+    expect(again.structured?.confirmationId).toBeUndefined();
+    expect(again.text).toContain('The signing key is locked');
+    expect(again.text).toContain('Key: LOCKED');
+    const cross = await h.call('transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' });
+    expect(cross.isError).toBe(true);
+    expect(cross.text).toContain('The signing key is locked');
+    expect(issued()).toEqual(before);
+  });
+
+  it('deposited and bonded P outputs are never spent: more than the unlocked P balance cannot be built', async () => {
+    const h = await harness();
+    const unlocked = [...state.utxos.values()].filter((u) => !u.spentBy && u.chain === 'P' && !u.depositTxID && !u.bondTxID && u.addresses.includes(devnet.localKey.p)).reduce((s, u) => s + u.amount, 0n);
+    const before = issued();
+    const r = await h.call('platform_exportNative', { to: devnet.localKey.x, amount: String(unlocked) });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/Cannot build this transaction/);
+    expect(issued()).toEqual(before);
+  });
+
+  it('spend tools the local signer does not build are refused in one line naming the keystore signer, before any request', async () => {
+    const h = await harness();
+    const count = devnet.router.requests.length;
+    const r = await h.call('xvm_createFixedCapAsset', { name: 'Gold', symbol: 'GLD', initialHolders: [{ address: alice().x, amount: '1' }] });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toMatch(/needs the keystore signer/);
+    expect(devnet.router.requests.length).toBe(count);
+  });
+
+  it('the private key appears in no result, log line or request', async () => {
+    const h = await harness();
+    const texts: string[] = [];
+    const p = await previewOf(h, 'xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice().x });
+    texts.push(JSON.stringify(p));
+    texts.push(JSON.stringify(await h.call('xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice().x, confirm: p.structured!.confirmationId })));
+    h.services.signer!.lock();
+    texts.push(JSON.stringify(await h.call('xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice().x })));
+    const key = Buffer.from(devnet.localKey.privateKey).toString('hex');
+    const wire = JSON.stringify(devnet.router.requests.map((r) => r.body));
+    for (const text of [...texts, ...h.logs, wire]) {
+      expect(text.toLowerCase()).not.toContain(key);
+      expect(text).not.toContain(PASSPHRASE);
+    }
+  });
+});
