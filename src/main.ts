@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-import { ConfigError, checkToolNames, defaultPasskeyFile, HELP, loadConfig, namesToCheck, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
+import { existsSync } from 'node:fs';
+import { ConfigError, checkToolNames, defaultPasskeyFile, HELP, keyFilePath, loadConfig, namesToCheck, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
 import { createLogger } from './log.js';
 import type { Terminal as TerminalType } from './signer/tty.js';
 import { VERSION } from './version.js';
@@ -26,7 +27,11 @@ async function main(): Promise<void> {
     // The doctor's report is the whole output of --check: the simulator's lines would interleave with it.
     // The keystore stays on here (a default caminogo has it off): the newcomer's --devnet spends
     // work with either signer, and the local signer's own path is shown by `npm run demo`.
-    const devnet = await startDevnet({ dialect, keystoreApi: true, log: cli.check ? () => undefined : (line) => process.stderr.write(`${line}\n`) });
+    // With a key file of the user's own, the simulator funds its addresses: the first transfer signs locally.
+    const keyFile = env.CHAIN_MCP_KEY_FILE || keyFilePath(env);
+    const fundKey = existsSync(keyFile) ? (await import('./signer/keyfile.js')).readKeyFileAddresses(keyFile) : undefined;
+    const devnet = await startDevnet({ dialect, keystoreApi: true, fundKey, log: cli.check ? () => undefined : (line) => process.stderr.write(`${line}\n`) });
+    if (fundKey && !cli.check) process.stderr.write(`devnet: funded your key (${keyFile}): 100 CAM on X, 50 CAM on P, 10 CAM on C at ${fundKey.evm}\n`);
     env.CHAIN_MCP_NODE_URL = devnet.nodeUrl;
     env.CHAIN_MCP_INDEXER_URL = devnet.indexerUrl;
     if (devnet.runnerUrl) env.CHAIN_MCP_RUNNER_URL = devnet.runnerUrl;

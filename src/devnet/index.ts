@@ -18,7 +18,8 @@ import { registerWallet } from './node/wallet.js';
 import { registerXvmSpend } from './node/xvm.spend.js';
 import { type RunnerGateway, startRunnerGateway } from './runner.js';
 import { type DevnetDialect, RpcRouter } from './rpc.js';
-import { createState, type DevnetState } from './state/index.js';
+import { formatBareBech32 } from '../codec/index.js';
+import { ADDRESS_BYTES, createState, type DevnetState, fund } from './state/index.js';
 
 export interface DevnetOptions {
   /** Node API port on 127.0.0.1; 0 picks a free one. */
@@ -39,6 +40,11 @@ export interface DevnetOptions {
   anvil?: boolean;
   /** The C-Chain admin API then requires this `secret` param. */
   adminSecret?: string;
+  /**
+   * A key of the user's own to fund at start (`chain-mcp --devnet` with a key file): 100 CAM on X,
+   * 50 CAM on P and 10 CAM on C, so the first transfer needs no faucet. Public parts only.
+   */
+  fundKey?: { shortId: Uint8Array; evm: string };
 }
 
 export interface Devnet {
@@ -75,6 +81,18 @@ async function listen(server: Server, port: number): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+const CAM = 1_000_000_000n;
+
+function fundUserKey(state: DevnetState, key: { shortId: Uint8Array; evm: string }): void {
+  const bech32 = formatBareBech32(state.hrp, key.shortId);
+  // The simulator's UTXO encodings find an address's bytes here.
+  ADDRESS_BYTES.set(bech32, key.shortId);
+  fund(state, 'X', `X-${bech32}`, [100n * CAM]);
+  fund(state, 'P', `P-${bech32}`, [50n * CAM]);
+  const c = key.evm.toLowerCase();
+  state.cBalances.set(c, (state.cBalances.get(c) ?? 0n) + 10n * CAM * 1_000_000_000n);
+}
+
 /** Starts the simulator on loopback. */
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
   const state = createState();
@@ -96,6 +114,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     registerAuth(router, state);
     router.authorize = authorizer(state, opts.authTokens);
   }
+  if (opts.fundKey) fundUserKey(state, opts.fundKey);
   const node = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

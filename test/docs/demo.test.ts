@@ -15,11 +15,17 @@ describe('npm run demo', () => {
     expect(out).toContain('network_overview');
     expect(out).toContain('account_overview');
     expect(out).toMatch(/current validator\(s\)/);
-    expect(out).toMatch(/\d+ offer\(s\), \d+ open for new deposits/);
+    expect(out).toMatch(/Deposit offers: \d+, \d+ open for new deposits/);
+    // The local signer: locked until the human unlocks it on the page, then a preview decoded from the bytes.
+    expect(out).toMatch(/\[error\] The signing key is locked: the human opens http:\/\/127\.0\.0\.1:\d+\/unlock\/\S+ in a browser/);
+    expect(out).toContain('[you type the passphrase there and press Unlock: unlocked]');
     expect(out).toContain('PREVIEW, nothing sent');
-    expect(out).toMatch(/Sent 1\.5 CAM to X-local1\S+: issued once, txID \w+/);
+    expect(out).toMatch(/Tx 1 of 2 approves exactly: sha256 0x[0-9a-f]{64} of \d+ unsigned bytes/);
+    expect(out).toMatch(/Arrives: [\d.]+ CAM at 0x[0-9A-Fa-f]{40} \(the amount less the import fee\)/);
+    expect(out).toMatch(/Transfer complete \(X->C\): export \w+, import \w+, each issued once/);
     expect(out).toContain('[in hosts with MCP Apps this answer also shows the Portfolio view]');
     expect(out).toContain('[your client opens the approval page: http://127.0.0.1:');
-    expect(out).not.toContain('[error]');
+    // The locked key's refusal is the only error of the session.
+    expect(out.match(/\[error\]/g)).toHaveLength(1);
   }, 60_000);
 });
