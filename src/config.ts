@@ -223,6 +223,13 @@ const wholeNumber = (what: string, min: number, max: number, fallback: number) =
     .refine((n) => n >= min && n <= max, `expected ${what} between ${min} and ${max}`)
     .default(fallback);
 
+/** `60/min` as points per duration in seconds (rate-limiter-flexible's terms). */
+function parseRate(text: string): { points: number; seconds: number; text: string } {
+  const [count, unit] = text.split('/') as [string, string];
+  const seconds = unit.startsWith('s') ? 1 : unit === 'min' ? 60 : 3600;
+  return { points: Number(count), seconds, text };
+}
+
 const envSchema = z.object({
   CHAIN_MCP_NODE_URL: url('node').default('http://127.0.0.1:9650'),
   CHAIN_MCP_INDEXER_URL: url('indexer').optional(),
@@ -267,6 +274,26 @@ const envSchema = z.object({
     .regex(/^[0-9a-fA-F]{64}$/, 'expected 32 bytes as 64 hex digits (openssl rand -hex 32)')
     .optional(),
   CHAIN_MCP_PASSKEY_FILE: z.string().trim().min(1).optional(),
+  // The issuer is compared exactly with a token's `iss` (Auth0's ends in a slash), so it keeps its form.
+  CHAIN_MCP_OAUTH_ISSUER: z
+    .string()
+    .trim()
+    .refine((v) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(v), 'expected the issuer URL (http:// or https://, no query or fragment), as the identity provider names itself')
+    .optional(),
+  CHAIN_MCP_OAUTH_AUDIENCE: z.string().trim().min(1).optional(),
+  CHAIN_MCP_OAUTH_CLIENT_ID: z.string().trim().min(1).max(256, 'expected at most 256 characters').optional(),
+  CHAIN_MCP_PUBLIC_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^https?:\/\/[^/?#]+\/[^?#]*[^/?#]$/.test(v), 'expected the MCP endpoint as clients reach it, such as https://chain.example.org/mcp (with its path, no query)')
+    .optional(),
+  CHAIN_MCP_RATE_LIMIT: z
+    .string()
+    .trim()
+    .regex(/^\d+\/(s|sec|min|h|hour)$/, 'expected requests per period, such as 60/min, 5/s or 1000/h')
+    .transform(parseRate)
+    .refine((r) => r.points >= 1 && r.points <= 1_000_000, 'expected between 1 and 1000000 requests per period')
+    .default({ points: 60, seconds: 60, text: '60/min' }),
   CHAIN_MCP_SIGNER: z.enum(['local', 'keystore']).optional(),
   CHAIN_MCP_KEY_FILE: z.string().trim().min(1).optional(),
   CHAIN_MCP_KEY_PASSPHRASE_FILE: z.string().trim().min(1).optional(),
@@ -350,6 +377,14 @@ export interface Config {
   httpIdleMs: number;
   /** At most this many --http sessions at once; a new one beyond is refused (CHAIN_MCP_HTTP_MAX_SESSIONS). */
   httpMaxSessions: number;
+  /**
+   * --http as an OAuth 2.1 resource server (src/auth): the issuer whose JWKS signs the bearer
+   * tokens, the audience they must carry (the public URL unless CHAIN_MCP_OAUTH_AUDIENCE), and
+   * the MCP endpoint as clients reach it. Absent: no OAuth.
+   */
+  oauth?: { issuer: string; audience: string; publicUrl: string; clientId?: string };
+  /** Requests to /mcp per user (per address when unauthenticated) and period (CHAIN_MCP_RATE_LIMIT). */
+  rateLimit: { points: number; seconds: number; text: string };
 }
 
 export interface Cli {
@@ -357,6 +392,8 @@ export interface Cli {
   version: boolean;
   http: boolean;
   port: number;
+  /** `--host`: the address --http listens on (127.0.0.1 unless OAuth guards the endpoint). */
+  host: string;
   devnet: boolean;
   /** `--check`: diagnose the configured node and indexer, print a report, exit (npm run doctor). */
   check: boolean;
@@ -380,6 +417,7 @@ interface Flag {
 export const FLAGS: readonly Flag[] = [
   { name: 'http', type: 'boolean', help: 'serve Streamable HTTP on 127.0.0.1 (path /mcp)' },
   { name: 'port', type: 'string', arg: 'N', help: 'HTTP port (default 3000)' },
+  { name: 'host', type: 'string', arg: 'ADDR', help: 'HTTP address (default 127.0.0.1; another only with OAuth)' },
   { name: 'check', type: 'boolean', help: 'check the node and indexer setup, print what works and why not, exit' },
   {
     name: 'devnet',
@@ -488,6 +526,7 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): { cli
       version: values.version === true,
       http: values.http === true,
       port,
+      host: typeof values.host === 'string' ? values.host : '127.0.0.1',
       devnet: values.devnet === true,
       check: values.check === true,
     },
@@ -520,6 +559,16 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
   const e = result.data;
   if ((e.CHAIN_MCP_KEYSTORE_USER === undefined) !== (e.CHAIN_MCP_KEYSTORE_PASSWORD === undefined)) {
     throw new ConfigError('CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD: set both or neither');
+  }
+  const oauth = oauthSettings(e.CHAIN_MCP_OAUTH_ISSUER, e.CHAIN_MCP_OAUTH_AUDIENCE, e.CHAIN_MCP_PUBLIC_URL, e.CHAIN_MCP_OAUTH_CLIENT_ID);
+  if (oauth && e.CHAIN_MCP_DYNAMIC) {
+    throw new ConfigError('CHAIN_MCP_DYNAMIC and CHAIN_MCP_OAUTH_ISSUER: choose one; toolsets enabled on demand live in an MCP session, and OAuth serves every request on its own (any replica)');
+  }
+  // Admin tools that hand over keys go through the same approval as spends.
+  if (oauth && (e.CHAIN_MCP_ALLOW_SPEND || e.CHAIN_MCP_ALLOW_ADMIN) && e.CHAIN_MCP_APPROVAL === 'human' && oauth.clientId === undefined) {
+    throw new ConfigError(
+      `CHAIN_MCP_OAUTH_CLIENT_ID: required with OAuth and ${e.CHAIN_MCP_ALLOW_SPEND ? 'spends' : 'admin tools'}: the approval page signs the human in at the identity provider with this client (authorization code + PKCE), so only the spend's own user can approve it`,
+    );
   }
   let wire: WireSetting;
   try {
@@ -608,12 +657,30 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
     httpToken: e.CHAIN_MCP_HTTP_TOKEN,
     httpIdleMs: e.CHAIN_MCP_HTTP_IDLE_MS,
     httpMaxSessions: e.CHAIN_MCP_HTTP_MAX_SESSIONS,
+    oauth,
+    rateLimit: e.CHAIN_MCP_RATE_LIMIT,
   };
 }
 
-/** --http with spend or admin tools on needs CHAIN_MCP_HTTP_TOKEN: any local program could call them otherwise. */
+/** The OAuth settings hang together or stop the start: a half-configured resource server would refuse everyone, or no one. */
+function oauthSettings(issuer: string | undefined, audience: string | undefined, publicUrl: string | undefined, clientId: string | undefined): Config['oauth'] {
+  if (issuer === undefined) {
+    if (audience !== undefined) throw new ConfigError('CHAIN_MCP_OAUTH_AUDIENCE: set only with CHAIN_MCP_OAUTH_ISSUER (the identity provider whose tokens carry it)');
+    if (clientId !== undefined) throw new ConfigError('CHAIN_MCP_OAUTH_CLIENT_ID: set only with CHAIN_MCP_OAUTH_ISSUER (the identity provider that knows the client)');
+    return undefined;
+  }
+  if (publicUrl === undefined) {
+    throw new ConfigError('CHAIN_MCP_OAUTH_ISSUER needs CHAIN_MCP_PUBLIC_URL: the MCP endpoint as clients reach it (such as https://chain.example.org/mcp), which tokens name as their audience');
+  }
+  return { issuer, audience: audience ?? publicUrl, publicUrl, clientId };
+}
+
+/** --http with spend or admin tools on needs CHAIN_MCP_HTTP_TOKEN (or OAuth): any local program could call them otherwise. */
 export function checkHttpConfig(config: Config): void {
-  if (!config.httpToken && (config.allowSpend || config.allowAdmin)) {
+  if (config.oauth && config.httpToken) {
+    throw new ConfigError('CHAIN_MCP_HTTP_TOKEN and CHAIN_MCP_OAUTH_ISSUER: choose one; the shared token is the single-user mode, OAuth gives each user their own token');
+  }
+  if (!config.httpToken && !config.oauth && (config.allowSpend || config.allowAdmin)) {
     throw new ConfigError(
       `CHAIN_MCP_HTTP_TOKEN: required with --http when ${config.allowSpend ? 'CHAIN_MCP_ALLOW_SPEND' : 'CHAIN_MCP_ALLOW_ADMIN'} is on (at least 16 random characters; clients send it as Authorization: Bearer <token>)`,
     );

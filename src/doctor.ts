@@ -55,7 +55,7 @@ export async function diagnose(services: Services): Promise<Finding[]> {
           ? `${node} answers, but not as a node of this family (/ext/info is 404); check CHAIN_MCP_NODE_URL`
           : `the node at ${node} refused info.getNodeVersion: ${why(e)}`;
     findings.push({ level: 'fail', text });
-    return [...findings, await stateFinding(config), ...(await indexerFindings(services))];
+    return [...findings, await stateFinding(config), ...(await oauthFindings(config)), ...(await indexerFindings(services))];
   }
   try {
     const d = await services.dialect.get();
@@ -89,7 +89,36 @@ export async function diagnose(services: Services): Promise<Finding[]> {
   findings.push(await keystoreFinding(services, config));
   findings.push(...signerFindings(services));
   findings.push(tierFinding(config));
-  return [...findings, await stateFinding(config), ...(await indexerFindings(services))];
+  return [...findings, await stateFinding(config), ...(await oauthFindings(config)), ...(await indexerFindings(services))];
+}
+
+/** Under OAuth: the issuer's metadata and key set reachable, the public URL and what tokens must name. */
+async function oauthFindings(config: Config): Promise<Finding[]> {
+  const oauth = config.oauth;
+  if (!oauth) return [];
+  const [{ Issuer, checkIssuer }, { ALGORITHMS }, { metadataUrl }] = await Promise.all([import('./auth/issuer.js'), import('./auth/verify.js'), import('./auth/resource.js')]);
+  const findings: Finding[] = [];
+  const url = new URL(oauth.publicUrl);
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  findings.push(
+    url.protocol === 'https:' || loopback
+      ? { level: 'ok', text: `public URL ${oauth.publicUrl}: tokens must name the audience ${oauth.audience}; metadata at ${metadataUrl(oauth.publicUrl)}; load balancers probe /healthz` }
+      : { level: 'warn', text: `public URL ${oauth.publicUrl} is plain http: bearer tokens would cross the network readable; put TLS in front (docs/deploy.md)` },
+  );
+  try {
+    const { metadata, keys, algs } = await checkIssuer(new Issuer(oauth.issuer), ALGORITHMS);
+    findings.push(
+      keys > 0
+        ? { level: 'ok', text: `issuer ${oauth.issuer}: metadata found, JWKS at ${metadata.jwks_uri} reachable (${keys} usable key${keys === 1 ? '' : 's'}: ${algs.join(', ')})` }
+        : { level: 'fail', text: `issuer ${oauth.issuer}: the JWKS at ${metadata.jwks_uri} holds no ${ALGORITHMS.join('/')} signing key, so no token can be verified` },
+    );
+    if (oauth.clientId && (!metadata.authorization_endpoint || !metadata.token_endpoint)) {
+      findings.push({ level: 'fail', text: `issuer ${oauth.issuer} names no authorization or token endpoint: the approval page cannot sign users in (CHAIN_MCP_OAUTH_CLIENT_ID)` });
+    }
+  } catch (err) {
+    findings.push({ level: 'fail', text: `issuer ${oauth.issuer} cannot be used: ${(err as Error).message}` });
+  }
+  return findings;
 }
 
 /** The state store (CHAIN_MCP_STATE): opened, read once and closed, as a start would. */

@@ -6,7 +6,10 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { checkHttpConfig, type Config, ConfigError } from './config.js';
 import type { Logger } from './log.js';
 import type { Services } from './services.js';
+import type { ToolDef } from './core/tool.js';
 import { buildServer } from './server.js';
+import type { ResourceServer } from './auth/resource.js';
+import type { LoginApprovalPages } from './auth/approval-login.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const MAX_BODY = 4 * 1024 * 1024;
@@ -77,9 +80,82 @@ function abortOnHangUp(transport: StreamableHTTPServerTransport, req: IncomingMe
   });
 }
 
+/** What a load balancer probes: the process is up and serving; says nothing about the node (that is --check's job). */
+function healthz(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' }).end('{"status":"ok"}');
+}
+
+/** Hosts a request may name: loopback, and under OAuth the public URL's host (a proxy passes it on). */
+function allowedHost(req: IncomingMessage, publicUrl: string): boolean {
+  const host = hostName(req.headers.host);
+  const publicHost = new URL(publicUrl).hostname;
+  if (!host || (host !== publicHost && !LOOPBACK_HOSTS.has(host))) return false;
+  const origin = req.headers.origin;
+  return origin === undefined || origin === new URL(publicUrl).origin || LOOPBACK_HOSTS.has(hostName(origin) ?? '');
+}
+
+const byNames = new WeakMap<Services, Promise<(name: string) => ToolDef | undefined>>();
+
+/** The catalogue by name, built once per process: the scope check runs on every request. */
+function toolsByName(services: Services): Promise<(name: string) => ToolDef | undefined> {
+  let found = byNames.get(services);
+  if (!found) {
+    found = services.catalogue().then((all) => {
+      const map = new Map(all.map((t) => [t.name, t]));
+      return (name: string) => map.get(name);
+    });
+    byNames.set(services, found);
+  }
+  return found;
+}
+
+/**
+ * Under OAuth each POST is served on its own (Streamable HTTP's stateless mode: a fresh server and
+ * transport per request, no session id), so any replica can take any request; what must outlive a
+ * request (confirmation ids, approvals, the daily total) lives in the state store.
+ */
+async function serveStateless(opts: { config: Config; log: Logger; services: Services }, rs: ResourceServer, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const auth = await rs.authenticate(req, res);
+  if (!auth) return;
+  if (req.method !== 'POST') {
+    // No session to stream to or delete: every answer comes on its own POST.
+    return jsonError(res, 405, -32000, 'Method not allowed: this server is stateless; send each JSON-RPC message as a POST.', { allow: 'POST' });
+  }
+  const body = await readJson(req).catch(() => Symbol.for('bad'));
+  if (body === Symbol.for('bad')) return jsonError(res, 400, -32700, 'Parse error: the body is not JSON.');
+  if (rs.refuseOutOfScope(res, auth, body, await toolsByName(opts.services))) return;
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+  const { mcp } = buildServer({ config: opts.config, log: opts.log, services: opts.services });
+  await mcp.connect(transport);
+  res.once('close', () => void mcp.close().catch(() => undefined));
+  abortOnHangUp(transport, req, res, body);
+  await transport.handleRequest(Object.assign(req, { auth }), res, body);
+}
+
 /** Streamable HTTP on 127.0.0.1 at /mcp, one MCP server per session, sharing the process's services. */
-export async function serveHttp(opts: { config: Config; log: Logger; services: Services; port: number; now?: () => number }) {
+export async function serveHttp(opts: { config: Config; log: Logger; services: Services; port: number; host?: string; now?: () => number }) {
   checkHttpConfig(opts.config);
+  const host = opts.host ?? '127.0.0.1';
+  // Off loopback every request must prove who sends it: only OAuth does that per user.
+  if (!['127.0.0.1', '::1', 'localhost'].includes(host) && !opts.config.oauth) {
+    throw new ConfigError(`--host ${host}: only with OAuth (CHAIN_MCP_OAUTH_ISSUER and CHAIN_MCP_PUBLIC_URL); without it --http serves 127.0.0.1 only`);
+  }
+  let resourceServer: ResourceServer | undefined;
+  let loginPages: LoginApprovalPages | undefined;
+  if (opts.config.oauth) {
+    const [{ ResourceServer }, { RateLimits }, { LoginApprovalPages }] = await Promise.all([import('./auth/resource.js'), import('./auth/rate.js'), import('./auth/approval-login.js')]);
+    const { oauth } = opts.config;
+    // Replicas on one PostgreSQL count together, on the store's own pool (an opened store; main.ts opens it before serving).
+    const pool = opts.services.state.kind === 'postgres' ? (opts.services.state as { pool?: unknown }).pool : undefined;
+    const limits = new RateLimits(opts.config.rateLimit, opts.log, typeof pool === 'object' ? pool : undefined);
+    await limits.ready;
+    resourceServer = new ResourceServer(oauth, limits, opts.log);
+    if (oauth.clientId) {
+      loginPages = new LoginApprovalPages({ publicUrl: oauth.publicUrl, clientId: oauth.clientId, issuer: resourceServer.issuer, book: opts.services.approvals, log: opts.log, stateKey: opts.config.stateKey, now: opts.services.now });
+      // Spend previews link this page (on the public origin) instead of the loopback one.
+      opts.services.approvalPages.served = loginPages;
+    }
+  }
   const now = opts.now ?? Date.now;
   const { httpToken, httpIdleMs, httpMaxSessions } = opts.config;
   const sessions = new Map<string, Session>();
@@ -98,8 +174,16 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
   sweeper.unref();
   const http = createServer(async (req, res) => {
     try {
-      if (!loopbackOnly(req)) return jsonError(res, 403, -32000, 'Forbidden: only loopback hosts and origins are served.');
       const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname === '/healthz') return healthz(res);
+      if (resourceServer) {
+        if (!allowedHost(req, resourceServer.oauth.publicUrl)) return jsonError(res, 403, -32000, 'Forbidden: this host or origin is not the public URL of this server.');
+        if (resourceServer.serveMetadata(req, res, url.pathname)) return;
+        if (loginPages && (await loginPages.handle(req, res, url.pathname))) return;
+        if (url.pathname !== resourceServer.mcpPath) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${resourceServer.mcpPath}.`);
+        return await serveStateless(opts, resourceServer, req, res);
+      }
+      if (!loopbackOnly(req)) return jsonError(res, 403, -32000, 'Forbidden: only loopback hosts and origins are served.');
       if (url.pathname !== '/mcp') return jsonError(res, 404, -32000, 'Not found: the MCP endpoint is /mcp.');
       if (httpToken !== undefined && !bearerMatches(req, httpToken)) {
         return jsonError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <CHAIN_MCP_HTTP_TOKEN>.', {
@@ -168,11 +252,11 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
       if (!busy && !denied) return reject(err);
       reject(
         new ConfigError(
-          `--port ${opts.port}: ${busy ? 'the port is in use on 127.0.0.1 (another chain-mcp?)' : 'not allowed to listen on this port'}; stop what uses it or choose another with --port N`,
+          `--port ${opts.port}: ${busy ? `the port is in use on ${host} (another chain-mcp?)` : 'not allowed to listen on this port'}; stop what uses it or choose another with --port N`,
         ),
       );
     });
-    http.listen(opts.port, '127.0.0.1', resolve);
+    http.listen(opts.port, host, resolve);
   });
   return {
     port: (http.address() as AddressInfo).port,

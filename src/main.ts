@@ -97,8 +97,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', shutdown);
   if (cli.http) {
     const { serveHttp } = await import('./http-server.js');
-    const { port } = await serveHttp({ config, log, services, port: cli.port });
-    log.info({ url: `http://127.0.0.1:${port}/mcp` }, 'serving Streamable HTTP');
+    const { port } = await serveHttp({ config, log, services, port: cli.port, host: cli.host });
+    log.info({ url: `http://${cli.host.includes(':') ? `[${cli.host}]` : cli.host}:${port}${config.oauth ? new URL(config.oauth.publicUrl).pathname : '/mcp'}` }, 'serving Streamable HTTP');
     return;
   }
   const [{ StdioServerTransport }, { buildServer, loadCallPath }, { StdioGuard }] = await Promise.all([

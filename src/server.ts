@@ -15,6 +15,8 @@ import { VIEWS, viewHtml } from './views/views.js';
 import { selectTools, whyHidden } from './registry/select.js';
 import { registerAssistantExtras, SERVER_INSTRUCTIONS } from './assistant/extras.js';
 import { VERSION } from './version.js';
+import { mayUse } from './auth/scopes.js';
+import { ownerOfAuth } from './auth/verify.js';
 
 export interface BuildOptions {
   config: Config;
@@ -105,11 +107,14 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     return toolsets;
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => {
+  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
     const selected = await selection();
     const dynamic = await session();
     const byName = selected.byName;
-    const listing = dynamic ? [...selected.listing.filter((t) => dynamic.visible(byName.get(t.name)!)), ...DISCOVERY_LISTING] : selected.listing;
+    const shown = dynamic ? [...selected.listing.filter((t) => dynamic.visible(byName.get(t.name)!)), ...DISCOVERY_LISTING] : selected.listing;
+    // Under OAuth each user sees only the tools their token's scopes open (src/auth/scopes.ts).
+    const scopes = extra.authInfo?.scopes;
+    const listing = scopes ? shown.filter((t) => !byName.has(t.name) || mayUse(byName.get(t.name)!, scopes)) : shown;
     if (!hostShowsCards(server.getClientCapabilities())) return { tools: listing };
     const confirms = (name: string) => {
       const tool = byName.get(name);
@@ -122,7 +127,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     // App-only (listed to MCP Apps hosts with visibility ["app"]): only the approval card holds a
     // secret it accepts, so a call from the model, or from any host that does not enforce visibility, decides nothing.
     if (request.params.name === CARD_TOOL && cards) {
-      return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log }, request.params.arguments ?? {});
+      return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log, owner: ownerOfAuth(extra.authInfo) }, request.params.arguments ?? {});
     }
     const { byName, catalogue } = ready ?? (await selected());
     const dynamic = opts.config.dynamic ? await session() : undefined;
@@ -132,6 +137,9 @@ export function buildServer(opts: BuildOptions): BuiltServer {
       return result;
     }
     const tool = byName.get(request.params.name);
+    // The HTTP layer answers 403 before this; kept so no other path can reach a tool outside the scopes.
+    const scopes = extra.authInfo?.scopes;
+    if (tool && scopes && !mayUse(tool, scopes)) return { content: [{ type: 'text', text: `Tool "${tool.name}" is outside this token's scopes.` }], isError: true };
     if (tool && dynamic && !dynamic.visible(tool)) return { content: [{ type: 'text', text: dynamic.notEnabled(tool) }], isError: true };
     if (!tool) {
       const hidden = catalogue.find((t) => t.name === request.params.name);
@@ -149,6 +157,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     const hooks: CallHooks = {
       signal: extra.signal,
       session: extra.sessionId,
+      owner: ownerOfAuth(extra.authInfo),
       progress:
         progressToken === undefined
           ? undefined

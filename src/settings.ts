@@ -245,9 +245,35 @@ export const SETTINGS: readonly Setting[] = [
     secret: true,
   },
   // --- --http
-  { env: 'CHAIN_MCP_HTTP_TOKEN', default: 'unset', meaning: 'bearer token every `--http` request must carry (16+ characters; required with spend or admin tools)', group: 'http', secret: true },
+  { env: 'CHAIN_MCP_HTTP_TOKEN', default: 'unset', meaning: 'bearer token every `--http` request must carry (16+ characters; required with spend or admin tools, unless OAuth is on: the single-user mode)', group: 'http', secret: true },
   { env: 'CHAIN_MCP_HTTP_IDLE_MS', default: '1800000', meaning: 'an `--http` session unused this long is closed', group: 'http' },
   { env: 'CHAIN_MCP_HTTP_MAX_SESSIONS', default: '32', meaning: 'at most this many `--http` sessions at once; a new one beyond is refused', group: 'http' },
+  {
+    env: 'CHAIN_MCP_OAUTH_ISSUER',
+    default: 'unset',
+    meaning:
+      "`--http` as an OAuth 2.1 resource server (docs/deploy.md): the identity provider's issuer exactly as its tokens name it (`https://id.example.org/realms/chain`; Auth0's ends in `/`); its metadata and JWKS are found from it; needs `CHAIN_MCP_PUBLIC_URL`",
+    group: 'http',
+  },
+  {
+    env: 'CHAIN_MCP_PUBLIC_URL',
+    default: 'unset',
+    meaning: 'the MCP endpoint as clients reach it (`https://chain.example.org/mcp`): the audience tokens must carry, named by the RFC 9728 metadata; the approval page lives on its origin',
+    group: 'http',
+  },
+  { env: 'CHAIN_MCP_OAUTH_AUDIENCE', default: 'the public URL', meaning: "the audience tokens must carry, when the provider cannot put the public URL there (Auth0's API identifier)", group: 'http' },
+  {
+    env: 'CHAIN_MCP_OAUTH_CLIENT_ID',
+    default: 'unset',
+    meaning: 'the client the approval page signs the human in with (authorization code + PKCE; redirect URI `<public origin>/approve/callback`); required with OAuth and spends',
+    group: 'http',
+  },
+  {
+    env: 'CHAIN_MCP_RATE_LIMIT',
+    default: '60/min',
+    meaning: 'under OAuth, requests to the MCP endpoint per user (per address before a valid token): `N/s`, `N/min` or `N/h`; over it HTTP 429 with `Retry-After`; counted across replicas on PostgreSQL',
+    group: 'http',
+  },
   // --- results, logs, timeouts
   { env: 'CHAIN_MCP_TIMEOUT_MS', default: '15000', meaning: 'per-request timeout (reads retry transient failures within it)', group: 'results' },
   { env: 'CHAIN_MCP_LOG_LEVEL', default: 'info', meaning: 'pino level; logs go to stderr only, secrets masked', group: 'results' },

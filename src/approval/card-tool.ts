@@ -14,7 +14,10 @@ const refused = (text: string): CardToolResult => ({ content: [{ type: 'text', t
  * The approval card's Approve/Decline: decides one pending approval, found only by the card's
  * one-time secret (the model never sees it). Never sends anything itself; the model's confirm does.
  */
-export async function decideFromCard(deps: { book: ApprovalBook; secrets: CardSecrets; log: Logger }, args: Record<string, unknown>): Promise<CardToolResult> {
+export async function decideFromCard(
+  deps: { book: ApprovalBook; secrets: CardSecrets; log: Logger; /** Under OAuth, the caller's owner: only the spend's own user decides it. */ owner?: string },
+  args: Record<string, unknown>,
+): Promise<CardToolResult> {
   const { secret, decision } = args;
   if (typeof secret !== 'string' || (decision !== 'approve' && decision !== 'decline')) {
     return refused('Expected { secret, decision: "approve" | "decline" }; nothing was decided.');
@@ -24,6 +27,11 @@ export async function decideFromCard(deps: { book: ApprovalBook; secrets: CardSe
   if (!approval) {
     deps.log.info({ audit: 'refused', channel: 'app' }, 'approval card secret unknown or used');
     return refused('This approval card is no longer valid (used, or the server restarted); nothing was decided.');
+  }
+  if (deps.owner !== undefined && approval.owner !== deps.owner) {
+    await deps.secrets.giveBack(secret, approval);
+    deps.log.warn({ audit: 'refused', channel: 'app', tool: approval.tool, why: 'other user' }, 'approval card refused another user');
+    return refused('This approval belongs to another user; nothing was decided.');
   }
   const state = decision === 'approve' ? 'approved' : 'declined';
   if (!(await deps.book.decide(approval, state, 'app'))) {

@@ -63,6 +63,11 @@ export class CardSecrets {
   take(secret: string): Promise<string | undefined> {
     return this.store.takeCardSecret(hashSecret(secret));
   }
+
+  /** Puts a secret back that was taken by someone it does not belong to: their attempt does not use it up. */
+  giveBack(secret: string, approval: Approval): Promise<void> {
+    return this.store.putCardSecret(hashSecret(secret), approval.nonce, approval.expiresAt);
+  }
 }
 
 const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('base64url');

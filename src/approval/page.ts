@@ -20,6 +20,8 @@ const escapeHtml = (text: string): string =>
 export class ApprovalPages {
   private server?: Server;
   private origin?: string;
+  /** Under OAuth the page is the MCP endpoint's own, behind the user's login (src/auth/approval-login.ts); http-server.ts sets it. */
+  served?: { url(approval: Approval): string };
   private starting?: Promise<string>;
 
   constructor(
@@ -63,6 +65,7 @@ export class ApprovalPages {
   }
 
   async url(approval: Approval): Promise<string> {
+    if (this.served) return this.served.url(approval);
     const origin = await this.start();
     // WebAuthn's relying party is `localhost`; the page must be opened under that name.
     return `${approval.passkeyChallenge ? this.localhostOrigin() : origin}/approve/${approval.token}`;
@@ -222,7 +225,7 @@ export function page(title: string, body: string): string {
 }
 
 /** Every fact of the preview, escaped; stranger-written text already arrives quoted by the preview. */
-function approvalPage(a: Approval, passkey?: unknown): string {
+export function approvalPage(a: Approval, passkey?: unknown): string {
   const facts = a.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('');
   const left = Math.max(0, Math.round((a.expiresAt - Date.now()) / 1000));
   const form = (decision: string, label: string, cls: string) =>

@@ -90,7 +90,9 @@ export async function humanApproval(
  * The link channel is strong or absent: `passkey` when a registered passkey guards the page,
  * `plain` when the operator chose it knowingly, `none` otherwise.
  */
-export function linkMode(services: Services): 'passkey' | 'plain' | 'none' {
+export function linkMode(services: Services): 'passkey' | 'plain' | 'login' | 'none' {
+  // Under OAuth the page signs the spend's own user in at the identity provider (src/auth/approval-login.ts).
+  if (services.approvalPages.served) return 'login';
   if (services.config.approvalLink === 'plain') return 'plain';
   return services.approvalPages.passkeys?.registered() ? 'passkey' : 'none';
 }
@@ -191,7 +193,8 @@ export async function callSpend(
       if (needsLink(hooks)) {
         if (linkMode(services) === 'passkey') approval = await services.approvalPages.requirePasskey(approval);
         approvalUrl = await services.approvalPages.url(approval);
-        how = `Only the human can approve this: give them this link to open in their browser on this computer: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
+        const where = linkMode(services) === 'login' ? 'to open in their browser; they sign in and approve there' : 'to open in their browser on this computer';
+        how = `Only the human can approve this: give them this link ${where}: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
       } else if (hooks.appCard) {
         how = `The human approves or declines on the approval card shown with this preview. After they approve, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
       } else {

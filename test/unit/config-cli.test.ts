@@ -103,7 +103,8 @@ describe('a misspelled flag', () => {
 describe('parseCli: what each command line means (mutation survivors, issue 25)', () => {
   it('each mode flag turns on its own mode only', () => {
     const modes = ['help', 'version', 'http', 'devnet', 'check'] as const;
-    expect(parseCli([], {}).cli).toEqual({ help: false, version: false, http: false, port: 3000, devnet: false, check: false });
+    expect(parseCli([], {}).cli).toEqual({ help: false, version: false, http: false, port: 3000, host: '127.0.0.1', devnet: false, check: false });
+    expect(parseCli(['--host', '0.0.0.0'], {}).cli.host).toBe('0.0.0.0');
     for (const mode of modes) {
       const { cli } = parseCli([`--${mode}`], {});
       for (const other of modes) expect(cli[other], `--${mode}: ${other}`).toBe(other === mode);

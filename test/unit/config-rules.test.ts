@@ -55,6 +55,8 @@ describe('configuration rules (mutation survivors, issue 25)', () => {
       httpToken: undefined,
       httpIdleMs: 1_800_000,
       httpMaxSessions: 32,
+      oauth: undefined,
+      rateLimit: { points: 60, seconds: 60, text: "60/min" },
     });
   });
 

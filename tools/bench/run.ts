@@ -19,6 +19,7 @@ import { runEval } from '../eval/run.js';
 import { singleFileOptions } from '../bundle.js';
 import { startFaultProxy } from '../fault-proxy.js';
 import { benchStateStore } from './state.js';
+import { benchReplicas } from './replicas.js';
 import { describeLeak, drive, leakCheck, leakFree, MAIN, median, percentile, stdioSession } from '../load.js';
 
 /**
@@ -514,6 +515,12 @@ async function main(): Promise<void> {
     console.log(out.join('\n'));
     return;
   }
+  // `npm run bench -- replicas`: only three replicas on one PostgreSQL against one process.
+  if (process.argv.includes('replicas')) {
+    out.push('\n### Three replicas and one PostgreSQL against one process (OAuth)\n', await benchReplicas());
+    console.log(out.join('\n'));
+    return;
+  }
   // `npm run bench -- composites`: only the composites' table (a quick side-by-side check).
   if (process.argv.includes('composites')) {
     out.push('\n### Composites\n', await benchComposites());
@@ -549,6 +556,8 @@ async function main(): Promise<void> {
     out.push('\n### Composites (node reads side by side)\n', await benchComposites());
     console.error('bench: state store per spend...');
     out.push('\n### State store: latency per spend (memory, SQLite, PostgreSQL side by side)\n', await benchStateStore());
+    console.error('bench: three replicas against one process...');
+    out.push('\n### Three replicas and one PostgreSQL against one process (OAuth)\n', await benchReplicas());
     console.error('bench: tools/list size...');
     out.push('\n### tools/list size\n', await benchToolList(devnet));
   } finally {

@@ -1,0 +1,87 @@
+import { errors, jwtVerify } from 'jose';
+import { InvalidTokenError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { Issuer } from './issuer.js';
+
+/** Asymmetric algorithms only: a symmetric (HS*) token could be minted by anyone holding the shared key. */
+export const ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
+
+/** The subject of a verified token: who owns the confirmation ids, approvals and passkeys it makes. */
+export function subjectOf(auth: AuthInfo | undefined): string | undefined {
+  const sub = auth?.extra?.sub;
+  return typeof sub === 'string' ? sub : undefined;
+}
+
+/** The owner a token's subject stands for in the state store: never equal to an MCP session id or the local owner. */
+export function ownerFor(subject: string): string {
+  return `oauth:${subject}`;
+}
+
+/** The owner of what a verified token's calls make (confirmation ids, approvals); undefined without OAuth. */
+export function ownerOfAuth(auth: AuthInfo | undefined): string | undefined {
+  const sub = subjectOf(auth);
+  return sub === undefined ? undefined : ownerFor(sub);
+}
+
+/**
+ * The token's scopes: `scope` (RFC 9068, space-separated), `scp` (a list: Microsoft's, Okta's) and
+ * `permissions` (Auth0's API permissions under RBAC), together.
+ */
+function scopesOf(payload: Record<string, unknown>): string[] {
+  const listed = (value: unknown): string[] =>
+    typeof value === 'string' ? value.split(' ').filter(Boolean) : Array.isArray(value) ? value.filter((s): s is string => typeof s === 'string') : [];
+  return [...new Set([...listed(payload.scope), ...listed(payload.scp), ...listed(payload.permissions)])];
+}
+
+/**
+ * Why a token was refused, in words fit for a WWW-Authenticate header (no quotes) and for the
+ * client's log; never the token or its claims.
+ */
+function refusal(err: unknown): InvalidTokenError {
+  if (err instanceof errors.JWTExpired) return new InvalidTokenError('the token has expired');
+  if (err instanceof errors.JWTClaimValidationFailed) {
+    const what: Record<string, string> = { aud: 'the token is for another audience', iss: 'the token is from another issuer', sub: 'the token names no subject', exp: 'the token has no expiry', nbf: 'the token is not valid yet' };
+    return new InvalidTokenError(what[err.claim] ?? 'the token failed a claim check');
+  }
+  if (err instanceof errors.JWSSignatureVerificationFailed) return new InvalidTokenError('the token signature does not verify');
+  if (err instanceof errors.JWKSNoMatchingKey) return new InvalidTokenError('the token is signed by a key the issuer does not publish');
+  if (err instanceof errors.JOSEAlgNotAllowed) return new InvalidTokenError(`the token algorithm is not one of ${ALGORITHMS.join(', ')}`);
+  return new InvalidTokenError('the token is not a signed JWT this server can verify');
+}
+
+/**
+ * Bearer JWTs checked against the issuer's JWKS: signature (asymmetric), issuer, audience,
+ * expiry and a subject. The SDK's requireBearerAuth calls it and writes the 401 itself.
+ */
+export class JwtVerifier implements OAuthTokenVerifier {
+  constructor(
+    private readonly issuer: Issuer,
+    private readonly audience: string,
+  ) {}
+
+  async verifyAccessToken(token: string): Promise<AuthInfo> {
+    let found: Awaited<ReturnType<Issuer['discover']>>;
+    try {
+      found = await this.issuer.discover();
+    } catch (err) {
+      // The provider is down or misnamed: the server's trouble, not the token's (no 401 loop for the client).
+      throw new ServerError(`the identity provider cannot be reached: ${(err as Error).message}`);
+    }
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jwtVerify(token, found.keys, {
+        issuer: found.metadata.issuer,
+        audience: this.audience,
+        algorithms: ALGORITHMS,
+        requiredClaims: ['exp', 'sub'],
+        clockTolerance: 5,
+      }));
+    } catch (err) {
+      if (err instanceof errors.JWKSTimeout || (err instanceof Error && err.name === 'TypeError')) throw new ServerError('the identity provider key set cannot be fetched');
+      throw refusal(err);
+    }
+    const clientId = [payload.azp, payload.client_id].find((v): v is string => typeof v === 'string') ?? '';
+    return { token, clientId, scopes: scopesOf(payload), expiresAt: payload.exp as number, extra: { sub: payload.sub } };
+  }
+}

@@ -1,0 +1,340 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { serveHttp } from '../../src/http-server.js';
+import { diagnose } from '../../src/doctor.js';
+import { silentLogger } from '../../src/log.js';
+import { createServices } from '../../src/server.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { devnetEnv } from '../helpers/stack.js';
+import { requestsFor } from '../helpers/spend-harness.js';
+import { startIssuer, type TestIssuer, testBrowser } from '../../tools/test-issuer.js';
+
+/**
+ * --http as an OAuth 2.1 resource server against a real token issuer on loopback (test/helpers/issuer.ts):
+ * RFC 9728 metadata, 401 naming it, audience/issuer/expiry/signature checks, scopes that decide
+ * tools/list and answer 403 insufficient_scope, ownership of confirmation ids, and the rate limit.
+ */
+const PUBLIC_ORIGIN = 'https://chain.example.test';
+const PUBLIC_URL = `${PUBLIC_ORIGIN}/mcp`;
+const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '0' } } };
+
+describe('--http with OAuth', () => {
+  let devnet: Devnet;
+  let issuer: TestIssuer;
+  const env = (extra: Record<string, string> = {}) =>
+    devnetEnv(devnet, {
+      CHAIN_MCP_OAUTH_ISSUER: issuer.issuer,
+      CHAIN_MCP_PUBLIC_URL: PUBLIC_URL,
+      CHAIN_MCP_ALLOW_SPEND: 'true',
+      CHAIN_MCP_APPROVAL: 'confirm-id',
+      CHAIN_MCP_STATE: 'memory',
+      CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
+      CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+      ...extra,
+    });
+  const start = (e: Record<string, string>) => {
+    const config = loadConfig(e);
+    return serveHttp({ config, log: silentLogger(), services: createServices(config, silentLogger()), port: 0 });
+  };
+  const post = (port: number, body: unknown, token?: string, path = '/mcp') =>
+    fetch(`http://127.0.0.1:${port}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
+  const connect = async (port: number, token: string) => {
+    const client = new Client({ name: 'oauth-test', version: '0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+    return client;
+  };
+  const token = (sub: string, scope: string, extra: Parameters<TestIssuer['mint']>[0] extends infer T ? Partial<T> : never = {}) => issuer.mint({ sub, scope, aud: PUBLIC_URL, ...extra });
+
+  beforeAll(async () => {
+    devnet = await startDevnet();
+    devnet.router.record = true;
+    issuer = await startIssuer();
+  });
+  afterAll(async () => {
+    await issuer.close();
+    await devnet.close();
+  });
+
+  it('stops the start with one line for an issuer without a public URL, a lone audience, or a shared token beside OAuth', async () => {
+    expect(() => loadConfig({ CHAIN_MCP_OAUTH_ISSUER: 'https://id.example.test' })).toThrow(/^CHAIN_MCP_OAUTH_ISSUER needs CHAIN_MCP_PUBLIC_URL/);
+    expect(() => loadConfig({ CHAIN_MCP_OAUTH_AUDIENCE: 'x' })).toThrow(/^CHAIN_MCP_OAUTH_AUDIENCE: set only with CHAIN_MCP_OAUTH_ISSUER/);
+    expect(() => loadConfig({ CHAIN_MCP_PUBLIC_URL: 'https://chain.example.test/' })).toThrow(/^CHAIN_MCP_PUBLIC_URL: expected the MCP endpoint/);
+    expect(() => loadConfig({ CHAIN_MCP_RATE_LIMIT: '60 per minute' })).toThrow(/^CHAIN_MCP_RATE_LIMIT: expected requests per period/);
+    expect(() => loadConfig(env({ CHAIN_MCP_DYNAMIC: 'true' }))).toThrow(/^CHAIN_MCP_DYNAMIC and CHAIN_MCP_OAUTH_ISSUER: choose one/);
+    const err = await start(env({ CHAIN_MCP_HTTP_TOKEN: 'http-token-0123456789abcdef' })).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ConfigError);
+    expect((err as Error).message).toMatch(/^CHAIN_MCP_HTTP_TOKEN and CHAIN_MCP_OAUTH_ISSUER: choose one/);
+    // With OAuth, spends need no shared token.
+    const server = await start(env());
+    await server.close();
+    // Off loopback only with OAuth: without it nothing tells one caller from another.
+    const plain = loadConfig(devnetEnv(devnet));
+    const offLoopback = await serveHttp({ config: plain, log: silentLogger(), services: createServices(plain, silentLogger()), port: 0, host: '0.0.0.0' }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect((offLoopback as Error).message).toMatch(/^--host 0\.0\.0\.0: only with OAuth/);
+  });
+
+  it('serves the RFC 9728 metadata at both addresses, naming the issuer and the scopes, and /healthz', async () => {
+    const server = await start(env());
+    try {
+      for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+        const res = await fetch(`http://127.0.0.1:${server.port}${path}`);
+        expect(res.status).toBe(200);
+        const doc = OAuthProtectedResourceMetadataSchema.parse(await res.json());
+        expect(doc.resource).toBe(PUBLIC_URL);
+        expect(doc.authorization_servers).toEqual([issuer.issuer]);
+        expect(doc.scopes_supported).toEqual(['chain:read', 'chain:spend', 'chain:admin']);
+      }
+      const health = await fetch(`http://127.0.0.1:${server.port}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers 401 with resource_metadata without a token and for a forged, expired, foreign or other-audience one', async () => {
+    const server = await start(env());
+    const sent = requestsFor(devnet, 'info.getNodeID');
+    try {
+      const none = await post(server.port, INIT);
+      expect(none.status).toBe(401);
+      expect(none.headers.get('www-authenticate')).toContain('resource_metadata="https://chain.example.test/.well-known/oauth-protected-resource/mcp"');
+      await none.text();
+      const bad: Array<[string, string]> = [
+        [await token('alice', 'chain:read', { aud: 'https://other.example.test/mcp' }), 'the token is for another audience'],
+        [await token('alice', 'chain:read', { expiresIn: -60 }), 'the token has expired'],
+        [await token('alice', 'chain:read', { unpublished: true }), 'the token signature does not verify'],
+        [await token('alice', 'chain:read', { iss: 'https://impostor.example.test' }), 'the token is from another issuer'],
+        [await token('alice', 'chain:read', { noSub: true }), 'the token names no subject'],
+        ['not-a-jwt', 'the token is not a signed JWT this server can verify'],
+      ];
+      for (const [jwt, why] of bad) {
+        const res = await post(server.port, INIT, jwt);
+        expect(res.status, why).toBe(401);
+        const header = res.headers.get('www-authenticate') ?? '';
+        expect(header).toMatch(/^Bearer error="invalid_token"/);
+        expect(header).toContain(`error_description="${why}"`);
+        expect(header).toContain('resource_metadata=');
+        expect(header).not.toContain(jwt);
+        await res.text();
+      }
+      for (const alg of ['RS256', 'ES256', 'EdDSA'] as const) {
+        const res = await post(server.port, INIT, await token('alice', 'chain:read', { alg }));
+        expect(res.status, alg).toBe(200);
+        await res.text();
+      }
+      // Discovery and the key set were fetched once and kept.
+      expect(issuer.hits.get('/.well-known/openid-configuration')).toBe(1);
+      expect(requestsFor(devnet, 'info.getNodeID')).toBe(sent);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('lists only the tools the scopes open; a spend outside them gets HTTP 403 insufficient_scope naming chain:spend', async () => {
+    const server = await start(env());
+    const reader = await connect(server.port, await token('alice', 'chain:read'));
+    const spender = await connect(server.port, await token('alice', 'chain:read chain:spend'));
+    try {
+      const readerTools = (await reader.listTools()).tools.map((t) => t.name);
+      const spenderTools = (await spender.listTools()).tools.map((t) => t.name);
+      expect(readerTools).toContain('info_getNodeID');
+      expect(readerTools).not.toContain('xvm_send');
+      expect(spenderTools).toContain('xvm_send');
+      expect(spenderTools.filter((n) => !readerTools.includes(n)).length).toBeGreaterThan(5);
+      // Scopes also arrive as a list (`scp`) or as Auth0's `permissions`.
+      for (const claims of [{ scp: ['chain:read', 'chain:spend'] }, { permissions: ['chain:read', 'chain:spend'] }]) {
+        const other = await connect(server.port, await token('alice', '', { claims }));
+        expect((await other.listTools()).tools.map((t) => t.name)).toEqual(spenderTools);
+        await other.close();
+      }
+      const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'xvm_send', arguments: { amount: '1', assetID: 'CAM', to: 'X-kopernikus1xyz' } } };
+      const res = await post(server.port, call, await token('alice', 'chain:read'));
+      expect(res.status).toBe(403);
+      expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", scope="chain:spend"/);
+      await res.text();
+      // Spends stay the operator's choice: chain:spend without CHAIN_MCP_ALLOW_SPEND lists none.
+      const readOnly = await start(env({ CHAIN_MCP_ALLOW_SPEND: 'false' }));
+      const c = await connect(readOnly.port, await token('alice', 'chain:read chain:spend'));
+      expect((await c.listTools()).tools.map((t) => t.name)).not.toContain('xvm_send');
+      await c.close();
+      await readOnly.close();
+    } finally {
+      await reader.close();
+      await spender.close();
+      await server.close();
+    }
+  });
+
+  it("user 2 cannot confirm user 1's preview: refused, nothing sent, and the id still works for user 1 on any request", async () => {
+    const server = await start(env());
+    const one = await connect(server.port, await token('user-1', 'chain:read chain:spend'));
+    const two = await connect(server.port, await token('user-2', 'chain:read chain:spend'));
+    try {
+      const args = { amount: '1000000000', assetID: 'CAM', to: devnet.state.users.get('alice')!.keys[1]!.x };
+      const preview = await one.callTool({ name: 'xvm_send', arguments: args });
+      const id = (preview.structuredContent as { confirmationId: string }).confirmationId;
+      const before = requestsFor(devnet, 'xvm.send');
+      const stolen = await two.callTool({ name: 'xvm_send', arguments: { ...args, confirm: id } });
+      expect(stolen.isError).toBe(true);
+      expect(JSON.stringify(stolen.content)).toContain('to another user');
+      expect(requestsFor(devnet, 'xvm.send')).toBe(before);
+      // A new connection of user 1 (stateless: no session ties the two calls) confirms it, once.
+      const again = await connect(server.port, await token('user-1', 'chain:read chain:spend'));
+      const sent = await again.callTool({ name: 'xvm_send', arguments: { ...args, confirm: id } });
+      expect((sent.structuredContent as { status: string }).status).toBe('issued');
+      expect(requestsFor(devnet, 'xvm.send')).toBe(before + 1);
+      await again.close();
+    } finally {
+      await one.close();
+      await two.close();
+      await server.close();
+    }
+  });
+
+  it('answers 429 with Retry-After past CHAIN_MCP_RATE_LIMIT per user; another user keeps their own allowance', async () => {
+    const server = await start(env({ CHAIN_MCP_RATE_LIMIT: '3/min' }));
+    try {
+      const alice = await token('alice', 'chain:read');
+      for (let i = 0; i < 3; i++) {
+        const res = await post(server.port, INIT, alice);
+        expect(res.status).toBe(200);
+        await res.text();
+      }
+      const over = await post(server.port, INIT, alice);
+      expect(over.status).toBe(429);
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(over.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect(await over.text()).toContain('CHAIN_MCP_RATE_LIMIT');
+      const bob = await post(server.port, INIT, await token('bob', 'chain:read'));
+      expect(bob.status).toBe(200);
+      await bob.text();
+      // Without a valid token, the address is counted: 401s until its allowance is gone, then 429.
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await post(server.port, INIT, 'forged');
+        statuses.push(res.status);
+        await res.text();
+      }
+      expect(statuses.slice(0, 3)).toEqual([401, 401, 401]);
+      expect(statuses.at(-1)).toBe(429);
+    } finally {
+      await server.close();
+    }
+  });
+
+  const browser = (user: string, port: number) => {
+    const b = testBrowser(issuer, user, PUBLIC_ORIGIN, port);
+    return (url: string, init?: Parameters<typeof b.go>[1]) => b.go(url, init);
+  };
+
+  it("the approval page sits behind the spend's own user's login: user 2 signs in and sees nothing, cannot decide; user 1 approves and the confirm sends once", async () => {
+    expect(() => loadConfig(env({ CHAIN_MCP_APPROVAL: 'human' }))).toThrow(/^CHAIN_MCP_OAUTH_CLIENT_ID: required with OAuth and spends/);
+    const server = await start(env({ CHAIN_MCP_APPROVAL: 'human', CHAIN_MCP_OAUTH_CLIENT_ID: 'chain-mcp-approvals', CHAIN_MCP_APPROVAL_WAIT_MS: '0' }));
+    const one = await connect(server.port, await token('user-1', 'chain:read chain:spend'));
+    const two = await connect(server.port, await token('user-2', 'chain:read chain:spend'));
+    try {
+      const args = { amount: '1000000000', assetID: 'CAM', to: devnet.state.users.get('alice')!.keys[1]!.x };
+      const preview = await one.callTool({ name: 'xvm_send', arguments: args });
+      const { confirmationId: id, approvalUrl } = preview.structuredContent as { confirmationId: string; approvalUrl: string };
+      expect(approvalUrl).toMatch(/^https:\/\/chain\.example\.test\/approve\/[A-Za-z0-9_-]{20,}$/);
+      expect(JSON.stringify(preview.content)).toContain('they sign in and approve there');
+      const before = requestsFor(devnet, 'xvm.send');
+      // Not approved yet: the confirm sends nothing and the id stays.
+      const early = await one.callTool({ name: 'xvm_send', arguments: { ...args, confirm: id } });
+      expect(early.isError).toBe(true);
+      expect(JSON.stringify(early.content)).toContain('Not approved by the human yet');
+      // User 2 cannot confirm it either.
+      const stolen = await two.callTool({ name: 'xvm_send', arguments: { ...args, confirm: id } });
+      expect(JSON.stringify(stolen.content)).toContain('to another user');
+
+      const mallory = browser('user-2', server.port);
+      const seen = await mallory(approvalUrl);
+      expect(seen.status).toBe(403);
+      const seenText = await seen.text();
+      expect(seenText).toContain('belongs to another account');
+      expect(seenText).not.toContain('1000000000');
+      const forced = await mallory(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://chain.example.test' }, body: 'decision=approve&csrf=x' });
+      expect(forced.status).toBe(403);
+      await forced.text();
+      // A browser that never signed in is sent to the provider, never shown the facts.
+      const anonymous = await fetch(approvalUrl.replace('https://chain.example.test', `http://127.0.0.1:${server.port}`), { redirect: 'manual' });
+      expect(anonymous.status).toBe(302);
+      expect(anonymous.headers.get('location')).toMatch(new RegExp(`^${issuer.issuer}/authorize\\?`));
+      expect(new URL(anonymous.headers.get('location')!).searchParams.get('code_challenge_method')).toBe('S256');
+      await anonymous.text();
+
+      const alice = browser('user-1', server.port);
+      const shown = await alice(approvalUrl);
+      expect(shown.status).toBe(200);
+      const html = await shown.text();
+      expect(html).toContain('1000000000');
+      const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+      expect(csrf).toBeDefined();
+      // Another site's form is refused even with the user's cookie.
+      const foreign = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example.test' }, body: `decision=approve&csrf=${csrf}` });
+      expect(foreign.status).toBe(403);
+      await foreign.text();
+      expect(requestsFor(devnet, 'xvm.send')).toBe(before);
+      const approved = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://chain.example.test' }, body: `decision=approve&csrf=${csrf}` });
+      expect(approved.status).toBe(200);
+      expect(await approved.text()).toContain('Approved');
+
+      const sent = await one.callTool({ name: 'xvm_send', arguments: { ...args, confirm: id } });
+      expect((sent.structuredContent as { status: string }).status).toBe('issued');
+      expect(requestsFor(devnet, 'xvm.send')).toBe(before + 1);
+    } finally {
+      await one.close();
+      await two.close();
+      await server.close();
+    }
+  });
+
+  it('--check reports the issuer (metadata and JWKS reachable), the public URL, and an issuer that cannot be used', async () => {
+    const check = async (e: Record<string, string>) => {
+      const config = loadConfig(e);
+      const services = createServices(config, silentLogger());
+      try {
+        return await diagnose(services);
+      } finally {
+        await services.close();
+      }
+    };
+    const good = await check(env());
+    expect(good).toContainEqual({ level: 'ok', text: `issuer ${issuer.issuer}: metadata found, JWKS at ${issuer.issuer}/jwks reachable (3 usable keys: RS256, ES256, EdDSA)` });
+    expect(good.find((f) => f.text.startsWith('public URL'))).toEqual({
+      level: 'ok',
+      text: `public URL ${PUBLIC_URL}: tokens must name the audience ${PUBLIC_URL}; metadata at ${PUBLIC_ORIGIN}/.well-known/oauth-protected-resource/mcp; load balancers probe /healthz`,
+    });
+    const elsewhere = await startIssuer({ path: '/realms/x' });
+    try {
+      // The provider answers, but names itself differently (no trailing slash): its keys are not trusted.
+      const bad = await check(env({ CHAIN_MCP_OAUTH_ISSUER: `${elsewhere.issuer}/`, CHAIN_MCP_PUBLIC_URL: 'http://chain.example.test/mcp' }));
+      expect(bad.find((f) => f.text.startsWith('issuer'))).toEqual({
+        level: 'fail',
+        text: `issuer ${elsewhere.issuer}/ cannot be used: ${elsewhere.issuer}/.well-known/openid-configuration names the issuer "${elsewhere.issuer}", not CHAIN_MCP_OAUTH_ISSUER "${elsewhere.issuer}/" (they must be identical, trailing slash included)`,
+      });
+      const none = await check(env({ CHAIN_MCP_OAUTH_ISSUER: `${elsewhere.issuer}/missing` }));
+      expect(none.find((f) => f.text.startsWith('issuer'))?.text).toMatch(/cannot be used: no metadata for the issuer .*HTTP 404/);
+      expect(bad.find((f) => f.text.startsWith('public URL'))?.level).toBe('warn');
+      // An issuer with a path (Keycloak's realms) is found where OpenID Connect puts it.
+      const realm = await check(env({ CHAIN_MCP_OAUTH_ISSUER: elsewhere.issuer }));
+      expect(realm.find((f) => f.text.startsWith('issuer'))?.level).toBe('ok');
+    } finally {
+      await elsewhere.close();
+    }
+  });
+});
