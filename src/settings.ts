@@ -194,6 +194,12 @@ export const SETTINGS: readonly Setting[] = [
     meaning:
       'the encrypted key (scrypt and AES-256-GCM, mode 0600) that `chain-mcp key new` or `chain-mcp key import` writes in a terminal; one key gives the X/P and the C address',
     group: 'signer',
+    bundle: {
+      key: 'key_file',
+      type: 'string',
+      title: 'Key file',
+      description: 'The encrypted key that signs spends, made in a terminal with chain-mcp key new or key import. Empty: the default place. You unlock it on a local page, never in the chat.',
+    },
   },
   {
     env: 'CHAIN_MCP_KEY_PASSPHRASE_FILE',

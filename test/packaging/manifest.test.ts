@@ -69,6 +69,7 @@ describe('manifest.json', () => {
       'auth_token',
       'expect_network_id',
       'indexer_url',
+      'key_file',
       'keystore_password',
       'keystore_user',
       'max_spend',
