@@ -6,6 +6,7 @@ import {
   type DevnetState,
   type Delegator,
   type Validator,
+  pBlockJson,
   txJson,
   txString,
   utxosOf,
@@ -212,15 +213,7 @@ export function registerPlatform(router: RpcRouter, state: DevnetState): void {
       const block = state.pBlocks.find((b) => b.id === id);
       if (!block) throw new RpcFault(`couldn't get block with id ${id}: not found`);
       if (encoding === 'json') {
-        return {
-          block: {
-            parentID: block.parentID,
-            height: block.height,
-            time: block.timestamp,
-            txs: block.txIDs.map((t) => ({ id: t, ...txJson(state, state.txs.get(t)!) })),
-          },
-          encoding,
-        };
+        return { block: pBlockJson(state, block), encoding };
       }
       const bytes = Buffer.from(JSON.stringify({ parentID: block.parentID, height: block.height, txIDs: block.txIDs }), 'utf8');
       const fake = { bytes: `0x${bytes.toString('hex')}` } as Parameters<typeof txString>[0];

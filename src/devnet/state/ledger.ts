@@ -19,6 +19,8 @@ export interface NewUtxo {
   lock?: LockState;
   groupID?: number;
   payload?: string;
+  depositTxID?: string;
+  bondTxID?: string;
 }
 
 /** Creates one UTXO (output `outputIndex` of `txID`) and records it. */
@@ -41,6 +43,8 @@ export function createUtxo(state: DevnetState, txID: string, outputIndex: number
   if (out.sourceChain) utxo.sourceChain = out.sourceChain;
   if (out.groupID !== undefined) utxo.groupID = out.groupID;
   if (out.payload !== undefined) utxo.payload = out.payload;
+  if (out.depositTxID !== undefined) utxo.depositTxID = out.depositTxID;
+  if (out.bondTxID !== undefined) utxo.bondTxID = out.bondTxID;
   state.utxos.set(id, utxo);
   return utxo;
 }
@@ -246,14 +250,28 @@ export function addUser(state: DevnetState, username: string, password: string, 
 }
 
 /** Mints native funds out of thin air (a genesis-style base tx) to an address. */
-export function fund(state: DevnetState, chain: Chain, address: string, amounts: bigint[], opts: { lock?: LockState; assetID?: string } = {}): Tx {
+export function fund(
+  state: DevnetState,
+  chain: Chain,
+  address: string,
+  amounts: bigint[],
+  opts: { lock?: LockState; assetID?: string; depositTxID?: string; bondTxID?: string } = {},
+): Tx {
   const assetID = opts.assetID ?? state.nativeAssetID;
   const asset = state.assets.get(assetID);
   const tx = addTx(state, {
     chain,
     type: 'base',
     inputs: [],
-    outputs: amounts.map((amount) => ({ assetID, amount, addresses: [address], chain, lock: opts.lock ?? 'unlocked' })),
+    outputs: amounts.map((amount) => ({
+      assetID,
+      amount,
+      addresses: [address],
+      chain,
+      lock: opts.lock ?? 'unlocked',
+      ...(opts.depositTxID ? { depositTxID: opts.depositTxID } : {}),
+      ...(opts.bondTxID ? { bondTxID: opts.bondTxID } : {}),
+    })),
     newBlock: false,
   });
   if (asset) asset.supply += amounts.reduce((s, a) => s + a, 0n);

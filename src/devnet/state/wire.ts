@@ -1,13 +1,16 @@
 /** Wire encodings of UTXOs and transactions (the simulator's own, stable and decodable). */
 import { cb58Decode, cb58Encode } from '../../codec/index.js';
 import { ADDRESS_BYTES, bareAddress, ID_BYTES, sha256 } from './ids.js';
-import type { DevnetState, Tx, TxInput, Utxo } from './types.js';
+import type { DevnetState, PBlock, Tx, TxInput, Utxo } from './types.js';
 
 // ---------------------------------------------------------------------------
 // Wire encodings of UTXOs and transactions (the simulator's own, stable and decodable)
 
 const SECP_TRANSFER_OUTPUT = 7;
 const NFT_TRANSFER_OUTPUT = 11;
+/** caminogo locked.Out (vms/platformvm/locked/camino_lock.go): lockIDs, then the inner transfer output. */
+const LOCKED_OUTPUT = 8193;
+const EMPTY_ID = Buffer.alloc(32);
 
 export function u16(n: number): Buffer {
   const b = Buffer.alloc(2);
@@ -51,7 +54,8 @@ function addressBytes(address: string): Buffer {
  * output index (u32), asset ID (32), output type ID (u32: 7 secp256k1 transfer, 11 NFT
  * transfer), then for type 7 amount (u64), locktime (u64), threshold (u32), address
  * count (u32), 20-byte addresses; for type 11 group ID (u32), payload length (u32),
- * payload, locktime, threshold, addresses.
+ * payload, locktime, threshold, addresses. A P-Chain UTXO held by a deposit or a bond is a
+ * locked.Out (type 8193): deposit tx ID (32, zeros for none), bond tx ID (32), then the type-7 output.
  */
 export function encodeUtxo(u: Utxo): Uint8Array {
   const addrs = [...u.addresses].map(addressBytes).sort(Buffer.compare);
@@ -61,7 +65,12 @@ export function encodeUtxo(u: Utxo): Uint8Array {
     const payload = Buffer.from((u.payload ?? '0x').slice(2), 'hex');
     return new Uint8Array(Buffer.concat([head, u32(NFT_TRANSFER_OUTPUT), u32(u.groupID), u32(payload.length), payload, owners]));
   }
-  return new Uint8Array(Buffer.concat([head, u32(SECP_TRANSFER_OUTPUT), u64(u.amount), owners]));
+  const transfer = Buffer.concat([u32(SECP_TRANSFER_OUTPUT), u64(u.amount), owners]);
+  if (u.depositTxID !== undefined || u.bondTxID !== undefined) {
+    const lockIDs = [u.depositTxID, u.bondTxID].map((id) => (id === undefined ? EMPTY_ID : idBytes(id)));
+    return new Uint8Array(Buffer.concat([head, u32(LOCKED_OUTPUT), ...lockIDs, transfer]));
+  }
+  return new Uint8Array(Buffer.concat([head, transfer]));
 }
 
 /** Hex (0x...) with the 4-byte checksum, as nodes send `hex` encodings. */
@@ -124,4 +133,14 @@ export function txJson(state: DevnetState, tx: Tx): Record<string, unknown> {
 export function txString(tx: Tx, encoding: string): string {
   const bytes = Buffer.from(tx.bytes.slice(2), 'hex');
   return encoding === 'hex' ? hexWithChecksum(bytes) : cb58Encode(bytes);
+}
+
+/** A P-Chain block as `encoding: json` shows it (platform.getBlock, getLastAcceptedBlock, getBlockAtHeight). */
+export function pBlockJson(state: DevnetState, block: PBlock): Record<string, unknown> {
+  return {
+    parentID: block.parentID,
+    height: block.height,
+    time: block.timestamp,
+    txs: block.txIDs.map((t) => ({ id: t, ...txJson(state, state.txs.get(t)!) })),
+  };
 }

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { registeredId } from '../../src/devnet/state/index.js';
+import { inMemoryStack, type Stack } from '../helpers/stack.js';
+
+/**
+ * Camino's own P-Chain reads (REAL-WIRE.md, caminogo camino_service.go) through a real MCP client:
+ * the request on the wire, the holder's figures computed from the simulator's state, and a node of
+ * the spec's API saying plainly that it does not offer them.
+ */
+
+
+const YEAR = 31_536_000n;
+
+function sent(devnet: Devnet, method: string) {
+  return devnet.router.requests.filter((r) => (r.body as { method?: string })?.method === method).map((r) => (r.body as { params?: unknown }).params);
+}
+
+describe('Camino reads against a camino-dialect node', () => {
+  let devnet: Devnet;
+  let stack: Stack;
+  beforeAll(async () => {
+    devnet = await startDevnet({ dialect: 'camino' });
+    devnet.router.record = true;
+    stack = await inMemoryStack({ devnet, env: { CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password } });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await devnet.close();
+  });
+
+  it('platform_getDeposits: unlock time = start + duration, rewards from the offer, claimable now from the node', async () => {
+    const state = devnet.state;
+    const ids = [registeredId('deposit:0'), registeredId('deposit:1')];
+    const r = await stack.call('platform_getDeposits', { depositTxIDs: ids });
+    expect(r.isError, r.text).toBe(false);
+    expect(sent(devnet, 'platform.getDeposits').at(-1)).toEqual({ depositTxIDs: ids });
+    const deposits = r.structured!.deposits as Array<Record<string, { value?: string; unix?: string; iso?: string }> & { depositTxID: string }>;
+    const now = BigInt((r.structured!.timestamp as { unix: string }).unix);
+    for (const [i, id] of ids.entries()) {
+      const d = state.deposits.get(id)!;
+      const offer = state.depositOffers.find((o) => o.id === d.offerID)!;
+      const got = deposits[i]!;
+      expect(got.depositTxID).toBe(id);
+      expect(got.amount!.value).toBe(String(d.amount));
+      expect(got.unlockTime!.unix).toBe(String(d.start + d.duration));
+      expect(got.unlockPeriodStart!.unix).toBe(String(d.start + d.duration - offer.unlockPeriodDuration));
+      const rewardsEnd = BigInt(d.start + d.duration - offer.noRewardsPeriodDuration);
+      const accrue = (until: bigint) => (d.amount * (until - BigInt(d.start)) * offer.interestRateNominator) / (1_000_000n * YEAR);
+      expect(got.totalReward!.value).toBe(String(accrue(rewardsEnd)));
+      const earned = accrue(now < rewardsEnd ? now : rewardsEnd);
+      expect(got.rewardEarned!.value).toBe(String(earned));
+      expect(got.claimableReward!.value).toBe(String(earned - d.claimedRewardAmount));
+    }
+    // The second deposit is in its unlock period: a linear share is unlockable now.
+    const d1 = state.deposits.get(ids[1]!)!;
+    const offer = state.depositOffers.find((o) => o.id === d1.offerID)!;
+    const periodStart = BigInt(d1.start + d1.duration - offer.unlockPeriodDuration);
+    expect(deposits[1]!.unlockableNow!.value).toBe(String((d1.amount * (now - periodStart)) / BigInt(offer.unlockPeriodDuration)));
+    expect(deposits[0]!.unlockableNow!.value).toBe('0');
+    expect(r.text).toContain('500 CAM in 8 % a year');
+    expect(r.text).toMatch(/until \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in about 80 days\)/);
+  });
+
+  it('platform_getDeposits: an unknown ID fails the whole call with the node\'s text', async () => {
+    const r = await stack.call('platform_getDeposits', { depositTxIDs: [registeredId('deposit:0'), registeredId('no-such-deposit')] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain("could't get deposit from state: not found");
+  });
+
+  it('platform_getClaimables: one owner per address by default (threshold 1, locktime 0), matched by rewardOwner', async () => {
+    const d0 = devnet.state.users.get('devnet')!.keys[0]!;
+    const alice = devnet.state.users.get('alice')!.keys[0]!;
+    const r = await stack.call('platform_getClaimables', { addresses: [alice.p, d0.p] });
+    expect(r.isError, r.text).toBe(false);
+    expect(sent(devnet, 'platform.getClaimables').at(-1)).toEqual({
+      owners: [
+        { locktime: '0', threshold: '1', addresses: [alice.p] },
+        { locktime: '0', threshold: '1', addresses: [d0.p] },
+      ],
+    });
+    const c = devnet.state.claimables[0]!;
+    const list = r.structured!.claimables as Array<{ found: boolean; validatorRewards: { value: string }; expiredDepositRewards: { value: string } }>;
+    // The node answers only d0's owner; alice's is left out and must not take d0's figures.
+    expect(list[0]!.found).toBe(false);
+    expect(list[1]!.found).toBe(true);
+    expect(list[1]!.validatorRewards.value).toBe(String(c.validatorRewards));
+    expect(list[1]!.expiredDepositRewards.value).toBe(String(c.expiredDepositRewards));
+    expect((r.structured!.total as { value: string }).value).toBe(String(c.validatorRewards + c.expiredDepositRewards));
+    expect(r.text).toContain(`${alice.p}: nothing claimable`);
+  });
+
+  it('platform_getClaimables: defaults to the keystore user\'s addresses', async () => {
+    const r = await stack.call('platform_getClaimables', {});
+    expect(r.isError, r.text).toBe(false);
+    const c = devnet.state.claimables[0]!;
+    expect((r.structured!.total as { value: string }).value).toBe(String(c.validatorRewards + c.expiredDepositRewards));
+  });
+
+  it('platform_getMultisigAlias: owners and threshold; an ordinary address is no alias', async () => {
+    const [bare, alias] = [...devnet.state.multisigAliases][0]!;
+    const r = await stack.call('platform_getMultisigAlias', { address: `P-${bare}` });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ isAlias: true, owners: alias.owner.addresses, threshold: '2', memo: 'treasury' });
+    expect(r.text).toContain('2 of 2 owner(s) must sign');
+    const none = await stack.call('platform_getMultisigAlias', { address: devnet.state.users.get('alice')!.keys[0]!.p });
+    expect(none.isError).toBe(false);
+    expect(none.structured!.isAlias).toBe(false);
+  });
+
+  it('platform_getRegisteredShortIDLink: both directions, and "not found" as nothing registered', async () => {
+    const [nodeID, address] = [...devnet.state.nodeLinks][0]!;
+    const a = await stack.call('platform_getRegisteredShortIDLink', { address: nodeID });
+    expect(a.structured).toMatchObject({ linked: address, registered: true });
+    const b = await stack.call('platform_getRegisteredShortIDLink', { address });
+    expect(b.structured).toMatchObject({ linked: nodeID, registered: true });
+    const c = await stack.call('platform_getRegisteredShortIDLink', { address: devnet.state.users.get('devnet')!.keys[1]!.p });
+    expect(c.structured).toMatchObject({ registered: false });
+  });
+
+  it('platform_getBlockAtHeight sends the height as a JSON number; the tip and past it', async () => {
+    const tip = devnet.state.pBlocks.at(-1)!;
+    const r = await stack.call('platform_getBlockAtHeight', { height: 1 });
+    expect(r.isError, r.text).toBe(false);
+    expect(sent(devnet, 'platform.getBlockAtHeight').at(-1)).toEqual({ height: 1 });
+    expect(r.structured!.height).toBe('1');
+    const last = await stack.call('platform_getLastAcceptedBlock');
+    expect(last.structured!.height).toBe(String(tip.height));
+    expect(last.structured!.txIDs).toEqual(tip.txIDs);
+    const past = await stack.call('platform_getBlockAtHeight', { height: tip.height + 5 });
+    expect(past.isError).toBe(true);
+    expect(past.text).toContain("couldn't get block with id");
+  });
+
+  it('platform_getUpgradePhases: Athens active', async () => {
+    const r = await stack.call('platform_getUpgradePhases');
+    expect(r.structured).toEqual({ athensPhase: '1', athensActive: true });
+  });
+});
+
+describe('Camino reads against a node of the spec\'s API', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await inMemoryStack();
+  });
+  afterAll(() => stack.close());
+
+  it.each([
+    ['platform_getDeposits', { depositTxIDs: [registeredId('deposit:0')] }, 'platform.getDeposits'],
+    ['platform_getClaimables', { addresses: ['P-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2'] }, 'platform.getClaimables'],
+    ['platform_getMultisigAlias', { address: 'P-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2' }, 'platform.getMultisigAlias'],
+    ['platform_getRegisteredShortIDLink', { address: 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg' }, 'platform.getRegisteredShortIDLink'],
+    ['platform_getLastAcceptedBlock', {}, 'platform.getLastAcceptedBlock'],
+    ['platform_getBlockAtHeight', { height: 0 }, 'platform.getBlockAtHeight'],
+    ['platform_getUpgradePhases', {}, 'platform.getUpgradePhases'],
+  ])('%s says plainly that this node does not offer it', async (name, args, method) => {
+    const r = await stack.call(name, args);
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`This node does not offer ${method}`);
+    expect(r.text).toContain(`rpc: can't find method "${method}"`);
+  });
+});
+
+
