@@ -21,7 +21,9 @@ export async function callTool(services: Services, tool: ToolDef, args: unknown,
       const amounts = await resolveDisplayAmounts(tool.input, args, ctx, (a) => parseInput(tool, schema, a));
       return await callSpend(services, tool, parseInput(tool, schema, amounts.args), ctx, hooks, amounts.given);
     }
-    const input = parseInput(tool, schema, args);
+    // A read may take a display amount too (what a deposit of "1000 CAM" would earn).
+    const given = await resolveDisplayAmounts(tool.input, args, ctx, (a) => parseInput(tool, schema, a));
+    const input = parseInput(tool, schema, given.args);
     if (tool.tier === 'read') checkInputNetwork(input, services.cachedNetwork());
     const output = (await runOperation(tool, input, ctx)) as Record<string, unknown>;
     const text = await tool.summarize(output, input, ctx);

@@ -132,6 +132,57 @@ describe('Camino reads against a camino-dialect node', () => {
     expect(past.text).toContain("couldn't get block with id");
   });
 
+  it('account_overview: each locked amount with why (deposit, bond) and until when, and what can be claimed', async () => {
+    const state = devnet.state;
+    const d0 = state.users.get('devnet')!.keys[0]!;
+    const r = await stack.call('account_overview', { addresses: [d0.p] });
+    expect(r.isError, r.text).toBe(false);
+    const account = (r.structured!.accounts as Array<Record<string, unknown>>)[0]!;
+    const locks = account.locks as Array<{ reason: string; amount: { value: string }; depositTxID?: string; bondTxID?: string; until?: { unix: string }; nodeID?: string; depositReward?: { value: string } }>;
+    const lockedUtxos = [...state.utxos.values()].filter((u) => u.chain === 'P' && !u.spentBy && u.addresses.includes(d0.p) && (u.depositTxID || u.bondTxID));
+    expect(locks.map((l) => l.amount.value).sort()).toEqual(lockedUtxos.map((u) => String(u.amount)).sort());
+    const now = BigInt(state.now());
+    for (const u of lockedUtxos) {
+      const l = locks.find((x) => x.depositTxID === u.depositTxID && x.bondTxID === u.bondTxID)!;
+      expect(l.reason).toBe(u.depositTxID && u.bondTxID ? 'deposit and bond' : u.depositTxID ? 'deposit' : 'bond');
+      const d = u.depositTxID ? state.deposits.get(u.depositTxID) : undefined;
+      const v = u.bondTxID ? state.validators.find((x) => x.txID === u.bondTxID) : undefined;
+      const ends = [d ? d.start + d.duration : 0, v ? v.endTime : 0];
+      expect(l.until!.unix).toBe(String(Math.max(...ends)));
+      if (v) expect(l.nodeID).toBe(v.nodeID);
+      if (d) {
+        const offer = state.depositOffers.find((o) => o.id === d.offerID)!;
+        const until = BigInt(Math.min(Number(now), d.start + d.duration - offer.noRewardsPeriodDuration));
+        expect(l.depositReward!.value).toBe(String((d.amount * (until - BigInt(d.start)) * offer.interestRateNominator) / (1_000_000n * YEAR) - d.claimedRewardAmount));
+      }
+    }
+    const claim = account.claimable as Record<string, { value: string }>;
+    const c = state.claimables[0]!;
+    const depositRewards = locks.reduce((s, l) => s + BigInt(l.depositReward?.value ?? '0'), 0n);
+    expect(claim.depositRewards!.value).toBe(String(depositRewards));
+    expect(claim.total!.value).toBe(String(depositRewards + c.validatorRewards + c.expiredDepositRewards));
+    expect(r.text).toMatch(/500 CAM deposited until \d{4}-\d\d-\d\d \(in about 80 days\)/);
+    expect(r.text).toContain(`2,000 CAM bonded to ${state.validators[0]!.nodeID}`);
+    expect(r.text).toContain('claimable now: ');
+  });
+
+  it('platform_getAllDepositOffers with an amount: which offers take deposits now, and what the amount earns', async () => {
+    const r = await stack.call('platform_getAllDepositOffers', { amount: '1000 CAM' });
+    expect(r.isError, r.text).toBe(false);
+    expect(sent(devnet, 'platform.getAllDepositOffers').at(-1)).toEqual({ timestamp: expect.any(Number) });
+    const offers = r.structured!.depositOffers as Array<{ id: string; open: boolean; earns: { atMinDuration: { value: string }; atMaxDuration: { value: string }; belowMinimum: boolean } }>;
+    for (const o of offers) {
+      const seeded = devnet.state.depositOffers.find((x) => x.id === o.id)!;
+      const now = devnet.state.now();
+      expect(o.open).toBe((seeded.flags & 1n) === 0n && seeded.start <= now && now <= seeded.end);
+      const earn = (d: number) => (1_000_000_000_000n * BigInt(d - seeded.noRewardsPeriodDuration) * seeded.interestRateNominator) / (1_000_000n * YEAR);
+      expect(o.earns.atMinDuration.value).toBe(String(earn(seeded.minDuration)));
+      expect(o.earns.atMaxDuration.value).toBe(String(earn(seeded.maxDuration)));
+      expect(o.earns.belowMinimum).toBe(1_000_000_000_000n < seeded.minAmount);
+    }
+    expect(r.text).toMatch(/the amount earns [\d,.]+ CAM over 60 days/);
+  });
+
   it('platform_getUpgradePhases: Athens active', async () => {
     const r = await stack.call('platform_getUpgradePhases');
     expect(r.structured).toEqual({ athensPhase: '1', athensActive: true });
