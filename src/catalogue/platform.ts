@@ -4,7 +4,7 @@ import { nanosToSeconds, parseDateTime, tolerantBigInt } from '../codec/index.js
 import { amountOf, BLOCKCHAIN_STATUS_MEANING, DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, answeredEncoding, big, listLines, nativeAmount, TimeOut, timeOut } from '../summarize/format.js';
 import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
-import { ADDRESS_STATES, decodeAddressStates, decodeDepositOffer, DepositOfferOut, offerCount, offerLine } from '../summarize/platform.js';
+import { ADDRESS_STATE_MEANING, ADDRESS_STATES, decodeAddressStates, decodeDepositOffer, DepositOfferOut, offerCount, offerLine } from '../summarize/platform.js';
 import { DecodedUtxo, decodeUtxo, totalsByAsset } from '../summarize/utxo.js';
 import {
   decodeDelegator,
@@ -138,7 +138,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getAddressStates',
     title: 'Address state flags',
-    description: 'Get the role and KYC flags of a P-Chain address (admin, KYC, verified/expired, consortium, node deferred).',
+    description: 'Role and KYC flags of a P-Chain address (admin, KYC, offers, consortium, node deferred), every bit named.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ address: pAddress() }),
@@ -154,8 +154,8 @@ export const platformTools: ToolDef[] = withShallowOutputs([
         ? `${o.address} has no state flags set (bitmask 0).`
         : [
             `${o.address} has ${o.states.length + o.unknownBits.length} flag(s) set (bitmask ${o.bitmask}):`,
-            ...o.states.map((s) => `- ${s} (bit ${ADDRESS_STATES.find(([n]) => n === s)?.[1]})`),
-            ...o.unknownBits.map((b) => `- unknown bit ${b} (not in the spec's table)`),
+            ...o.states.map((s) => `- ${s} (bit ${ADDRESS_STATES.find(([n]) => n === s)?.[1]}): ${ADDRESS_STATE_MEANING[s] ?? ''}`),
+            ...o.unknownBits.map((b) => `- unknown bit ${b} (no real node defines it)`),
           ].join('\n'),
   }),
   defineTool({
@@ -679,7 +679,8 @@ function validatorList(
   network: Parameters<typeof validatorStats>[1],
 ) {
   const list = obj(raw).validators;
-  const all = (Array.isArray(list) ? list : []).map((v) => decodeValidator(v, network, input.delegatorLimit));
+  const primary = (input.subnetID ?? PRIMARY_NETWORK_ID) === PRIMARY_NETWORK_ID;
+  const all = (Array.isArray(list) ? list : []).map((v) => decodeValidator(v, network, input.delegatorLimit, primary));
   const { page, matched, hasMore } = pageOf(all, input);
   return {
     subnetID: input.subnetID ?? PRIMARY_NETWORK_ID,

@@ -183,6 +183,66 @@ describe('Camino reads against a camino-dialect node', () => {
     expect(r.text).toMatch(/the amount earns [\d,.]+ CAM over 60 days/);
   });
 
+  it("a permissioned subnet validator's weight is a weight, not CAM (the node sends weight and stakeAmount)", async () => {
+    const subnet = devnet.state.subnets[1]!;
+    const v = devnet.state.validators.find((x) => x.subnetID === subnet.id)!;
+    const r = await stack.call('platform_getCurrentValidators', { subnetID: subnet.id });
+    expect(r.isError, r.text).toBe(false);
+    const listed = (r.structured!.validators as Array<Record<string, unknown>>)[0]!;
+    expect(listed.weight).toBe(String(v.stakeAmount));
+    expect(listed.stakeAmount).toBeUndefined();
+    expect(r.text).toContain(`weight ${v.stakeAmount}`);
+    expect(r.text).not.toMatch(/stake 0\.0+\d* CAM/);
+  });
+
+  it('names every address-state bit a real node defines (2 offers admin, 50 offers creator, the dev bits)', async () => {
+    const alice = devnet.state.users.get('alice')!.keys[1]!;
+    const bits = [0, 1, 2, 3, 4, 32, 33, 34, 38, 39, 50, 51];
+    devnet.state.addressStates.set(alice.bech32, bits.reduce((m, b) => m | (1n << BigInt(b)), 0n) | (1n << 7n));
+    const r = await stack.call('platform_getAddressStates', { address: alice.p });
+    expect(r.structured!.states).toEqual([
+      'AddressStateRoleAdmin',
+      'AddressStateRoleKyc',
+      'AddressStateRoleOffersAdmin',
+      'AddressStateRoleConsortiumSecretary',
+      'AddressStateRoleValidatorAdmin',
+      'AddressStateKycVerified',
+      'AddressStateKycExpired',
+      'AddressStateKybVerified',
+      'AddressStateConsortium',
+      'AddressStateNodeDeferred',
+      'AddressStateOffersCreator',
+      'AddressStateFoundationAdmin',
+    ]);
+    expect(r.structured!.unknownBits).toEqual([7]);
+    expect(r.text).toContain('AddressStateOffersCreator (bit 50): may create deposit offers');
+  });
+
+  it("info_getNodeID keeps the node's BLS key and proof of possession", async () => {
+    const r = await stack.call('info_getNodeID');
+    const pop = r.structured!.nodePOP as { publicKey: string; proofOfPossession: string };
+    expect(pop.publicKey).toMatch(/^0x[0-9a-f]{96}$/);
+    expect(pop.proofOfPossession).toMatch(/^0x[0-9a-f]{192}$/);
+    expect(r.text).toContain(pop.publicKey);
+  });
+
+  it('account_overview with a 0x address keeps every wei in the total', async () => {
+    const d1 = devnet.state.users.get('devnet')!.keys[1]!;
+    const before = devnet.state.cBalances.get(d1.c)!;
+    devnet.state.cBalances.set(d1.c, before + 123_456_789n);
+    try {
+      const wei = devnet.state.cBalances.get(d1.c)!;
+      const r = await stack.call('account_overview', { addresses: [d1.c] });
+      expect(r.isError, r.text).toBe(false);
+      expect((r.structured!.nativeTotalWei as { value: string }).value).toBe(String(wei));
+      expect((r.structured!.nativeTotal as { value: string }).value).toBe(String(wei / 1_000_000_000n));
+      expect(r.text).toContain(`Native total: ${(r.structured!.nativeTotalWei as { display: string }).display}`);
+      expect(r.text).toMatch(/\.\d*123456789 CAM/);
+    } finally {
+      devnet.state.cBalances.set(d1.c, before);
+    }
+  });
+
   it('platform_getUpgradePhases: Athens active', async () => {
     const r = await stack.call('platform_getUpgradePhases');
     expect(r.structured).toEqual({ athensPhase: '1', athensActive: true });

@@ -63,6 +63,7 @@ function validatorJson(state: DevnetState, v: Validator) {
     endTime: s(v.endTime),
     ...(primary ? { stakeAmount: s(v.stakeAmount) } : { weight: s(v.stakeAmount) }),
     nodeID: v.nodeID,
+    ...(primary ? {} : { permissioned: true }),
     rewardOwner: rewardOwner(v.rewardOwner),
     potentialReward: s(v.potentialReward),
     delegationFee: v.delegationFee,
@@ -256,15 +257,19 @@ export function registerPlatform(router: RpcRouter, state: DevnetState): void {
       const subnetID = subnetFilter(state, p);
       const nodes = nodeFilter(p);
       const validators = state.validators.filter((v) => v.subnetID === subnetID && (!nodes || nodes.has(v.nodeID))).map((v) => validatorJson(state, v));
-      if (router.dialect !== 'camino') return { validators };
+      if (router.dialect !== 'camino') return { validators: validators.map(({ permissioned: _, ...v }) => v) };
       // caminogo service.go GetCurrentValidators: primary-network validators carry delegatorCount and
       // delegatorWeight; the delegators themselves only when exactly one node ID was asked.
       const one = Array.isArray(p.nodeIDs) && p.nodeIDs.length === 1;
       return {
-        validators: validators.map(({ delegators, ...v }) => {
+        validators: validators.map(({ delegators, permissioned, ...v }) => {
+          // apiStaker: `weight` and the deprecated `stakeAmount` (= weight) on every staker; a
+          // permissioned subnet validator is Staker + connected + uptime (api/static_service.go).
+          const amount = 'stakeAmount' in v ? v.stakeAmount : v.weight;
+          if (permissioned) return { txID: v.txID, startTime: v.startTime, endTime: v.endTime, weight: amount, nodeID: v.nodeID, stakeAmount: amount, connected: v.connected, uptime: v.uptime };
           if (subnetID !== state.primaryNetworkID) return v;
           const weight = delegators.reduce((sum, d) => sum + BigInt(d.stakeAmount ?? '0'), 0n);
-          return { ...v, delegatorCount: s(delegators.length), delegatorWeight: s(weight), ...(one ? { delegators } : {}) };
+          return { ...v, weight: amount, delegatorCount: s(delegators.length), delegatorWeight: s(weight), ...(one ? { delegators } : {}) };
         }),
       };
     })
