@@ -96,7 +96,7 @@ export function nanosToSeconds(n: bigint): bigint {
 /** "ends in 3 days 4 h" / "ended 2 h ago" relative to `nowUnix`. */
 export function timeLeft(endUnix: bigint, nowUnix: bigint): string {
   const diff = endUnix - nowUnix;
-  if (diff > 0n) return `ends in ${humanDuration(diff)}`;
-  if (diff < 0n) return `ended ${humanDuration(-diff)} ago`;
+  if (diff > 0n) return `ends in ${roughDuration(diff)}`;
+  if (diff < 0n) return `ended ${roughDuration(-diff)} ago`;
   return 'ends now';
 }

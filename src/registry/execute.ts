@@ -8,6 +8,7 @@ import { parseInput, runOperation } from './operation.js';
 import { errorResult, type ToolResult, textResult } from './result.js';
 import { callSpend } from './spend-call.js';
 import { resolveDisplayAmounts } from '../spend/amounts.js';
+import { resolveAssetNames } from './asset-names.js';
 import { checkInputNetwork } from '../context/network.js';
 
 /** One tools/call: validate, (preview | confirm | run), summarize, keep inside the budget, never throw. */
@@ -16,6 +17,8 @@ export async function callTool(services: Services, tool: ToolDef, args: unknown,
   try {
     const { input: schema } = effectiveSchemas(tool);
     const ctx = makeContext(services, tool, hooks);
+    // An asset named by symbol or name ("GLD") becomes its ID first; ambiguous names are refused.
+    args = await resolveAssetNames(tool.input, args, ctx, (a) => parseInput(tool, schema, a));
     if (needsConfirmation(tool)) {
       // "1.5 CAM" becomes its smallest units before parsing (after a check that sends nothing).
       const amounts = await resolveDisplayAmounts(tool.input, args, ctx, (a) => parseInput(tool, schema, a));

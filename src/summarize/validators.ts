@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { humanDuration, timeLeft } from '../codec/index.js';
+import { relativeTime, timeLeft } from '../codec/index.js';
 import type { NetworkInfo } from '../context/network.js';
 import { AmountOut, big, nativeAmount, TimeOut, timeOut } from './format.js';
 
@@ -181,7 +181,7 @@ export function validatorLine(v: ValidatorOut, nowUnix: bigint, pending = false)
 }
 
 function relative(at: bigint, now: bigint): string {
-  return at >= now ? `in ${humanDuration(at - now)}` : `${humanDuration(now - at)} ago`;
+  return relativeTime(at, now);
 }
 
 export const ValidatorHighlights = z.object({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
-import { registeredId } from '../../src/devnet/state/index.js';
+import { addAsset, registeredId } from '../../src/devnet/state/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 /**
@@ -241,6 +241,52 @@ describe('Camino reads against a camino-dialect node', () => {
     } finally {
       devnet.state.cBalances.set(d1.c, before);
     }
+  });
+
+  it('indexer_getTxfeeAggregates says the network-wide figure is network-wide, and gives one address its own fees in one call', async () => {
+    const network = await stack.call('indexer_getTxfeeAggregates', {});
+    expect(network.isError, network.text).toBe(false);
+    expect(network.structured!.scope).toBe('network');
+    expect(network.text).toContain('Fees paid by the whole network (all addresses)');
+    const d1 = devnet.state.users.get('devnet')!.keys[1]!;
+    // Truth: the fee of every accepted X/P transaction that spent one of d1's outputs, once each.
+    const paid = [...devnet.state.txs.values()].filter((t) => t.status === 'Accepted' && t.chain !== 'C' && t.inputs.some((i) => i.addresses.some((a) => a.endsWith(d1.bech32))));
+    expect(paid.length).toBeGreaterThan(0);
+    const r = await stack.call('indexer_getTxfeeAggregates', { address: [d1.bech32] });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ scope: 'addresses', transactions: paid.length, complete: true });
+    expect((r.structured!.txfee as { value: string }).value).toBe(String(paid.reduce((s, t) => s + t.fee, 0n)));
+    expect(r.text).toContain(`Fees paid by ${d1.bech32}`);
+  });
+
+  it('names an asset by symbol or name where that is unambiguous, and refuses ambiguous or look-alike names naming the candidates', async () => {
+    const state = devnet.state;
+    const gld = [...state.assets.values()].find((a) => a.symbol === 'GLD')!;
+    const d0 = state.users.get('devnet')!.keys[0]!;
+    const byId = await stack.call('xvm_getBalance', { address: d0.x, assetID: gld.id });
+    for (const name of ['GLD', 'gld', 'Gold Bar']) {
+      const r = await stack.call('xvm_getBalance', { address: d0.x, assetID: name });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.structured!.balance).toEqual(byId.structured!.balance);
+    }
+    // A look-alike of the native symbol (Greek capital alpha) is refused, naming the native asset.
+    const fake = await stack.call('xvm_getBalance', { address: d0.x, assetID: 'C\u0391M' });
+    expect(fake.isError).toBe(true);
+    expect(fake.text).toContain('only looks like the native CAM');
+    // A second asset with a look-alike symbol makes "GLD" ambiguous: both are named.
+    const twin = addAsset(state, { name: 'Golden', symbol: 'G\u13deD', denomination: 0, kind: 'fixedCap', txID: registeredId('asset:twin') });
+    try {
+      const r = await stack.call('xvm_getBalance', { address: d0.x, assetID: 'GLD' });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain('Invalid input: assetID');
+      expect(r.text).toContain(gld.id);
+      expect(r.text).toContain(twin.id);
+    } finally {
+      state.assets.delete(twin.id);
+    }
+    const none = await stack.call('xvm_getBalance', { address: d0.x, assetID: 'No Such Coin' });
+    expect(none.isError).toBe(true);
+    expect(none.text).toContain('no asset has the symbol or name "No Such Coin"');
   });
 
   it('platform_getUpgradePhases: Athens active', async () => {

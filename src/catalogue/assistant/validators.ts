@@ -1,5 +1,6 @@
 /** validator_lookup: one node's validation, stake, delegators and uptime. */
 import { z } from 'zod';
+import { roughDuration } from '../../codec/index.js';
 import { cb58Id, nodeId } from '../../core/fields.js';
 import { defineTool } from '../../core/tool.js';
 import { ChainMcpError } from '../../errors.js';
@@ -86,7 +87,7 @@ export const validatorLookup = defineTool({
     const stake = o.stakeAmount ? `stake ${o.stakeAmount.display}` : `weight ${o.weight ?? '?'}`;
     return [
       `${o.nodeID} is a ${o.status} validator: ${stake}, from ${o.startTime?.iso} to ${o.endTime?.iso} (${o.period?.human ?? '?'})` +
-        (o.timeLeft ? `, ${o.timeLeft.human} left.` : o.startsIn ? `, starts in ${o.startsIn.human}.` : '.'),
+        (o.timeLeft ? `, ${roughDuration(BigInt(o.timeLeft.seconds))} left.` : o.startsIn ? `, starts in ${roughDuration(BigInt(o.startsIn.seconds))}.` : '.'),
       [
         o.uptime !== undefined ? `uptime ${o.uptime} %` : '',
         o.connected !== undefined ? (o.connected ? 'connected' : 'NOT connected') : '',
