@@ -309,8 +309,10 @@ export function registerPlatform(router: RpcRouter, state: DevnetState): void {
             delegationFee: v.delegationFee,
             connected: v.connected,
           })),
+        // caminogo service.go: asked for node IDs, a node lists pending delegators only beside that
+        // node's pending validator; asked for none, every pending delegator.
         delegators: state.pendingDelegators
-          .filter((d) => !nodes || nodes.has(d.nodeID))
+          .filter((d) => !nodes || (nodes.has(d.nodeID) && (router.dialect !== 'camino' || state.pendingValidators.some((v) => v.nodeID === d.nodeID && v.subnetID === subnetID))))
           .map((d) => ({ txID: d.txID, startTime: s(d.startTime), endTime: s(d.endTime), stakeAmount: s(d.stakeAmount), nodeID: d.nodeID })),
       };
     })
