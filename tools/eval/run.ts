@@ -70,7 +70,7 @@ export async function runEval(dialects: readonly DevnetDialect[] = ['spec', 'cam
   for (const dialect of dialects) {
     const devnet = await startDevnet({ dialect });
     try {
-      for (const question of QUESTIONS) outcomes.push(await ask(devnet, question));
+      for (const question of QUESTIONS) if (!question.dialects || question.dialects.includes(dialect)) outcomes.push(await ask(devnet, question));
     } finally {
       await devnet.close();
     }

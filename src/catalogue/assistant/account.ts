@@ -64,7 +64,13 @@ const ALL_UTXOS = { fetchAll: true, items: 0 };
 /** "500 CAM deposited (deposit …) until 2027-02-14 (in about 80 days), …". */
 function lockLine(l: z.infer<typeof Lock>, now: bigint): string {
   const what = l.reason === 'deposit' ? 'deposited' : l.reason === 'bond' ? `bonded${l.nodeID ? ` to ${l.nodeID}` : ''}` : `deposited and bonded${l.nodeID ? ` to ${l.nodeID}` : ''}`;
-  const until = l.until ? ` until ${l.until.iso.slice(0, 10)} (${relativeTime(BigInt(l.until.unix), now)})` : ' (end unknown)';
+  const at = (t: { iso: string; unix: string }) => `${t.iso.slice(0, 10)} (${relativeTime(BigInt(t.unix), now)})`;
+  const until =
+    l.depositUnlockTime && l.bondEnd
+      ? ` until ${at(l.until!)}: the deposit unlocks ${l.depositUnlockTime.iso.slice(0, 10)}, the staking period ends ${l.bondEnd.iso.slice(0, 10)}`
+      : l.until
+        ? ` until ${at(l.until)}`
+        : ' (end unknown)';
   const gradual = l.unlockPeriodStart && BigInt(l.unlockPeriodStart.unix) > now ? `, unlocking gradually from ${l.unlockPeriodStart.iso.slice(0, 10)}` : '';
   const unlockable = l.unlockableNow && l.unlockableNow.value !== '0' ? `, ${l.unlockableNow.display} unlockable now` : '';
   const reward = l.depositReward ? `, deposit reward ${l.depositReward.display} claimable now` : '';

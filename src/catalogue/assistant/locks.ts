@@ -13,6 +13,8 @@ export const Lock = z.object({
   depositTxID: z.string().optional(),
   bondTxID: z.string().optional(),
   until: TimeOut.optional().describe('When it is free: the deposit unlock time, the staking end, the later of both.'),
+  depositUnlockTime: TimeOut.optional().describe('Deposits: start + duration.'),
+  bondEnd: TimeOut.optional().describe('Bonds: the end of the staking period.'),
   unlockPeriodStart: TimeOut.optional().describe('Deposits: from here it unlocks linearly until `until`.'),
   unlockableNow: AmountOut.optional(),
   nodeID: z.string().optional().describe('Bonds: the validator staked on.'),
@@ -100,6 +102,8 @@ export async function pLocks(ctx: ToolContext, address: string, network: Network
     if (g.depositTxID) lock.depositTxID = g.depositTxID;
     if (g.bondTxID) lock.bondTxID = g.bondTxID;
     if (ends.length) lock.until = timeOut(ends.reduce((a, c) => (c > a ? c : a)))!;
+    if (d) lock.depositUnlockTime = d.unlockTime;
+    if (b) lock.bondEnd = timeOut(b.end)!;
     if (d?.unlockPeriodStart) lock.unlockPeriodStart = d.unlockPeriodStart;
     if (d?.unlockableNow) lock.unlockableNow = d.unlockableNow;
     if (d) lock.depositReward = d.claimableReward;
