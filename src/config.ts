@@ -3,8 +3,10 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from './codec/address.js';
+import { parseUnits } from './codec/amount.js';
 import { nearest } from './core/nearest.js';
 import { TOOLSETS, type Toolset } from './core/toolsets.js';
+import { SETTINGS, shortMeaning } from './settings.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
 
 /** Where `chain-mcp passkey add` stores the operator's passkey (CHAIN_MCP_PASSKEY_FILE overrides). */
@@ -45,11 +47,31 @@ const nameList = z
       .filter(Boolean),
   );
 
-const uint64Text = z
+/** The native asset's display unit on every Camino network: 1 CAM = 10^9 nCAM. */
+const NATIVE_DECIMALS = 9;
+const UNIT_NOTE = '1 CAM = 1000000000 nCAM';
+
+/**
+ * An amount limit: nCAM digits (`1500000000`), or a display amount with its unit (`1.5 CAM`,
+ * `1500000000 nCAM`). The node is not asked at start, so only the native asset's units are known.
+ */
+const amountLimit = z
   .string()
   .trim()
-  .regex(/^\d+$/, 'expected a whole number of the smallest unit (digits only)')
-  .transform((v) => BigInt(v))
+  .transform((v, ctx) => {
+    const m = /^(\d+(?:\.\d+)?)\s*(CAM|nCAM)?$/i.exec(v);
+    const unit = m?.[2]?.toLowerCase();
+    if (!m || (unit !== 'cam' && m[1]!.includes('.'))) {
+      ctx.addIssue({ code: 'custom', message: `expected nCAM digits or a display amount such as "1.5 CAM" (${UNIT_NOTE})` });
+      return z.NEVER;
+    }
+    try {
+      return unit === 'cam' ? parseUnits(m[1]!, NATIVE_DECIMALS) : BigInt(m[1]!);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `expected at most 9 decimals of CAM (${UNIT_NOTE})` });
+      return z.NEVER;
+    }
+  })
   .refine((v) => v < 2n ** 64n, 'expected a value that fits in 64 bits');
 
 /** `; did you mean "x"?` when a real name is close to the typo, else nothing. */
@@ -141,8 +163,8 @@ const envSchema = z.object({
   CHAIN_MCP_TOOLSETS: toolsetList.optional(),
   CHAIN_MCP_TOOLS: nameList.optional(),
   CHAIN_MCP_EXCLUDE_TOOLS: nameList.optional(),
-  CHAIN_MCP_MAX_SPEND: uint64Text.optional(),
-  CHAIN_MCP_MAX_SPEND_PER_DAY: uint64Text.optional(),
+  CHAIN_MCP_MAX_SPEND: amountLimit.optional(),
+  CHAIN_MCP_MAX_SPEND_PER_DAY: amountLimit.optional(),
   CHAIN_MCP_ALLOWED_RECIPIENTS: recipientList.optional(),
   CHAIN_MCP_EXPECT_NETWORK_ID: z.string().trim().regex(/^\d+$/, 'expected a network ID such as 1000').optional(),
   CHAIN_MCP_TIMEOUT_MS: z
@@ -306,12 +328,11 @@ export const HELP = [
   '',
   helpRow('(no flags)', 'serve MCP on stdio'),
   ...FLAGS.map((f) => helpRow(`${f.short ? `-${f.short}, ` : ''}--${f.name}${f.arg ? ` ${f.arg}` : ''}`, f.help)),
-  helpRow('CHAIN_MCP_WIRE_NAMES', "auto (default: learn the node's names), spec, camino, or key=value pairs"),
-  helpRow('CHAIN_MCP_HTTP_TOKEN', 'bearer token for --http (required with spend or admin tools)'),
-  helpRow('CHAIN_MCP_APPROVAL_LINK', 'passkey (default) or plain; CHAIN_MCP_PASSKEY_FILE'),
   '',
-  'Secrets (auth token and password, keystore user and password) are read from the',
-  'environment only. See README.md for every variable.',
+  'Variables (details and examples: docs/configuration.md in the source repository):',
+  ...SETTINGS.map((s) => helpRow(s.env, `${shortMeaning(s.meaning)}${s.default === 'unset' ? '' : ` (default ${s.default})`}`)),
+  '',
+  'Secrets (tokens, passwords, the admin secret) are read from the environment only and never shown.',
 ].join('\n');
 
 /** The parseArgs options, from the table. */

@@ -64,6 +64,14 @@ export async function diagnose(services: Services): Promise<Finding[]> {
   try {
     const n = await services.network();
     findings.push({ level: 'ok', text: `network ${n.networkID} (address prefix "${n.hrp}"${n.assetSymbol ? `, native asset ${n.assetSymbol}` : ''})` });
+    const pin = config.expectNetworkId;
+    if (pin !== undefined && pin !== String(n.networkID)) {
+      // With spends on this is a broken setup: every spend would be refused by the pin.
+      findings.push({
+        level: config.allowSpend ? 'fail' : 'warn',
+        text: `CHAIN_MCP_EXPECT_NETWORK_ID is ${pin}, but the node at ${node} is on network ${n.networkID}: every spend will be refused; set CHAIN_MCP_EXPECT_NETWORK_ID=${n.networkID} if this is the network you mean, or point CHAIN_MCP_NODE_URL at a network-${pin} node`,
+      });
+    }
   } catch (err) {
     findings.push({ level: 'warn', text: `network not learned: ${why(err)}` });
   }
@@ -138,6 +146,9 @@ function tierFinding(config: Config): Finding {
 async function indexerFindings(services: Services): Promise<Finding[]> {
   const url = services.config.indexerUrl;
   if (!url || !services.indexerClient) return [{ level: 'warn', text: 'indexer not configured: indexer tools stay hidden (set CHAIN_MCP_INDEXER_URL)' }];
+  if (sameService(url, services.config.nodeUrl)) {
+    return [{ level: 'fail', text: `CHAIN_MCP_INDEXER_URL is the node's URL (${safeUrl(url)}); the indexer is Magellan, a separate service (Columbus: https://magellan.columbus.camino.network); set its URL or unset CHAIN_MCP_INDEXER_URL` }];
+  }
   try {
     await services.indexerClient.get('/v2', []);
     return [{ level: 'ok', text: `indexer at ${safeUrl(url)} answers` }];
@@ -146,8 +157,38 @@ async function indexerFindings(services: Services): Promise<Finding[]> {
     const text =
       e.kind === 'connection' || e.kind === 'timeout'
         ? `cannot reach the indexer at ${safeUrl(url)} (${why(e)}); check CHAIN_MCP_INDEXER_URL`
-        : `the indexer at ${safeUrl(url)} does not answer GET /v2 as an indexer: ${why(e)}`;
+        : (await answersAsNode(services, url))
+          ? `CHAIN_MCP_INDEXER_URL (${safeUrl(url)}) answers as a node, not as an indexer; the indexer is Magellan, a separate service (Columbus: https://magellan.columbus.camino.network)`
+          : `the indexer at ${safeUrl(url)} does not answer GET /v2 as an indexer: ${why(e)}`;
     return [{ level: 'fail', text }];
+  }
+}
+
+/** Two base URLs of one service: the same origin and path, whatever the trailing slash or letter case of the host. */
+function sameService(a: string, b: string): boolean {
+  try {
+    const [x, y] = [new URL(a), new URL(b)];
+    return x.origin === y.origin && x.pathname.replace(/\/+$/, '') === y.pathname.replace(/\/+$/, '');
+  } catch {
+    return false;
+  }
+}
+
+/** An indexer URL that is really a node (another port of it, a proxy in front): it answers info.getNodeVersion. */
+async function answersAsNode(services: Services, url: string): Promise<boolean> {
+  try {
+    const res = await services.http.send({
+      method: 'POST',
+      url: `${url}/ext/info`,
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.getNodeVersion' }),
+      retry: false,
+      service: 'indexer',
+    });
+    const body = JSON.parse(res.text) as { result?: { version?: unknown } };
+    return typeof body.result?.version === 'string';
+  } catch {
+    return false;
   }
 }
 

@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type ClientCapabilities, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { decideFromCard } from './approval/card-tool.js';
 import { CARD_TOOL, CARD_URI, cardResource, hostShowsCards, RESOURCE_MIME_TYPE } from './approval/card.js';
+import { appsListing } from './views/apps-listing.js';
 import { needsConfirmation, type ToolDef } from './core/tool.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
@@ -9,7 +10,7 @@ import type { CallHooks } from './registry/context.js';
 import { Services } from './services.js';
 import { type ToolListing, toolListing } from './registry/listing.js';
 import { DISCOVERY_LISTING, ToolsetSession } from './registry/dynamic.js';
-import { VIEWS, viewFor, viewHtml } from './views/views.js';
+import { VIEWS, viewHtml } from './views/views.js';
 import { selectTools, whyHidden } from './registry/select.js';
 import { registerAssistantExtras, SERVER_INSTRUCTIONS } from './assistant/extras.js';
 import { VERSION } from './version.js';
@@ -109,18 +110,16 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     const byName = selected.byName;
     const listing = dynamic ? [...selected.listing.filter((t) => dynamic.visible(byName.get(t.name)!)), ...DISCOVERY_LISTING] : selected.listing;
     if (!hostShowsCards(server.getClientCapabilities())) return { tools: listing };
-    // MCP Apps hosts learn a tool's view from its listing: spend tools name the approval card,
-    // the tools with a picture worth showing name their view (src/views).
     const confirms = (name: string) => {
       const tool = byName.get(name);
       return tool !== undefined && needsConfirmation(tool);
     };
-    const uriOf = (name: string) => (cards && confirms(name) ? CARD_URI : viewFor(name)?.uri);
-    return { tools: listing.map((t) => (uriOf(t.name) ? { ...t, _meta: { ui: { resourceUri: uriOf(t.name) } } } : t)) };
+    return { tools: appsListing(listing, confirms, cards) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-    // App-only (never in tools/list): only the approval card holds a secret it accepts.
+    // App-only (listed to MCP Apps hosts with visibility ["app"]): only the approval card holds a
+    // secret it accepts, so a call from the model, or from any host that does not enforce visibility, decides nothing.
     if (request.params.name === CARD_TOOL && cards) {
       return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log }, request.params.arguments ?? {});
     }
@@ -190,7 +189,8 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   });
 
   for (const view of VIEWS) {
-    const meta = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } };
+    // A view that offers to copy (a whole node ID) asks for clipboard-write; the host may refuse, and the view then shows the text to select.
+    const meta = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true, ...(view.copies ? { permissions: { clipboardWrite: {} } } : {}) } };
     mcp.registerResource(`view-${view.title}`, view.uri, { title: `${view.title} view`, mimeType: RESOURCE_MIME_TYPE }, async () => ({
       contents: [{ uri: view.uri, mimeType: RESOURCE_MIME_TYPE, text: await viewHtml(view), _meta: meta }],
     }));

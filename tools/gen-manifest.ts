@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CATALOGUE } from '../src/catalogue/index.js';
 import type { ToolDef } from '../src/core/tool.js';
-import { TOOLSETS } from '../src/core/toolsets.js';
+import { type Setting, SETTINGS } from '../src/settings.js';
 import { VERSION } from '../src/version.js';
 
 /**
@@ -26,109 +26,36 @@ const TIER_NOTE: Record<ToolDef['tier'], string> = {
 };
 
 /**
- * Optional fields carry `default: ""`: a host that has no value for a field passes the
- * literal `${user_config.x}` otherwise (modelcontextprotocol/mcpb#250), and the server's
- * configuration treats an empty variable as unset.
+ * The bundle's settings come from src/settings.ts (the rows with `bundle`), so the bundle, the
+ * docs and `--help` cannot drift apart. Optional fields carry `default: ""` (or false): a host
+ * that has no value for a field passes the literal `${user_config.x}` otherwise
+ * (modelcontextprotocol/mcpb#250), and the server's configuration treats an empty variable as unset.
  */
-const USER_CONFIG = {
-  node_url: {
-    type: 'string',
-    title: 'Node URL',
-    description: 'Base URL of the node API, e.g. http://127.0.0.1:9650 or https://api.example.org.',
-    required: false,
-    default: 'http://127.0.0.1:9650',
-  },
-  indexer_url: {
-    type: 'string',
-    title: 'Indexer URL',
-    description: 'Base URL of the indexer (history, search). Leave empty if you have none; the indexer tools then say it is not configured.',
-    required: false,
-    default: '',
-  },
-  auth_token: {
-    type: 'string',
-    title: 'API auth token',
-    description: 'Bearer token for a node started with --api-auth-required. Leave empty otherwise.',
-    required: false,
-    sensitive: true,
-    default: '',
-  },
-  keystore_user: {
-    type: 'string',
-    title: 'Keystore user',
-    description: 'Keystore user on the node whose keys sign transfers and other spends. Leave empty for read-only use.',
-    required: false,
-    sensitive: true,
-    default: '',
-  },
-  keystore_password: {
-    type: 'string',
-    title: 'Keystore password',
-    description: 'Password of that keystore user. It stays in the server environment and never passes through the chat.',
-    required: false,
-    sensitive: true,
-    default: '',
-  },
-  allow_spend: {
-    type: 'boolean',
-    title: 'Allow spending',
-    description: 'Expose the tools that send value (needs the keystore user). Every spend still shows a preview and needs your confirmation.',
-    required: false,
-    default: false,
-  },
-  max_spend: {
-    type: 'string',
-    title: 'Most one spend may send',
-    description: 'Cap for one spend, in the smallest unit of the native asset (1 unit = 10^9), e.g. 5000000000 for 5. Empty: no cap.',
-    required: false,
-    default: '',
-  },
-  max_spend_per_day: {
-    type: 'string',
-    title: 'Most all spends may send in 24 hours',
-    description: 'Rolling 24-hour total of everything sent, fees included, in the smallest unit. Empty: no daily cap.',
-    required: false,
-    default: '',
-  },
-  allowed_recipients: {
-    type: 'string',
-    title: 'Allowed recipients',
-    description: 'Comma list of addresses that spends may go to; any other recipient is refused. Empty: any address.',
-    required: false,
-    default: '',
-  },
-  expect_network_id: {
-    type: 'string',
-    title: 'Expected network ID',
-    description: 'Refuse every spend unless the node is on this network, e.g. 1000 (Camino) or 1001 (Columbus). Empty: no check.',
-    required: false,
-    default: '',
-  },
-  toolsets: {
-    type: 'string',
-    title: 'Toolsets',
-    description: `Comma list of toolsets to expose, empty for all: ${TOOLSETS.join(', ')}. Fewer toolsets cost the assistant less context.`,
-    required: false,
-    default: '',
-  },
-} as const;
+export function userConfig(settings: readonly Setting[] = SETTINGS): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(
+    settings.flatMap((s) => {
+      if (!s.bundle) return [];
+      const b = s.bundle;
+      const field: Record<string, unknown> = {
+        type: b.type,
+        title: b.title,
+        description: b.description ?? s.meaning,
+        required: false,
+        ...(b.sensitive || s.secret ? { sensitive: true } : {}),
+        default: b.type === 'boolean' ? s.default === 'true' : s.env === 'CHAIN_MCP_NODE_URL' ? s.default : '',
+      };
+      return [[b.key, field]];
+    }),
+  );
+}
 
 /** `${name}`: a placeholder the host substitutes at install time. */
 const ph = (name: string): string => '$' + `{${name}}`;
 
-const ENV = {
-  CHAIN_MCP_NODE_URL: ph('user_config.node_url'),
-  CHAIN_MCP_INDEXER_URL: ph('user_config.indexer_url'),
-  CHAIN_MCP_AUTH_TOKEN: ph('user_config.auth_token'),
-  CHAIN_MCP_KEYSTORE_USER: ph('user_config.keystore_user'),
-  CHAIN_MCP_KEYSTORE_PASSWORD: ph('user_config.keystore_password'),
-  CHAIN_MCP_ALLOW_SPEND: ph('user_config.allow_spend'),
-  CHAIN_MCP_MAX_SPEND: ph('user_config.max_spend'),
-  CHAIN_MCP_MAX_SPEND_PER_DAY: ph('user_config.max_spend_per_day'),
-  CHAIN_MCP_ALLOWED_RECIPIENTS: ph('user_config.allowed_recipients'),
-  CHAIN_MCP_EXPECT_NETWORK_ID: ph('user_config.expect_network_id'),
-  CHAIN_MCP_TOOLSETS: ph('user_config.toolsets'),
-};
+/** Each bundle setting's variable, filled from its field. */
+export function bundleEnv(settings: readonly Setting[] = SETTINGS): Record<string, string> {
+  return Object.fromEntries(settings.flatMap((s) => (s.bundle ? [[s.env, ph(`user_config.${s.bundle.key}`)]] : [])));
+}
 
 const PROMPTS = [
   {
@@ -187,7 +114,7 @@ export function buildManifest(catalogue: readonly ToolDef[] = CATALOGUE, pkg: Pa
       mcp_config: {
         command: 'node',
         args: [`${ph('__dirname')}/${BUNDLE_ENTRY}`],
-        env: ENV,
+        env: bundleEnv(),
       },
     },
     tools: catalogue.map((tool) => ({ name: tool.name, description: tool.description + TIER_NOTE[tool.tier] })),
@@ -198,7 +125,7 @@ export function buildManifest(catalogue: readonly ToolDef[] = CATALOGUE, pkg: Pa
       platforms: ['darwin', 'win32', 'linux'],
       runtimes: { node: '>=20.0.0' },
     },
-    user_config: USER_CONFIG,
+    user_config: userConfig(),
   };
 }
 

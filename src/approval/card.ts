@@ -13,8 +13,26 @@ export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui';
 
 /** The MCP Apps approval card: a `ui://` view linked from spend previews when the host can show it. */
 export const CARD_URI = 'ui://chain-mcp/approval-card.html';
-/** App-only tool the card's Approve/Decline buttons call; never listed in tools/list. */
+/** App-only tool the card's Approve/Decline buttons call. */
 export const CARD_TOOL = 'approval_decide';
+
+/**
+ * Its tools/list entry for MCP Apps hosts: visibility `["app"]`, so a host keeps it out of the
+ * model's tool list, and, by the MCP Apps spec, forwards the card's call only because it is listed
+ * with app visibility. Being listed makes nothing callable by the model: the call decides only with
+ * the card's one-time secret, which the model never sees (card-tool.ts). Tiny, as it is in the
+ * tool list's byte budget.
+ */
+export const CARD_TOOL_LISTING = {
+  name: CARD_TOOL,
+  description: "The approval card's buttons; app only.",
+  inputSchema: {
+    type: 'object' as const,
+    properties: { secret: { type: 'string' }, decision: { type: 'string', enum: ['approve', 'decline'] } },
+    required: ['secret', 'decision'],
+  },
+  _meta: { ui: { visibility: ['app'] } },
+};
 /** Result `_meta` key carrying the card's data: hosts hand `_meta` to the view, not to the model. */
 export const CARD_META_KEY = 'chain-mcp/approval';
 

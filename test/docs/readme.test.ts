@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
 import { TOOL_TABLE_DOC, withToolTable } from '../../tools/readme-table.js';
@@ -32,11 +32,18 @@ describe('README', () => {
         if (/^[a-z]+:/i.test(target!)) continue;
         const [file, hash] = target!.split('#');
         const path = file ? join(ROOT, dirname(page), file) : join(ROOT, page);
-        if (!existsSync(path)) broken.push(`${page}: ${target}`);
+        if (relative(ROOT, path).startsWith('..')) broken.push(`${page}: ${target} (outside the repository)`);
+        else if (!existsSync(path)) broken.push(`${page}: ${target}`);
         else if (hash && path.endsWith('.md') && !anchors(readFileSync(path, 'utf8')).has(hash)) broken.push(`${page}: ${target} (no such heading)`);
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it('no page names a file outside the repository (the team\'s shared folder is not shipped)', () => {
+    const pages = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const outside = pages.filter((page) => /(^|[\s`(/])shared\/(REAL-WIRE|DESIGN|STYLE|spec)\b/m.test(readFileSync(join(ROOT, page), 'utf8')));
+    expect(outside).toEqual([]);
   });
 
   it('has the two-command quick start', () => {

@@ -61,10 +61,11 @@ describe('the MCP Apps approval card', () => {
       return { id: p.structured?.confirmationId as string, card };
     }
 
-    it('the app-only tool is never listed, and the card is a strict-CSP ui:// resource', async () => {
+    it('the app-only tool is listed for apps only (visibility ["app"]), and the card is a strict-CSP ui:// resource', async () => {
       const { tools } = await h.client.listTools();
       expect(tools.length).toBeGreaterThan(10);
-      expect(tools.map((t) => t.name)).not.toContain(CARD_TOOL);
+      // MCP Apps hosts keep it from the model and forward the card's calls only to a tool listed with "app".
+      expect(tools.filter((t) => t.name === CARD_TOOL).map((t) => t._meta?.ui)).toEqual([{ visibility: ['app'] }]);
       // Spend tools name the card in their listing (how MCP Apps hosts find a tool's view); reads do not.
       expect((tools.find((t) => t.name === 'xvm_send')?._meta?.ui as { resourceUri?: string } | undefined)?.resourceUri).toBe(CARD_URI);
       expect(tools.find((t) => t.name === 'xvm_getBalance')?._meta).toBeUndefined();

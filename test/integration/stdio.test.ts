@@ -162,7 +162,7 @@ describe('configuration errors', () => {
     [{ CHAIN_MCP_TIMEOUT_MS: 'soon' }, 'CHAIN_MCP_TIMEOUT_MS: expected milliseconds as a whole number'],
     [{ CHAIN_MCP_ALLOW_SPEND: 'maybe' }, 'CHAIN_MCP_ALLOW_SPEND: expected true or false (got "maybe")'],
     [{ CHAIN_MCP_TOOLSETS: 'info,bogus' }, 'CHAIN_MCP_TOOLSETS: unknown toolset "bogus"'],
-    [{ CHAIN_MCP_MAX_SPEND: '1.5' }, 'CHAIN_MCP_MAX_SPEND: expected a whole number of the smallest unit'],
+    [{ CHAIN_MCP_MAX_SPEND: '1.5' }, 'CHAIN_MCP_MAX_SPEND: expected nCAM digits or a display amount such as "1.5 CAM" (1 CAM = 1000000000 nCAM) (got "1.5")'],
     [{ CHAIN_MCP_KEYSTORE_USER: 'alice' }, 'CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD: set both or neither'],
   ])('refuses %j with one line naming the variable', async (env, message) => {
     const { code, stderr, stdout } = await run(env);

@@ -49,9 +49,9 @@ describe('MCP Apps views', () => {
     expect(violations).toEqual([]);
   });
 
-  it('validators: one row each with uptime and fee, sortable, a click asks for validator_lookup', async () => {
+  it('validators: one row each with stake, delegators, uptime and fee, sortable, a click asks for validator_lookup', async () => {
     const r = await result('platform_getCurrentValidators', {});
-    const s = r.structuredContent as { validators: Array<{ nodeID: string; uptime?: string; delegationFee?: string }> };
+    const s = r.structuredContent as { validators: Array<{ nodeID: string; uptime?: string; delegationFee?: string; stakeAmount?: { display: string } }> };
     const asked: string[] = [];
     const { frame } = await hostView(browser, await viewOf('platform_getCurrentValidators'), r, {
       callTool: async (name, args) => {
@@ -59,34 +59,43 @@ describe('MCP Apps views', () => {
         return stack.client.callTool({ name, arguments: args });
       },
     });
-    expect(await frame.locator('tr').count()).toBe(s.validators.length + 1);
+    expect(await frame.locator('tr[data-node]').count()).toBe(s.validators.length);
     const first = s.validators[0]!;
-    const row = frame.locator('tr', { hasText: first.nodeID });
+    const row = frame.locator(`tr[data-node="${first.nodeID}"]`);
     if (first.uptime) expect(await row.textContent()).toContain(first.uptime);
+    if (first.stakeAmount) expect(await row.textContent()).toContain(first.stakeAmount.display);
     await frame.locator('th button', { hasText: 'Uptime' }).click();
-    expect(await frame.locator('th button', { hasText: 'Uptime' }).textContent()).toMatch(/↑/);
+    expect(await frame.locator('th button', { hasText: 'Uptime' }).textContent()).toMatch(/↓/);
     await row.click();
     await expect.poll(() => asked.length).toBe(1);
     expect(asked[0]).toBe(`validator_lookup ${first.nodeID}`);
     await expect.poll(() => frame.locator('#lookup').textContent()).toContain(first.nodeID);
   });
 
-  it('deposit offers: rate, window, minimum, and the reward for a typed amount and duration, computed from the rate', async () => {
+  it('deposit offers: rate, window, minimum, and the reward for a typed amount and duration, computed from the rate and the no-reward period', async () => {
     const r = await result('platform_getAllDepositOffers', {});
-    const offers = (r.structuredContent as { depositOffers: Array<{ interestRatePercent: string; interestRateNominator: string; minAmount: { display: string } }> }).depositOffers;
+    const offers = (
+      r.structuredContent as {
+        depositOffers: Array<{ id: string; open: boolean; interestRatePercent: string; interestRateNominator: string; noRewardsPeriodDuration: { seconds: string } }>;
+      }
+    ).depositOffers;
     const { frame } = await hostView(browser, await viewOf('platform_getAllDepositOffers'), r);
     const text = await frame.locator('#app').textContent();
     for (const o of offers) expect(text).toContain(`${o.interestRatePercent} %`);
     await frame.locator('#amount').fill('1000');
     await frame.locator('#days').fill('365');
-    const rewards = await frame.locator('td.reward').allTextContents();
-    // 1,000 for a year at nominator N / 1,000,000: exactly 1000 * N / 1e6.
-    offers.forEach((o, i) => {
-      const expected = (1000n * 1_000_000_000n * BigInt(o.interestRateNominator) * 31_536_000n) / (1_000_000n * 31_536_000n);
-      const whole = (expected / 1_000_000_000n).toLocaleString('en-US');
-      expect(rewards[i]).toMatch(new RegExp(`^${whole.replace(/,/g, ',')}(\\.|\\s|$)`));
-    });
-    expect(text).toContain('reward = amount × interestRateNominator / 1,000,000');
+    for (const o of offers) {
+      const shown = await frame.locator(`tr[data-offer="${o.id}"] td.reward`).textContent();
+      if (!o.open) {
+        expect(shown).toBe('— (not open)');
+        continue;
+      }
+      // 1,000 for a year at nominator N / 1,000,000, less the days that earn nothing.
+      const earning = 31_536_000n - BigInt(o.noRewardsPeriodDuration.seconds);
+      const expected = (1000n * 1_000_000_000n * BigInt(o.interestRateNominator) * earning) / (1_000_000n * 31_536_000n);
+      expect(shown).toMatch(new RegExp(`^${(expected / 1_000_000_000n).toLocaleString('en-US')}(\\.|\\s|$)`));
+    }
+    expect(text).toContain('Reward = amount × yearly rate × (days − days without reward) ÷ 365');
   });
 
   it('transaction: a status timeline', async () => {

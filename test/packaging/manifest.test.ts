@@ -62,8 +62,10 @@ describe('manifest.json', () => {
   it('keeps secrets sensitive and spending off by default', () => {
     const { user_config: uc } = JSON.parse(checkedIn()) as Manifest;
     expect(Object.keys(uc).sort()).toEqual([
+      'allow_admin',
       'allow_spend',
       'allowed_recipients',
+      'approval_link',
       'auth_token',
       'expect_network_id',
       'indexer_url',
@@ -76,6 +78,7 @@ describe('manifest.json', () => {
     ]);
     for (const key of ['auth_token', 'keystore_user', 'keystore_password']) expect(uc[key]?.sensitive).toBe(true);
     expect(uc.allow_spend).toMatchObject({ type: 'boolean', default: false });
+    expect(uc.allow_admin).toMatchObject({ type: 'boolean', default: false });
     for (const key of ['node_url', 'indexer_url', 'toolsets']) expect(uc[key]?.sensitive).toBeUndefined();
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CARD_TOOL_LISTING } from '../../src/approval/card.js';
 import { toolListSize } from '../../src/assistant/budget.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -18,5 +19,15 @@ describe('tools/list budget', () => {
       CHAIN_MCP_RUNNER_URL: 'http://127.0.0.1:8081',
     });
     expect(toolListSize(everything).bytes).toBeLessThanOrEqual(90_000);
+    // The card's app-only tool, listed to MCP Apps hosts when spends are approved by the human, counts too.
+    const apps = toolListSize(everything, undefined, { appsHost: true });
+    const card = Buffer.byteLength(JSON.stringify(CARD_TOOL_LISTING), 'utf8');
+    expect(card).toBeLessThan(300);
+    expect(apps.tools).toBe(toolListSize(everything).tools + 1);
+    expect(toolListSize(everything).bytes + 1 + card).toBeLessThanOrEqual(90_000);
+  });
+
+  it('keeps the default configuration within 40 KB in an MCP Apps host too', () => {
+    expect(toolListSize(loadConfig({}), undefined, { appsHost: true }).bytes).toBeLessThanOrEqual(40_000);
   });
 });

@@ -31,6 +31,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ CHAIN_MCP_MAX_SPEND: '18446744073709551616' })).toThrow(/CHAIN_MCP_MAX_SPEND: expected a value that fits in 64 bits/);
   });
 
+  it('reads an amount limit as nCAM digits or a display amount with its unit, stating the conversion when refused', () => {
+    expect(loadConfig({ CHAIN_MCP_MAX_SPEND: '1.5 CAM' }).maxSpend).toBe(1_500_000_000n);
+    expect(loadConfig({ CHAIN_MCP_MAX_SPEND: '2cam' }).maxSpend).toBe(2_000_000_000n);
+    expect(loadConfig({ CHAIN_MCP_MAX_SPEND_PER_DAY: '0.000000001 CAM' }).maxSpendPerDay).toBe(1n);
+    expect(loadConfig({ CHAIN_MCP_MAX_SPEND_PER_DAY: '1500000000 nCAM' }).maxSpendPerDay).toBe(1_500_000_000n);
+    expect(loadConfig({ CHAIN_MCP_MAX_SPEND: ' 7 ' }).maxSpend).toBe(7n);
+    const conversion = '(1 CAM = 1000000000 nCAM)';
+    for (const bad of ['1.5', '1.5 nCAM', 'CAM', '1,5 CAM', '1.5 GLD', '-1 CAM', '1e9'])
+      expect(() => loadConfig({ CHAIN_MCP_MAX_SPEND: bad }), bad).toThrow(`CHAIN_MCP_MAX_SPEND: expected nCAM digits or a display amount such as "1.5 CAM" ${conversion}`);
+    expect(() => loadConfig({ CHAIN_MCP_MAX_SPEND: '0.0000000001 CAM' })).toThrow(`CHAIN_MCP_MAX_SPEND: expected at most 9 decimals of CAM ${conversion}`);
+    expect(() => loadConfig({ CHAIN_MCP_MAX_SPEND: '18446744073.709551616 CAM' })).toThrow('CHAIN_MCP_MAX_SPEND: expected a value that fits in 64 bits');
+  });
+
   it('reads a flag as on only for true, 1 or yes, and refuses any other word naming the variable', () => {
     for (const name of ['CHAIN_MCP_ALLOW_SPEND', 'CHAIN_MCP_ALLOW_ADMIN', 'CHAIN_MCP_DYNAMIC'] as const) {
       const key = ({ CHAIN_MCP_ALLOW_SPEND: 'allowSpend', CHAIN_MCP_ALLOW_ADMIN: 'allowAdmin', CHAIN_MCP_DYNAMIC: 'dynamic' } as const)[name];

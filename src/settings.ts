@@ -1,0 +1,204 @@
+/**
+ * Every setting chain-mcp reads, once. docs/configuration.md's table, the variable list of
+ * `--help` and the one-click bundle's settings (manifest.json `user_config`) are generated from
+ * this table, and test/docs/settings-drift.test.ts fails when any of them, or the variables
+ * src/config.ts parses, differs from it.
+ */
+
+/** How the one-click bundle (MCPB) shows a setting; omitted: not offered there. */
+export interface BundleField {
+  /** `user_config` key. */
+  key: string;
+  type: 'string' | 'boolean';
+  title: string;
+  /** The text under the field; defaults to `meaning`. */
+  description?: string;
+  sensitive?: boolean;
+}
+
+export interface Setting {
+  env: string;
+  /** What applies when it is unset, as the docs print it. */
+  default: string;
+  /** One sentence for a person; the first clause is what `--help` prints. */
+  meaning: string;
+  group: SettingGroup;
+  /** A value that must never be shown (masked everywhere, a password field in the bundle). */
+  secret?: boolean;
+  bundle?: BundleField;
+}
+
+export const SETTING_GROUPS = ['node', 'tools', 'spending', 'approval', 'http', 'results'] as const;
+export type SettingGroup = (typeof SETTING_GROUPS)[number];
+
+export const SETTING_GROUP_TITLES: Record<SettingGroup, string> = {
+  node: 'The node and the indexer',
+  tools: 'Which tools are listed',
+  spending: 'Spending and its limits',
+  approval: 'The human approval',
+  http: 'Streamable HTTP (--http)',
+  results: 'Results, logs and timeouts',
+};
+
+export const SETTINGS: readonly Setting[] = [
+  // --- the node and the indexer
+  {
+    env: 'CHAIN_MCP_NODE_URL',
+    default: 'http://127.0.0.1:9650',
+    meaning: 'node base URL (public: https://columbus.camino.network for the Columbus testnet, https://api.camino.network for mainnet)',
+    group: 'node',
+    bundle: { key: 'node_url', type: 'string', title: 'Node URL', description: 'Base URL of the node API, e.g. https://columbus.camino.network (testnet), https://api.camino.network (mainnet) or http://127.0.0.1:9650 (your own node).' },
+  },
+  {
+    env: 'CHAIN_MCP_INDEXER_URL',
+    default: 'unset',
+    meaning: 'Magellan indexer base URL; the `indexer_*` tools are listed only when it is set',
+    group: 'node',
+    bundle: { key: 'indexer_url', type: 'string', title: 'Indexer URL', description: 'Base URL of the Magellan indexer (history, search), e.g. https://magellan.columbus.camino.network. Leave empty if you have none.' },
+  },
+  {
+    env: 'CHAIN_MCP_RUNNER_URL',
+    default: 'unset',
+    meaning: 'local network runner HTTP gateway; the `runner_*` tools (admin tier) are listed only when it is set',
+    group: 'node',
+  },
+  { env: 'CHAIN_MCP_RUNNER_EXEC_PATH', default: 'unset', meaning: 'node executable path passed to `runner_start`', group: 'node' },
+  {
+    env: 'CHAIN_MCP_AUTH_TOKEN',
+    default: 'unset',
+    meaning: 'bearer token sent on every node call except `/ext/auth` (a node started with --api-auth-required)',
+    group: 'node',
+    secret: true,
+    bundle: { key: 'auth_token', type: 'string', title: 'API auth token', description: 'Bearer token for a node started with --api-auth-required. Leave empty otherwise.', sensitive: true },
+  },
+  { env: 'CHAIN_MCP_AUTH_PASSWORD', default: 'unset', meaning: "the node's authorization password, used only by the `auth_*` tools", group: 'node', secret: true },
+  {
+    env: 'CHAIN_MCP_WIRE_NAMES',
+    default: 'auto',
+    meaning:
+      "API names the node speaks: `auto` learns them on first use; `camino` (a real node: `avm`, `avax` at `/ext/bc/C/avax`) or `spec` fix them; key=value pairs (`xvm`, `cx`, `cxPath`, `xvmStatic`, `platform`) refine them, e.g. `camino,platform=/ext/bc/P`",
+    group: 'node',
+  },
+  {
+    env: 'CHAIN_MCP_DEVNET_DIALECT',
+    default: 'camino',
+    meaning: "with `--devnet`: the simulator's API names, `camino` (a real node's) or `spec` (the specification's)",
+    group: 'node',
+  },
+  // --- which tools are listed
+  {
+    env: 'CHAIN_MCP_TOOLSETS',
+    default: 'all',
+    meaning: 'comma list of toolsets to list, or `all`; fewer toolsets cost the assistant less context',
+    group: 'tools',
+    bundle: { key: 'toolsets', type: 'string', title: 'Toolsets', description: 'Comma list of toolsets to expose, empty for all. Fewer toolsets cost the assistant less context.' },
+  },
+  { env: 'CHAIN_MCP_TOOLS', default: 'unset', meaning: 'list only these tools (within the tiers)', group: 'tools' },
+  { env: 'CHAIN_MCP_EXCLUDE_TOOLS', default: 'unset', meaning: 'never list these tools; wins over everything', group: 'tools' },
+  {
+    env: 'CHAIN_MCP_DYNAMIC',
+    default: 'false',
+    meaning: 'start each session with the assistant tools and the discovery tools (`list_toolsets`, `get_toolset_tools`, `enable_toolset`); toolsets are enabled on demand',
+    group: 'tools',
+  },
+  {
+    env: 'CHAIN_MCP_ALLOW_ADMIN',
+    default: 'false',
+    meaning: 'list the admin tier (node operation, keystore users, key export and import)',
+    group: 'tools',
+    bundle: { key: 'allow_admin', type: 'boolean', title: 'Allow admin tools', description: 'List the node-operation tools (keystore users, key export and import, profiling). Key export and import still need your approval.' },
+  },
+  // --- spending
+  {
+    env: 'CHAIN_MCP_ALLOW_SPEND',
+    default: 'false',
+    meaning: 'list the spend tier (needs a signer); every spend is still a preview first and needs your approval',
+    group: 'spending',
+    bundle: { key: 'allow_spend', type: 'boolean', title: 'Allow spending', description: 'List the tools that send value. Every spend still shows a preview and needs your approval.' },
+  },
+  {
+    env: 'CHAIN_MCP_KEYSTORE_USER',
+    default: 'unset',
+    meaning: 'keystore user of the node whose keys sign (a node with the keystore API on); set it and its password, or neither',
+    group: 'spending',
+    bundle: { key: 'keystore_user', type: 'string', title: 'Keystore user', description: 'Keystore user on your own node (keystore API on) whose keys sign. Leave empty for read-only use or the local key.', sensitive: true },
+  },
+  {
+    env: 'CHAIN_MCP_KEYSTORE_PASSWORD',
+    default: 'unset',
+    meaning: "the keystore user's password",
+    group: 'spending',
+    secret: true,
+    bundle: { key: 'keystore_password', type: 'string', title: 'Keystore password', description: 'Password of that keystore user. It stays in the server environment and never passes through the chat.', sensitive: true },
+  },
+  { env: 'CHAIN_MCP_ADMIN_SECRET', default: 'unset', meaning: "the node's admin API secret, sent as the `secret` param of admin calls; never shown", group: 'spending', secret: true },
+  {
+    env: 'CHAIN_MCP_MAX_SPEND',
+    default: 'unset',
+    meaning: 'cap for one spend, fees included: nCAM digits (`1500000000`) or a display amount (`1.5 CAM`; 1 CAM = 1000000000 nCAM)',
+    group: 'spending',
+    bundle: { key: 'max_spend', type: 'string', title: 'Most one spend may send', description: 'Cap for one spend, fees included, e.g. "1.5 CAM" or 1500000000 (nCAM). Empty: no cap.' },
+  },
+  {
+    env: 'CHAIN_MCP_MAX_SPEND_PER_DAY',
+    default: 'unset',
+    meaning: 'rolling 24 h total of everything sent, fees included, in the same units as `CHAIN_MCP_MAX_SPEND`',
+    group: 'spending',
+    bundle: { key: 'max_spend_per_day', type: 'string', title: 'Most all spends may send in 24 hours', description: 'Rolling 24-hour total of everything sent, fees included, e.g. "10 CAM". Empty: no daily cap.' },
+  },
+  {
+    env: 'CHAIN_MCP_ALLOWED_RECIPIENTS',
+    default: 'unset',
+    meaning: 'comma list of addresses spends may go to; any other recipient is refused',
+    group: 'spending',
+    bundle: { key: 'allowed_recipients', type: 'string', title: 'Allowed recipients', description: 'Comma list of addresses that spends may go to; any other recipient is refused. Empty: any address.' },
+  },
+  {
+    env: 'CHAIN_MCP_EXPECT_NETWORK_ID',
+    default: 'unset',
+    meaning: "spends are refused unless the node's network ID equals it (1000 Camino, 1001 Columbus)",
+    group: 'spending',
+    bundle: { key: 'expect_network_id', type: 'string', title: 'Expected network ID', description: 'Refuse every spend unless the node is on this network, e.g. 1000 (Camino) or 1001 (Columbus). Empty: no check.' },
+  },
+  // --- the human approval
+  {
+    env: 'CHAIN_MCP_APPROVAL',
+    default: 'human',
+    meaning: '`human`: a spend is sent only after you approved that exact preview through a channel the model cannot drive; `confirm-id`: the model\'s confirm call alone sends (for scripted use)',
+    group: 'approval',
+  },
+  {
+    env: 'CHAIN_MCP_APPROVAL_LINK',
+    default: 'passkey',
+    meaning: 'the approval page link, for clients with neither elicitation nor MCP Apps: `passkey` (offered only with a registered passkey) or `plain` (always; any program here could press Approve)',
+    group: 'approval',
+    bundle: { key: 'approval_link', type: 'string', title: 'Approval link', description: 'For a client without approval prompts or cards: "passkey" (Approve needs your registered passkey; run chain-mcp passkey add once) or "plain" (weaker).' },
+  },
+  { env: 'CHAIN_MCP_PASSKEY_FILE', default: '<config dir>/chain-mcp/passkeys.json', meaning: 'where `chain-mcp passkey add` keeps the registered passkeys', group: 'approval' },
+  {
+    env: 'CHAIN_MCP_APPROVAL_WAIT_MS',
+    default: '60000',
+    meaning: 'how long a confirm call waits for the approval page when the client cannot ask you itself (0 to 300000)',
+    group: 'approval',
+  },
+  // --- --http
+  { env: 'CHAIN_MCP_HTTP_TOKEN', default: 'unset', meaning: 'bearer token every `--http` request must carry (16+ characters; required with spend or admin tools)', group: 'http', secret: true },
+  { env: 'CHAIN_MCP_HTTP_IDLE_MS', default: '1800000', meaning: 'an `--http` session unused this long is closed', group: 'http' },
+  { env: 'CHAIN_MCP_HTTP_MAX_SESSIONS', default: '32', meaning: 'at most this many `--http` sessions at once; a new one beyond is refused', group: 'http' },
+  // --- results, logs, timeouts
+  { env: 'CHAIN_MCP_TIMEOUT_MS', default: '15000', meaning: 'per-request timeout (reads retry transient failures within it)', group: 'results' },
+  { env: 'CHAIN_MCP_LOG_LEVEL', default: 'info', meaning: 'pino level; logs go to stderr only, secrets masked', group: 'results' },
+  { env: 'CHAIN_MCP_MAX_OUTPUT_BYTES', default: '8192', meaning: "budget for one result's text", group: 'results' },
+  {
+    env: 'CHAIN_MCP_MAX_STRUCTURED_BYTES',
+    default: '65536',
+    meaning: "budget for one result's structuredContent: the largest lists keep their first items and the result says so",
+    group: 'results',
+  },
+];
+
+/** `--help`'s short form of a meaning: up to the first `;` or `:` clause. */
+export function shortMeaning(meaning: string): string {
+  const cut = meaning.search(/; |: /);
+  return cut > 0 ? meaning.slice(0, cut) : meaning;
+}

@@ -1,0 +1,380 @@
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Browser, Frame } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CARD_META_KEY, CARD_TOOL } from '../../src/approval/card.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { type AppsHost, HOST_CAPABILITIES, type MountedView, startAppsHost } from '../../tools/views/apps-host.js';
+import { launchChromium } from '../../tools/views/host.js';
+import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+import { inMemoryStack, type Stack } from '../helpers/stack.js';
+
+/**
+ * The views and the approval card in an MCP Apps host built like ext-apps' basic-host on its
+ * `AppBridge` (tools/views/apps-host.ts): a host page and a sandbox proxy on two loopback origins
+ * in headless Chromium, the real server behind an SDK client, and the spec's visibility rules
+ * enforced (app-only tools kept from the model; an app calls only tools listed with "app").
+ */
+const APPS_CAPS = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } as unknown as ClientCapabilities;
+
+const rendered = (view: Frame) =>
+  view.waitForFunction('document.getElementById("app") && !/Waiting for the result/.test(document.getElementById("app").textContent)', undefined, { timeout: 15_000 });
+
+/** Every element whose content is wider than its box (a clipped column or a page that scrolls sideways). */
+const clipped = (view: Frame): Promise<string[]> =>
+  view.evaluate(`[document.documentElement, document.body, ...document.querySelectorAll('table, tr, th, td, h1, h2, p, div, li')]
+    .filter((e) => e.scrollWidth > e.clientWidth && getComputedStyle(e).display !== 'inline')
+    .map((e) => e.tagName + '.' + e.className + ' ' + e.scrollWidth + '>' + e.clientWidth + ' "' + (e.textContent || '').slice(0, 40) + '"')`);
+
+/** validator_lookup's answer for `nodeID` is in, not the "Looking up …" line. */
+const answered = (nodeID: string) => new RegExp(`^(?!Looking up)[\\s\\S]*${nodeID}`);
+
+const resultText = (m: MountedView) => (m.result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join(' ');
+
+describe('in an MCP Apps host built on ext-apps AppBridge', () => {
+  let browser: Browser;
+  let devnet: Devnet;
+  beforeAll(async () => {
+    // launchChromium throws one line naming what to install when no browser can be had: it fails, never skips.
+    browser = await launchChromium();
+    devnet = await startDevnet();
+    devnet.router.record = true;
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await devnet?.close();
+  });
+
+  describe('the views', () => {
+    let stack: Stack;
+    let host: AppsHost;
+    beforeAll(async () => {
+      stack = await inMemoryStack({ devnet, capabilities: APPS_CAPS });
+      host = await startAppsHost(stack.client, browser);
+    });
+    afterAll(async () => {
+      await host?.close();
+      await stack?.close();
+    });
+
+    it('the host page and its sandbox are two loopback origins', () => {
+      expect(host.hostOrigin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(host.sandboxOrigin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(host.sandboxOrigin).not.toBe(host.hostOrigin);
+    });
+
+    it('portfolio: the native total first, the P-Chain split with a colour key in words, no field names', async () => {
+      const key = devnet.state.users.get('devnet')!.keys[0]!;
+      const m = await host.callAndShow('account_overview', { addresses: [key.x, key.p] });
+      try {
+        await rendered(m.view);
+        const s = m.result.structuredContent as { nativeTotal: { display: string }; accounts: Array<{ p?: Record<string, { display: string }> }> };
+        const p = s.accounts.find((a) => a.p)!.p!;
+        expect(await m.view.locator('#app > *').nth(1).textContent()).toBe(`Native total: ${s.nativeTotal.display}`);
+        const legend = await m.view.locator('.key li').allTextContents();
+        expect(legend).toEqual([
+          `Free to spend (green): ${p.unlocked!.display}`,
+          `Staked (blue): ${p.bonded!.display}`,
+          `Deposited, earning interest (purple): ${p.deposited!.display}`,
+          `Staked and deposited (amber): ${p.bondedDeposited!.display}`,
+        ]);
+        const text = (await m.view.locator('#app').textContent())!;
+        expect(text).not.toMatch(/bondedDeposited|unlocked |\bbonded\b/);
+        expect(text).toContain('Other assets (not the native asset)');
+        // Each coloured bar segment has the colour its key names.
+        const colours = await m.view.evaluate(`[...document.querySelectorAll('.bar span')].map((s) => getComputedStyle(s).backgroundColor)`);
+        const swatches = await m.view.evaluate(`[...document.querySelectorAll('.key .swatch')].map((s) => getComputedStyle(s).backgroundColor)`);
+        expect(colours).toEqual(swatches);
+        expect(m.violations).toEqual([]);
+      } finally {
+        await m.close();
+      }
+    });
+
+    it("validators: each one's stake and delegators, the node ID short with the whole to copy; a lookup goes through the host and sorting keeps it open", async () => {
+      const m = await host.callAndShow('platform_getCurrentValidators', {});
+      try {
+        await rendered(m.view);
+        const s = m.result.structuredContent as {
+          validators: Array<{ nodeID: string; stakeAmount: { display: string }; delegatorCount: number; delegatedStake: { display: string }; uptime: string }>;
+        };
+        expect(await m.view.locator('tr[data-node]').count()).toBe(s.validators.length);
+        const withDelegators = s.validators.find((v) => v.delegatorCount > 0)!;
+        const row = m.view.locator(`tr[data-node="${withDelegators.nodeID}"]`);
+        const cells = await row.locator('td').allTextContents();
+        expect(cells[1]).toBe(withDelegators.stakeAmount.display);
+        expect(cells[2]).toBe(`${withDelegators.delegatorCount}, adding ${withDelegators.delegatedStake.display}`);
+        const without = s.validators.find((v) => v.delegatorCount === 0);
+        if (without) expect(await m.view.locator(`tr[data-node="${without.nodeID}"] td`).nth(2).textContent()).toBe('none');
+        expect(cells[3]).toBe(withDelegators.uptime);
+        // Shortened on screen, whole on Copy; the copy click opens nothing.
+        const short = (await row.locator('.short-id').textContent())!;
+        expect(short.length).toBeLessThan(withDelegators.nodeID.length);
+        expect(short).toMatch(/…/);
+        await row.locator('button.copy').click();
+        expect(await row.locator('input.full-id').inputValue()).toBe(withDelegators.nodeID);
+        expect(await m.view.locator('#lookup').count()).toBe(0);
+
+        await row.click();
+        await expect.poll(() => m.view.locator('#lookup').textContent(), { timeout: 10_000 }).toMatch(answered(withDelegators.nodeID));
+        expect(m.events).toContainEqual({ kind: 'tool-call', name: 'validator_lookup' });
+        const opened = (await m.view.locator('#lookup').textContent())!;
+        for (const column of ['Uptime', 'Node', 'Delegators']) {
+          await m.view.locator('th button', { hasText: column }).click();
+          expect(await m.view.locator('th button', { hasText: column }).textContent()).toMatch(/[↑↓]/);
+          expect(await m.view.locator('tr[aria-expanded=true]').getAttribute('data-node')).toBe(withDelegators.nodeID);
+          expect(await m.view.locator('tr[aria-expanded=true] + tr.detail #lookup').textContent()).toBe(opened);
+        }
+      } finally {
+        await m.close();
+      }
+    });
+
+    it('deposit offers: which take deposits now, and a locked offer never shows as usable', async () => {
+      const m = await host.callAndShow('platform_getAllDepositOffers', {});
+      try {
+        await rendered(m.view);
+        const s = m.result.structuredContent as {
+          depositOffers: Array<{ id: string; flags: string; open: boolean; end: { iso: string }; interestRateNominator: string; noRewardsPeriodDuration: { seconds: string } }>;
+        };
+        const locked = s.depositOffers.filter((o) => (BigInt(o.flags) & 1n) === 1n);
+        const open = s.depositOffers.filter((o) => o.open);
+        expect(locked.length).toBeGreaterThan(0);
+        expect(open.length).toBeGreaterThan(0);
+        expect(await m.view.locator('.open-count').textContent()).toBe(`${open.length} of ${s.depositOffers.length} offers ${open.length === 1 ? 'takes' : 'take'} deposits now.`);
+        for (const o of locked) {
+          const row = m.view.locator(`tr[data-offer="${o.id}"]`);
+          expect(await row.getAttribute('class')).toBe('closed');
+          expect(await row.locator('.state').textContent()).toBe('Not open: locked: takes no new deposits');
+          expect(await row.locator('.reward').textContent()).toBe('— (not open)');
+        }
+        await m.view.locator('#amount').fill('1000');
+        await m.view.locator('#days').fill('365');
+        for (const o of open) {
+          const row = m.view.locator(`tr[data-offer="${o.id}"]`);
+          expect(await row.locator('.state').textContent()).toBe(`Takes deposits now, until ${o.end.iso.slice(0, 10)}`);
+          // caminogo deposit.go: reward = amount × nominator × (duration − no-rewards period) / (1,000,000 × 365 days).
+          const earning = 365n * 86_400n - BigInt(o.noRewardsPeriodDuration.seconds);
+          const reward = (1000n * 1_000_000_000n * BigInt(o.interestRateNominator) * earning) / (1_000_000n * 31_536_000n);
+          const frac = (reward % 1_000_000_000n).toString().padStart(9, '0').replace(/0+$/, '');
+          expect(await row.locator('.reward').textContent()).toBe(`${(reward / 1_000_000_000n).toLocaleString('en-US')}${frac ? `.${frac}` : ''}`);
+        }
+        // Open offers are listed first.
+        const order = await m.view.locator('tr[data-offer]').evaluateAll((rows) => rows.map((r) => r.getAttribute('class')));
+        expect(order.indexOf('closed')).toBeGreaterThan(order.lastIndexOf('usable'));
+      } finally {
+        await m.close();
+      }
+    });
+
+    it('transaction: the status first, in words', async () => {
+      const txID = [...devnet.state.txs.keys()].find((id) => devnet.state.txs.get(id)?.chain === 'X')!;
+      const m = await host.callAndShow('tx_status', { txID });
+      try {
+        await rendered(m.view);
+        const s = m.result.structuredContent as { status: string };
+        expect(await m.view.locator('h1').textContent()).toBe(`Transaction: ${s.status}`);
+        expect(await m.view.locator('.full-id').count()).toBe(0);
+        await m.view.locator('button.copy').click();
+        expect(await m.view.locator('input.full-id').inputValue()).toBe(txID);
+      } finally {
+        await m.close();
+      }
+    });
+
+    const errors: Array<[string, Record<string, unknown>]> = [
+      ['account_overview', { addresses: ['not-an-address'] }],
+      ['platform_getCurrentValidators', { limit: 0 }],
+      ['validator_lookup', { nodeID: 'NodeID-nope' }],
+      ['platform_getAllDepositOffers', { timestamp: 'not a time' }],
+      ['tx_status', { txID: 'not-a-tx' }],
+    ];
+    for (const [tool, args] of errors) {
+      it(`${tool}: an error result shows as an error, with its words, never as waiting`, async () => {
+        const m = await host.callAndShow(tool, args);
+        try {
+          expect(m.result.isError).toBe(true);
+          await rendered(m.view);
+          const alert = m.view.locator('[role=alert]');
+          expect(await alert.locator('h1').textContent()).toBe('The tool returned an error');
+          expect(await alert.locator('p').textContent()).toBe(resultText(m).trim());
+        } finally {
+          await m.close();
+        }
+      });
+    }
+
+    for (const width of [390, 900]) {
+      it(`no clipped column or sideways scroll at ${width} px in any view`, async () => {
+        const key = devnet.state.users.get('devnet')!.keys[0]!;
+        const txID = [...devnet.state.txs.keys()].find((id) => devnet.state.txs.get(id)?.chain === 'X')!;
+        const calls: Array<[string, Record<string, unknown>]> = [
+          ['account_overview', { addresses: [key.x, key.p] }],
+          ['platform_getCurrentValidators', {}],
+          ['platform_getAllDepositOffers', {}],
+          ['tx_status', { txID }],
+        ];
+        for (const [tool, args] of calls) {
+          const m = await host.callAndShow(tool, args, { width });
+          try {
+            await rendered(m.view);
+            // The copy field and an opened lookup are part of what can be on screen.
+            if (tool === 'platform_getCurrentValidators') {
+              await m.view.locator('button.copy').first().click();
+              await m.view.locator('tr[data-node]').first().click();
+              const first = (await m.view.locator('tr[data-node]').first().getAttribute('data-node'))!;
+              await expect.poll(() => m.view.locator('#lookup').textContent(), { timeout: 10_000 }).toMatch(answered(first));
+            }
+            expect(await m.view.evaluate('document.documentElement.clientWidth')).toBe(width);
+            expect(await clipped(m.view), `${tool} at ${width} px`).toEqual([]);
+          } finally {
+            await m.close();
+          }
+        }
+      });
+    }
+
+    it("the host's theme and CSS variables are followed, and a change of them too", async () => {
+      const m = await host.callAndShow('platform_getAllDepositOffers', {}, {
+        hostContext: { theme: 'dark', styles: { variables: { '--color-background-primary': 'rgb(1, 2, 3)', '--color-text-primary': 'rgb(250, 240, 230)', '--font-sans': 'monospace' } } },
+      });
+      try {
+        await rendered(m.view);
+        const look = () => m.view.evaluate(`[document.documentElement.getAttribute('data-theme'), getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color, getComputedStyle(document.body).fontFamily]`);
+        expect(await look()).toEqual(['dark', 'rgb(1, 2, 3)', 'rgb(250, 240, 230)', 'monospace']);
+        await m.setHostContext({ theme: 'light', styles: { variables: { '--color-background-primary': 'rgb(255, 254, 253)', '--color-text-primary': 'rgb(4, 5, 6)', '--font-sans': 'serif' } } });
+        await expect.poll(look).toEqual(['light', 'rgb(255, 254, 253)', 'rgb(4, 5, 6)', 'serif']);
+      } finally {
+        await m.close();
+      }
+    });
+
+    it('the host refuses an app call to a tool this server does not list for apps', async () => {
+      const m = await host.callAndShow('platform_getAllDepositOffers', {});
+      try {
+        await rendered(m.view);
+        // A raw MCP Apps tools/call from inside the view, through the sandbox to the bridge.
+        const answer = await m.view.evaluate(`new Promise((resolve) => {
+          addEventListener('message', (ev) => { if (ev.data && ev.data.id === 'probe') resolve(ev.data); });
+          parent.postMessage({ jsonrpc: '2.0', id: 'probe', method: 'tools/call', params: { name: '${CARD_TOOL}', arguments: { secret: 'x', decision: 'approve' } } }, '*');
+        })`);
+        expect((answer as { error?: { message: string } }).error?.message).toContain('not listed with app visibility');
+        expect(m.events).toContainEqual({ kind: 'refused', name: CARD_TOOL });
+      } finally {
+        await m.close();
+      }
+    });
+  });
+
+  describe('the approval card', () => {
+    let h: SpendHarness;
+    let host: AppsHost;
+    let to: string;
+    const sends = () => requestsFor(devnet, 'xvm.send');
+    const args = () => ({ amount: '1000000000', assetID: 'CAM', to });
+    beforeAll(async () => {
+      to = devnet.state.users.get('alice')!.keys[1]!.x;
+      h = await spendHarness(devnet, { capabilities: APPS_CAPS, env: { CHAIN_MCP_APPROVAL_WAIT_MS: '0', CHAIN_MCP_APPROVAL_LINK: 'plain' } });
+      host = await startAppsHost(h.client, browser);
+    });
+    afterAll(async () => {
+      await host?.close();
+      await h?.close();
+    });
+
+    async function card(opts?: Parameters<AppsHost['callAndShow']>[2]) {
+      const m = await host.callAndShow('xvm_send', args(), opts);
+      await m.view.locator('#approve').waitFor({ state: 'visible', timeout: 15_000 });
+      const secret = (m.result._meta as Record<string, { secret: string }>)[CARD_META_KEY]!.secret;
+      return { m, id: (m.result.structuredContent as { confirmationId: string }).confirmationId, secret };
+    }
+
+    it('approval_decide is listed with visibility ["app"], tiny, and the model never gets it', async () => {
+      const { tools } = await h.client.listTools();
+      const decide = tools.find((t) => t.name === CARD_TOOL)!;
+      expect(decide._meta).toEqual({ ui: { visibility: ['app'] } });
+      expect(Buffer.byteLength(JSON.stringify(decide))).toBeLessThan(300);
+      expect((await host.modelTools()).map((t) => t.name)).not.toContain(CARD_TOOL);
+      expect((await host.modelTools()).map((t) => t.name)).toContain('xvm_send');
+      await expect(host.callAndShow(CARD_TOOL, { secret: 'x', decision: 'approve' })).rejects.toThrow('The model has no tool');
+    });
+
+    it('Approve through the host decides it, tells the model (context and a message), and the confirm then sends once', async () => {
+      const { m, id, secret } = await card();
+      try {
+        const before = sends();
+        await m.view.locator('#approve').click();
+        await expect.poll(() => m.view.locator('#status').textContent(), { timeout: 10_000 }).toContain('Approved');
+        await expect.poll(() => m.events.filter((e) => e.kind === 'message').length, { timeout: 10_000 }).toBe(1);
+        expect(m.events.map((e) => e.kind)).toEqual(['tool-call', 'model-context', 'message']);
+        const context = m.events[1] as Extract<(typeof m.events)[number], { kind: 'model-context' }>;
+        expect(context.params.content?.[0]?.text).toMatch(/^The person approved on the approval card: .+\. Send it now/);
+        const message = m.events[2] as Extract<(typeof m.events)[number], { kind: 'message' }>;
+        expect(message.params).toEqual({ role: 'user', content: [{ type: 'text', text: 'I approved the spend on the card; please send it.' }] });
+        expect(JSON.stringify(m.events)).not.toContain(secret);
+        expect(sends()).toBe(before);
+        const sent = await h.call('xvm_send', { ...args(), confirm: id });
+        expect(sent.structured?.status, sent.text).toBe('issued');
+        expect(sends()).toBe(before + 1);
+        expect(m.violations).toEqual([]);
+      } finally {
+        await m.close();
+      }
+    });
+
+    it('Decline through the host sends nothing and tells the model it was declined', async () => {
+      const { m, id } = await card();
+      try {
+        const before = sends();
+        await m.view.locator('#decline').click();
+        await expect.poll(() => m.view.locator('#status').textContent(), { timeout: 10_000 }).toContain('Declined');
+        await expect.poll(() => m.events.filter((e) => e.kind === 'message').length, { timeout: 10_000 }).toBe(1);
+        const context = m.events.find((e) => e.kind === 'model-context') as Extract<(typeof m.events)[number], { kind: 'model-context' }>;
+        expect(context.params.content?.[0]?.text).toMatch(/^The person declined on the approval card: .+\. Nothing will be sent/);
+        expect((await h.call('xvm_send', { ...args(), confirm: id })).structured?.status).toBe('declined');
+        expect(sends()).toBe(before);
+      } finally {
+        await m.close();
+      }
+    });
+
+    it('a host that takes neither model context nor messages gets neither; the decision still holds', async () => {
+      const { serverTools, serverResources } = HOST_CAPABILITIES;
+      const { m, id } = await card({ capabilities: { serverTools, serverResources } });
+      try {
+        await m.view.locator('#approve').click();
+        await expect.poll(() => m.view.locator('#status').textContent(), { timeout: 10_000 }).toContain('Approved');
+        expect(m.events.map((e) => e.kind)).toEqual(['tool-call']);
+        expect((await h.call('xvm_send', { ...args(), confirm: id })).structured?.status).toBe('issued');
+      } finally {
+        await m.close();
+      }
+    });
+
+    it("the card follows the host's theme and variables", async () => {
+      const { m } = await card({ hostContext: { theme: 'dark', styles: { variables: { '--color-background-primary': 'rgb(7, 8, 9)', '--color-text-primary': 'rgb(200, 201, 202)' } } } });
+      try {
+        const look = () => m.view.evaluate(`[document.documentElement.getAttribute('data-theme'), getComputedStyle(document.body).backgroundColor, getComputedStyle(document.body).color]`);
+        expect(await look()).toEqual(['dark', 'rgb(7, 8, 9)', 'rgb(200, 201, 202)']);
+        await m.setHostContext({ theme: 'light' });
+        await expect.poll(() => m.view.evaluate(`document.documentElement.getAttribute('data-theme')`)).toBe('light');
+        await m.view.locator('#decline').click();
+        await expect.poll(() => m.view.locator('#status').textContent(), { timeout: 10_000 }).toContain('Declined');
+      } finally {
+        await m.close();
+      }
+    });
+
+    it('a refused preview shows as an error on the card, with no buttons', async () => {
+      const m = await host.callAndShow('xvm_send', { amount: '1000000000', assetID: 'CAM', to: 'X-nowhere' });
+      try {
+        expect(m.result.isError).toBe(true);
+        await expect.poll(() => m.view.locator('#status').textContent(), { timeout: 15_000 }).toBe(resultText(m).trim());
+        expect(await m.view.locator('#title').textContent()).toBe('Nothing to approve');
+        expect(await m.view.locator('#status').getAttribute('class')).toBe('error');
+        expect(await m.view.locator('#buttons').isHidden()).toBe(true);
+      } finally {
+        await m.close();
+      }
+    });
+  });
+});
