@@ -319,3 +319,75 @@ describe('Camino reads against a node of the spec\'s API', () => {
 });
 
 
+
+describe('platform_claim through the keystore (camino node)', () => {
+  let devnet: Devnet;
+  let stack: Stack;
+  beforeAll(async () => {
+    devnet = await startDevnet({ dialect: 'camino' });
+    devnet.router.record = true;
+    stack = await inMemoryStack({
+      devnet,
+      env: {
+        CHAIN_MCP_ALLOW_SPEND: 'true',
+        CHAIN_MCP_APPROVAL: 'confirm-id',
+        CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username,
+        CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password,
+      },
+    });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await devnet.close();
+  });
+
+  it('previews every claimed amount, the destination and the fee, then issues the claim once after approval', async () => {
+    const state = devnet.state;
+    const d0 = state.users.get('devnet')!.keys[0]!;
+    const c = state.claimables[0]!;
+    const validatorBefore = c.validatorRewards;
+    const deposit = state.deposits.get(registeredId('deposit:1'))!;
+    const claimedBefore = deposit.claimedRewardAmount;
+    const args = {
+      claims: [
+        { kind: 'validator', owner: d0.p, amount: '2.5 CAM' },
+        { kind: 'deposit', depositTxID: deposit.txID, amount: '1 CAM' },
+      ],
+      to: d0.p,
+    };
+    const preview = await stack.call('platform_claim', args);
+    expect(preview.isError, preview.text).toBe(false);
+    expect(sent(devnet, 'platform.claim')).toHaveLength(0);
+    expect(preview.text).toContain(`To: ${d0.p}`);
+    expect(preview.text).toContain(`Claim: 2.5 CAM of ${d0.p}'s validator rewards`);
+    expect(preview.text).toContain(`Claim: 1 CAM of deposit ${deposit.txID}'s reward`);
+    expect(preview.text).toContain('Total claimed: 3.5 CAM');
+    expect(preview.text).toMatch(/Fee: 0\.001 CAM/);
+    const id = preview.structured!.confirmationId as string;
+    const done = await stack.call('platform_claim', { ...args, confirm: id });
+    expect(done.isError, done.text).toBe(false);
+    expect(sent(devnet, 'platform.claim')).toHaveLength(1);
+    expect(sent(devnet, 'platform.claim')[0]).toMatchObject({
+      claimables: [
+        { depositTxID: '', claimableOwner: { locktime: '0', threshold: '1', addresses: [d0.p] }, amount: '2500000000', claimType: 0 },
+        { depositTxID: deposit.txID, amount: '1000000000', claimType: 3 },
+      ],
+      claimTo: { locktime: '0', threshold: '1', addresses: [d0.p] },
+    });
+    expect(c.validatorRewards).toBe(validatorBefore - 2_500_000_000n);
+    expect(deposit.claimedRewardAmount).toBe(claimedBefore + 1_000_000_000n);
+    // The same confirmation id does not send it again.
+    const again = await stack.call('platform_claim', { ...args, confirm: id });
+    expect(again.isError).toBe(true);
+    expect(sent(devnet, 'platform.claim')).toHaveLength(1);
+  });
+
+  it('refuses a claim above what is claimable now, naming the field, before anything is sent', async () => {
+    const d0 = devnet.state.users.get('devnet')!.keys[0]!;
+    const r = await stack.call('platform_claim', { claims: [{ kind: 'expiredDeposit', owner: d0.p, amount: '1000 CAM' }], to: d0.p });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('claims[0].amount');
+    expect(r.text).toContain('claimable now');
+    expect(sent(devnet, 'platform.claim')).toHaveLength(1);
+  });
+});

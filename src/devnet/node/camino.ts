@@ -1,8 +1,10 @@
 import { parseNodeId } from '../../codec/index.js';
 import { ARGUMENT_ERROR, type Params, RpcFault, type RpcRouter } from '../rpc.js';
-import { bareAddress, type Deposit, type DepositOffer, type DevnetState, type Owner, pBlockJson } from '../state/index.js';
+import { addTx, bareAddress, type Deposit, type DepositOffer, type DevnetState, type Owner, pBlockJson } from '../state/index.js';
+import { needUser } from './keystore.admin.js';
 import { needAddress } from './platform.js';
 import { pageUtxos } from './xvm.js';
+import { changeOutputs, owners as fromOwners, pay } from './xvm.spend.js';
 
 /**
  * Camino's own P-Chain methods (caminogo vms/platformvm/camino_service.go), which the spec does not
@@ -129,5 +131,57 @@ export function registerCamino(router: RpcRouter, state: DevnetState): void {
       return { block: pBlockJson(state, block), encoding: 'json' };
     })
     .on(path, 'platform.getUpgradePhases', () => ({ athensPhase: state.now() >= state.athensPhaseTime ? '1' : '0' }))
-    .on(path, 'platform.getUTXOs', (p) => pageUtxos(state, 'P', p, ['P'], false));
+    .on(path, 'platform.getUTXOs', (p) => pageUtxos(state, 'P', p, ['P'], false))
+    // caminogo camino_service.go Claim: the keystore signs a ClaimTx; claimType 0 validator rewards,
+    // 1 expired deposit rewards (by owner), 3 a running deposit's reward (by deposit tx ID).
+    .on(path, 'platform.claim', (p) => {
+      const user = needUser(state, p);
+      const mine = new Set(user.keys.map((k) => k.bech32));
+      const list = Array.isArray(p.claimables) ? p.claimables : [];
+      if (list.length === 0) throw new RpcFault('no claimables');
+      const claimTo = needOwner(state, p.claimTo);
+      const now = state.now();
+      const changes: Array<() => void> = [];
+      let total = 0n;
+      for (const raw of list) {
+        const c = (raw ?? {}) as Record<string, unknown>;
+        const type = c.claimType;
+        const amountText = c.amount;
+        if (typeof type !== 'number' || !(typeof amountText === 'string' || typeof amountText === 'number') || !/^\d+$/.test(String(amountText))) throw new RpcFault(ARGUMENT_ERROR);
+        const amount = BigInt(amountText);
+        if (type === 3) {
+          const d = state.deposits.get(String(c.depositTxID ?? ''));
+          if (!d) throw new RpcFault("couldn't create tx: not found");
+          if (!d.rewardOwner.addresses.every((a) => mine.has(bareAddress(a)))) throw new RpcFault("couldn't create tx: not enough signatures");
+          const can = claimableReward(d, offerOf(d)!, now);
+          if (amount > can) throw new RpcFault(`couldn't create tx: claimed amount ${amount} is more than the ${can} claimable`);
+          changes.push(() => {
+            d.claimedRewardAmount += amount;
+          });
+        } else if (type === 0 || type === 1) {
+          const owner = needOwner(state, c.claimableOwner);
+          const found = state.claimables.find((x) => sameOwner(x.owner, owner));
+          if (!found) throw new RpcFault("couldn't create tx: not found");
+          if (!owner.addresses.every((a) => mine.has(bareAddress(a)))) throw new RpcFault("couldn't create tx: not enough signatures");
+          const key = type === 0 ? 'validatorRewards' : 'expiredDepositRewards';
+          if (amount > found[key]) throw new RpcFault(`couldn't create tx: claimed amount ${amount} is more than the ${found[key]} claimable`);
+          changes.push(() => {
+            found[key] -= amount;
+          });
+        } else throw new RpcFault('wrong claim type');
+        total += amount;
+      }
+      const from = fromOwners(state, user, 'P', p.from);
+      const { inputs, change } = pay(state, 'P', from, new Map([[state.nativeAssetID, state.fees.txFee]]));
+      for (const apply of changes) apply();
+      const to = claimTo.addresses[0]!;
+      const tx = addTx(state, {
+        chain: 'P',
+        type: 'claim',
+        inputs,
+        outputs: [{ assetID: state.nativeAssetID, amount: total, addresses: [to], chain: 'P' }, ...changeOutputs(change, to, 'P')],
+        fee: state.fees.txFee,
+      });
+      return { txID: tx.id };
+    });
 }
