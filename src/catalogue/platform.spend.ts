@@ -62,6 +62,15 @@ const stakeLimits = (i: { stakeAmount: bigint; rewardAddress: string; changeAddr
 
 const stakerFollow = (nodeID: string) => `Follow it with platform_getPendingValidators {"nodeIDs": ["${nodeID}"]}: it is pending until its start time.`;
 
+/**
+ * caminogo has a keystore method for a claim but none for a deposit or an unlock
+ * (vms/platformvm/camino_service.go): those are signed by this process's own key, which the
+ * keystore signer cannot do. Refused before any request.
+ */
+function needsLocalSigner(what: string): never {
+  throw new ChainMcpError('policy', `The node's keystore cannot sign ${what}: caminogo has no keystore method for it; it needs the local signer (CHAIN_MCP_SIGNER=local with a key from \`chain-mcp key new\`), which this server does not have yet.`);
+}
+
 /** caminogo txs/camino_claim_tx.go ClaimType (a plain uint64: a JSON number). */
 const CLAIM_TYPES = { validator: 0, expiredDeposit: 1, deposit: 3 } as const;
 interface ClaimInput {
@@ -415,6 +424,39 @@ export const platformSpendTools: ToolDef[] = [
     // Rewards come in; only the fee leaves, and the destination must be the user's own.
     limits: (i) => ({ amount: 0n, recipients: recipientsOf(i.to), own: recipientsOf(i.to) }),
     summarize: (o, i) => issuedText(`Claimed rewards to ${i.to}`, o.txID, `Check it with platform_getTxStatus {"txID": "${o.txID}"}, then platform_getBalance {"addresses": ["${i.to}"]}.`),
+  }),
+  defineTool({
+    name: 'platform_deposit',
+    title: 'Deposit into an offer',
+    description: 'Lock CAM in an open deposit offer for a duration to earn its interest (Camino). Needs the local signer.',
+    tier: 'spend',
+    toolset: 'platform',
+    input: z.strictObject({
+      offerID: cb58Id('Deposit offer ID (platform_getAllDepositOffers).'),
+      amount: amount(undefined, 'native'),
+      duration: z.number().int().min(1).max(0xffffffff).describe('Seconds, within the offer\'s min and max duration.'),
+      rewardAddress: pAddress('P address that may claim the rewards; default the depositor.').optional(),
+      from,
+    }),
+    output: TxOut,
+    validate: () => needsLocalSigner('a deposit'),
+    plan: async () => needsLocalSigner('a deposit'),
+    // The amount is locked until the deposit unlocks: it leaves the user's control for that long.
+    limits: (i) => ({ amount: i.amount, recipients: recipientsOf(i.rewardAddress) }),
+    summarize: (o) => issuedText('Deposited', o.txID, `Check it with platform_getTxStatus {"txID": "${o.txID}"}.`),
+  }),
+  defineTool({
+    name: 'platform_unlockDeposit',
+    title: 'Unlock deposits',
+    description: 'Return the unlockable part of deposits (in or after their unlock period) to spendable CAM (Camino). Needs the local signer.',
+    tier: 'spend',
+    toolset: 'platform',
+    input: z.strictObject({ depositTxIDs: z.array(cb58Id('Deposit tx ID.')).min(1).max(64).describe('Deposits to unlock (account_overview lists them).'), from }),
+    output: TxOut,
+    validate: () => needsLocalSigner('an unlock'),
+    plan: async () => needsLocalSigner('an unlock'),
+    limits: () => ({ amount: 0n, recipients: [] }),
+    summarize: (o) => issuedText('Unlocked deposits', o.txID, `Check it with platform_getTxStatus {"txID": "${o.txID}"}.`),
   }),
   defineTool({
     name: 'platform_setAddressState',

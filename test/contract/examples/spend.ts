@@ -157,6 +157,17 @@ export const examples: Record<string, ContractExample> = {
       'platform.claim': { txID: TX.txID },
     },
   },
+  // No keystore method exists for these (caminogo camino_service.go): they need the local signer.
+  platform_deposit: {
+    args: { offerID: TX.txID, amount: '1000000000', duration: 5184000, rewardAddress: P1 },
+    expect: [],
+    refusal: 'it needs the local signer (CHAIN_MCP_SIGNER=local',
+  },
+  platform_unlockDeposit: {
+    args: { depositTxIDs: [TX.txID] },
+    expect: [],
+    refusal: 'it needs the local signer (CHAIN_MCP_SIGNER=local',
+  },
   platform_setAddressState: {
     args: { address: P1, state: 'AddressStateKycVerified', remove: false },
     expect: P('platform.setAddressState', { address: P1, state: 32, remove: false }),
