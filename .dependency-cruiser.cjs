@@ -9,6 +9,7 @@ const LAYERS = [
   ['services', '^src/services\\.ts$'],
   ['catalogue', '^src/catalogue/'],
   ['domain', '^src/(spend|approval|context|summarize)/'],
+  ['build', '^src/build/'],
   ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|confirm|version)\\.ts$'],
 ];
 
