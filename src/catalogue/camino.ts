@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { relativeTime } from '../codec/index.js';
+import { parseChainAddress, parseNodeId, relativeTime } from '../codec/index.js';
 import { cb58Id, pAddress } from '../core/fields.js';
 import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 import { ChainMcpError, RpcError } from '../errors.js';
@@ -308,7 +308,14 @@ export const caminoTools: ToolDef[] = withShallowOutputs([
       address: z
         .string()
         .max(100)
-        .regex(/^(NodeID-|P-)/, 'expected NodeID-... or P-...')
+        .superRefine((v, c) => {
+          try {
+            if (v.startsWith('NodeID-')) parseNodeId(v);
+            else parseChainAddress(v, { chains: ['P'] });
+          } catch (err) {
+            c.addIssue({ code: 'custom', message: `${(err as Error).message}; expected NodeID-... or P-...` });
+          }
+        })
         .describe('NodeID-... or P-...'),
     }),
     output: z.object({ address: z.string(), linked: z.string().describe('The other side; empty when nothing is registered.'), registered: z.boolean() }),

@@ -66,6 +66,8 @@ async function candidates(ctx: ToolContext): Promise<Candidate[]> {
   });
 }
 
+const isCb58Shaped = (t: string) => /^[1-9A-HJ-NP-Za-km-z]+$/.test(t);
+
 /** A well-formed asset ID, standing in for a name while the rest of the input is checked. */
 const PLACEHOLDER = '11111111111111111111111111111111LpoYY';
 
@@ -81,13 +83,39 @@ export async function resolveAssetNames(input: AnyObject, args: unknown, ctx: To
   // Display amounts ("1.5 CAM") are converted later, once the asset is known.
   for (const s of sitesOf(shape, placeholder, '', displayAmountFields)) if (DISPLAY_AMOUNT.test(String(s.holder[s.key]))) s.holder[s.key] = '1';
   validate(placeholder);
-  const network = await ctx.network();
+  const aliasShaped = (t: string) => /^[A-Za-z][A-Za-z0-9]{0,15}$/.test(t);
+  // An alias-shaped name goes to the node as it is unless the indexer knows an asset by it: no
+  // request is spent on "CAM" when there is no indexer to name other assets.
   let known: Candidate[] | undefined;
+  const named = async (t: string) => {
+    known ??= await candidates(ctx);
+    return known.some((c) => [c.symbol, c.name].some((n) => n.toLowerCase() === t.toLowerCase() || (skeleton(n) !== '' && skeleton(n) === skeleton(t))));
+  };
+  const todo = [];
   for (const site of sites) {
     const text = String(site.holder[site.key]).trim();
+    // Without an indexer there are no names to resolve: the schema refuses what is no ID or alias.
+    if (!ctx.config.indexerUrl) continue;
+    // Only what reads as a name: a mistyped ID or stray symbols are left to the schema's refusal.
+    const nameShaped = text.length <= 40 && /^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u.test(text) && /\p{L}/u.test(text) && !(text.length >= 40 && isCb58Shaped(text)) && !/^([XPC]-|NodeID-|0x)/i.test(text);
+    if (text !== '' && nameShaped && (!aliasShaped(text) || (await named(text)))) todo.push(site);
+  }
+  if (todo.length === 0) return copy;
+  let network: Awaited<ReturnType<ToolContext['network']>> | undefined;
+  for (const site of todo) {
+    const text = String(site.holder[site.key]).trim();
     if (text === '') continue;
-    if (text === network.assetSymbol) continue;
     const wanted = skeleton(text);
+    known ??= await candidates(ctx);
+    // One asset carries exactly this symbol or name and none looks like it: its ID, with no node request.
+    const exactFirst = known.filter((c) => c.symbol === text || c.name === text);
+    const alikeFirst = known.filter((c) => !exactFirst.includes(c) && wanted !== '' && (skeleton(c.symbol) === wanted || skeleton(c.name) === wanted));
+    if (exactFirst.length === 1 && alikeFirst.length === 0) {
+      site.holder[site.key] = exactFirst[0]!.id;
+      continue;
+    }
+    network ??= await ctx.network();
+    if (text === network.assetSymbol) continue;
     const native = { id: network.assetID, symbol: network.assetSymbol, name: '' };
     // A look-alike of the native symbol ("CΑM" with a Greek alpha) is never the native asset.
     if (wanted !== '' && wanted === skeleton(network.assetSymbol) && text.toLowerCase() !== network.assetSymbol.toLowerCase()) {
@@ -97,7 +125,6 @@ export async function resolveAssetNames(input: AnyObject, args: unknown, ctx: To
       site.holder[site.key] = network.assetSymbol;
       continue;
     }
-    known ??= await candidates(ctx);
     const exact = known.filter((c) => c.symbol.toLowerCase() === text.toLowerCase() || c.name.toLowerCase() === text.toLowerCase());
     const alike = known.filter((c) => !exact.includes(c) && wanted !== '' && (skeleton(c.symbol) === wanted || skeleton(c.name) === wanted));
     const all = [...exact, ...alike];

@@ -70,6 +70,7 @@ describe.each(['spec', 'camino'] as const)('every tool sends exactly the request
       CHAIN_MCP_KEYSTORE_PASSWORD: KEYSTORE.password,
       CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id',
       CHAIN_MCP_ALLOW_ADMIN: 'true',
+      CHAIN_MCP_TOOLSETS: 'all',
     });
     const { mcp, services } = buildServer({ config, log: silentLogger() });
     const [a, b] = InMemoryTransport.createLinkedPair();

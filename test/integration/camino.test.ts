@@ -152,8 +152,12 @@ describe('Camino reads against a camino-dialect node', () => {
       if (v) expect(l.nodeID).toBe(v.nodeID);
       if (d) {
         const offer = state.depositOffers.find((o) => o.id === d.offerID)!;
-        const until = BigInt(Math.min(Number(now), d.start + d.duration - offer.noRewardsPeriodDuration));
-        expect(l.depositReward!.value).toBe(String((d.amount * (until - BigInt(d.start)) * offer.interestRateNominator) / (1_000_000n * YEAR) - d.claimedRewardAmount));
+        // The node's clock at the call: this second or the two before (the reward grows each second).
+        const at = (t: bigint) => {
+          const until = BigInt(Math.min(Number(t), d.start + d.duration - offer.noRewardsPeriodDuration));
+          return String((d.amount * (until - BigInt(d.start)) * offer.interestRateNominator) / (1_000_000n * YEAR) - d.claimedRewardAmount);
+        };
+        expect([at(now), at(now - 1n), at(now - 2n)]).toContain(l.depositReward!.value);
       }
     }
     const claim = account.claimable as Record<string, { value: string }>;
@@ -247,7 +251,7 @@ describe('Camino reads against a camino-dialect node', () => {
     const network = await stack.call('indexer_getTxfeeAggregates', {});
     expect(network.isError, network.text).toBe(false);
     expect(network.structured!.scope).toBe('network');
-    expect(network.text).toContain('Fees paid by the whole network (all addresses)');
+    expect(network.text).toContain('Fees paid by the whole network (all addresses; give address for one address');
     const d1 = devnet.state.users.get('devnet')!.keys[1]!;
     // Truth: the fee of every accepted X/P transaction that spent one of d1's outputs, once each.
     const paid = [...devnet.state.txs.values()].filter((t) => t.status === 'Accepted' && t.chain !== 'C' && t.inputs.some((i) => i.addresses.some((a) => a.endsWith(d1.bech32))));
@@ -389,5 +393,33 @@ describe('platform_claim through the keystore (camino node)', () => {
     expect(r.text).toContain('claims[0].amount');
     expect(r.text).toContain('claimable now');
     expect(sent(devnet, 'platform.claim')).toHaveLength(1);
+  });
+});
+
+describe('deposit and unlock under the keystore signer', () => {
+  let devnet: Devnet;
+  let stack: Stack;
+  beforeAll(async () => {
+    devnet = await startDevnet({ dialect: 'camino' });
+    devnet.router.record = true;
+    stack = await inMemoryStack({
+      devnet,
+      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password },
+    });
+  });
+  afterAll(async () => {
+    await stack.close();
+    await devnet.close();
+  });
+
+  it.each([
+    ['platform_deposit', () => ({ offerID: devnet.state.depositOffers[0]!.id, amount: '10000000000', duration: 90 * 86_400 })],
+    ['platform_unlockDeposit', () => ({ depositTxIDs: [registeredId('deposit:1')] })],
+  ] as const)('%s refuses in one line naming the local signer, sending nothing', async (name, args) => {
+    devnet.router.requests.length = 0;
+    const r = await stack.call(name, args());
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toContain('needs the local signer (CHAIN_MCP_SIGNER=local');
+    expect(devnet.router.requests).toEqual([]);
   });
 });

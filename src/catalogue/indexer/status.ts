@@ -161,7 +161,7 @@ export const statusTools: ToolDef[] = [
     },
     summarize: (o) =>
       o.scope === 'network'
-        ? `Fees paid by the whole network (all addresses)${windowText(o.startTime, o.endTime)}: ${o.txfee.display}. For one address's fees, call again with address.`
+        ? `Fees paid by the whole network (all addresses; give address for one address's fees)${windowText(o.startTime, o.endTime)}: ${o.txfee.display}.`
         : `Fees paid by ${o.addresses!.join(', ')}${windowText(o.startTime, o.endTime)}: ${o.txfee.display} in ${o.transactions} transaction(s)${o.complete ? '' : ' (more history than read: a lower bound; narrow the window)'}.`,
   }),
 ];
