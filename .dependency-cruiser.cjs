@@ -10,7 +10,9 @@ const LAYERS = [
   ['catalogue', '^src/catalogue/'],
   ['domain', '^src/(spend|approval|context|summarize)/'],
   ['build', '^src/build/'],
-  ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|confirm|version)\\.ts$'],
+  ['signer', '^src/signer/'],
+  ['state', '^src/state/|^src/confirm\\.ts$'],
+  ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|version)\\.ts$'],
 ];
 
 /** One rule per layer: nothing in it imports a layer above it. */

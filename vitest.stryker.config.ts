@@ -29,7 +29,7 @@ export default defineConfig({
     exclude: [
       'test/unit/views-app-class.test.ts',
       // Their work happens in another process (the built bin, anvil) or in a browser page of the views.
-      'test/integration/{doctor,evm,start-mistakes,stdio,views}.test.ts',
+      'test/integration/{doctor,evm,start-mistakes,stdio,views,key-cli,signer-unlock}.test.ts',
     ],
     globalSetup: ['test/helpers/browser-setup.ts'],
     testTimeout: 30_000,

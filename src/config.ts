@@ -1,5 +1,6 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from './codec/address.js';
@@ -9,10 +10,89 @@ import { TOOLSETS, type Toolset } from './core/toolsets.js';
 import { SETTINGS, shortMeaning } from './settings.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
 
+/** chain-mcp's folder in the user's configuration directory (XDG_CONFIG_HOME, %APPDATA%, ~/.config). */
+function configDir(env: NodeJS.ProcessEnv): string {
+  const base = env.XDG_CONFIG_HOME || (process.platform === 'win32' && env.APPDATA ? env.APPDATA : join(homedir(), '.config'));
+  return join(base, 'chain-mcp');
+}
+
 /** Where `chain-mcp passkey add` stores the operator's passkey (CHAIN_MCP_PASSKEY_FILE overrides). */
 export function defaultPasskeyFile(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME || (process.platform === 'win32' && env.APPDATA ? env.APPDATA : join(homedir(), '.config'));
-  return join(base, 'chain-mcp', 'passkeys.json');
+  return join(configDir(env), 'passkeys.json');
+}
+
+/** Where `chain-mcp key new` / `key import` write the encrypted key (CHAIN_MCP_KEY_FILE overrides). */
+export function defaultKeyFile(env: NodeJS.ProcessEnv = process.env): string {
+  return join(configDir(env), 'key.json');
+}
+
+/** The key file chain-mcp uses under `env`. */
+export function keyFilePath(env: NodeJS.ProcessEnv = process.env): string {
+  return env.CHAIN_MCP_KEY_FILE?.trim() || defaultKeyFile(env);
+}
+
+/**
+ * Secrets that may come from a file instead of the environment (`/proc/<pid>/environ` is readable
+ * by every process of the same OS user; a file can be readable by chain-mcp's own user only).
+ */
+export const SECRET_FILES = ['CHAIN_MCP_KEYSTORE_PASSWORD', 'CHAIN_MCP_AUTH_PASSWORD', 'CHAIN_MCP_AUTH_TOKEN'] as const;
+
+/** A secret file's text without one trailing newline (what `echo secret > file` adds). */
+function readSecretFile(variable: string, path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${variable}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return text.replace(/\r?\n$/, '');
+}
+
+/**
+ * Moves each `<SECRET>_FILE`'s content into `<SECRET>` of a copy of `env`, and says which secrets
+ * came from the environment itself. Both set is refused: which one wins would be a guess.
+ */
+function secretsFromFiles(env: NodeJS.ProcessEnv, given: (k: string) => boolean): { env: NodeJS.ProcessEnv; fromEnv: string[] } {
+  const out = { ...env };
+  const fromEnv: string[] = [];
+  for (const name of SECRET_FILES) {
+    const file = `${name}_FILE`;
+    const hasFile = given(file) && env[file]?.trim() !== '';
+    const hasValue = given(name) && env[name] !== '';
+    if (hasFile && hasValue) throw new ConfigError(`${name} and ${file}: set one, not both`);
+    if (hasFile) out[name] = readSecretFile(file, (env[file] ?? '').trim());
+    else if (hasValue) fromEnv.push(name);
+    delete out[file];
+  }
+  return { env: out, fromEnv };
+}
+
+/** The default store when spends are on: a file beside the passkeys, so the daily total survives restarts. */
+export function defaultStateFile(env: NodeJS.ProcessEnv = process.env): string {
+  return join(dirname(defaultPasskeyFile(env)), 'state.db');
+}
+
+/** CHAIN_MCP_STATE: where the state that guards money lives (src/state/). */
+export type StateSetting = { kind: 'memory' } | { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+/** Parses CHAIN_MCP_STATE; a postgres URL is never echoed (it may hold a password). */
+export function parseStateSetting(text: string): StateSetting {
+  const value = text.trim();
+  if (value === 'memory') return { kind: 'memory' };
+  if (value.startsWith('sqlite:')) {
+    const file = value.slice('sqlite:'.length);
+    if (file === '') throw new ConfigError('CHAIN_MCP_STATE: sqlite: needs a file, as in sqlite:/var/lib/chain-mcp/state.db');
+    return { kind: 'sqlite', file: resolve(file) };
+  }
+  if (/^postgres(ql)?:\/\//.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError('CHAIN_MCP_STATE: the postgres:// URL does not parse (postgres://user:password@host:5432/database)');
+    }
+    return { kind: 'postgres', url: value };
+  }
+  throw new ConfigError(`CHAIN_MCP_STATE: expected memory, sqlite:<file> or postgres://user:password@host:5432/database (got "${value.slice(0, 40)}")`);
 }
 
 /** Thrown for configuration that cannot start the server; main prints `message` as one line. */
@@ -180,7 +260,17 @@ const envSchema = z.object({
   CHAIN_MCP_WIRE_NAMES: z.string().optional(),
   CHAIN_MCP_APPROVAL: z.enum(['human', 'confirm-id']).default('human'),
   CHAIN_MCP_APPROVAL_LINK: z.enum(['passkey', 'plain']).default('passkey'),
+  CHAIN_MCP_STATE: z.string().trim().min(1).optional(),
+  CHAIN_MCP_STATE_KEY: z
+    .string()
+    .trim()
+    .regex(/^[0-9a-fA-F]{64}$/, 'expected 32 bytes as 64 hex digits (openssl rand -hex 32)')
+    .optional(),
   CHAIN_MCP_PASSKEY_FILE: z.string().trim().min(1).optional(),
+  CHAIN_MCP_SIGNER: z.enum(['local', 'keystore']).optional(),
+  CHAIN_MCP_KEY_FILE: z.string().trim().min(1).optional(),
+  CHAIN_MCP_KEY_PASSPHRASE_FILE: z.string().trim().min(1).optional(),
+  CHAIN_MCP_KEY_IDLE_MINUTES: wholeNumber('minutes', 1, 1440, 15),
   CHAIN_MCP_APPROVAL_WAIT_MS: z
     .string()
     .regex(/^\d+$/, 'expected milliseconds as a whole number')
@@ -231,10 +321,29 @@ export interface Config {
   approvalLink: 'passkey' | 'plain';
   /** Where `chain-mcp passkey add` stores the passkey (CHAIN_MCP_PASSKEY_FILE). */
   passkeyFile: string;
+  /**
+   * Who signs spends (CHAIN_MCP_SIGNER): `local` (this process, from the key file), `keystore` (the
+   * node's keystore user), or none. Default: `local` when the key file exists, else `keystore` with a keystore user.
+   */
+  signer?: 'local' | 'keystore';
+  /** The encrypted key file (CHAIN_MCP_KEY_FILE), used when `signer` is `local`. */
+  keyFile: string;
+  /** CHAIN_MCP_KEY_PASSPHRASE_FILE's content, read at start: the key is unlocked with it (a server with no human at a browser). */
+  keyPassphrase?: string;
+  /** Where that passphrase came from (for --check). */
+  keyPassphraseFile?: string;
+  /** An unlocked key locks again after this many minutes without a spend (CHAIN_MCP_KEY_IDLE_MINUTES). */
+  keyIdleMinutes: number;
+  /** Secret variables taken from the environment rather than from their `_FILE` (for --check's warning). */
+  secretsFromEnv: readonly string[];
   /** Budget for one result's structuredContent; lists lose whole items from their end to fit. */
   maxStructuredBytes: number;
   /** CHAIN_MCP_WIRE_NAMES: `auto` learns the node's names on first use (src/context/dialect.ts). */
   wire: WireSetting;
+  /** CHAIN_MCP_STATE: memory, one SQLite file, or a PostgreSQL shared by replicas (src/state/). */
+  state: StateSetting;
+  /** CHAIN_MCP_STATE_KEY (64 hex digits): binds confirmation ids; random per process when unset. */
+  stateKey?: string;
   /** Values that must never appear in a log line, an error or a tool result. */
   secrets: readonly string[];
   /** CHAIN_MCP_HTTP_TOKEN: the bearer token every --http request must carry. */
@@ -326,7 +435,8 @@ export const HELP = [
   'chain-mcp: MCP server for a blockchain node and its indexer',
   '',
   'Usage: chain-mcp [--http [--port N]] [--devnet] [options]',
-  '       chain-mcp passkey add [--port N]   register the passkey that guards approval links',
+  '       chain-mcp passkey add [--name TEXT] [--port N]   register the passkey that guards approval links (in a terminal)',
+  '       chain-mcp key new | key import | key show [--network NAME]   make, import or show the local key (in a terminal)',
   '',
   helpRow('(no flags)', 'serve MCP on stdio'),
   ...FLAGS.map((f) => helpRow(`${f.short ? `-${f.short}, ` : ''}--${f.name}${f.arg ? ` ${f.arg}` : ''}`, f.help)),
@@ -334,7 +444,9 @@ export const HELP = [
   'Variables (details and examples: docs/configuration.md in the source repository):',
   ...SETTINGS.map((s) => helpRow(s.env, `${shortMeaning(s.meaning)}${s.default === 'unset' ? '' : ` (default ${s.default})`}`)),
   '',
-  'Secrets (tokens, passwords, the admin secret) are read from the environment only and never shown.',
+  'Secrets (tokens, passwords, the admin secret) are never shown; the keystore password and the auth',
+  "token and password can come from a *_FILE instead of the environment. The key's passphrase is typed",
+  'on the approval page (or read from CHAIN_MCP_KEY_PASSPHRASE_FILE), never taken from the environment.',
 ].join('\n');
 
 /** The parseArgs options, from the table. */
@@ -386,9 +498,11 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): { cli
 }
 
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv): Config {
+export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
   // An unfilled MCPB placeholder ("${user_config.x}") means the user left the field empty.
-  const given = (k: string) => env[k] !== undefined && !/^\$\{[^}]*\}$/.test(env[k] ?? '');
+  const isGiven = (e: NodeJS.ProcessEnv) => (k: string) => e[k] !== undefined && !/^\$\{[^}]*\}$/.test(e[k] ?? '');
+  const { env, fromEnv } = secretsFromFiles(rawEnv, isGiven(rawEnv));
+  const given = isGiven(env);
   const relevant = Object.fromEntries(
     Object.keys(envSchema.shape)
       .filter((k) => given(k) && (env[k] !== '' || k === 'CHAIN_MCP_ALLOW_SPEND' || k === 'CHAIN_MCP_ALLOW_ADMIN' || k === 'CHAIN_MCP_DYNAMIC'))
@@ -398,7 +512,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
-    const secret = name.includes('PASSWORD') || name.includes('TOKEN') || name.includes('SECRET');
+    const secret = name.includes('PASSWORD') || name.includes('TOKEN') || name.includes('SECRET') || name === 'CHAIN_MCP_STATE_KEY' || name === 'CHAIN_MCP_STATE';
     const named = issue.code === 'custom' && issue.params?.named === true;
     const shown = secret || named ? '' : ` (got "${String(env[name] ?? '')}")`;
     const message =
@@ -419,7 +533,38 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const toolsets = new Set<Toolset>(
     !toolsetNames || toolsetNames.length === 0 || toolsetNames.includes('all') ? TOOLSETS : (toolsetNames as Toolset[]),
   );
-  const secrets = [e.CHAIN_MCP_AUTH_TOKEN, e.CHAIN_MCP_AUTH_PASSWORD, e.CHAIN_MCP_KEYSTORE_PASSWORD, e.CHAIN_MCP_ADMIN_SECRET, e.CHAIN_MCP_HTTP_TOKEN].filter(
+  const keyFile = e.CHAIN_MCP_KEY_FILE ?? defaultKeyFile(env);
+  const signer = e.CHAIN_MCP_SIGNER ?? (existsSync(keyFile) ? 'local' : e.CHAIN_MCP_KEYSTORE_USER ? 'keystore' : undefined);
+  if (e.CHAIN_MCP_SIGNER === 'local' && !existsSync(keyFile)) {
+    throw new ConfigError(`CHAIN_MCP_SIGNER=local: no key file at ${keyFile}; make one with \`chain-mcp key new\` or \`chain-mcp key import\` in a terminal, or set CHAIN_MCP_KEY_FILE`);
+  }
+  if (e.CHAIN_MCP_SIGNER === 'keystore' && !e.CHAIN_MCP_KEYSTORE_USER) {
+    throw new ConfigError('CHAIN_MCP_SIGNER=keystore: set CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD (or CHAIN_MCP_KEYSTORE_PASSWORD_FILE)');
+  }
+  let keyPassphrase: string | undefined;
+  if (e.CHAIN_MCP_KEY_PASSPHRASE_FILE !== undefined) {
+    keyPassphrase = readSecretFile('CHAIN_MCP_KEY_PASSPHRASE_FILE', e.CHAIN_MCP_KEY_PASSPHRASE_FILE);
+    if (keyPassphrase.length === 0) throw new ConfigError(`CHAIN_MCP_KEY_PASSPHRASE_FILE: ${e.CHAIN_MCP_KEY_PASSPHRASE_FILE} is empty`);
+  }
+  // Spends on: the daily total must survive a restart, so the default is a file, not memory.
+  const state = e.CHAIN_MCP_STATE ? parseStateSetting(e.CHAIN_MCP_STATE) : e.CHAIN_MCP_ALLOW_SPEND ? { kind: 'sqlite' as const, file: defaultStateFile(env) } : { kind: 'memory' as const };
+  if (state.kind === 'postgres' && !e.CHAIN_MCP_STATE_KEY) {
+    throw new ConfigError(
+      'CHAIN_MCP_STATE_KEY: required with a shared store (CHAIN_MCP_STATE=postgres://…): the same 64 hex digits on every replica (openssl rand -hex 32), so any replica can check the confirmation ids another issued',
+    );
+  }
+  const statePassword = state.kind === 'postgres' ? decodeURIComponent(new URL(state.url).password) : '';
+  const secrets = [
+    e.CHAIN_MCP_AUTH_TOKEN,
+    e.CHAIN_MCP_AUTH_PASSWORD,
+    e.CHAIN_MCP_KEYSTORE_PASSWORD,
+    e.CHAIN_MCP_ADMIN_SECRET,
+    e.CHAIN_MCP_HTTP_TOKEN,
+    e.CHAIN_MCP_STATE_KEY,
+    keyPassphrase,
+    // The database password is masked like the other secrets (a very short one would match ordinary text).
+    statePassword.length >= MIN_SECRET_CHARS ? statePassword : undefined,
+  ].filter(
     (s): s is string => typeof s === 'string',
   );
   return {
@@ -453,7 +598,15 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     approvalWaitMs: e.CHAIN_MCP_APPROVAL_WAIT_MS,
     approvalLink: e.CHAIN_MCP_APPROVAL_LINK,
     passkeyFile: e.CHAIN_MCP_PASSKEY_FILE ?? defaultPasskeyFile(env),
+    signer,
+    keyFile,
+    keyPassphrase,
+    keyPassphraseFile: e.CHAIN_MCP_KEY_PASSPHRASE_FILE,
+    keyIdleMinutes: e.CHAIN_MCP_KEY_IDLE_MINUTES,
+    secretsFromEnv: fromEnv,
     wire,
+    state,
+    stateKey: e.CHAIN_MCP_STATE_KEY?.toLowerCase(),
     secrets,
     httpToken: e.CHAIN_MCP_HTTP_TOKEN,
     httpIdleMs: e.CHAIN_MCP_HTTP_IDLE_MS,
@@ -482,6 +635,7 @@ const KNOWN_OUTSIDE_SCHEMA = [
   'CHAIN_MCP_APPROVAL_LINK',
   'CHAIN_MCP_HTTP_TOKEN',
   'CHAIN_MCP_PASSKEY_FILE',
+  ...SECRET_FILES.map((name) => `${name}_FILE`),
 ] as const;
 
 /** Every `CHAIN_MCP_*` name chain-mcp reads. */
@@ -497,7 +651,8 @@ export function unknownNameWarnings(env: NodeJS.ProcessEnv): string[] {
     if (!name.startsWith('CHAIN_MCP_') || known.has(name)) continue;
     // Compared without the shared prefix, which would make every name look close.
     const suffix = nearest(name.slice('CHAIN_MCP_'.length), [...known].map((k) => k.slice('CHAIN_MCP_'.length)));
-    const near = suffix === undefined ? undefined : `CHAIN_MCP_${suffix}`;
+    // A secret set where only its file is read (the key's passphrase is never taken from the environment).
+    const near = known.has(`${name}_FILE`) ? `${name}_FILE` : suffix === undefined ? undefined : `CHAIN_MCP_${suffix}`;
     lines.push(`${name} is not a chain-mcp setting; ${near ? `did you mean ${near}?` : 'see chain-mcp --help for the settings'}`);
   }
   return lines;

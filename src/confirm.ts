@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { ChainMcpError } from './errors.js';
 import type { AnyObject, ToolDef } from './core/tool.js';
 import { confirmField } from './core/fields.js';
+import { MemoryStore } from './state/memory.js';
+import { LOCAL_OWNER, type StateStore, type TakeOutcome } from './state/store.js';
 
 /** How long a preview's confirmationId stays valid. */
 export const CONFIRMATION_TTL_MS = 5 * 60 * 1000;
@@ -19,6 +21,7 @@ export function spendOutput(tool: ToolDef): AnyObject {
     confirmationId: z.string().optional(),
     approvalUrl: z.string().optional().describe('Loopback page where the human approves, when the client has no way to ask them.'),
     expiresAt: z.string().optional(),
+    approvedBy: z.string().optional().describe('Who approved the spend: the channel, and the passkey on the approval page.'),
     details: z.record(z.string(), z.unknown()).optional(),
     result: tool.output.optional(),
   });
@@ -36,54 +39,61 @@ export function canonicalArgs(value: unknown): string {
 }
 
 /**
- * Confirmation ids: `<nonce>.<expiry>.<mac>`, the mac an HMAC (per-process secret) over the
- * tool name, the exact arguments, the nonce and the expiry. Single use: the nonce is taken
- * out of the open set synchronously, so of two concurrent calls with one id only one proceeds.
+ * Confirmation ids: `<nonce>.<expiry>.<mac>`, the mac an HMAC (CHAIN_MCP_STATE_KEY, or a secret
+ * of this process) over the tool name, the exact arguments, the nonce and the expiry. The open
+ * nonces live in the state store (src/state/) with their owner: single use across every process
+ * sharing it, and only by the owner (the token's subject, or the MCP session, or the local user).
  */
 export class ConfirmationBook {
-  private readonly secret = randomBytes(32);
-  private readonly open = new Map<string, number>();
-  /** The MCP session each open id was issued in (HTTP); an id is redeemed only there. */
-  private readonly sessions = new Map<string, string>();
+  private readonly secret: Buffer;
 
-  issue(toolName: string, args: unknown, nowMs: number, session?: string): { id: string; expiresAt: number } {
-    this.sweep(nowMs);
-    // Bound memory without dropping an id someone may still confirm: the new preview is refused.
-    if (this.open.size >= MAX_OPEN) {
+  constructor(
+    private readonly store: StateStore = new MemoryStore(),
+    key?: string,
+  ) {
+    this.secret = key ? Buffer.from(key, 'hex') : randomBytes(32);
+  }
+
+  async issue(toolName: string, args: unknown, nowMs: number, owner: string = LOCAL_OWNER): Promise<{ id: string; expiresAt: number }> {
+    const nonce = randomBytes(12).toString('base64url');
+    const expiresAt = nowMs + CONFIRMATION_TTL_MS;
+    // Bound the store without dropping an id someone may still confirm: the new preview is refused.
+    if (!(await this.store.putConfirmation(nonce, owner, expiresAt, nowMs, MAX_OPEN))) {
       throw new ChainMcpError('policy', `Refused: ${MAX_OPEN} previews are open (unconfirmed, under 5 minutes old); no new preview until some are used or expire. Nothing was sent.`, {
         hint: 'Confirm or abandon the open previews and wait for them to expire; do not loop on previews.',
       });
     }
-    const nonce = randomBytes(12).toString('base64url');
-    const expiresAt = nowMs + CONFIRMATION_TTL_MS;
-    this.open.set(nonce, expiresAt);
-    if (session !== undefined) this.sessions.set(nonce, session);
     return { id: `${nonce}.${expiresAt}.${this.mac(toolName, args, nonce, expiresAt)}`, expiresAt };
   }
 
-  /** Ids issued and neither redeemed nor swept: bounded by MAX_OPEN and the TTL. */
-  get openCount(): number {
-    return this.open.size;
+  /** Ids issued and neither redeemed nor expired at `nowMs`: bounded by MAX_OPEN and the TTL. */
+  openCount(nowMs: number): Promise<number> {
+    return this.store.openConfirmations(nowMs);
   }
 
-  /** Checks and consumes an id; throws a `confirmation` error that says why it was refused. */
-  redeem(id: string, toolName: string, args: unknown, nowMs: number, session?: string): void {
-    const nonce = this.verify(id, toolName, args, nowMs, session);
-    this.drop(nonce);
+  /** Checks and consumes an id, once over every process; throws a `confirmation` error that says why it was refused. */
+  async redeem(id: string, toolName: string, args: unknown, nowMs: number, owner: string = LOCAL_OWNER): Promise<void> {
+    const nonce = this.checkMac(id, toolName, args, nowMs);
+    const outcome = await this.store.takeConfirmation(nonce, owner, nowMs);
+    if (outcome !== 'ok') throw this.refusal(outcome);
   }
 
   /**
    * Checks an id without consuming it (a spend waiting for the human's approval keeps its id);
    * returns its nonce. Throws a `confirmation` error that says why it was refused.
    */
-  verify(id: string, toolName: string, args: unknown, nowMs: number, session?: string): string {
+  async verify(id: string, toolName: string, args: unknown, nowMs: number, owner: string = LOCAL_OWNER): Promise<string> {
+    const nonce = this.checkMac(id, toolName, args, nowMs);
+    const outcome = await this.store.checkConfirmation(nonce, owner, nowMs);
+    if (outcome !== 'ok') throw this.refusal(outcome);
+    return nonce;
+  }
+
+  /** What the id itself proves, before the store is asked: its form, its MAC and its expiry. */
+  private checkMac(id: string, toolName: string, args: unknown, nowMs: number): string {
     const parts = id.split('.');
     const [nonce, expiry, mac] = parts;
     const expiresAt = Number(expiry);
-    const refuse = (why: string) =>
-      new ChainMcpError('confirmation', `Confirmation refused: ${why}. Nothing was sent.`, {
-        hint: 'Call the tool again without confirm to get a fresh preview and confirmationId.',
-      });
     if (parts.length !== 3 || !nonce || !mac || !/^\d+$/.test(expiry ?? '') || !Number.isSafeInteger(expiresAt)) throw refuse('the confirmationId is malformed');
     const expected = Buffer.from(this.mac(toolName, args, nonce, expiresAt));
     const given = Buffer.from(mac);
@@ -91,25 +101,26 @@ export class ConfirmationBook {
       throw refuse('the confirmationId does not match this tool and these exact arguments (or was not issued by this server)');
     }
     if (nowMs > expiresAt) {
-      this.drop(nonce);
+      // The record goes when the store next sweeps; no take can succeed after its expiry anyway.
       throw refuse('the confirmationId has expired (valid for 5 minutes)');
     }
-    if (!this.open.has(nonce)) throw refuse('the confirmationId was already used');
-    // Over HTTP each client has its own session: an id seen by one client is no use to another.
-    if (this.sessions.get(nonce) !== session) throw refuse('the confirmationId was issued in another MCP session');
     return nonce;
   }
 
-  private drop(nonce: string): void {
-    this.open.delete(nonce);
-    this.sessions.delete(nonce);
+  private refusal(outcome: Exclude<TakeOutcome, 'ok'>): ChainMcpError {
+    if (outcome === 'expired') return refuse('the confirmationId has expired (valid for 5 minutes)');
+    // Over HTTP each client has its own session (or user): an id seen by one is no use to another, and is not used up by its attempt.
+    if (outcome === 'other-owner') return refuse('the confirmationId was issued in another MCP session (or to another user)');
+    return refuse('the confirmationId was already used');
   }
 
   private mac(toolName: string, args: unknown, nonce: string, expiresAt: number): string {
     return createHmac('sha256', this.secret).update(`${toolName}\n${canonicalArgs(args)}\n${nonce}\n${expiresAt}`).digest('base64url');
   }
+}
 
-  private sweep(nowMs: number): void {
-    for (const [nonce, expiresAt] of this.open) if (nowMs > expiresAt) this.drop(nonce);
-  }
+function refuse(why: string): ChainMcpError {
+  return new ChainMcpError('confirmation', `Confirmation refused: ${why}. Nothing was sent.`, {
+    hint: 'Call the tool again without confirm to get a fresh preview and confirmationId.',
+  });
 }

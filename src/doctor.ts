@@ -1,6 +1,8 @@
 import type { Config } from './config.js';
 import { ChainMcpError, HttpStatusError, RpcError, toChainMcpError } from './errors.js';
 import type { Services } from './services.js';
+import { keyFileOpenToOthers, readKeyFileAddresses } from './signer/keyfile.js';
+import { describeState, openStateStore } from './state/open.js';
 import type { Endpoint } from './wire.js';
 
 /** One finding: `ok` works, `warn` will not work but the setup is usable, `fail` a broken setup. */
@@ -53,7 +55,7 @@ export async function diagnose(services: Services): Promise<Finding[]> {
           ? `${node} answers, but not as a node of this family (/ext/info is 404); check CHAIN_MCP_NODE_URL`
           : `the node at ${node} refused info.getNodeVersion: ${why(e)}`;
     findings.push({ level: 'fail', text });
-    return [...findings, ...(await indexerFindings(services))];
+    return [...findings, await stateFinding(config), ...(await indexerFindings(services))];
   }
   try {
     const d = await services.dialect.get();
@@ -85,8 +87,28 @@ export async function diagnose(services: Services): Promise<Finding[]> {
     }
   }
   findings.push(await keystoreFinding(services, config));
+  findings.push(...signerFindings(services));
   findings.push(tierFinding(config));
-  return [...findings, ...(await indexerFindings(services))];
+  return [...findings, await stateFinding(config), ...(await indexerFindings(services))];
+}
+
+/** The state store (CHAIN_MCP_STATE): opened, read once and closed, as a start would. */
+async function stateFinding(config: Config): Promise<Finding> {
+  const where = describeState(config.state);
+  try {
+    const store = await openStateStore(config.state);
+    try {
+      await store.spent('chain-mcp-check', Date.now());
+    } finally {
+      await store.close();
+    }
+  } catch (err) {
+    return { level: 'fail', text: `state store ${where} cannot be used: ${(err as Error).message}` };
+  }
+  if (config.state.kind === 'memory' && config.allowSpend && config.maxSpendPerDay !== undefined) {
+    return { level: 'warn', text: `state store: ${where}; CHAIN_MCP_MAX_SPEND_PER_DAY starts from zero at every restart (CHAIN_MCP_STATE=sqlite:<file> keeps it)` };
+  }
+  return { level: 'ok', text: `state store: ${where}${config.state.kind === 'postgres' ? '; confirmation ids bound by CHAIN_MCP_STATE_KEY' : ''}` };
 }
 
 async function keystoreFinding(services: Services, config: Config): Promise<Finding> {
@@ -106,6 +128,13 @@ async function keystoreFinding(services: Services, config: Config): Promise<Find
     // The executor already says a 404 on /ext/keystore means the API is off (execute.ts keystoreDisabled).
     const off = (err instanceof HttpStatusError && err.status === 404) || (err instanceof ChainMcpError && /keystore API is disabled/.test(err.message));
     // With the API off no user can be created or checked; one made earlier may still sign.
+    if (off && config.keystore) {
+      // The user was set for spends the node can no longer sign: the fix is this process's own signer.
+      return {
+        level: config.signer === 'keystore' ? 'fail' : 'warn',
+        text: `keystore user "${config.keystore.username}" is set, but the node's keystore API is disabled (404 on /ext/keystore): the node cannot sign with it; use the local signer instead (\`chain-mcp key import\` in a terminal, then CHAIN_MCP_SIGNER=local)`,
+      };
+    }
     const text = off
       ? "the node's keystore API is disabled (404 on /ext/keystore): keystore users cannot be created or checked, so wallet and spend tools will likely fail; start the node with --api-keystore-enabled=true (all reads work without it)"
       : `keystore API: ${why(err)}`;
@@ -129,6 +158,49 @@ async function passwordRefusal(services: Services, keystore: { username: string;
   }
 }
 
+/** Who signs, the key file and its lock, and secrets the environment exposes while spends are on: one line each. */
+export function signerFindings(services: Services): Finding[] {
+  const { config } = services;
+  const findings: Finding[] = [];
+  if (config.signer === 'local') findings.push({ level: 'ok', text: 'signer: local (this process signs with the key file)' });
+  else if (config.signer === 'keystore') findings.push({ level: 'ok', text: `signer: keystore user "${config.keystore?.username ?? ''}" (the node signs)` });
+  else {
+    findings.push({
+      level: config.allowSpend ? 'warn' : 'ok',
+      text: 'signer: none, so spends stay off (make a key with `chain-mcp key new` or `chain-mcp key import` in a terminal, or set CHAIN_MCP_KEYSTORE_USER)',
+    });
+  }
+  let present = true;
+  try {
+    const addresses = readKeyFileAddresses(config.keyFile);
+    const state = !services.signer
+      ? 'not used (CHAIN_MCP_SIGNER=keystore)'
+      : services.signer.isUnlocked()
+        ? 'unlocked (from CHAIN_MCP_KEY_PASSPHRASE_FILE; it stays unlocked while the server runs)'
+        : `locked (the human unlocks it on the approval page; it locks again after ${config.keyIdleMinutes} minutes without a spend)`;
+    findings.push({ level: 'ok', text: `key file ${config.keyFile}: present, C address ${addresses.evm}, ${state}` });
+  } catch (err) {
+    present = false;
+    const absent = /^no key file/.test((err as Error).message);
+    findings.push(
+      absent
+        ? { level: 'ok', text: `key file ${config.keyFile}: absent (\`chain-mcp key new\` or \`chain-mcp key import\` makes one)` }
+        : { level: 'fail', text: `key file ${config.keyFile}: ${(err as Error).message}` },
+    );
+  }
+  if (present && keyFileOpenToOthers(config.keyFile)) {
+    findings.push({ level: 'warn', text: `key file ${config.keyFile} is readable by other users: chmod 600 it` });
+  }
+  if (config.allowSpend && config.secretsFromEnv.length > 0) {
+    const names = config.secretsFromEnv;
+    findings.push({
+      level: 'warn',
+      text: `spends are on and ${names.join(', ')} ${names.length === 1 ? 'comes' : 'come'} from the environment, which every process of the same OS user can read (/proc/<pid>/environ): use ${names.map((n) => `${n}_FILE`).join(', ')} with a file only chain-mcp's OS user reads`,
+    });
+  }
+  return findings;
+}
+
 function tierFinding(config: Config): Finding {
   const on = ['read', config.keystore ? 'wallet' : '', config.allowSpend ? 'spend' : '', config.allowAdmin ? 'admin' : ''].filter(Boolean);
   const off = [
@@ -136,10 +208,10 @@ function tierFinding(config: Config): Finding {
     config.allowSpend ? '' : 'spend (CHAIN_MCP_ALLOW_SPEND=true)',
     config.allowAdmin ? '' : 'admin (CHAIN_MCP_ALLOW_ADMIN=true)',
   ].filter(Boolean);
-  const spendWithoutKeys = config.allowSpend && !config.keystore;
+  const spendWithoutKeys = config.allowSpend && !config.signer;
   return {
     level: spendWithoutKeys ? 'warn' : 'ok',
-    text: `tiers on: ${on.join(', ')}${off.length ? `; off: ${off.join(', ')}` : ''}${spendWithoutKeys ? '; spends stay off until the keystore credentials are set' : ''}`,
+    text: `tiers on: ${on.join(', ')}${off.length ? `; off: ${off.join(', ')}` : ''}${spendWithoutKeys ? '; spends stay off until there is a signer (a key file or the keystore credentials)' : ''}`,
   };
 }
 

@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 import { ConfigError, checkToolNames, defaultPasskeyFile, HELP, loadConfig, namesToCheck, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
 import { createLogger } from './log.js';
+import type { Terminal as TerminalType } from './signer/tty.js';
 import { VERSION } from './version.js';
 
 /** CLI entry: parse flags and environment, then serve MCP on stdio or Streamable HTTP. */
 async function main(): Promise<void> {
   if (process.argv[2] === 'passkey') return passkeyCommand(process.argv.slice(3));
+  if (process.argv[2] === 'key') return (await import('./signer/cli.js')).keyCommand(process.argv.slice(3), process.env);
   const { cli, env } = parseCli(process.argv.slice(2), process.env);
   if (cli.help) {
     process.stdout.write(`${HELP}\n`);
@@ -27,7 +29,8 @@ async function main(): Promise<void> {
     env.CHAIN_MCP_INDEXER_URL = devnet.indexerUrl;
     if (devnet.runnerUrl) env.CHAIN_MCP_RUNNER_URL = devnet.runnerUrl;
     env.CHAIN_MCP_KEYSTORE_USER ??= devnet.keystore.username;
-    env.CHAIN_MCP_KEYSTORE_PASSWORD ??= devnet.keystore.password;
+    // A password given as a file is the operator's; the simulator's would then clash with it.
+    if (!env.CHAIN_MCP_KEYSTORE_PASSWORD_FILE) env.CHAIN_MCP_KEYSTORE_PASSWORD ??= devnet.keystore.password;
     stopDevnet = devnet.close;
   }
   // Before the checks that stop the start: a misspelled name can be why a setting seems missing.
@@ -44,12 +47,27 @@ async function main(): Promise<void> {
   const log = createLogger(cli.check ? 'silent' : config.logLevel, config.secrets);
   if (!cli.check) for (const line of tierWarnings(config)) process.stderr.write(`chain-mcp: ${line}\n`);
   const { createServices } = await import('./server.js');
-  const services = createServices(config, log);
+  // Opened before serving: a store that cannot be used stops the start with one line. Under --check
+  // the report says what is wrong with it instead (doctor.ts opens it itself).
+  const state = cli.check ? undefined : await (await import('./state/open.js')).openStateStore(config.state, log);
+  const services = createServices(config, log, undefined, state);
+  // A wrong CHAIN_MCP_KEY_PASSPHRASE_FILE stops the start; under --check the report says it instead.
+  const signerTrouble = await services.prepareSigner().then(
+    () => undefined,
+    (err: unknown) => {
+      if (!cli.check) throw err;
+      return (err as Error).message;
+    },
+  );
   if (cli.check) {
     // Not an MCP session: the report is for a person at a terminal, so it goes to stdout.
     const { diagnose, renderFindings } = await import('./doctor.js');
     // The report's own tier line covers the tier warnings; unknown names lead it.
-    const findings = [...unknownNames.map((text) => ({ level: 'warn' as const, text })), ...(await diagnose(services))];
+    const findings = [
+      ...unknownNames.map((text) => ({ level: 'warn' as const, text })),
+      ...(signerTrouble ? [{ level: 'fail' as const, text: signerTrouble }] : []),
+      ...(await diagnose(services)),
+    ];
     process.stdout.write(`chain-mcp ${VERSION} check\n${renderFindings(findings)}\n`);
     await services.close().catch(() => undefined);
     await stopDevnet?.().catch(() => undefined);
@@ -99,20 +117,51 @@ async function main(): Promise<void> {
   log.debug({ nodeUrl: config.nodeUrl }, 'serving MCP on stdio');
 }
 
-/** `chain-mcp passkey add [--port N]`: register the operator's passkey for the approval link. */
+const PASSKEY_USAGE = 'usage: chain-mcp passkey add [--name TEXT] [--port N]';
+
+/**
+ * `chain-mcp passkey add [--name TEXT] [--port N]`: register the operator's passkey for the approval
+ * link. The page's address and a one-time code go to the controlling terminal only, so a program
+ * running the command without one (a model with a shell) gets neither; no terminal, no registration.
+ */
 async function passkeyCommand(args: readonly string[]): Promise<void> {
   const [verb, ...rest] = args;
+  if (verb !== 'add') throw new ConfigError(PASSKEY_USAGE);
   let port = 0;
-  if (rest[0] === '--port' && /^\d+$/.test(rest[1] ?? '') && Number(rest[1]) <= 65535) port = Number(rest[1]);
-  else if (rest.length > 0 || verb !== 'add') throw new ConfigError('usage: chain-mcp passkey add [--port N]');
+  let name: string | undefined;
+  for (let i = 0; i < rest.length; i += 2) {
+    const [flag, value] = [rest[i], rest[i + 1] ?? ''];
+    if (flag === '--port' && /^\d+$/.test(value) && Number(value) <= 65535) port = Number(value);
+    else if (flag === '--name' && /^[\w .@-]{1,40}$/.test(value)) name = value;
+    else throw new ConfigError(PASSKEY_USAGE);
+  }
   const file = process.env.CHAIN_MCP_PASSKEY_FILE?.trim() || defaultPasskeyFile();
-  const [{ PasskeyStore }, { servePasskeyRegistration }] = await Promise.all([import('./approval/passkey.js'), import('./approval/passkey-register.js')]);
-  const registration = await servePasskeyRegistration(new PasskeyStore(file), port);
-  // A person at a terminal runs this: the URL goes to stdout. It holds a secret path; do not share it.
-  process.stdout.write(`Open this page in a browser on this computer to register a passkey:\n  ${registration.url}\nIt will be stored in ${file} (CHAIN_MCP_PASSKEY_FILE). Ctrl-C to cancel.\n`);
-  const id = await registration.done;
-  await registration.close();
-  process.stdout.write(`Passkey ${id.slice(0, 12)}... registered. Approval links now need it (CHAIN_MCP_APPROVAL_LINK=passkey, the default).\n`);
+  const { NoTerminalError, Terminal } = await import('./signer/tty.js');
+  let term: TerminalType;
+  try {
+    term = Terminal.open('passkey add', 'its page address and one-time code are shown on /dev/tty only (never on stdout)');
+  } catch (err) {
+    if (err instanceof NoTerminalError) throw new ConfigError(err.message);
+    throw err;
+  }
+  try {
+    const [{ PasskeyStore }, { registrationCode, servePasskeyRegistration }] = await Promise.all([import('./approval/passkey.js'), import('./approval/passkey-register.js')]);
+    const code = registrationCode();
+    const registration = await servePasskeyRegistration(new PasskeyStore(file), { code, name, port });
+    term.write(
+      `Open this page in a browser on this computer to register a passkey:\n  ${registration.url}\nType this one-time code on the page: ${code}\nIt will be stored in ${file} (CHAIN_MCP_PASSKEY_FILE). Ctrl-C to cancel.\n`,
+    );
+    try {
+      const id = await registration.done;
+      process.stdout.write(`Passkey ${id.slice(0, 12)}... registered${name ? ` as "${name}"` : ''}. A running chain-mcp reads passkeys at start: restart it. Approval links now need the passkey (CHAIN_MCP_APPROVAL_LINK=passkey, the default).\n`);
+    } catch (err) {
+      throw new ConfigError((err as Error).message);
+    } finally {
+      await registration.close();
+    }
+  } finally {
+    term.close();
+  }
 }
 
 main().catch((err: unknown) => {

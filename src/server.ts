@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import type { CallHooks } from './registry/context.js';
 import { Services } from './services.js';
+import type { StateStore } from './state/store.js';
 import { type ToolListing, toolListing } from './registry/listing.js';
 import { DISCOVERY_LISTING, sessioned, ToolsetSession } from './registry/dynamic.js';
 import { VIEWS, viewHtml } from './views/views.js';
@@ -58,8 +59,8 @@ function select(catalogue: readonly ToolDef[], config: Config): Selection {
   return { catalogue, tools, byName: new Map(tools.map((t) => [t.name, t])), listing: tools.map(toolListing) };
 }
 
-export function createServices(config: Config, log: Logger, catalogue?: readonly ToolDef[]): Services {
-  return new Services({ config, log, catalogue });
+export function createServices(config: Config, log: Logger, catalogue?: readonly ToolDef[], state?: StateStore): Services {
+  return new Services({ config, log, catalogue, state });
 }
 
 /** Form elicitation: declared as `form`, or as a bare `elicitation: {}` (clients older than URL mode). */

@@ -1,4 +1,4 @@
-import type { Config } from './config.js';
+import { type Config, ConfigError } from './config.js';
 import { ConfirmationBook } from './confirm.js';
 import type { CallOptions, ToolDef } from './core/tool.js';
 import { loadCatalogue } from './catalogue/load.js';
@@ -13,8 +13,12 @@ import { ApprovalBook } from './approval/book.js';
 import { ApprovalPages } from './approval/page.js';
 import { PasskeyStore } from './approval/passkey.js';
 import { CardSecrets } from './approval/card.js';
+import { UnlockForm } from './approval/unlock.js';
+import { KeyFileError, type KeyFileSigner, openKeyFile, WrongPassphraseError } from './signer/keyfile.js';
 import { OwnAddresses } from './spend/own.js';
-import { SpendLedger } from './spend/ledger.js';
+import { SpendLedger, signerOf } from './spend/ledger.js';
+import { MemoryStore } from './state/memory.js';
+import type { StateStore } from './state/store.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, resolveWire, type WireNames, wireMethod, wireParams } from './wire.js';
 
 /** What a composite's steps share to send their reads (registry/batcher.ts). */
@@ -28,6 +32,11 @@ export interface ServicesOptions {
   /** The operations composite tools may call; loaded lazily when not given. */
   catalogue?: readonly ToolDef[];
   now?: () => number;
+  /**
+   * The opened state store: main.ts opens the configured one (CHAIN_MCP_STATE) before serving.
+   * Absent (tests, developer tools): this process's memory, whatever config.state says.
+   */
+  state?: StateStore;
 }
 
 /**
@@ -41,15 +50,22 @@ export class Services {
   readonly node: JsonRpcClient;
   readonly indexerClient?: RestClient;
   readonly runnerClient?: RestClient;
-  readonly confirmations = new ConfirmationBook();
+  /** Confirmation ids, approvals, card secrets and the daily total (CHAIN_MCP_STATE, src/state/). */
+  readonly state: StateStore;
+  readonly confirmations: ConfirmationBook;
   readonly approvals: ApprovalBook;
   readonly approvalPages: ApprovalPages;
-  readonly cardSecrets = new CardSecrets();
+  readonly cardSecrets: CardSecrets;
   readonly now: () => number;
   /** What was sent in the last 24 hours, for CHAIN_MCP_MAX_SPEND_PER_DAY. */
   readonly ledger: SpendLedger;
   /** The keystore user's addresses, cached: change and import destinations are checked against them. */
   readonly ownAddresses: OwnAddresses;
+  /**
+   * The local signer (CHAIN_MCP_SIGNER=local): the key file's public addresses at once, signatures
+   * once the human unlocked it on the approval page (or CHAIN_MCP_KEY_PASSPHRASE_FILE did at start).
+   */
+  readonly signer?: KeyFileSigner;
   private byName?: Promise<Map<string, ToolDef>>;
   private readonly catalogueSource: () => Promise<readonly ToolDef[]>;
   private readonly networkCache: NetworkCache;
@@ -66,8 +82,11 @@ export class Services {
     if (opts.config.runnerUrl) this.runnerClient = new RestClient(this.http, opts.config.runnerUrl, 'network runner');
     const given = opts.catalogue;
     this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
-    this.approvals = new ApprovalBook(this.now);
-    this.ledger = new SpendLedger(this.now);
+    this.state = opts.state ?? new MemoryStore();
+    this.confirmations = new ConfirmationBook(this.state, opts.config.stateKey);
+    this.approvals = new ApprovalBook(this.now, this.state);
+    this.cardSecrets = new CardSecrets(this.state);
+    this.ledger = new SpendLedger(this.now, this.state, signerOf(opts.config));
     const keystore = opts.config.keystore;
     this.ownAddresses = new OwnAddresses(
       keystore
@@ -81,10 +100,71 @@ export class Services {
           }
         : undefined,
     );
-    this.approvalPages = new ApprovalPages(this.approvals, opts.log, opts.config.approvalLink === 'passkey' ? new PasskeyStore(opts.config.passkeyFile, opts.log) : undefined);
+    let unlock: UnlockForm | undefined;
+    if (opts.config.signer === 'local') {
+      // With the passphrase on disk, locking protects nothing a restart would not undo: the key stays open.
+      const idleMinutes = opts.config.keyPassphrase !== undefined ? 0 : opts.config.keyIdleMinutes;
+      try {
+        this.signer = openKeyFile(opts.config.keyFile, { idleMinutes });
+      } catch (err) {
+        if (err instanceof KeyFileError) throw new ConfigError(`CHAIN_MCP_KEY_FILE: ${err.message}`);
+        throw err;
+      }
+      unlock = new UnlockForm(this.signer, opts.log, opts.config.keyIdleMinutes);
+      this.signer.setHowToUnlock(() => this.unlockText(this.approvalPages.unlockUrlNow()));
+    }
+    this.approvalPages = new ApprovalPages(
+      this.approvals,
+      opts.log,
+      opts.config.approvalLink === 'passkey' ? new PasskeyStore(opts.config.passkeyFile, opts.log) : undefined,
+      unlock,
+    );
     this.dialect = new DialectCache(opts.config.wire, (path, method, params) => this.node.call({ path, method, params }, { retry: true }), opts.log);
     this.staticWire = resolveWire(opts.config.wire, 'spec');
     this.networkCache = new NetworkCache((endpoint, method, params) => this.rpc(endpoint, method, params, { retry: true }));
+  }
+
+  /**
+   * At start, for the local signer: unlocks the key from CHAIN_MCP_KEY_PASSPHRASE_FILE (a wrong
+   * one stops the start with one line), else starts the approval page so the locked-key refusal
+   * can name the unlock page's address. Nothing to do for another signer.
+   */
+  async prepareSigner(): Promise<void> {
+    if (!this.signer) return;
+    if (this.config.keyPassphrase === undefined) {
+      const url = await this.approvalPages.unlockUrl();
+      // For the person who started the server: where the key is unlocked (a page, not a secret).
+      this.log.info({ key: this.signer.addresses.evm, unlockUrl: url }, `signing key locked: to sign spends, open ${url} in a browser on this computer and type the passphrase`);
+      return;
+    }
+    try {
+      await this.signer.unlock(this.config.keyPassphrase);
+    } catch (err) {
+      if (err instanceof WrongPassphraseError) {
+        throw new ConfigError(`CHAIN_MCP_KEY_PASSPHRASE_FILE: the passphrase in ${this.config.keyPassphraseFile} does not open ${this.config.keyFile}`);
+      }
+      throw err;
+    }
+    this.log.info({ audit: 'key_unlocked', channel: 'passphrase-file', key: this.signer.addresses.evm }, 'signing key unlocked from CHAIN_MCP_KEY_PASSPHRASE_FILE');
+  }
+
+  /**
+   * How the human unlocks the local key, for a spend's refusal (starts the approval page if needed).
+   * Never holds a secret; the page's address is a loopback URL the model may pass on.
+   */
+  async howToUnlock(): Promise<string> {
+    return this.unlockText(this.signer ? await this.approvalPages.unlockUrl() : undefined);
+  }
+
+  /** The whole refusal line for a spend that needs the locked key: how to unlock, and that nothing was signed. */
+  async lockedKeyMessage(): Promise<string> {
+    return `The signing key is locked: ${await this.howToUnlock()}. Nothing was signed.`;
+  }
+
+  private unlockText(url: string | undefined): string {
+    if (this.config.keyPassphrase !== undefined) return 'restart chain-mcp: it unlocks the key from CHAIN_MCP_KEY_PASSPHRASE_FILE at start';
+    if (url === undefined) return 'the human unlocks it by typing the passphrase on the approval page';
+    return `the human opens ${url} in a browser on this computer and types the passphrase there (never in the chat)`;
   }
 
   catalogue(): Promise<readonly ToolDef[]> {
@@ -157,6 +237,7 @@ export class Services {
   async close(): Promise<void> {
     await this.approvalPages.close();
     await this.http.close();
+    await this.state.close();
   }
 }
 

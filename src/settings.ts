@@ -28,14 +28,16 @@ export interface Setting {
   bundle?: BundleField;
 }
 
-export const SETTING_GROUPS = ['node', 'tools', 'spending', 'approval', 'http', 'results'] as const;
+export const SETTING_GROUPS = ['node', 'tools', 'spending', 'signer', 'approval', 'state', 'http', 'results'] as const;
 export type SettingGroup = (typeof SETTING_GROUPS)[number];
 
 export const SETTING_GROUP_TITLES: Record<SettingGroup, string> = {
   node: 'The node and the indexer',
   tools: 'Which tools are listed',
   spending: 'Spending and its limits',
+  signer: 'The local signer (spends on any node)',
   approval: 'The human approval',
+  state: 'State: what survives a restart, what replicas share',
   http: 'Streamable HTTP (--http)',
   results: 'Results, logs and timeouts',
 };
@@ -72,6 +74,18 @@ export const SETTINGS: readonly Setting[] = [
     bundle: { key: 'auth_token', type: 'string', title: 'API auth token', description: 'Bearer token for a node started with --api-auth-required. Leave empty otherwise.', sensitive: true },
   },
   { env: 'CHAIN_MCP_AUTH_PASSWORD', default: 'unset', meaning: "the node's authorization password, used only by the `auth_*` tools", group: 'node', secret: true },
+  {
+    env: 'CHAIN_MCP_AUTH_TOKEN_FILE',
+    default: 'unset',
+    meaning: 'a file holding `CHAIN_MCP_AUTH_TOKEN` instead of the variable (never both), read at start without one trailing newline',
+    group: 'node',
+  },
+  {
+    env: 'CHAIN_MCP_AUTH_PASSWORD_FILE',
+    default: 'unset',
+    meaning: 'a file holding `CHAIN_MCP_AUTH_PASSWORD` instead of the variable (never both), read at start without one trailing newline',
+    group: 'node',
+  },
   {
     env: 'CHAIN_MCP_WIRE_NAMES',
     default: 'auto',
@@ -131,6 +145,13 @@ export const SETTINGS: readonly Setting[] = [
     secret: true,
     bundle: { key: 'keystore_password', type: 'string', title: 'Keystore password', description: 'Password of that keystore user. It stays in the server environment and never passes through the chat.', sensitive: true },
   },
+  {
+    env: 'CHAIN_MCP_KEYSTORE_PASSWORD_FILE',
+    default: 'unset',
+    meaning:
+      "a file holding `CHAIN_MCP_KEYSTORE_PASSWORD` instead of the variable (never both), read at start without one trailing newline; a process's environment is readable by every process of the same OS user, a file can be readable by chain-mcp's own user only",
+    group: 'spending',
+  },
   { env: 'CHAIN_MCP_ADMIN_SECRET', default: 'unset', meaning: "the node's admin API secret, sent as the `secret` param of admin calls; never shown", group: 'spending', secret: true },
   {
     env: 'CHAIN_MCP_MAX_SPEND',
@@ -160,6 +181,33 @@ export const SETTINGS: readonly Setting[] = [
     group: 'spending',
     bundle: { key: 'expect_network_id', type: 'string', title: 'Expected network ID', description: 'Refuse every spend unless the node is on this network, e.g. 1000 (Camino) or 1001 (Columbus). Empty: no check.' },
   },
+  // --- the local signer
+  {
+    env: 'CHAIN_MCP_SIGNER',
+    default: 'local when the key file exists, else keystore when CHAIN_MCP_KEYSTORE_USER is set',
+    meaning: 'who signs spends: `local` (this process, with the key file) or `keystore` (the node, with the keystore user)',
+    group: 'signer',
+  },
+  {
+    env: 'CHAIN_MCP_KEY_FILE',
+    default: '<config dir>/chain-mcp/key.json',
+    meaning:
+      'the encrypted key (scrypt and AES-256-GCM, mode 0600) that `chain-mcp key new` or `chain-mcp key import` writes in a terminal; one key gives the X/P and the C address',
+    group: 'signer',
+  },
+  {
+    env: 'CHAIN_MCP_KEY_PASSPHRASE_FILE',
+    default: 'unset',
+    meaning:
+      "a file holding the key's passphrase, read at start, for a server with no person at a browser; the key then stays unlocked, and anything that can read the file can sign (docs/spending.md)",
+    group: 'signer',
+  },
+  {
+    env: 'CHAIN_MCP_KEY_IDLE_MINUTES',
+    default: '15',
+    meaning: 'an unlocked key locks again after this many minutes without a spend (1 to 1440)',
+    group: 'signer',
+  },
   // --- the human approval
   {
     env: 'CHAIN_MCP_APPROVAL',
@@ -180,6 +228,21 @@ export const SETTINGS: readonly Setting[] = [
     default: '60000',
     meaning: 'how long a confirm call waits for the approval page when the client cannot ask you itself (0 to 300000)',
     group: 'approval',
+  },
+  // --- state
+  {
+    env: 'CHAIN_MCP_STATE',
+    default: 'memory; with spends on, sqlite:<config dir>/chain-mcp/state.db',
+    meaning:
+      'where confirmation ids, pending approvals, approval-card secrets and the rolling daily total live: `memory` (a restart forgets them), `sqlite:<file>` (one machine; survives restarts) or `postgres://user:password@host:5432/database` (several replicas)',
+    group: 'state',
+  },
+  {
+    env: 'CHAIN_MCP_STATE_KEY',
+    default: 'unset',
+    meaning: '32 bytes as 64 hex digits (`openssl rand -hex 32`) that bind confirmation ids (unset: a random key per process); the same on every replica; required with `postgres://…`',
+    group: 'state',
+    secret: true,
   },
   // --- --http
   { env: 'CHAIN_MCP_HTTP_TOKEN', default: 'unset', meaning: 'bearer token every `--http` request must carry (16+ characters; required with spend or admin tools)', group: 'http', secret: true },

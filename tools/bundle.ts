@@ -43,6 +43,9 @@ export function singleFileOptions(entry: string, outfile: string): BuildOptions 
     minifyWhitespace: true,
     legalComments: 'none',
     logLevel: 'warning',
+    // SQLite drivers are the running Node's own (node:sqlite) or an optional native addon beside the
+    // package (better-sqlite3, loaded with require at run time); pg's native binding is never used.
+    external: ['node:sqlite', 'better-sqlite3', 'pg-native'],
     // CommonJS dependencies (pino, its stream) call require(); give them one in ESM.
     banner: { js: "import { createRequire as __chainMcpRequire } from 'node:module'; const require = __chainMcpRequire(import.meta.url);" },
   };

@@ -25,6 +25,8 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   // Issue 25: where a bug opens a gate (human approval, tiers, loopback-only servers), leaks a
   // secret, moves money (the catalogue's spend and key entries) or shows a wrong number or name.
   approval: ['src/approval/**/*.ts'],
+  // The local signer's key file, unlock and signatures (issue 32); its terminal commands run in another process.
+  signer: ['src/signer/keys.ts', 'src/signer/keyfile.ts', 'src/signer/types.ts'],
   stranger: ['src/summarize/stranger.ts'],
   config: ['src/config.ts'],
   server: ['src/server.ts', 'src/http-server.ts'],

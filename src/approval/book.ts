@@ -1,7 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { ChainMcpError } from '../errors.js';
+import { MemoryStore } from '../state/memory.js';
+import { type ApprovalRecord, type ApprovalState, LOCAL_OWNER, type StateStore } from '../state/store.js';
 
-export type ApprovalState = 'pending' | 'approved' | 'declined';
+export type { ApprovalState } from '../state/store.js';
 
 /** What the human sees before saying yes: the facts of one exact preview. */
 export interface ApprovalFacts {
@@ -11,23 +13,11 @@ export interface ApprovalFacts {
   lines: string[];
 }
 
-export interface Approval extends ApprovalFacts {
-  /** The confirmation id's nonce: one approval per preview. */
-  nonce: string;
-  /** Secret path segment of the approval page; never shown to the model when a better channel exists. */
-  token: string;
-  /** Per-page token a form POST must carry (a GET never decides). */
-  csrf: string;
-  expiresAt: number;
-  state: ApprovalState;
-  /** The channel that decided: page, elicitation, app. */
-  decidedBy?: string;
-  /**
-   * Set when this approval was offered as a link under CHAIN_MCP_APPROVAL_LINK=passkey: Approve on
-   * the page then needs a WebAuthn assertion over this challenge (base64url, this approval's only).
-   */
-  passkeyChallenge?: string;
-}
+/**
+ * One approval as read from the state store (a snapshot: read it again after a wait). Set
+ * `passkeyChallenge` through ApprovalBook.requirePasskey, never in place.
+ */
+export type Approval = ApprovalRecord;
 
 /** Pending approvals per server: more than a person can review; a new preview beyond it is refused. */
 export const MAX_PENDING = 100;
@@ -39,82 +29,75 @@ export function tooManyPending(): ChainMcpError {
 }
 
 /**
- * Pending human approvals, in memory only (a restart forgets them all, as it forgets the
- * confirmation ids). Bound to one preview by the confirmation nonce; each decides once.
+ * Pending human approvals, kept in the state store (src/state/): with a shared store a decision
+ * made through any replica's page or card wakes the confirm waiting on another. Bound to one
+ * preview by the confirmation nonce; each decides once (compare-and-set in the store).
  */
 export class ApprovalBook {
-  private readonly byNonce = new Map<string, Approval>();
-  private readonly byToken = new Map<string, Approval>();
-  private readonly waiters = new Map<string, Set<() => void>>();
+  constructor(
+    private readonly now: () => number,
+    readonly store: StateStore = new MemoryStore(),
+  ) {}
 
-  constructor(private readonly now: () => number) {}
-
-  /** Throws when the book is full of live approvals: the new preview is refused, no older one is dropped. */
-  ensureRoom(): void {
-    this.sweep();
-    if (this.byNonce.size >= MAX_PENDING) throw tooManyPending();
+  /** Throws when the store is full of live approvals: the new preview is refused, no older one is dropped. */
+  async ensureRoom(): Promise<void> {
+    if ((await this.store.liveApprovals(this.now())) >= MAX_PENDING) throw tooManyPending();
   }
 
-  open(nonce: string, facts: ApprovalFacts, expiresAt: number): Approval {
-    this.ensureRoom();
-    const approval: Approval = { ...facts, nonce, token: randomBytes(24).toString('base64url'), csrf: randomBytes(24).toString('base64url'), expiresAt, state: 'pending' };
-    this.byNonce.set(nonce, approval);
-    this.byToken.set(approval.token, approval);
+  async open(nonce: string, facts: ApprovalFacts, expiresAt: number, owner: string = LOCAL_OWNER): Promise<Approval> {
+    const approval: Approval = {
+      ...facts,
+      nonce,
+      owner,
+      token: randomBytes(24).toString('base64url'),
+      csrf: randomBytes(24).toString('base64url'),
+      expiresAt,
+      state: 'pending',
+    };
+    if (!(await this.store.putApproval(approval, this.now(), MAX_PENDING))) throw tooManyPending();
     return approval;
   }
 
-  get(nonce: string): Approval | undefined {
-    const a = this.byNonce.get(nonce);
+  /** The live approval of a preview, as stored now. */
+  async get(nonce: string): Promise<Approval | undefined> {
+    const a = await this.store.getApproval(nonce);
     return a && this.now() <= a.expiresAt ? a : undefined;
   }
 
   /** The approval behind a page token, or why there is none. */
-  lookup(token: string): Approval | 'unknown' | 'expired' {
-    const a = this.byToken.get(token);
+  async lookup(token: string): Promise<Approval | 'unknown' | 'expired'> {
+    const a = await this.store.approvalByToken(token);
     if (!a) return 'unknown';
     return this.now() > a.expiresAt ? 'expired' : a;
   }
 
+  /** From now on Approve on this approval's page needs a passkey assertion over its own challenge. */
+  async requirePasskey(approval: Approval): Promise<Approval> {
+    const challenge = await this.store.setPasskeyChallenge(approval.nonce, randomBytes(32).toString('base64url'));
+    return challenge ? { ...approval, passkeyChallenge: challenge } : approval;
+  }
+
   /** Records the human's decision once; false for a wrong page token, a decided or an expired approval. */
-  decide(approval: Approval, decision: 'approved' | 'declined', by: string, csrf?: string): boolean {
+  async decide(approval: Approval, decision: 'approved' | 'declined', by: string, csrf?: string): Promise<boolean> {
     if (csrf !== undefined && !sameSecret(csrf, approval.csrf)) return false;
-    if (approval.state !== 'pending' || this.now() > approval.expiresAt) return false;
-    approval.state = decision;
-    approval.decidedBy = by;
-    for (const wake of this.waiters.get(approval.nonce) ?? []) wake();
-    return true;
+    return this.store.decideApproval(approval.nonce, decision, by, this.now());
   }
 
-  /** Resolves when the approval is decided, or after `ms` (or on abort) with its state then. */
-  wait(approval: Approval, ms: number, signal?: AbortSignal): Promise<ApprovalState> {
-    if (approval.state !== 'pending' || ms <= 0) return Promise.resolve(approval.state);
-    return new Promise((resolve) => {
-      const set = this.waiters.get(approval.nonce) ?? new Set();
-      this.waiters.set(approval.nonce, set);
-      const done = () => {
-        clearTimeout(timer);
-        set.delete(done);
-        signal?.removeEventListener('abort', done);
-        resolve(approval.state);
-      };
-      const timer = setTimeout(done, Math.min(ms, Math.max(0, approval.expiresAt - this.now())));
-      set.add(done);
-      signal?.addEventListener('abort', done, { once: true });
-    });
+  /** Resolves when the approval is decided (on any process sharing the store), or after `ms` (or on abort), with its state then. */
+  async wait(approval: Approval, ms: number, signal?: AbortSignal): Promise<ApprovalState> {
+    const left = Math.min(ms, Math.max(0, approval.expiresAt - this.now()));
+    if (left <= 0) return (await this.store.getApproval(approval.nonce))?.state ?? approval.state;
+    return (await this.store.waitApproval(approval.nonce, left, signal)) ?? approval.state;
   }
 
-  /** Spent: the spend it approved was sent; the page and the id are dead. */
-  forget(approval: Approval): void {
-    this.byNonce.delete(approval.nonce);
-    this.byToken.delete(approval.token);
-    this.waiters.delete(approval.nonce);
+  /** Spent: the spend it approved was sent; the page, its card and the id are dead. */
+  forget(approval: Approval): Promise<void> {
+    return this.store.deleteApproval(approval.nonce);
   }
 
-  /** Expired approvals, for the audit log; removed from the book. */
-  sweep(): Approval[] {
-    const expired = [...this.byNonce.values()].filter((a) => this.now() > a.expiresAt);
-    for (const a of expired) this.forget(a);
-    return expired;
+  /** Expired approvals, for the audit log; removed from the store. */
+  sweep(): Promise<Approval[]> {
+    return this.store.sweepApprovals(this.now());
   }
 }
 

@@ -14,19 +14,20 @@ const refused = (text: string): CardToolResult => ({ content: [{ type: 'text', t
  * The approval card's Approve/Decline: decides one pending approval, found only by the card's
  * one-time secret (the model never sees it). Never sends anything itself; the model's confirm does.
  */
-export function decideFromCard(deps: { book: ApprovalBook; secrets: CardSecrets; log: Logger }, args: Record<string, unknown>): CardToolResult {
+export async function decideFromCard(deps: { book: ApprovalBook; secrets: CardSecrets; log: Logger }, args: Record<string, unknown>): Promise<CardToolResult> {
   const { secret, decision } = args;
   if (typeof secret !== 'string' || (decision !== 'approve' && decision !== 'decline')) {
     return refused('Expected { secret, decision: "approve" | "decline" }; nothing was decided.');
   }
-  const approval = deps.secrets.take(secret);
+  const nonce = await deps.secrets.take(secret);
+  const approval = nonce === undefined ? undefined : await deps.book.store.getApproval(nonce);
   if (!approval) {
     deps.log.info({ audit: 'refused', channel: 'app' }, 'approval card secret unknown or used');
     return refused('This approval card is no longer valid (used, or the server restarted); nothing was decided.');
   }
   const state = decision === 'approve' ? 'approved' : 'declined';
-  if (!deps.book.decide(approval, state, 'app')) {
-    const expired = approval.state === 'pending';
+  if (!(await deps.book.decide(approval, state, 'app'))) {
+    const expired = (await deps.book.store.getApproval(approval.nonce))?.state === 'pending';
     deps.log.info({ audit: expired ? 'expired' : 'refused', channel: 'app', tool: approval.tool }, 'approval card too late');
     return refused(expired ? 'This approval expired; nothing was decided.' : 'This preview was already decided; nothing changed.');
   }

@@ -1,5 +1,7 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { MemoryStore } from '../state/memory.js';
+import type { StateStore } from '../state/store.js';
 import type { Approval } from './book.js';
 
 /**
@@ -44,32 +46,32 @@ export function hostShowsCards(caps: ClientCapabilities | undefined): boolean {
 }
 
 /**
- * One secret per card, in memory only; the secret is the only way the app-only tool finds an
- * approval, and it is spent on first use.
+ * One secret per card, kept in the state store (only its hash: the store never holds a usable
+ * secret); the secret is the only way the app-only tool finds an approval, and it is spent on
+ * first use, on whichever replica the card's call reaches.
  */
 export class CardSecrets {
-  private readonly bySecret = new Map<string, Approval>();
+  constructor(private readonly store: StateStore = new MemoryStore()) {}
 
-  issue(approval: Approval): string {
-    for (const [s, a] of this.bySecret) if (a.state !== 'pending') this.bySecret.delete(s);
-    while (this.bySecret.size >= 1000) this.bySecret.delete(this.bySecret.keys().next().value as string);
+  async issue(approval: Approval): Promise<string> {
     const secret = randomBytes(24).toString('base64url');
-    this.bySecret.set(secret, approval);
+    await this.store.putCardSecret(hashSecret(secret), approval.nonce, approval.expiresAt);
     return secret;
   }
 
-  take(secret: string): Approval | undefined {
-    const a = this.bySecret.get(secret);
-    this.bySecret.delete(secret);
-    return a;
+  /** The approval nonce behind a secret, once. */
+  take(secret: string): Promise<string | undefined> {
+    return this.store.takeCardSecret(hashSecret(secret));
   }
 }
 
+const hashSecret = (secret: string): string => createHash('sha256').update(secret).digest('base64url');
+
 /** The preview result's `_meta`: the card link and the facts plus the secret, for the view only. */
-export function cardMeta(secrets: CardSecrets, approval: Approval): Record<string, unknown> {
+export async function cardMeta(secrets: CardSecrets, approval: Approval): Promise<Record<string, unknown>> {
   return {
     ui: { resourceUri: CARD_URI },
-    [CARD_META_KEY]: { secret: secrets.issue(approval), title: approval.title, lines: approval.lines, expiresAt: new Date(approval.expiresAt).toISOString() },
+    [CARD_META_KEY]: { secret: await secrets.issue(approval), title: approval.title, lines: approval.lines, expiresAt: new Date(approval.expiresAt).toISOString() },
   };
 }
 

@@ -35,24 +35,27 @@ export function needsLink(channels: HumanChannels): boolean {
  * was given with the preview (waited for, with progress). The model's call itself never decides.
  */
 export async function humanDecision(deps: ApprovalDeps, approval: Approval, channels: HumanChannels): Promise<ApprovalState> {
-  if (approval.state !== 'pending') return approval.state;
+  // Read again: the page or card of any replica may have decided since the caller's snapshot.
+  const current = await stateNow(deps, approval);
+  if (current !== 'pending') return current;
   const audit = { tool: approval.tool };
   if (channels.elicitUrl) {
     const url = await deps.pages.url(approval);
     const answer = await channels.elicitUrl(`Approve ${approval.title}? The approval page shows every fact of this transaction.`, url, approval.nonce);
     if (answer !== 'accept') {
-      deps.book.decide(approval, 'declined', 'url-elicitation');
+      // A decision made meanwhile on the page (any replica) stands; otherwise this declines.
+      await deps.book.decide(approval, 'declined', 'url-elicitation');
       deps.log.info({ audit: 'declined', channel: 'url-elicitation', answer, ...audit }, 'spend declined');
-      return approval.state;
+      return stateNow(deps, approval);
     }
     return waitForPage(deps, approval, channels, Math.max(deps.waitMs, 60_000));
   }
   if (channels.elicit) {
     const answer = await channels.elicit([`Approve ${approval.title}?`, ...approval.lines].join('\n'));
     const state = answer === 'accept' ? 'approved' : 'declined';
-    deps.book.decide(approval, state, 'form-elicitation');
+    await deps.book.decide(approval, state, 'form-elicitation');
     deps.log.info({ audit: state, channel: 'form-elicitation', answer, ...audit }, `spend ${state}`);
-    return approval.state;
+    return stateNow(deps, approval);
   }
   return waitForPage(deps, approval, channels, deps.waitMs);
 }
@@ -60,9 +63,15 @@ export async function humanDecision(deps: ApprovalDeps, approval: Approval, chan
 /** Waits for the page's decision, reporting progress every few seconds; bounded by `ms` and the approval's expiry. */
 async function waitForPage(deps: ApprovalDeps, approval: Approval, channels: HumanChannels, ms: number): Promise<ApprovalState> {
   const slice = 5_000;
-  for (let waited = 0; waited < ms && approval.state === 'pending' && !channels.signal?.aborted; waited += slice) {
+  let state = approval.state;
+  for (let waited = 0; waited < ms && state === 'pending' && !channels.signal?.aborted; waited += slice) {
     await channels.progress?.(waited, ms, 'waiting for the human to approve on the approval page');
-    await deps.book.wait(approval, Math.min(slice, ms - waited), channels.signal);
+    state = await deps.book.wait(approval, Math.min(slice, ms - waited), channels.signal);
   }
-  return approval.state;
+  return state;
+}
+
+/** The approval's state as stored now (another channel or replica may have decided first). */
+async function stateNow(deps: ApprovalDeps, approval: Approval): Promise<ApprovalState> {
+  return (await deps.book.store.getApproval(approval.nonce))?.state ?? approval.state;
 }

@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { Approval, ApprovalBook } from './book.js';
-import { assertionOptions, checkAssertion, type PasskeyStore, WEBAUTHN_SCRIPT_HASH, webauthnData } from './passkey.js';
+import { assertionOptions, checkAssertion, type PasskeyStore, passkeyLabel, WEBAUTHN_SCRIPT_HASH, webauthnData } from './passkey.js';
+import type { UnlockForm } from './unlock.js';
 
 // A WebAuthn assertion travels in the form: a few KB.
 const MAX_FORM = 16_384;
@@ -27,11 +27,24 @@ export class ApprovalPages {
     private readonly log: Logger,
     /** The operator's passkeys (CHAIN_MCP_APPROVAL_LINK=passkey); absent: no approval needs one. */
     readonly passkeys?: PasskeyStore,
+    /** The local signer's unlock form (src/approval/unlock.ts); absent: no key to unlock. */
+    private readonly unlock?: UnlockForm,
   ) {}
 
+  /** The page where the human types the key's passphrase; starts the server. Undefined without a local key. */
+  async unlockUrl(): Promise<string | undefined> {
+    if (!this.unlock) return undefined;
+    return `${await this.start()}/unlock/${this.unlock.token}`;
+  }
+
+  /** The unlock page's address if the server already runs (no start: callers that cannot wait). */
+  unlockUrlNow(): string | undefined {
+    return this.unlock && this.origin ? `${this.origin}/unlock/${this.unlock.token}` : undefined;
+  }
+
   /** From now on Approve on this approval's page needs a fresh passkey assertion over its own challenge. */
-  requirePasskey(approval: Approval): void {
-    approval.passkeyChallenge ??= randomBytes(32).toString('base64url');
+  requirePasskey(approval: Approval): Promise<Approval> {
+    return this.book.requirePasskey(approval);
   }
 
   /** Starts the page server on first use; resolves with its origin (`http://127.0.0.1:PORT`). */
@@ -73,6 +86,40 @@ export class ApprovalPages {
     return req.headers.host === `127.0.0.1:${port}` || req.headers.host === `localhost:${port}`;
   }
 
+  private ownOrigin(req: IncomingMessage): boolean {
+    const origin = req.headers.origin;
+    return origin !== undefined && (origin === this.origin || origin === this.origin?.replace('127.0.0.1', 'localhost'));
+  }
+
+  /** GET shows the passphrase form, POST (own Origin, one-time form token) unlocks; same Host check as approvals. */
+  private handleUnlock(req: IncomingMessage, token: string, reply: (status: number, body: string) => void): void {
+    const unlock = this.unlock;
+    if (!unlock?.matches(token)) {
+      reply(404, page('Not found', '<p>No approval is waiting at this address.</p>'));
+      return;
+    }
+    if (req.method === 'GET') {
+      const shown = unlock.show();
+      reply(shown.status, page(shown.title, shown.body));
+      return;
+    }
+    if (req.method !== 'POST') {
+      reply(405, page('Not allowed', '<p>Use the form on the page.</p>'));
+      return;
+    }
+    if (!this.ownOrigin(req)) {
+      this.log.warn({ audit: 'unlock_refused', channel: 'page', why: 'origin' }, 'unlock form refused a foreign origin');
+      reply(403, page('Refused', '<p>The key is unlocked only from this page itself.</p>'));
+      return;
+    }
+    readForm(req)
+      .then((form) => unlock.post(form))
+      .then(
+        (answer) => reply(answer.status, page(answer.title, answer.body)),
+        () => reply(413, page('Too large', '<p>The form was too large.</p>')),
+      );
+  }
+
   private handle(req: IncomingMessage, res: ServerResponse) {
     const security = {
       // The one script allowed is the static WebAuthn script, by its hash.
@@ -85,8 +132,20 @@ export class ApprovalPages {
       res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...security }).end(body);
     };
     if (!this.allowedHost(req)) return reply(403, page('Refused', '<p>This page answers only on its own loopback address.</p>'));
-    const match = /^\/approve\/([A-Za-z0-9_-]{20,64})$/.exec(new URL(req.url ?? '/', 'http://127.0.0.1').pathname);
-    const found = match ? this.book.lookup(match[1]!) : 'unknown';
+    const path = new URL(req.url ?? '/', 'http://127.0.0.1').pathname;
+    const unlockMatch = /^\/unlock\/([A-Za-z0-9_-]{20,64})$/.exec(path);
+    if (unlockMatch) return this.handleUnlock(req, unlockMatch[1]!, reply);
+    const match = /^\/approve\/([A-Za-z0-9_-]{20,64})$/.exec(path);
+    (match ? this.book.lookup(match[1]!) : Promise.resolve('unknown' as const)).then(
+      (found) => this.answer(req, res, reply, found),
+      (err: unknown) => {
+        this.log.warn({ err: (err as Error).message }, 'approval page could not read the state store');
+        reply(503, page('Unavailable', '<p>The approval could not be read just now. Nothing was approved. Reload the page.</p>'));
+      },
+    );
+  }
+
+  private answer(req: IncomingMessage, res: ServerResponse, reply: (status: number, body: string) => void, found: Approval | 'unknown' | 'expired') {
     if (found === 'unknown') return reply(404, page('Not found', '<p>No approval is waiting at this address.</p>'));
     if (found === 'expired') return reply(410, page('Expired', '<p>This approval expired (5 minutes). Nothing was sent. Ask for a new preview.</p>'));
     if (req.method === 'GET') {
@@ -100,8 +159,7 @@ export class ApprovalPages {
     }
     if (req.method !== 'POST') return reply(405, page('Not allowed', '<p>Use the buttons on the page.</p>'));
     // A browser sends Origin on a form POST; anything else (another site, a script without it) is refused.
-    const origin = req.headers.origin;
-    if (origin !== this.origin && origin !== this.origin?.replace('127.0.0.1', 'localhost')) {
+    if (!this.ownOrigin(req)) {
       this.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why: 'origin' }, 'approval page refused a foreign origin');
       return reply(403, page('Refused', '<p>Approvals are accepted only from this page itself.</p>'));
     }
@@ -113,30 +171,40 @@ export class ApprovalPages {
         const state = decision === 'approve' ? 'approved' : 'declined';
         // Page and form can be fetched and posted by any local HTTP client, a model's included;
         // only a passkey with user verification shows that a person is at the page.
+        let passkey: string | undefined;
         if (state === 'approved' && found.passkeyChallenge) {
-          const why = this.passkeys
+          const check = this.passkeys
             ? await checkAssertion(this.passkeys, form.get('credential') ?? '', found.passkeyChallenge, this.localhostOrigin())
-            : 'no passkey registered';
+            : { why: 'no passkey registered' };
+          const why = check.why;
+          if (check.passkey) passkey = passkeyLabel(check.passkey);
           if (why) {
             this.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why }, 'approval page refused an approval without a valid passkey');
             return reply(403, page('Refused', '<p>Approving needs your passkey on this page (the browser asks for it when you press Approve). Nothing was approved.</p>'));
           }
         }
-        if (!this.book.decide(found, state, 'page', form.get('csrf') ?? '')) {
+        if (!(await this.book.decide(found, state, passkey ? `page with passkey ${passkey}` : 'page', form.get('csrf') ?? ''))) {
+          // Decided meanwhile through another channel or replica: say so, not "wrong token".
+          const now = await this.book.get(found.nonce);
+          if (now && now.state !== 'pending') return reply(409, page('Already decided', `<p>This preview was already ${now.state}. Nothing more happens.</p>`));
           this.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why: 'token' }, 'approval page refused a wrong page token');
           return reply(403, page('Refused', '<p>This form is not from this page. Reload the page and try again.</p>'));
         }
-        this.log.info({ audit: state, channel: 'page', tool: found.tool }, `spend ${state} on the approval page`);
-        return reply(200, page(state === 'approved' ? 'Approved' : 'Declined', decidedText(state)));
+        this.log.info({ audit: state, channel: 'page', tool: found.tool, ...(passkey ? { passkey } : {}) }, `spend ${state} on the approval page`);
+        return reply(200, page(state === 'approved' ? 'Approved' : 'Declined', decidedText(state, passkey)));
       },
       () => reply(413, page('Too large', '<p>The form was too large.</p>')),
-    );
+    ).catch((err: unknown) => {
+      this.log.warn({ err: (err as Error).message }, 'approval page could not record the decision');
+      if (!res.headersSent) reply(503, page('Unavailable', '<p>The decision could not be recorded just now. Nothing was approved. Reload the page.</p>'));
+    });
   }
 }
 
-function decidedText(state: 'approved' | 'declined'): string {
+function decidedText(state: 'approved' | 'declined', passkey?: string): string {
+  const by = passkey ? ` <span id="passkey">Approved with passkey ${escapeHtml(passkey)}.</span>` : '';
   return state === 'approved'
-    ? '<p><strong>Approved.</strong> The assistant can now send this transaction, once. You can close this page.</p>'
+    ? `<p><strong>Approved.</strong> The assistant can now send this transaction, once.${by} You can close this page.</p>`
     : '<p><strong>Declined.</strong> Nothing will be sent. You can close this page.</p>';
 }
 

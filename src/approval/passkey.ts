@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { Logger } from '../log.js';
@@ -18,16 +18,46 @@ export interface StoredPasskey {
   counter: number;
   transports?: string[];
   createdAt: string;
+  /** What the operator called it (`chain-mcp passkey add --name`), shown in audit lines. */
+  name?: string;
 }
 
-/** The operator's registered passkeys, read from the file on each use (registering needs no restart). */
+/** How audit lines and results name a passkey: its name and the start of its id. */
+export function passkeyLabel(p: Pick<StoredPasskey, 'id' | 'name'>): string {
+  const id = `${p.id.slice(0, 12)}${p.id.length > 12 ? '…' : ''}`;
+  return p.name ? `"${p.name}" (${id})` : id;
+}
+
+/** Where a file stands on disk, to notice a change without reading it. */
+function stamp(file: string): string {
+  try {
+    const s = statSync(file);
+    return `${s.ino}:${s.size}:${s.mtimeMs}`;
+  } catch {
+    return 'absent';
+  }
+}
+
+/**
+ * The operator's registered passkeys, read ONCE when the store is made (at the server's start). A
+ * passkey is configuration the human set: a change on disk while the server runs (a program writing
+ * its own key into the file) is logged and ignored until a restart. Only this store's own writes
+ * (registration in `chain-mcp passkey add`, signature counters) change what it holds.
+ */
 export class PasskeyStore {
+  private credentials: StoredPasskey[];
+  private stamp: string;
+  private warned = false;
+
   constructor(
     readonly file: string,
     private readonly log?: Logger,
-  ) {}
+  ) {
+    this.credentials = this.read();
+    this.stamp = stamp(file);
+  }
 
-  list(): StoredPasskey[] {
+  private read(): StoredPasskey[] {
     if (!existsSync(this.file)) return [];
     try {
       const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as { credentials?: unknown };
@@ -43,23 +73,41 @@ export class PasskeyStore {
     }
   }
 
+  /** The passkeys read at start (plus this store's own registrations); a copy. */
+  list(): StoredPasskey[] {
+    this.noticeChange();
+    return this.credentials.map((c) => ({ ...c }));
+  }
+
   registered(): boolean {
-    return this.list().length > 0;
+    this.noticeChange();
+    return this.credentials.length > 0;
+  }
+
+  private noticeChange(): void {
+    if (!this.warned && stamp(this.file) !== this.stamp) {
+      this.warned = true;
+      this.log?.warn(
+        { audit: 'passkey_file_changed', file: this.file },
+        'the passkey file changed on disk while the server runs; the change is ignored until a restart (passkeys are read once at start)',
+      );
+    }
   }
 
   add(passkey: StoredPasskey): void {
-    this.write([...this.list().filter((c) => c.id !== passkey.id), passkey]);
+    this.write([...this.credentials.filter((c) => c.id !== passkey.id), passkey]);
   }
 
   /** Keeps the signature counter moving forward (a cloned authenticator shows up as a counter that does not). */
   touch(id: string, counter: number): void {
-    const all = this.list();
-    const found = all.find((c) => c.id === id);
+    const found = this.credentials.find((c) => c.id === id);
     if (!found) return;
-    found.counter = counter;
+    const all = this.credentials.map((c) => (c.id === id ? { ...c, counter } : c));
     try {
       this.write(all);
     } catch (err) {
+      // The counter still moves forward in memory: a replay in this process is refused either way.
+      this.credentials = all;
       this.log?.warn({ file: this.file, err: (err as Error).message }, 'passkey counter not saved');
     }
   }
@@ -70,6 +118,9 @@ export class PasskeyStore {
     writeFileSync(tmp, `${JSON.stringify({ rpID: RP_ID, credentials }, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, this.file);
     chmodSync(this.file, 0o600);
+    this.credentials = credentials;
+    // Our own write is not a change from outside.
+    this.stamp = stamp(this.file);
   }
 }
 
@@ -85,19 +136,22 @@ export async function assertionOptions(store: PasskeyStore, challenge: string): 
   });
 }
 
+/** A WebAuthn check's outcome: which passkey approved, or why none did. */
+export type AssertionCheck = { passkey: StoredPasskey; why?: undefined } | { passkey?: undefined; why: string };
+
 /**
  * Checks a WebAuthn assertion made on `origin` for this approval's challenge by one of the stored
- * passkeys, with user verification. Returns why not, or undefined when it holds.
+ * passkeys, with user verification. Returns the passkey that made it, or why not.
  */
-export async function checkAssertion(store: PasskeyStore, raw: string, challenge: string, origin: string): Promise<string | undefined> {
+export async function checkAssertion(store: PasskeyStore, raw: string, challenge: string, origin: string): Promise<AssertionCheck> {
   let response: AuthenticationResponseJSON;
   try {
     response = JSON.parse(raw) as AuthenticationResponseJSON;
   } catch {
-    return 'no passkey assertion';
+    return { why: 'no passkey assertion' };
   }
   const credential = store.list().find((c) => c.id === response?.id);
-  if (!credential) return 'not a registered passkey';
+  if (!credential) return { why: 'not a registered passkey' };
   try {
     const { verifyAuthenticationResponse } = await import('@simplewebauthn/server');
     const result = await verifyAuthenticationResponse({
@@ -108,11 +162,11 @@ export async function checkAssertion(store: PasskeyStore, raw: string, challenge
       requireUserVerification: true,
       credential: { id: credential.id, publicKey: Buffer.from(credential.publicKey, 'base64url'), counter: credential.counter, transports: credential.transports as never },
     });
-    if (!result.verified) return 'passkey assertion not verified';
+    if (!result.verified) return { why: 'passkey assertion not verified' };
     store.touch(credential.id, result.authenticationInfo.newCounter);
-    return undefined;
+    return { passkey: credential };
   } catch (err) {
-    return `passkey assertion refused (${(err as Error).message})`;
+    return { why: `passkey assertion refused (${(err as Error).message})` };
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ToolContext, ToolDef } from '../core/tool.js';
 import { ChainMcpError } from '../errors.js';
 import type { Services } from '../services.js';
+import { LOCAL_OWNER } from '../state/store.js';
 import { RpcBatcher } from './batcher.js';
 import { parseInput, runOperation } from './operation.js';
 
@@ -14,8 +15,15 @@ export interface CallHooks {
   elicitUrl?: (message: string, url: string, elicitationId: string) => Promise<'accept' | 'decline' | 'cancel'>;
   /** The host shows MCP Apps views: spend previews link the approval card. */
   appCard?: boolean;
-  /** The MCP session (Streamable HTTP) the call came in; confirmation ids are bound to it. */
+  /** The MCP session (Streamable HTTP) the call came in; without `owner`, confirmation ids are bound to it. */
   session?: string;
+  /** The user the call is for (an OAuth token's subject): owns its confirmation ids and approvals on every replica. */
+  owner?: string;
+}
+
+/** Who owns the call's confirmation ids and approvals: the user, else the MCP session, else the local user. */
+export function ownerOf(hooks: CallHooks): string {
+  return hooks.owner ?? hooks.session ?? LOCAL_OWNER;
 }
 
 /**

@@ -7,14 +7,15 @@ import type { Services } from '../services.js';
 import { amountFacts, amountLines } from '../spend/amounts.js';
 import { checkOwn, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
 import { txFees } from '../spend/plan.js';
+import type { Reservation } from '../state/store.js';
 import { isStrangerLine, oneLine } from '../summarize/stranger.js';
-import type { CallHooks } from './context.js';
+import { type CallHooks, ownerOf } from './context.js';
 import { runOperation } from './operation.js';
 import { jsonSafe, type ToolResult, textResult } from './result.js';
 
-function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>, session?: string): void {
+async function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>, owner: string): Promise<void> {
   try {
-    services.confirmations.redeem(confirm, tool.name, args, services.now(), session);
+    await services.confirmations.redeem(confirm, tool.name, args, services.now(), owner);
   } catch (err) {
     services.log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
     throw err;
@@ -36,7 +37,8 @@ function limitsInForce(config: Config, spentToday: bigint): string[] {
 /**
  * Under CHAIN_MCP_APPROVAL=human: the id must be valid, and the human must have approved this
  * exact preview through a channel the model cannot drive. Returns a declined result, throws when
- * not (yet) approved, and returns undefined once the id is consumed and the spend may go.
+ * not (yet) approved, and returns who approved (the channel, and the passkey on the page) once the
+ * id is consumed and the spend may go.
  */
 async function humanApproval(
   services: Services,
@@ -45,17 +47,17 @@ async function humanApproval(
   confirm: string,
   plan: SpendPlan,
   hooks: CallHooks,
-): Promise<ToolResult | undefined> {
+): Promise<ToolResult | string> {
   const { config, log } = services;
   const audit = { tool: tool.name };
   let nonce: string;
   try {
-    nonce = services.confirmations.verify(confirm, tool.name, args, services.now(), hooks.session);
+    nonce = await services.confirmations.verify(confirm, tool.name, args, services.now(), ownerOf(hooks));
   } catch (err) {
     log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
     throw err;
   }
-  const approval = services.approvals.get(nonce);
+  const approval = await services.approvals.get(nonce);
   if (!approval) {
     throw new ChainMcpError('confirmation', 'Confirmation refused: this preview has no approval waiting (expired, or the server restarted). Nothing was sent.', {
       hint: 'Call the tool again without confirm to get a fresh preview.',
@@ -69,14 +71,19 @@ async function humanApproval(
       hint: 'Ask the human to approve (or decline) this exact preview, then call again with the same confirm. The model cannot approve it.',
     });
   }
-  services.confirmations.redeem(confirm, tool.name, args, services.now(), hooks.session);
-  services.approvals.forget(approval);
+  // Which channel decided, as stored (the page or card of any replica may have).
+  const channel = (await services.state.getApproval(nonce))?.decidedBy;
+  await services.confirmations.redeem(confirm, tool.name, args, services.now(), ownerOf(hooks));
+  await services.approvals.forget(approval);
   if (state === 'declined') {
-    log.info({ audit: 'declined', ...audit, channel: approval.decidedBy }, 'spend declined');
+    log.info({ audit: 'declined', ...audit, channel }, 'spend declined');
     return textResult('Declined by the human; nothing was sent.', { status: 'declined', preview: plan.lines }, config);
   }
-  log.info({ audit: 'approved', ...audit, channel: approval.decidedBy }, 'spend approved by the human');
-  return undefined;
+  const decidedBy = channel ?? 'human';
+  // The page stores which passkey approved in its channel name (page.ts): the audit line keeps both apart.
+  const passkey = /^page with passkey (.+)$/.exec(decidedBy)?.[1];
+  log.info({ audit: 'approved', ...audit, channel: passkey ? 'page' : decidedBy, ...(passkey ? { passkey } : {}) }, 'spend approved by the human');
+  return decidedBy;
 }
 
 /**
@@ -108,6 +115,11 @@ async function withAmountLines(plan: SpendPlan, tool: ToolDef, args: Record<stri
   return { ...plan, lines: [...plan.lines, ...amountLines(facts, fee)] };
 }
 
+/** Marks a reservation sent; a store failure here cannot turn a sent spend into an error (the share is counted either way). */
+async function settle(services: Services, reserved: Reservation): Promise<void> {
+  await services.ledger.commit(reserved).catch((e: unknown) => services.log.warn({ err: (e as Error).message }, 'daily total: reservation not marked sent'));
+}
+
 /** Where to look when a spend's outcome is unknown, by toolset. */
 const OUTCOME_CHECK: Record<string, string> = {
   xvm: "xvm_getAddressTxs or xvm_getBalance for the user's addresses (and xvm_getTxStatus with a txID if you have one)",
@@ -137,7 +149,7 @@ export async function callSpend(
   tool.validate?.(args, services.now());
   const limits = spendLimits(tool, args);
   const cached = services.cachedNetwork();
-  checkWithoutRequests(limits, config, cached, services.ledger.spent());
+  checkWithoutRequests(limits, config, cached, await services.ledger.spent());
   await pinNetwork(limits, config, () => ctx.network(), cached !== undefined);
   await checkOwn(limits, config, (address) => services.ownAddresses.has(address));
   const planned: SpendPlan = await withAmountLines(await tool.plan(args, ctx), tool, args, ctx, givenAmounts);
@@ -147,17 +159,19 @@ export async function callSpend(
   const plan: SpendPlan = { ...planned, lines: [...clean.filter((l) => !isStrangerLine(l)), ...clean.filter(isStrangerLine)] };
   // What the rolling 24 h total counts: the amount and the fee the preview learned.
   const total = (limits.amount ?? 0n) + (plan.fee ?? 0n);
-  if (!services.ledger.fits(total, config.maxSpendPerDay)) throw overDailyTotal(total, services.ledger.spent(), config, services.cachedNetwork());
+  // Read once more after the preview's reads (another process may have spent meanwhile); the reservation at the confirm decides.
+  const spentToday = await services.ledger.spent();
+  if (config.maxSpendPerDay !== undefined && spentToday + total > config.maxSpendPerDay) throw overDailyTotal(total, spentToday, config, services.cachedNetwork());
   const audit = { tool: tool.name, amount: limits.amount?.toString(), fee: plan.fee?.toString(), recipients: limits.recipients, own: limits.own };
   if (typeof confirm !== 'string') {
     if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
       log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
       throw noChannel();
     }
-    for (const gone of services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
+    for (const gone of await services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
     // A full book refuses the new preview; it never drops an older one a human may be reading.
-    if (config.approval === 'human') services.approvals.ensureRoom();
-    const { id, expiresAt } = services.confirmations.issue(tool.name, args, services.now(), hooks.session);
+    if (config.approval === 'human') await services.approvals.ensureRoom();
+    const { id, expiresAt } = await services.confirmations.issue(tool.name, args, services.now(), ownerOf(hooks));
     log.info({ audit: 'preview', ...audit }, 'spend preview');
     const preview = [...plan.lines];
     let how = `To execute once, ask the human to approve, then call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`;
@@ -167,11 +181,11 @@ export async function callSpend(
       const exact = limits.amount !== undefined ? [`Amount in smallest units: ${limits.amount}`] : [];
       // Fixed facts first, stranger-written lines (labelled "… (written by …)") always last.
       const written = preview.filter(isStrangerLine);
-      const lines = [...preview.filter((l) => !isStrangerLine(l)), ...exact, ...limitsInForce(config, services.ledger.spent()), ...written];
-      const approval = services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt);
-      if (hooks.appCard) meta = cardMeta(services.cardSecrets, approval);
+      const lines = [...preview.filter((l) => !isStrangerLine(l)), ...exact, ...limitsInForce(config, spentToday), ...written];
+      let approval = await services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt, ownerOf(hooks));
+      if (hooks.appCard) meta = await cardMeta(services.cardSecrets, approval);
       if (needsLink(hooks)) {
-        if (linkMode(services) === 'passkey') services.approvalPages.requirePasskey(approval);
+        if (linkMode(services) === 'passkey') approval = await services.approvalPages.requirePasskey(approval);
         approvalUrl = await services.approvalPages.url(approval);
         how = `Only the human can approve this: give them this link to open in their browser on this computer: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
       } else if (hooks.appCard) {
@@ -196,11 +210,14 @@ export async function callSpend(
     // The card's secret travels in _meta, which hosts give the view and not the model.
     return meta ? { ...result, _meta: meta } : result;
   }
+  /** Who approved (the channel, and the passkey on the page): in the result and the audit line. */
+  let approvedBy: string | undefined;
   if (config.approval === 'human') {
-    const declined = await humanApproval(services, tool, args, confirm, plan, hooks);
-    if (declined) return declined;
+    const decision = await humanApproval(services, tool, args, confirm, plan, hooks);
+    if (typeof decision !== 'string') return decision;
+    approvedBy = decision;
   } else {
-    redeemOrRefuse(services, tool, args, confirm, audit, hooks.session);
+    await redeemOrRefuse(services, tool, args, confirm, audit, ownerOf(hooks));
   }
   if (config.approval === 'confirm-id' && hooks.elicit) {
     const answer = await hooks.elicit([`Approve ${tool.title}?`, ...plan.lines].join('\n'));
@@ -209,9 +226,9 @@ export async function callSpend(
       return textResult(`Declined by the human (${answer}); nothing was sent.`, { status: 'declined', preview: plan.lines }, config);
     }
   }
-  // Reserved synchronously right before the one request: concurrent confirms cannot overrun the total.
-  const reserved = services.ledger.reserve(total, config.maxSpendPerDay);
-  if (!reserved) throw overDailyTotal(total, services.ledger.spent(), config, services.cachedNetwork());
+  // Reserved atomically (in the state store, across processes) right before the one request: concurrent confirms cannot overrun the total.
+  const reserved = await services.ledger.reserve(total, config.maxSpendPerDay);
+  if (!reserved) throw overDailyTotal(total, await services.ledger.spent(), config, services.cachedNetwork());
   log.info({ audit: 'confirmed', ...audit }, 'spend confirmed');
   let output: Record<string, unknown>;
   try {
@@ -227,7 +244,9 @@ export async function callSpend(
       error.kind === 'too_large' ||
       (error instanceof HttpStatusError && error.status >= 500);
     // An unknown outcome stays counted as sent (the safe side); a certain failure gives its share back.
-    if (!lost) services.ledger.release(reserved);
+    // The store failing here keeps the share counted: the safe side.
+    if (!lost) await services.ledger.release(reserved).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'daily total: reservation not released'));
+    else await settle(services, reserved);
     if (lost) {
       log.warn({ audit: 'unknown_outcome', ...audit, kind: error.kind }, 'spend outcome unknown');
       throw new ChainMcpError('unknown_outcome', `The outcome of ${tool.name} is unknown: ${error.message} It was sent once and will not be retried.`, {
@@ -237,7 +256,8 @@ export async function callSpend(
     log.info({ audit: 'failed', ...audit, kind: error.kind }, 'spend failed');
     throw error;
   }
+  await settle(services, reserved);
   log.info({ audit: 'issued', ...audit, txID: output.txID ?? output.txHash }, 'spend issued');
   const text = await tool.summarize(output, args, ctx);
-  return textResult(text, { status: 'issued', preview: plan.lines, result: output }, config);
+  return textResult(text, { status: 'issued', preview: plan.lines, result: output, ...(approvedBy ? { approvedBy } : {}) }, config);
 }

@@ -1,44 +1,50 @@
 /**
  * CHAIN_MCP_MAX_SPEND_PER_DAY: a rolling 24 h total of everything sent (amounts and fees, in the
- * smallest unit). A spend reserves its share synchronously just before its one request, so two
- * concurrent confirms cannot both fit under the last of the allowance; a spend that certainly
- * failed gives it back, one with an unknown outcome keeps it (counted as sent: the safe side).
+ * smallest unit), per signer, kept in the state store (src/state/) so a restart or another
+ * process of the same signer resumes the same window. A spend reserves its share atomically just
+ * before its one request, so two concurrent confirms (in any processes sharing the store) cannot
+ * both fit under the last of the allowance; a spend that certainly failed gives it back, one
+ * with an unknown outcome keeps it (counted as sent: the safe side).
  */
+import type { Config } from '../config.js';
+import { MemoryStore } from '../state/memory.js';
+import { DAY_MS, type Reservation, type StateStore } from '../state/store.js';
 
-export const DAY_MS = 24 * 60 * 60 * 1000;
+export { DAY_MS };
 
-interface Entry {
-  at: number;
-  amount: bigint;
+/**
+ * Whose money a spend moves: the daily total belongs to it, not to the user asking, so several
+ * users of one deployment together never exceed it. The keystore user's name on any node (the
+ * same name on two nodes shares one total: the safe side).
+ */
+export function signerOf(config: Pick<Config, 'keystore'>): string {
+  return config.keystore ? `keystore:${config.keystore.username}` : 'default';
 }
 
 export class SpendLedger {
-  private entries: Entry[] = [];
-
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly store: StateStore = new MemoryStore(),
+    readonly signer = 'default',
+  ) {}
 
   /** Sum of what was sent in the last 24 hours. */
-  spent(): bigint {
-    const since = this.now() - DAY_MS;
-    this.entries = this.entries.filter((e) => e.at > since);
-    return this.entries.reduce((sum, e) => sum + e.amount, 0n);
+  spent(): Promise<bigint> {
+    return this.store.spent(this.signer, this.now());
   }
 
-  /** Whether `amount` more stays within `limit` (no limit: always). */
-  fits(amount: bigint, limit: bigint | undefined): boolean {
-    return limit === undefined || this.spent() + amount <= limit;
+  /** Records `amount` now if it fits; returns the reservation, or undefined when it does not fit. */
+  reserve(amount: bigint, limit: bigint | undefined): Promise<Reservation | undefined> {
+    return this.store.reserve(this.signer, amount, limit, this.now());
   }
 
-  /** Records `amount` now if it fits; returns the entry to release, or undefined when it does not fit. */
-  reserve(amount: bigint, limit: bigint | undefined): Entry | undefined {
-    if (!this.fits(amount, limit)) return undefined;
-    const entry = { at: this.now(), amount };
-    this.entries.push(entry);
-    return entry;
+  /** The request went out (or may have): the share stays counted for good. */
+  commit(reservation: Reservation): Promise<void> {
+    return this.store.commit(reservation);
   }
 
   /** The spend certainly did not go out: its share comes back. */
-  release(entry: Entry): void {
-    this.entries = this.entries.filter((e) => e !== entry);
+  release(reservation: Reservation): Promise<void> {
+    return this.store.release(reservation);
   }
 }

@@ -28,6 +28,9 @@ export function devnetEnv(devnet: Devnet, extra: Record<string, string> = {}): R
     CHAIN_MCP_NODE_URL: devnet.nodeUrl,
     ...(devnet.indexerUrl ? { CHAIN_MCP_INDEXER_URL: devnet.indexerUrl } : {}),
     CHAIN_MCP_LOG_LEVEL: 'silent',
+    // Tests keep their state in memory unless they ask for a store: with spends on, the default is
+    // a file under the user's config folder, which every test run would otherwise share.
+    CHAIN_MCP_STATE: 'memory',
     ...extra,
   };
 }

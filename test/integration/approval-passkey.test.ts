@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -9,6 +9,7 @@ import { PasskeyStore } from '../../src/approval/passkey.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { launchChromium } from '../../tools/views/host.js';
 import { requestsFor, spendHarness } from '../helpers/spend-harness.js';
+import { startInPty } from '../helpers/pty.js';
 import { MAIN } from '../helpers/stack.js';
 
 /**
@@ -68,26 +69,70 @@ describe('the approval link is strong or absent', () => {
     }
   });
 
-  it('`chain-mcp passkey add` prints a localhost registration page whose only script is allowed by hash', async () => {
-    const child = spawn(process.execPath, [MAIN, 'passkey', 'add'], { env: { ...process.env, CHAIN_MCP_PASSKEY_FILE: join(dir, 'cli.json') }, stdio: ['ignore', 'pipe', 'pipe'] });
+  it('a passkey written into the file while the server runs is ignored until a restart, and the change is logged', async () => {
+    const late = join(dir, 'late.json');
+    const h = await harness({ CHAIN_MCP_PASSKEY_FILE: late });
     try {
-      let out = '';
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString('utf8');
-          const found = /http:\/\/localhost:\d+\/[A-Za-z0-9_-]+/.exec(out);
-          if (found) resolve(found[0]);
-        });
-        child.once('exit', (code) => reject(new Error(`exited ${code}: ${out}`)));
-      });
-      expect(out).toContain(join(dir, 'cli.json'));
+      // A model with a shell writes its own (software) passkey into the file after the start.
+      writeFileSync(late, JSON.stringify({ rpID: 'localhost', credentials: [{ id: 'model-key', publicKey: 'pQECAyYgASFYIA', counter: 0, createdAt: '2026-11-26T00:00:00.000Z' }] }));
+      const before = sends();
+      const p = await h.call('xvm_send', args());
+      expect(p.isError).toBe(true);
+      expect(p.text).toContain('no channel to the human');
+      expect(p.structured?.approvalUrl).toBeUndefined();
+      expect(sends()).toBe(before);
+      expect(h.logs.some((l) => l.includes('"audit":"passkey_file_changed"'))).toBe(true);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('`chain-mcp passkey add` refuses with one line without a terminal, printing no page address', () => {
+    const run = spawnSync('setsid', ['-w', process.execPath, MAIN, 'passkey', 'add'], {
+      env: { ...process.env, CHAIN_MCP_PASSKEY_FILE: join(dir, 'cli.json') },
+      input: '',
+      encoding: 'utf8',
+    });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toBe(
+      'chain-mcp: passkey add needs a terminal: its page address and one-time code are shown on /dev/tty only (never on stdout); run it yourself in a terminal\n',
+    );
+    expect(existsSync(join(dir, 'cli.json'))).toBe(false);
+  });
+
+  it('`chain-mcp passkey add` at a terminal shows the page and a one-time code there only, and the page wants that code', async () => {
+    const stdoutFile = join(dir, 'cli-stdout.txt');
+    const cli = startInPty([process.execPath, MAIN, 'passkey', 'add', '--name', 'cli test'], { PATH: process.env.PATH ?? '', HOME: dir, CHAIN_MCP_PASSKEY_FILE: join(dir, 'cli.json') }, { stdoutFile });
+    try {
+      await cli.waitFor('Type this one-time code on the page: ');
+      await cli.waitFor('\n');
+      const url = /http:\/\/localhost:\d+\/[A-Za-z0-9_-]{32}/.exec(cli.text())?.[0] ?? '';
+      const code = /one-time code on the page: ([A-Z2-9]{4}-[A-Z2-9]{4})/.exec(cli.text())?.[1] ?? '';
+      expect(url).not.toBe('');
+      expect(code).not.toBe('');
+      // The page's only script is allowed by hash; the form asks for the code.
       const res = await fetch(url);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-security-policy')).toMatch(/script-src 'sha256-[A-Za-z0-9+/=]+'/);
-      expect(await res.text()).toContain('id="register"');
+      expect(await res.text()).toContain('name="code"');
       expect((await fetch(`${new URL(url).origin}/guess`)).status).toBe(404);
+      // Three wrong codes close the registration: the command ends with one line, nothing stored.
+      for (let i = 0; i < 3; i++) {
+        await fetch(url);
+        const r = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(url).origin },
+          body: new URLSearchParams({ code: code === 'ABCD-EFGH' ? 'HGFE-DCBA' : 'ABCD-EFGH', credential: '{}' }),
+        });
+        expect(r.status).toBe(403);
+      }
+      await cli.waitFor('chain-mcp: 3 wrong codes on the registration page; nothing was registered (run chain-mcp passkey add again)');
+      expect(await cli.exited).toBe(2);
+      // Neither the address nor the code went to stdout.
+      expect(readFileSync(stdoutFile, 'utf8')).toBe('');
     } finally {
-      child.kill();
+      cli.kill();
     }
     expect(existsSync(join(dir, 'cli.json'))).toBe(false);
   }, 60_000);
@@ -95,6 +140,7 @@ describe('the approval link is strong or absent', () => {
   describe('with a passkey registered by `chain-mcp passkey add`', () => {
     let browser: Browser;
     let page: Page;
+    let passkeyId = '';
 
     beforeAll(async () => {
       // A system Chromium or the one the @sparticuz/chromium devDependency ships (tools/browser.ts):
@@ -106,12 +152,15 @@ describe('the approval link is strong or absent', () => {
       await cdp.send('WebAuthn.addVirtualAuthenticator', {
         options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
       });
-      const registration = await servePasskeyRegistration(new PasskeyStore(file));
+      const registration = await servePasskeyRegistration(new PasskeyStore(file), { code: 'QRST-2345', name: 'test laptop' });
       try {
         expect(registration.url).toMatch(/^http:\/\/localhost:\d+\/[A-Za-z0-9_-]{32}$/);
         await page.goto(registration.url);
+        // The person types the code their terminal shows (registrationCode(): what `passkey add` prints there).
+        await page.fill('#code', 'qrst-2345');
         await page.click('#register');
         const id = await registration.done;
+        passkeyId = id;
         await page.waitForSelector('text=Registered.');
         const stored = JSON.parse(readFileSync(file, 'utf8')) as { rpID: string; credentials: Array<{ id: string; publicKey: string }> };
         expect(stored.rpID).toBe('localhost');
@@ -133,11 +182,19 @@ describe('the approval link is strong or absent', () => {
         expect(await page.locator('#facts').textContent()).toContain(`To: ${to}`);
         await page.click('#approve');
         await page.waitForSelector('text=Approved.');
+        const label = `"test laptop" (${passkeyId.slice(0, 12)}…)`;
+        expect(await page.locator('#passkey').textContent()).toBe(`Approved with passkey ${label}.`);
         const before = sends();
         const r = await h.call('xvm_send', { ...args(), confirm: p.structured?.confirmationId });
         expect(r.structured?.status, r.text).toBe('issued');
+        // The result and the audit lines name the passkey that approved.
+        expect(r.structured?.approvedBy).toBe(`page with passkey ${label}`);
         expect(sends()).toBe(before + 1);
-        expect(h.logs.some((l) => l.includes('"audit":"approved"') && l.includes('"channel":"page"'))).toBe(true);
+        const approved = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.audit === 'approved');
+        expect(approved.map((l) => [l.channel, l.passkey])).toEqual([
+          ['page', label],
+          ['page', label],
+        ]);
       } finally {
         await h.close();
       }

@@ -150,6 +150,7 @@ describe('the doctor (chain-mcp --check, npm run doctor)', () => {
     const keystore = lines(r.stdout).filter((l) => /keystore/i.test(l) && !l.startsWith('ok    tiers'));
     expect(keystore).toEqual([
       `FAIL  CHAIN_MCP_KEYSTORE_PASSWORD does not open keystore user "${devnet.keystore.username}" (the node says: incorrect password); wallet and spend tools will fail until it is fixed`,
+      `ok    signer: keystore user "${devnet.keystore.username}" (the node signs)`,
     ]);
     expect(r.stdout).not.toContain('Wrong-pass-1!');
     expect(r.code).toBe(1);

@@ -29,31 +29,31 @@ function book(now = 1_000) {
 }
 
 describe('the approval card tool (mutation survivors, issue 25)', () => {
-  it('refuses anything but a string secret with approve or decline, deciding nothing and leaving the card usable', () => {
+  it('refuses anything but a string secret with approve or decline, deciding nothing and leaving the card usable', async () => {
     const { book: b, open } = book();
     const { log } = auditLog();
-    const secrets = new CardSecrets();
-    const approval = open();
-    const secret = secrets.issue(approval);
+    const secrets = new CardSecrets(b.store);
+    const approval = await open();
+    const secret = await secrets.issue(approval);
     for (const args of [{ secret, decision: 'maybe' }, { secret, decision: 'Approve' }, { secret: 7, decision: 'approve' }, { decision: 'approve' }, { secret }]) {
-      const r = decideFromCard({ book: b, secrets, log }, args);
+      const r = await decideFromCard({ book: b, secrets, log }, args);
       expect(r).toEqual({ isError: true, content: [{ type: 'text', text: 'Expected { secret, decision: "approve" | "decline" }; nothing was decided.' }] });
-      expect(approval.state).toBe('pending');
+      expect((await b.get(approval.nonce))?.state).toBe('pending');
     }
-    expect(decideFromCard({ book: b, secrets, log }, { secret, decision: 'decline' }).content[0]?.text).toBe('Declined; nothing will be sent.');
-    expect(approval.state).toBe('declined');
+    expect((await decideFromCard({ book: b, secrets, log }, { secret, decision: 'decline' })).content[0]?.text).toBe('Declined; nothing will be sent.');
+    expect((await b.get(approval.nonce))?.state).toBe('declined');
   });
 
-  it('says approved only for approve, and writes each outcome to the audit log with its channel and tool', () => {
+  it('says approved only for approve, and writes each outcome to the audit log with its channel and tool', async () => {
     const { book: b, open } = book();
     const { log, audits } = auditLog();
-    const secrets = new CardSecrets();
-    const approval = open('platform_addValidator');
-    const secret = secrets.issue(approval);
-    const r = decideFromCard({ book: b, secrets, log }, { secret, decision: 'approve' });
+    const secrets = new CardSecrets(b.store);
+    const approval = await open('platform_addValidator');
+    const secret = await secrets.issue(approval);
+    const r = await decideFromCard({ book: b, secrets, log }, { secret, decision: 'approve' });
     expect(r).toEqual({ content: [{ type: 'text', text: 'Approved. The assistant may now send this exact transaction once.' }] });
-    expect(approval).toMatchObject({ state: 'approved', decidedBy: 'app' });
-    expect(decideFromCard({ book: b, secrets, log }, { secret, decision: 'approve' }).isError).toBe(true);
+    expect(await b.get(approval.nonce)).toMatchObject({ state: 'approved', decidedBy: 'app' });
+    expect((await decideFromCard({ book: b, secrets, log }, { secret, decision: 'approve' })).isError).toBe(true);
     expect(audits()).toEqual([
       { audit: 'approved', channel: 'app', tool: 'platform_addValidator', answer: undefined, msg: 'spend approved on the approval card' },
       { audit: 'refused', channel: 'app', tool: undefined, answer: undefined, msg: 'approval card secret unknown or used' },
@@ -62,27 +62,37 @@ describe('the approval card tool (mutation survivors, issue 25)', () => {
 });
 
 describe('card secrets', () => {
-  it('drops the secrets of decided approvals when the next card is issued', () => {
-    const { open } = book();
-    const secrets = new CardSecrets();
-    const decided = open();
-    const stale = secrets.issue(decided);
-    decided.state = 'approved';
-    const live = open();
-    const kept = secrets.issue(live);
-    expect(secrets.take(stale)).toBeUndefined();
-    expect(secrets.take(kept)).toBe(live);
-    expect(secrets.take(kept)).toBeUndefined();
+  it('finds its approval once, and is gone when the expired approval is swept', async () => {
+    const { book: b, open, clock } = book();
+    const secrets = new CardSecrets(b.store);
+    const first = await open();
+    const second = await open();
+    const one = await secrets.issue(first);
+    const two = await secrets.issue(second);
+    expect(one).not.toBe(two);
+    expect(await secrets.take(one)).toBe(first.nonce);
+    expect(await secrets.take(one)).toBeUndefined();
+    expect(await secrets.take('made-up-secret-of-the-same-length-000')).toBeUndefined();
+    clock.now = second.expiresAt + 1;
+    expect(await b.sweep()).toHaveLength(2);
+    expect(await secrets.take(two)).toBeUndefined();
   });
 
-  it('keeps at most 1000 secrets: the oldest goes first', () => {
-    const { open } = book();
-    const secrets = new CardSecrets();
-    const approval = open();
-    const issued = Array.from({ length: 1001 }, () => secrets.issue(approval));
-    expect(secrets.take(issued[0]!)).toBeUndefined();
-    expect(secrets.take(issued[1]!)).toBe(approval);
-    expect(secrets.take(issued[1000]!)).toBe(approval);
+  it('dies with its approval when the spend is sent, and the store never holds the secret itself', async () => {
+    const { book: b, open } = book();
+    const seen: string[] = [];
+    const put = b.store.putCardSecret.bind(b.store);
+    b.store.putCardSecret = (secret, nonce, expiresAt) => {
+      seen.push(secret);
+      return put(secret, nonce, expiresAt);
+    };
+    const secrets = new CardSecrets(b.store);
+    const approval = await open();
+    const secret = await secrets.issue(approval);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).not.toContain(secret);
+    await b.forget(approval);
+    expect(await secrets.take(secret)).toBeUndefined();
   });
 });
 
@@ -122,8 +132,8 @@ function recordingDeps(waitMs: number, log = auditLog().log) {
 describe('getting the human decision', () => {
   it('asks nobody about an approval already decided', async () => {
     const { deps, open, waits } = recordingDeps(12_000);
-    const approval = open();
-    deps.book.decide(approval, 'declined', 'page');
+    const approval = await open();
+    await deps.book.decide(approval, 'declined', 'page');
     let asked = 0;
     const ask = async () => {
       asked++;
@@ -138,26 +148,26 @@ describe('getting the human decision', () => {
     const { deps, open, waits } = recordingDeps(12_000);
     const progress: Array<[number, number | undefined]> = [];
     const channels: HumanChannels = { progress: async (done, total) => void progress.push([done, total]) };
-    expect(await humanDecision(deps, open(), channels)).toBe('pending');
+    expect(await humanDecision(deps, await open(), channels)).toBe('pending');
     expect(waits).toEqual([5_000, 5_000, 2_000]);
     expect(progress).toEqual([[0, 12_000], [5_000, 12_000], [10_000, 12_000]]);
 
     const exact = recordingDeps(10_000);
-    await humanDecision(exact.deps, exact.open(), {});
+    await humanDecision(exact.deps, await exact.open(), {});
     expect(exact.waits).toEqual([5_000, 5_000]);
 
     const aborted = recordingDeps(12_000);
     const controller = new AbortController();
     controller.abort();
-    await humanDecision(aborted.deps, aborted.open(), { signal: controller.signal });
+    await humanDecision(aborted.deps, await aborted.open(), { signal: controller.signal });
     expect(aborted.waits).toEqual([]);
 
     const decided = recordingDeps(12_000);
-    const approval = decided.open();
+    const approval = await decided.open();
     decided.deps.book.wait = async (a) => {
       decided.waits.push(1);
-      decided.deps.book.decide(a, 'approved', 'page');
-      return a.state;
+      await decided.deps.book.decide(a, 'approved', 'page');
+      return (await decided.deps.book.get(a.nonce))?.state ?? 'pending';
     };
     expect(await humanDecision(decided.deps, approval, {})).toBe('approved');
     expect(decided.waits).toEqual([1]);
@@ -165,7 +175,7 @@ describe('getting the human decision', () => {
 
   it('after a URL elicitation is accepted (the link opened), waits at least a minute for the page itself', async () => {
     const { deps, open, waits } = recordingDeps(1_000);
-    const approval = open();
+    const approval = await open();
     expect(await humanDecision(deps, approval, { elicitUrl: async () => 'accept' })).toBe('pending');
     expect(waits.reduce((a, b) => a + b, 0)).toBe(60_000);
   });
@@ -173,9 +183,9 @@ describe('getting the human decision', () => {
   it('audits a URL elicitation declined or cancelled, and a form answer, with the channel and the answer', async () => {
     const { log, audits } = auditLog();
     const { deps, open } = recordingDeps(1_000, log);
-    expect(await humanDecision(deps, open('xvm_send'), { elicitUrl: async () => 'cancel' })).toBe('declined');
-    expect(await humanDecision(deps, open('xvm_mint'), { elicit: async () => 'accept' })).toBe('approved');
-    expect(await humanDecision(deps, open('cx_export'), { elicit: async () => 'decline' })).toBe('declined');
+    expect(await humanDecision(deps, await open('xvm_send'), { elicitUrl: async () => 'cancel' })).toBe('declined');
+    expect(await humanDecision(deps, await open('xvm_mint'), { elicit: async () => 'accept' })).toBe('approved');
+    expect(await humanDecision(deps, await open('cx_export'), { elicit: async () => 'decline' })).toBe('declined');
     expect(audits()).toEqual([
       { audit: 'declined', channel: 'url-elicitation', tool: 'xvm_send', answer: 'cancel', msg: 'spend declined' },
       { audit: 'approved', channel: 'form-elicitation', tool: 'xvm_mint', answer: 'accept', msg: 'spend approved' },

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ApprovalBook, MAX_PENDING, tooManyPending } from '../../src/approval/book.js';
+import { type Approval, ApprovalBook, MAX_PENDING, tooManyPending } from '../../src/approval/book.js';
 import { ApprovalPages } from '../../src/approval/page.js';
 import { PasskeyStore, WEBAUTHN_SCRIPT_HASH } from '../../src/approval/passkey.js';
 import { createLogger, silentLogger } from '../../src/log.js';
@@ -24,11 +24,16 @@ function send(url: string, method: string, headers: Record<string, string> = {},
   });
 }
 
+/** An approval's state as stored now (the book hands out snapshots). */
+async function stateOf(book: ApprovalBook, approval: Approval) {
+  return (await book.store.getApproval(approval.nonce))?.state;
+}
+
 async function setup(lines = ['To: X-local1abc', 'Amount: 1 CAM']) {
   let now = 1_000_000;
   const book = new ApprovalBook(() => now);
   const pages = new ApprovalPages(book, silentLogger());
-  const approval = book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send <b>1</b> CAM', lines }, now + 300_000);
+  const approval = await book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send <b>1</b> CAM', lines }, now + 300_000);
   const url = await pages.url(approval);
   return { book, approval, url, origin: new URL(url).origin, tick: (ms: number) => (now += ms) };
 }
@@ -52,30 +57,30 @@ describe('the approval page (mutation survivors, issue 25)', () => {
   });
 
   it('decides only on a POST of approve or decline: another method or decision changes nothing', async () => {
-    const { url, origin, approval } = await setup();
+    const { url, origin, approval, book } = await setup();
     const form = (decision: string) => `csrf=${encodeURIComponent(approval.csrf)}&decision=${decision}`;
     const headers = { origin, 'content-type': 'application/x-www-form-urlencoded' };
     expect((await send(url, 'PUT', headers)).status).toBe(405);
     expect((await send(url, 'DELETE', headers)).status).toBe(405);
     expect((await send(url, 'POST', headers, form('maybe'))).status).toBe(400);
-    expect(approval.state).toBe('pending');
+    expect(await stateOf(book, approval)).toBe('pending');
     expect((await send(url, 'POST', headers, form('decline'))).status).toBe(200);
-    expect(approval.state).toBe('declined');
+    expect(await stateOf(book, approval)).toBe('declined');
   });
 
   it('an approval expires at its time, not a moment later, and the page says so', async () => {
     const { book, approval, url, tick } = await setup();
     tick(300_000);
-    expect(book.lookup(approval.token)).toBe(approval);
+    expect(await book.lookup(approval.token)).toEqual(approval);
     tick(1);
-    expect(book.lookup(approval.token)).toBe('expired');
+    expect(await book.lookup(approval.token)).toBe('expired');
     expect((await send(url, 'GET')).status).toBe(410);
   });
 
-  it(`holds at most ${MAX_PENDING} live approvals: the next preview is refused, none is dropped`, () => {
+  it(`holds at most ${MAX_PENDING} live approvals: the next preview is refused, none is dropped`, async () => {
     const book = new ApprovalBook(() => 0);
-    for (let i = 0; i < MAX_PENDING; i++) book.open(`n${i}`, { tool: 't', title: 't', lines: [] }, 1000);
-    expect(() => book.open('one-more', { tool: 't', title: 't', lines: [] }, 1000)).toThrow(/previews are already waiting/);
+    for (let i = 0; i < MAX_PENDING; i++) await book.open(`n${i}`, { tool: 't', title: 't', lines: [] }, 1000);
+    await expect(book.open('one-more', { tool: 't', title: 't', lines: [] }, 1000)).rejects.toThrow(/previews are already waiting/);
     // The refusal tells the model what to do instead of looping on previews.
     expect(tooManyPending()).toMatchObject({ kind: 'policy', hint: expect.stringMatching(/^Ask the human to approve or decline the waiting previews.*Do not loop on previews\.$/) });
   });
@@ -84,44 +89,44 @@ describe('the approval page (mutation survivors, issue 25)', () => {
 describe('the approval book: expiry at the boundary and waiting (mutation survivors, issue 25)', () => {
   const facts = { tool: 't', title: 't', lines: [] };
 
-  it('get, decide and sweep treat the expiry instant as still live and the next millisecond as gone', () => {
+  it('get, decide and sweep treat the expiry instant as still live and the next millisecond as gone', async () => {
     let now = 0;
     const book = new ApprovalBook(() => now);
-    const a = book.open('n1', facts, 100);
-    const b = book.open('n2', facts, 100);
+    const a = await book.open('n1', facts, 100);
+    const b = await book.open('n2', facts, 100);
     now = 100;
-    expect(book.get('n1')).toBe(a);
-    expect(book.sweep()).toEqual([]);
-    expect(book.decide(a, 'approved', 'test')).toBe(true);
+    expect(await book.get('n1')).toEqual(a);
+    expect(await book.sweep()).toEqual([]);
+    expect(await book.decide(a, 'approved', 'test')).toBe(true);
     now = 101;
-    expect(book.get('n2')).toBeUndefined();
-    expect(book.decide(b, 'approved', 'test')).toBe(false);
-    expect(book.sweep()).toEqual([a, b]);
+    expect(await book.get('n2')).toBeUndefined();
+    expect(await book.decide(b, 'approved', 'test')).toBe(false);
+    expect(await book.sweep()).toEqual([{ ...a, state: 'approved', decidedBy: 'test' }, b]);
   });
 
   it('wait: at once for a decided approval or no time, at the decision, at the time limit, at the expiry, or on abort', async () => {
     let now = 0;
     const book = new ApprovalBook(() => now);
-    const decided = book.open('d', facts, 60_000);
-    book.decide(decided, 'declined', 'test');
+    const decided = await book.open('d', facts, 60_000);
+    await book.decide(decided, 'declined', 'test');
     expect(await book.wait(decided, 60_000)).toBe('declined');
-    const pending = book.open('p', facts, 60_000);
+    const pending = await book.open('p', facts, 60_000);
     expect(await book.wait(pending, 0)).toBe('pending');
 
     const waiting = book.wait(pending, 60_000);
-    setTimeout(() => book.decide(pending, 'approved', 'test'), 5);
+    setTimeout(() => void book.decide(pending, 'approved', 'test'), 5);
     expect(await waiting).toBe('approved');
 
-    const slow = book.open('s', facts, 60_000);
+    const slow = await book.open('s', facts, 60_000);
     expect(await book.wait(slow, 30)).toBe('pending');
 
     // Expiring 10 ms from now though 10 minutes were asked: the wait ends at the expiry (a wait
     // for the whole 10 minutes would hit the test's timeout).
     now = 59_990;
-    const expiring = book.open('e', facts, 60_000);
+    const expiring = await book.open('e', facts, 60_000);
     expect(await book.wait(expiring, 600_000)).toBe('pending');
 
-    const aborted = book.open('a', facts, 600_000);
+    const aborted = await book.open('a', facts, 600_000);
     const controller = new AbortController();
     const w = book.wait(aborted, 600_000, controller.signal);
     controller.abort();
@@ -134,7 +139,7 @@ describe('the approval page: headers, wording and the passkey guard (mutation su
   const live = async (passkeys?: PasskeyStore) => {
     const book = new ApprovalBook(() => Date.now());
     const pages = new ApprovalPages(book, silentLogger(), passkeys);
-    const approval = book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send 1 CAM', lines: ['To: X-local1abc'] }, Date.now() + 250_000);
+    const approval = await book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send 1 CAM', lines: ['To: X-local1abc'] }, Date.now() + 250_000);
     return { book, pages, approval };
   };
 
@@ -177,9 +182,9 @@ describe('the approval page: headers, wording and the passkey guard (mutation su
     expect(after.text).toContain('<ul id="facts"><li>To: X-local1abc</li></ul><p>This preview was already approved.</p>');
     expect(after.text).not.toContain('<form');
     expect((await send(url, 'POST', formHeaders(origin), `csrf=${encodeURIComponent(approval.csrf)}&decision=decline`)).status).toBe(409);
-    expect(approval.state).toBe('approved');
+    expect(await stateOf(book, approval)).toBe('approved');
 
-    const other = book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send 2 CAM', lines: [] }, Date.now() + 300_000);
+    const other = await book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send 2 CAM', lines: [] }, Date.now() + 300_000);
     const declined = await send(await pages.url(other), 'POST', formHeaders(origin), `csrf=${encodeURIComponent(other.csrf)}&decision=decline`);
     expect(declined.text).toContain('<title>Declined</title>');
     expect(declined.text).toContain('<strong>Declined.</strong> Nothing will be sent.');
@@ -187,14 +192,14 @@ describe('the approval page: headers, wording and the passkey guard (mutation su
   });
 
   it('takes a form up to 16 KB and refuses a larger one unread, deciding nothing', async () => {
-    const { pages, approval } = await live();
+    const { pages, approval, book } = await live();
     const url = await pages.url(approval);
     const origin = new URL(url).origin;
     const base = `csrf=${encodeURIComponent(approval.csrf)}&decision=approve&pad=`;
     expect((await send(url, 'POST', formHeaders(origin), base + 'x'.repeat(16_384 - base.length + 1))).status).toBe(413);
-    expect(approval.state).toBe('pending');
+    expect(await stateOf(book, approval)).toBe('pending');
     expect((await send(url, 'POST', formHeaders(origin), base + 'x'.repeat(16_384 - base.length))).status).toBe(200);
-    expect(approval.state).toBe('approved');
+    expect(await stateOf(book, approval)).toBe('approved');
     await pages.close();
   });
 
@@ -202,8 +207,8 @@ describe('the approval page: headers, wording and the passkey guard (mutation su
     const store = new PasskeyStore(join(mkdtempSync(join(tmpdir(), 'chain-mcp-page-')), 'passkeys.json'));
     store.add({ id: 'cred-1', publicKey: Buffer.from('not a key').toString('base64url'), counter: 0, createdAt: '2026-11-26T00:00:00.000Z' });
     const { pages, approval, book } = await live(store);
-    pages.requirePasskey(approval);
-    const url = await pages.url(approval);
+    const guarded = await pages.requirePasskey(approval);
+    const url = await pages.url(guarded);
     expect(url.startsWith('http://localhost:')).toBe(true);
     const origin = new URL(url).origin;
     const page = await send(url, 'GET', { host: new URL(url).host });
@@ -213,20 +218,19 @@ describe('the approval page: headers, wording and the passkey guard (mutation su
     expect(page.text).toContain('"allowCredentials":[{"id":"cred-1"');
     const approve = `csrf=${encodeURIComponent(approval.csrf)}&decision=approve&credential=${encodeURIComponent('{"id":"cred-1"}')}`;
     expect((await send(url, 'POST', { ...formHeaders(origin), host: new URL(url).host }, approve)).status).toBe(403);
-    expect(approval.state).toBe('pending');
+    expect(await stateOf(book, approval)).toBe('pending');
     expect((await send(url, 'POST', { ...formHeaders(origin), host: new URL(url).host }, `csrf=${encodeURIComponent(approval.csrf)}&decision=decline`)).status).toBe(200);
-    expect(approval.state).toBe('declined');
+    expect(await stateOf(book, approval)).toBe('declined');
 
     // A challenge with no passkey store at all: Approve is refused, never waved through.
     const bare = new ApprovalPages(book, silentLogger());
-    const lone = book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send', lines: [] }, Date.now() + 300_000);
-    bare.requirePasskey(lone);
-    const loneUrl = await bare.url(lone);
+    const lone = await book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send', lines: [] }, Date.now() + 300_000);
+    const loneUrl = await bare.url(await bare.requirePasskey(lone));
     const loneOrigin = new URL(loneUrl).origin;
     const shown = await send(loneUrl, 'GET', { host: new URL(loneUrl).host });
     expect(shown.text).not.toContain('name="credential"');
     expect((await send(loneUrl, 'POST', { ...formHeaders(loneOrigin), host: new URL(loneUrl).host }, `csrf=${encodeURIComponent(lone.csrf)}&decision=approve`)).status).toBe(403);
-    expect(lone.state).toBe('pending');
+    expect(await stateOf(book, lone)).toBe('pending');
     await Promise.all([pages.close(), bare.close()]);
   });
 
@@ -246,7 +250,7 @@ describe('the approval page: headers, wording and the passkey guard (mutation su
     const log = createLogger('info', [], { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
     const book = new ApprovalBook(() => Date.now());
     const pages = new ApprovalPages(book, log);
-    const approval = book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send', lines: [] }, Date.now() + 300_000);
+    const approval = await book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send', lines: [] }, Date.now() + 300_000);
     const url = await pages.url(approval);
     const origin = new URL(url).origin;
     expect((await send(url, 'POST', formHeaders('http://127.0.0.1:1'), 'decision=approve')).status).toBe(403);

@@ -43,12 +43,43 @@ describe('configuration rules (mutation survivors, issue 25)', () => {
       approvalWaitMs: 60_000,
       approvalLink: 'passkey',
       passkeyFile: '/cfg/chain-mcp/passkeys.json',
+      signer: undefined,
+      keyFile: '/cfg/chain-mcp/key.json',
+      keyPassphrase: undefined,
+      keyPassphraseFile: undefined,
+      keyIdleMinutes: 15,
+      secretsFromEnv: [],
       wire: { base: 'auto', overrides: {} },
+      state: { kind: 'memory' },
+      stateKey: undefined,
       secrets: [],
       httpToken: undefined,
       httpIdleMs: 1_800_000,
       httpMaxSessions: 32,
     });
+  });
+
+  it('keeps the state in memory without spends, and in a file under the config folder with them, so the daily total survives a restart', () => {
+    expect(loadConfig({ XDG_CONFIG_HOME: '/cfg' }).state).toEqual({ kind: 'memory' });
+    expect(loadConfig({ XDG_CONFIG_HOME: '/cfg', CHAIN_MCP_ALLOW_SPEND: 'true' }).state).toEqual({ kind: 'sqlite', file: '/cfg/chain-mcp/state.db' });
+    expect(loadConfig({ XDG_CONFIG_HOME: '/cfg', CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_STATE: 'memory' }).state).toEqual({ kind: 'memory' });
+    expect(loadConfig({ CHAIN_MCP_STATE: 'sqlite:/var/lib/chain-mcp/s.db' }).state).toEqual({ kind: 'sqlite', file: '/var/lib/chain-mcp/s.db' });
+    expect(loadConfig({ CHAIN_MCP_STATE: 'sqlite:rel/s.db' }).state).toEqual({ kind: 'sqlite', file: `${process.cwd()}/rel/s.db` });
+  });
+
+  it('a shared store needs CHAIN_MCP_STATE_KEY; the key and the database password are secrets, never echoed', () => {
+    const url = 'postgres://chain:db-password-1234@db.example:5432/chain';
+    expect(refusal({ CHAIN_MCP_STATE: url })).toMatch(/^CHAIN_MCP_STATE_KEY: required with a shared store \(CHAIN_MCP_STATE=postgres:\/\/…\)/);
+    const key = 'A1'.repeat(32);
+    const config = loadConfig({ CHAIN_MCP_STATE: url, CHAIN_MCP_STATE_KEY: key });
+    expect(config.state).toEqual({ kind: 'postgres', url });
+    expect(config.stateKey).toBe(key.toLowerCase());
+    expect(config.secrets).toEqual([key, 'db-password-1234']);
+    const short = refusal({ CHAIN_MCP_STATE: url, CHAIN_MCP_STATE_KEY: 'abcd' });
+    expect(short).toBe('CHAIN_MCP_STATE_KEY: expected 32 bytes as 64 hex digits (openssl rand -hex 32)');
+    expect(refusal({ CHAIN_MCP_STATE: 'redis://x' })).toBe('CHAIN_MCP_STATE: expected memory, sqlite:<file> or postgres://user:password@host:5432/database (got "redis://x")');
+    expect(refusal({ CHAIN_MCP_STATE: 'sqlite:' })).toBe('CHAIN_MCP_STATE: sqlite: needs a file, as in sqlite:/var/lib/chain-mcp/state.db');
+    expect(refusal({ CHAIN_MCP_STATE: 'postgres://[bad' })).not.toContain('[bad');
   });
 
   it('takes only http and https URLs, without trailing slashes', () => {

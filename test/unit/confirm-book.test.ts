@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/core/tool.js';
 import { canonicalArgs, CONFIRMATION_TTL_MS, ConfirmationBook, MAX_OPEN, spendOutput } from '../../src/confirm.js';
 import { ChainMcpError } from '../../src/errors.js';
+import { MemoryStore } from '../../src/state/memory.js';
 
 /**
  * The confirmation book on its own (DESIGN "Confirmation"): what an id is bound to, when it
@@ -13,9 +14,9 @@ const T0 = 1_700_000_000_000;
 const ARGS = { to: 'X-local1qqq', amount: 5n, outputs: [{ b: 2, a: 1 }] };
 
 /** The refusal an id gets, as the error the tool call would carry. */
-function refusal(fn: () => unknown): ChainMcpError {
+async function refusal(fn: () => Promise<unknown>): Promise<ChainMcpError> {
   try {
-    fn();
+    await fn();
   } catch (e) {
     expect(e).toBeInstanceOf(ChainMcpError);
     return e as ChainMcpError;
@@ -40,35 +41,35 @@ describe('canonicalArgs', () => {
 });
 
 describe('ConfirmationBook', () => {
-  it('accepts an id for the same tool and the same arguments in another key order, once', () => {
+  it('accepts an id for the same tool and the same arguments in another key order, once', async () => {
     const book = new ConfirmationBook();
-    const { id, expiresAt } = book.issue('xvm_send', ARGS, T0);
+    const { id, expiresAt } = await book.issue('xvm_send', ARGS, T0);
     expect(expiresAt).toBe(T0 + CONFIRMATION_TTL_MS);
     expect(id.split('.')[1]).toBe(String(expiresAt));
-    expect(book.openCount).toBe(1);
-    book.redeem(id, 'xvm_send', { outputs: [{ a: 1, b: 2 }], amount: 5n, to: 'X-local1qqq' }, T0 + 1);
-    expect(book.openCount).toBe(0);
-    expect(refusal(() => book.redeem(id, 'xvm_send', ARGS, T0 + 2)).message).toContain('already used');
+    expect(await book.openCount(T0)).toBe(1);
+    await book.redeem(id, 'xvm_send', { outputs: [{ a: 1, b: 2 }], amount: 5n, to: 'X-local1qqq' }, T0 + 1);
+    expect(await book.openCount(T0)).toBe(0);
+    expect((await refusal(() => book.redeem(id, 'xvm_send', ARGS, T0 + 2))).message).toContain('already used');
   });
 
-  it('verify checks without consuming', () => {
+  it('verify checks without consuming', async () => {
     const book = new ConfirmationBook();
-    const { id } = book.issue('xvm_send', ARGS, T0);
-    const nonce = book.verify(id, 'xvm_send', ARGS, T0);
+    const { id } = await book.issue('xvm_send', ARGS, T0);
+    const nonce = await book.verify(id, 'xvm_send', ARGS, T0);
     expect(id.startsWith(`${nonce}.`)).toBe(true);
-    expect(book.verify(id, 'xvm_send', ARGS, T0)).toBe(nonce);
-    expect(book.openCount).toBe(1);
+    expect(await book.verify(id, 'xvm_send', ARGS, T0)).toBe(nonce);
+    expect(await book.openCount(T0)).toBe(1);
   });
 
-  it('refuses another tool, other arguments and another book, with the reason and a hint', () => {
+  it('refuses another tool, other arguments and another book, with the reason and a hint', async () => {
     const book = new ConfirmationBook();
-    const { id } = book.issue('xvm_send', ARGS, T0);
+    const { id } = await book.issue('xvm_send', ARGS, T0);
     for (const attempt of [
       () => book.verify(id, 'xvm_export', ARGS, T0),
       () => book.verify(id, 'xvm_send', { ...ARGS, amount: 6n }, T0),
       () => new ConfirmationBook().verify(id, 'xvm_send', ARGS, T0),
     ]) {
-      const e = refusal(attempt);
+      const e = await refusal(attempt);
       expect(e.kind).toBe('confirmation');
       expect(e.message).toBe(
         'Confirmation refused: the confirmationId does not match this tool and these exact arguments (or was not issued by this server). Nothing was sent.',
@@ -77,56 +78,70 @@ describe('ConfirmationBook', () => {
     }
   });
 
-  it('refuses a MAC cut to a prefix or extended by a character', () => {
+  it('with the same key and store, another process (another book) accepts the id; its owner only, and a stranger does not use it up', async () => {
+    const store = new MemoryStore();
+    const key = 'ab'.repeat(32);
+    const issuer = new ConfirmationBook(store, key);
+    const other = new ConfirmationBook(store, key);
+    const { id } = await issuer.issue('xvm_send', ARGS, T0, 'alice');
+    expect((await refusal(() => other.redeem(id, 'xvm_send', ARGS, T0, 'bob'))).message).toContain('issued in another MCP session (or to another user)');
+    await other.redeem(id, 'xvm_send', ARGS, T0, 'alice');
+    expect((await refusal(() => issuer.redeem(id, 'xvm_send', ARGS, T0, 'alice'))).message).toContain('already used');
+    // Another key: the MAC does not match, whatever the store holds.
+    const { id: second } = await issuer.issue('xvm_send', ARGS, T0, 'alice');
+    expect((await refusal(() => new ConfirmationBook(store, 'cd'.repeat(32)).verify(second, 'xvm_send', ARGS, T0, 'alice'))).message).toContain('does not match');
+  });
+
+  it('refuses a MAC cut to a prefix or extended by a character', async () => {
     const book = new ConfirmationBook();
-    const { id } = book.issue('xvm_send', ARGS, T0);
+    const { id } = await book.issue('xvm_send', ARGS, T0);
     for (const forged of [id.slice(0, -1), id.slice(0, -20), `${id}A`]) {
-      expect(refusal(() => book.verify(forged, 'xvm_send', ARGS, T0)).message).toContain('does not match');
+      expect((await refusal(() => book.verify(forged, 'xvm_send', ARGS, T0))).message).toContain('does not match');
     }
   });
 
-  it('calls an id malformed when any of its three parts is missing or the expiry is not an integer', () => {
+  it('calls an id malformed when any of its three parts is missing or the expiry is not an integer', async () => {
     const book = new ConfirmationBook();
-    const { id } = book.issue('xvm_send', ARGS, T0);
+    const { id } = await book.issue('xvm_send', ARGS, T0);
     const [nonce, expiry, mac] = id.split('.');
     for (const bad of ['', 'abc', `${nonce}.${expiry}`, `.${expiry}.${mac}`, `${nonce}.${expiry}.`, `${nonce}.soon.${mac}`, `${nonce}.1.5.${mac}`, `${nonce}..${mac}`, `${nonce}.-1.${mac}`, `${nonce}.99999999999999999999.${mac}`]) {
-      expect(refusal(() => book.verify(bad, 'xvm_send', ARGS, T0)).message, bad).toContain('the confirmationId is malformed');
+      expect((await refusal(() => book.verify(bad, 'xvm_send', ARGS, T0))).message, bad).toContain('the confirmationId is malformed');
     }
   });
 
-  it('is valid through the last millisecond of its life and expired one after', () => {
+  it('is valid through the last millisecond of its life and expired one after', async () => {
     const book = new ConfirmationBook();
-    const { id, expiresAt } = book.issue('xvm_send', ARGS, T0);
-    expect(() => book.verify(id, 'xvm_send', ARGS, expiresAt)).not.toThrow();
-    const e = refusal(() => book.verify(id, 'xvm_send', ARGS, expiresAt + 1));
+    const { id, expiresAt } = await book.issue('xvm_send', ARGS, T0);
+    await expect(book.verify(id, 'xvm_send', ARGS, expiresAt)).resolves.toBeTypeOf('string');
+    const e = await refusal(() => book.verify(id, 'xvm_send', ARGS, expiresAt + 1));
     expect(e.message).toContain('has expired (valid for 5 minutes)');
-    expect(book.openCount).toBe(0);
+    expect(await book.openCount(expiresAt + 1)).toBe(0);
   });
 
-  it('sweeps ids past their expiry when issuing, and only those', () => {
+  it('sweeps ids past their expiry when issuing, and only those', async () => {
     const book = new ConfirmationBook();
-    const first = book.issue('xvm_send', ARGS, T0);
-    book.issue('xvm_send', ARGS, T0 + 10);
+    const first = await book.issue('xvm_send', ARGS, T0);
+    await book.issue('xvm_send', ARGS, T0 + 10);
     // At first's exact expiry it is still valid, so issuing then must keep it.
-    book.issue('xvm_send', ARGS, first.expiresAt);
-    expect(book.openCount).toBe(3);
-    book.redeem(first.id, 'xvm_send', ARGS, first.expiresAt);
-    book.issue('xvm_send', ARGS, T0 + 10 + CONFIRMATION_TTL_MS + 1);
-    expect(book.openCount).toBe(2);
+    await book.issue('xvm_send', ARGS, first.expiresAt);
+    expect(await book.openCount(first.expiresAt)).toBe(3);
+    await book.redeem(first.id, 'xvm_send', ARGS, first.expiresAt);
+    await book.issue('xvm_send', ARGS, T0 + 10 + CONFIRMATION_TTL_MS + 1);
+    expect(await book.openCount(T0 + 10 + CONFIRMATION_TTL_MS + 1)).toBe(2);
   });
 
-  it(`holds at most ${MAX_OPEN} open ids: the next preview is refused, no older id is dropped`, () => {
+  it(`holds at most ${MAX_OPEN} open ids: the next preview is refused, no older id is dropped`, async () => {
     const book = new ConfirmationBook();
-    const oldest = book.issue('xvm_send', ARGS, T0);
-    for (let i = 1; i < MAX_OPEN; i++) book.issue('xvm_send', ARGS, T0);
-    expect(book.openCount).toBe(MAX_OPEN);
-    const full = refusal(() => book.issue('xvm_send', ARGS, T0));
+    const oldest = await book.issue('xvm_send', ARGS, T0);
+    for (let i = 1; i < MAX_OPEN; i++) await book.issue('xvm_send', ARGS, T0);
+    expect(await book.openCount(T0)).toBe(MAX_OPEN);
+    const full = await refusal(() => book.issue('xvm_send', ARGS, T0));
     expect(full.message).toContain(`${MAX_OPEN} previews are open`);
     expect([full.kind, full.hint]).toEqual(['policy', 'Confirm or abandon the open previews and wait for them to expire; do not loop on previews.']);
-    expect(book.openCount).toBe(MAX_OPEN);
-    expect(() => book.verify(oldest.id, 'xvm_send', ARGS, T0)).not.toThrow();
+    expect(await book.openCount(T0)).toBe(MAX_OPEN);
+    await expect(book.verify(oldest.id, 'xvm_send', ARGS, T0)).resolves.toBeTypeOf('string');
     // Once they expire there is room again.
-    expect(() => book.issue('xvm_send', ARGS, T0 + CONFIRMATION_TTL_MS + 1)).not.toThrow();
+    await expect(book.issue('xvm_send', ARGS, T0 + CONFIRMATION_TTL_MS + 1)).resolves.toBeDefined();
   });
 });
 

@@ -301,7 +301,7 @@ describe('spends whose answer is lost', () => {
     it(`${what}: an unknown outcome, never retried, with where to look`, async () => {
       const { confirmed, lines, services } = await previewThenConfirm(spendTool('platform', fail));
       // The rolling 24 h total counts it as sent: the safe side (issue 21).
-      expect(services.ledger.spent()).toBe(5n);
+      expect(await services.ledger.spent()).toBe(5n);
       const message = fail().message;
       expect(textOf(confirmed)).toBe(
         `The outcome of test_spend_platform is unknown: ${message} It was sent once and will not be retried.\nWhat to try: Do not send it again blindly. First check platform_getPendingValidators, platform_getSubnets or platform_getBalance, whichever the spend changes; only then decide with the human whether to preview it again.`,
@@ -326,7 +326,7 @@ describe('spends whose answer is lost', () => {
     const { confirmed, lines, services } = await previewThenConfirm(spendTool('xvm', () => new HttpStatusError(400, 'The node answered HTTP 400 (request refused).')));
     expect(textOf(confirmed)).toBe('The node answered HTTP 400 (request refused).');
     // Nothing went out: its share of the rolling 24 h total is given back.
-    expect(services.ledger.spent()).toBe(0n);
+    expect(await services.ledger.spent()).toBe(0n);
     expect(lines.find((l) => l.audit === 'failed')).toMatchObject({ kind: 'http_status' });
   });
 });
@@ -389,7 +389,7 @@ describe('the spend preview under CHAIN_MCP_APPROVAL=human', () => {
     });
     const preview = await s.call(tool, ARGS, { elicit: async () => 'accept' });
     const id = (preview.structuredContent as { confirmationId: string }).confirmationId;
-    const approval = s.services.approvals.get(id.split('.')[0]!);
+    const approval = await s.services.approvals.get(id.split('.')[0]!);
     expect(approval?.lines).toEqual([
       `Send 5 to ${ARGS.to}`,
       'Amount in smallest units: 5',
@@ -406,7 +406,7 @@ describe('the spend preview under CHAIN_MCP_APPROVAL=human', () => {
     const s = setup([tool], { ...SPEND_ENV, CHAIN_MCP_APPROVAL: 'human' });
     const preview = await s.call(tool, ARGS, { elicit: async () => 'accept' });
     const id = (preview.structuredContent as { confirmationId: string }).confirmationId;
-    expect(s.services.approvals.get(id.split('.')[0]!)?.lines).toEqual([`Send 5 to ${ARGS.to}`]);
+    expect((await s.services.approvals.get(id.split('.')[0]!))?.lines).toEqual([`Send 5 to ${ARGS.to}`]);
   });
 
   it('a confirm for an id the server has no approval for is refused', async () => {
@@ -414,7 +414,7 @@ describe('the spend preview under CHAIN_MCP_APPROVAL=human', () => {
     const s = setup([tool], { ...SPEND_ENV, CHAIN_MCP_APPROVAL: 'human' });
     const preview = await s.call(tool, ARGS, { elicit: async () => 'accept' });
     const id = (preview.structuredContent as { confirmationId: string }).confirmationId;
-    s.services.approvals.forget(s.services.approvals.get(id.split('.')[0]!)!);
+    await s.services.approvals.forget((await s.services.approvals.get(id.split('.')[0]!))!);
     const r = await s.call(tool, { ...ARGS, confirm: id }, { elicit: async () => 'accept' });
     expect(textOf(r)).toBe(
       'Confirmation refused: this preview has no approval waiting (expired, or the server restarted). Nothing was sent.\nWhat to try: Call the tool again without confirm to get a fresh preview.',
@@ -573,7 +573,7 @@ describe('the approval card (MCP Apps hosts)', () => {
     expect(card?.lines).toEqual([`Send 5 to ${ARGS.to}`, 'Amount in smallest units: 5']);
     expect(typeof card?.secret).toBe('string');
     expect(JSON.stringify(preview.content) + JSON.stringify(structured)).not.toContain(String(card?.secret));
-    expect(s.services.approvals.get(id.split('.')[0]!)?.state).toBe('pending');
+    expect((await s.services.approvals.get(id.split('.')[0]!))?.state).toBe('pending');
     await s.services.close();
   });
 

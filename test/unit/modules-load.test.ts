@@ -19,6 +19,9 @@ const MODULES: Record<string, () => Promise<unknown>> = {
   'approval/passkey': () => import('../../src/approval/passkey.js'),
   'approval/passkey-register': () => import('../../src/approval/passkey-register.js'),
   stranger: () => import('../../src/summarize/stranger.js'),
+  'signer/keys': () => import('../../src/signer/keys.js'),
+  'signer/keyfile': () => import('../../src/signer/keyfile.js'),
+  'signer/types': () => import('../../src/signer/types.js'),
   'context/network': () => import('../../src/context/network.js'),
   'context/dialect': () => import('../../src/context/dialect.js'),
 };

@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { servePasskeyRegistration, type Registration } from '../../src/approval/passkey-register.js';
+import { MAX_WRONG_CODES, registrationCode, servePasskeyRegistration, type Registration } from '../../src/approval/passkey-register.js';
 import { PasskeyStore } from '../../src/approval/passkey.js';
 
 /** One raw exchange with a chosen Host (fetch cannot set it). */
@@ -28,6 +28,8 @@ function send(url: string, method: string, headers: Record<string, string> = {},
  * host, a registration only from a POST of its own page, and what the browser sent is never markup.
  * The full ceremony with a real authenticator is in test/integration/approval-passkey.test.ts.
  */
+const CODE = 'ABCD-EFGH';
+
 describe('the passkey registration page', () => {
   let store: PasskeyStore;
   let reg: Registration;
@@ -35,7 +37,7 @@ describe('the passkey registration page', () => {
   beforeAll(async () => {
     store = new PasskeyStore(join(mkdtempSync(join(tmpdir(), 'chain-mcp-register-')), 'passkeys.json'));
     store.add({ id: 'already-there', publicKey: 'AAAA', counter: 0, transports: ['usb'], createdAt: '2026-11-26T00:00:00.000Z' });
-    reg = await servePasskeyRegistration(store);
+    reg = await servePasskeyRegistration(store, { code: CODE });
     origin = new URL(reg.url).origin;
   });
   afterAll(() => reg.close());
@@ -62,17 +64,18 @@ describe('the passkey registration page', () => {
 
   it('refuses a credential that does not verify, saying why without letting it become markup', async () => {
     const hostile = JSON.stringify({ id: '<img src=x onerror=alert(1)>', rawId: 'x', type: 'public-key', response: { clientDataJSON: 'e30', attestationObject: 'oA' } });
-    const r = await send(reg.url, 'POST', { origin, 'content-type': 'application/x-www-form-urlencoded' }, `credential=${encodeURIComponent(hostile)}`);
+    await send(reg.url, 'GET');
+    const r = await send(reg.url, 'POST', { origin, 'content-type': 'application/x-www-form-urlencoded' }, `code=${CODE}&credential=${encodeURIComponent(hostile)}`);
     expect(r.status).toBe(400);
     expect(r.text).toContain('<title>Not registered</title>');
     expect(r.text).not.toContain('<img');
-    const bad = await send(reg.url, 'POST', { origin }, 'credential=not-json');
+    const bad = await send(reg.url, 'POST', { origin }, `code=${CODE.toLowerCase()}&credential=not-json`);
     expect(bad.status).toBe(400);
     expect(store.list().map((c) => c.id)).toEqual(['already-there']);
   });
 
   it('takes no registration before its page was shown (no challenge yet), even from its own origin', async () => {
-    const fresh = await servePasskeyRegistration(store);
+    const fresh = await servePasskeyRegistration(store, { code: CODE });
     try {
       const own = new URL(fresh.url).origin;
       const r = await send(fresh.url, 'POST', { origin: own }, `credential=${encodeURIComponent('{}')}`);
@@ -82,5 +85,33 @@ describe('the passkey registration page', () => {
       await fresh.close();
     }
   });
-});
 
+  it('asks for the one-time code shown on the terminal, and closes after three wrong codes, registering nothing', async () => {
+    const own = await servePasskeyRegistration(store, { code: CODE });
+    const from = new URL(own.url).origin;
+    try {
+      const shown = await send(own.url, 'GET');
+      expect(shown.text).toContain('<input type="text" name="code" id="code"');
+      const closed = own.done.then(
+        () => 'registered',
+        (err: Error) => err.message,
+      );
+      for (let i = 1; i <= MAX_WRONG_CODES; i++) {
+        await send(own.url, 'GET');
+        const r = await send(own.url, 'POST', { origin: from }, `code=WXYZ-2345&credential=${encodeURIComponent('{}')}`);
+        expect(r.status).toBe(403);
+        expect(r.text).toContain(i < MAX_WRONG_CODES ? '<title>Wrong code</title>' : 'This registration is closed');
+      }
+      expect(await closed).toBe('3 wrong codes on the registration page; nothing was registered (run chain-mcp passkey add again)');
+      expect(store.list().map((c) => c.id)).toEqual(['already-there']);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('makes codes of eight unambiguous characters', () => {
+    const codes = new Set(Array.from({ length: 50 }, registrationCode));
+    expect(codes.size).toBe(50);
+    for (const c of codes) expect(c).toMatch(/^[A-HJKMNP-Z2-9]{4}-[A-HJKMNP-Z2-9]{4}$/);
+  });
+});

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PasskeyStore, RP_ID, checkAssertion } from '../../src/approval/passkey.js';
-import { silentLogger } from '../../src/log.js';
+import { PasskeyStore, passkeyLabel, RP_ID, checkAssertion } from '../../src/approval/passkey.js';
+import { createLogger, silentLogger } from '../../src/log.js';
 
 const ORIGIN = 'http://localhost:4321';
 const b64url = (b: Uint8Array | Buffer) => Buffer.from(b).toString('base64url');
@@ -41,29 +41,66 @@ function authenticator(id = b64url(randomBytes(16))) {
 const storeFile = () => join(mkdtempSync(join(tmpdir(), 'chain-mcp-passkeys-')), 'sub', 'passkeys.json');
 
 describe('the passkey store (mutation survivors, issue 25)', () => {
-  it('has no passkey without a file, and a broken file means none (the link stays off), never a crash', () => {
+  it('has no passkey without a file, and a broken file read at start means none (the link stays off), never a crash', () => {
     const file = storeFile();
     const store = new PasskeyStore(file, silentLogger());
     expect(store.list()).toEqual([]);
     expect(store.registered()).toBe(false);
     store.add(authenticator().stored);
     writeFileSync(file, '{ not json');
-    expect(store.list()).toEqual([]);
-    expect(store.registered()).toBe(false);
+    const later = new PasskeyStore(file, silentLogger());
+    expect(later.list()).toEqual([]);
+    expect(later.registered()).toBe(false);
   });
 
   it('keeps only entries with a string id and public key', () => {
     const file = storeFile();
-    const store = new PasskeyStore(file);
     const good = authenticator().stored;
-    store.add(good);
+    new PasskeyStore(file).add(good);
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { rpID: string; credentials: unknown[] };
     expect(parsed.rpID).toBe('localhost');
     parsed.credentials.push(null, 'text', { id: 'no-key' }, { publicKey: 'no-id' }, { id: 7, publicKey: 'x' }, { id: 'x', publicKey: 7 });
     writeFileSync(file, JSON.stringify(parsed));
-    expect(store.list()).toEqual([good]);
+    expect(new PasskeyStore(file).list()).toEqual([good]);
     writeFileSync(file, JSON.stringify({ credentials: 'not a list' }));
-    expect(store.list()).toEqual([]);
+    expect(new PasskeyStore(file).list()).toEqual([]);
+  });
+
+  it('reads the file once: a passkey written into it while running is ignored until a restart, and the change is logged once', () => {
+    const file = storeFile();
+    const mine = authenticator('key-mine').stored;
+    new PasskeyStore(file).add(mine);
+    const lines: Array<Record<string, unknown>> = [];
+    const store = new PasskeyStore(file, createLogger('info', [], { write: (l: string) => lines.push(JSON.parse(l) as Record<string, unknown>) }));
+    expect(store.list().map((c) => c.id)).toEqual(['key-mine']);
+    // Another program (a model with a shell) writes its own key into the file.
+    const theirs = authenticator('key-theirs').stored;
+    writeFileSync(file, JSON.stringify({ rpID: 'localhost', credentials: [mine, theirs] }));
+    expect(store.list().map((c) => c.id)).toEqual(['key-mine']);
+    expect(store.registered()).toBe(true);
+    store.list();
+    expect(lines.filter((l) => l.audit === 'passkey_file_changed')).toHaveLength(1);
+    expect(lines[0]?.msg).toBe('the passkey file changed on disk while the server runs; the change is ignored until a restart (passkeys are read once at start)');
+    // Emptied on disk: the passkey read at start still guards the link.
+    writeFileSync(file, '{}');
+    expect(store.registered()).toBe(true);
+    // A restart reads what the file holds then.
+    expect(new PasskeyStore(file).list()).toEqual([]);
+  });
+
+  it("takes its own writes without calling them a change from outside", () => {
+    const file = storeFile();
+    const lines: string[] = [];
+    const store = new PasskeyStore(file, createLogger('info', [], { write: (l: string) => lines.push(l) }));
+    store.add(authenticator('key-a').stored);
+    store.touch('key-a', 3);
+    expect(store.list().map((c) => [c.id, c.counter])).toEqual([['key-a', 3]]);
+    expect(lines).toEqual([]);
+  });
+
+  it('names a passkey by its name and the start of its id', () => {
+    expect(passkeyLabel({ id: 'abcdefghijklmnop', name: 'laptop' })).toBe('"laptop" (abcdefghijkl…)');
+    expect(passkeyLabel({ id: 'short' })).toBe('short');
   });
 
   it('writes only the owner may read (0600), replaces a passkey registered again, and keeps the others', () => {
@@ -101,7 +138,7 @@ describe('checking a passkey assertion', () => {
     const store = new PasskeyStore(file);
     const key = authenticator();
     store.add(key.stored);
-    expect(await checkAssertion(store, key.assert(challenge, 5), challenge, ORIGIN)).toBeUndefined();
+    expect(await checkAssertion(store, key.assert(challenge, 5), challenge, ORIGIN)).toEqual({ passkey: key.stored });
     expect(store.list()[0]?.counter).toBe(5);
   });
 
@@ -110,20 +147,20 @@ describe('checking a passkey assertion', () => {
     const key = authenticator();
     store.add(key.stored);
     const assertion = key.assert(challenge, 5);
-    expect(await checkAssertion(store, assertion, challenge, ORIGIN)).toBeUndefined();
-    expect(await checkAssertion(store, assertion, challenge, ORIGIN)).toMatch(/^passkey assertion refused \(.*counter/i);
+    expect((await checkAssertion(store, assertion, challenge, ORIGIN)).passkey?.id).toBe(key.stored.id);
+    expect((await checkAssertion(store, assertion, challenge, ORIGIN)).why).toMatch(/^passkey assertion refused \(.*counter/i);
   });
 
   it('refuses what is not JSON, a passkey not registered, another challenge or origin, and no user verification', async () => {
     const store = new PasskeyStore(storeFile());
     const key = authenticator();
     store.add(key.stored);
-    expect(await checkAssertion(store, 'not json', challenge, ORIGIN)).toBe('no passkey assertion');
-    expect(await checkAssertion(store, 'null', challenge, ORIGIN)).toBe('not a registered passkey');
-    expect(await checkAssertion(store, authenticator().assert(challenge, 1), challenge, ORIGIN)).toBe('not a registered passkey');
-    expect(await checkAssertion(store, key.assert(b64url(randomBytes(32)), 1), challenge, ORIGIN)).toMatch(/^passkey assertion refused \(.*challenge/i);
-    expect(await checkAssertion(store, key.assert(challenge, 1, { origin: 'http://localhost:9999' }), challenge, ORIGIN)).toMatch(/^passkey assertion refused \(.*origin/i);
-    expect(await checkAssertion(store, key.assert(challenge, 1, { userVerified: false }), challenge, ORIGIN)).toMatch(/^passkey assertion refused \(.*verif/i);
+    expect((await checkAssertion(store, 'not json', challenge, ORIGIN)).why).toBe('no passkey assertion');
+    expect((await checkAssertion(store, 'null', challenge, ORIGIN)).why).toBe('not a registered passkey');
+    expect((await checkAssertion(store, authenticator().assert(challenge, 1), challenge, ORIGIN)).why).toBe('not a registered passkey');
+    expect((await checkAssertion(store, key.assert(b64url(randomBytes(32)), 1), challenge, ORIGIN)).why).toMatch(/^passkey assertion refused \(.*challenge/i);
+    expect((await checkAssertion(store, key.assert(challenge, 1, { origin: 'http://localhost:9999' }), challenge, ORIGIN)).why).toMatch(/^passkey assertion refused \(.*origin/i);
+    expect((await checkAssertion(store, key.assert(challenge, 1, { userVerified: false }), challenge, ORIGIN)).why).toMatch(/^passkey assertion refused \(.*verif/i);
     // None of the refusals moved the counter.
     expect(store.list()[0]?.counter).toBe(0);
   });

@@ -66,7 +66,7 @@ describe('effectiveSchemas: spend tools gain confirm and the preview/issued shap
   it('a spend tool takes its input plus confirm, and answers with the preview/issued result around its own output', () => {
     const { input, output } = effectiveSchemas(tool('spend'));
     expect(Object.keys(input.shape)).toEqual(['address', 'limit', 'confirm']);
-    expect(Object.keys(output.shape)).toEqual(['status', 'preview', 'confirmationId', 'approvalUrl', 'expiresAt', 'details', 'result']);
+    expect(Object.keys(output.shape)).toEqual(['status', 'preview', 'confirmationId', 'approvalUrl', 'expiresAt', 'approvedBy', 'details', 'result']);
   });
 
   for (const tier of ['read', 'wallet', 'admin'] as const) {
@@ -84,7 +84,7 @@ describe('outputFields: top-level fields of the structured result', () => {
     expect(outputFields(tool('read'))).toEqual(['balance', 'utxos']);
   });
   it('lists the preview/issued fields of a spend tool', () => {
-    expect(outputFields(tool('spend'))).toEqual(['status', 'preview', 'confirmationId', 'approvalUrl', 'expiresAt', 'details', 'result']);
+    expect(outputFields(tool('spend'))).toEqual(['status', 'preview', 'confirmationId', 'approvalUrl', 'expiresAt', 'approvedBy', 'details', 'result']);
   });
 });
 

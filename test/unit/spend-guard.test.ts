@@ -6,7 +6,8 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { NetworkCache, type NetworkInfo } from '../../src/context/network.js';
 import { ChainMcpError, RpcError } from '../../src/errors.js';
 import { checkOwn, checkWithoutRequests, pinNetwork, recipientsOf, spendLimits, sumAmounts } from '../../src/spend/guard.js';
-import { DAY_MS, SpendLedger } from '../../src/spend/ledger.js';
+import { DAY_MS, SpendLedger, signerOf } from '../../src/spend/ledger.js';
+import { MemoryStore } from '../../src/state/memory.js';
 import { addressPayload, type OwnChain, OwnAddresses } from '../../src/spend/own.js';
 
 /**
@@ -250,32 +251,43 @@ describe('OwnAddresses: which addresses are the keystore user\'s', () => {
 });
 
 describe('SpendLedger: the rolling 24 h total', () => {
-  it('sums what was reserved in the last 24 hours, gives back a released share, and forgets what is older', () => {
+  it('sums what was reserved in the last 24 hours, gives back a released share, and forgets what is older', async () => {
     const clock = { now: 1_000_000 };
     const ledger = new SpendLedger(() => clock.now);
-    const a = ledger.reserve(2n, 5n);
+    const a = await ledger.reserve(2n, 5n);
     expect(a).toBeDefined();
-    expect(ledger.reserve(4n, 5n)).toBeUndefined();
-    const b = ledger.reserve(3n, 5n)!;
-    expect(ledger.spent()).toBe(5n);
-    ledger.release(b);
-    expect(ledger.spent()).toBe(2n);
+    expect(await ledger.reserve(4n, 5n)).toBeUndefined();
+    const b = (await ledger.reserve(3n, 5n))!;
+    expect(await ledger.spent()).toBe(5n);
+    await ledger.release(b);
+    expect(await ledger.spent()).toBe(2n);
     clock.now += DAY_MS - 1;
-    expect(ledger.spent()).toBe(2n);
+    expect(await ledger.spent()).toBe(2n);
     clock.now += 1;
-    expect(ledger.spent()).toBe(0n);
-    expect(ledger.fits(10n, undefined)).toBe(true);
+    expect(await ledger.spent()).toBe(0n);
+    expect(await ledger.reserve(10n ** 30n, undefined)).toBeDefined();
   });
 
-  it('holds a share for exactly 24 hours of wall clock (86,400,000 ms)', () => {
+  it('holds a share for exactly 24 hours of wall clock (86,400,000 ms)', async () => {
     expect(DAY_MS).toBe(86_400_000);
     const clock = { now: 0 };
     const ledger = new SpendLedger(() => clock.now);
-    ledger.reserve(7n, undefined);
+    await ledger.reserve(7n, undefined);
     clock.now = 86_399_999;
-    expect(ledger.spent()).toBe(7n);
+    expect(await ledger.spent()).toBe(7n);
     clock.now = 86_400_000;
-    expect(ledger.spent()).toBe(0n);
+    expect(await ledger.spent()).toBe(0n);
+  });
+
+  it('belongs to the signer: two users of one keystore user share it, another keystore user has its own', async () => {
+    const store = new MemoryStore();
+    const alice = new SpendLedger(() => 0, store, signerOf({ keystore: { username: 'ops', password: 'x' } }));
+    const bob = new SpendLedger(() => 0, store, signerOf({ keystore: { username: 'ops', password: 'y' } }));
+    const other = new SpendLedger(() => 0, store, signerOf({ keystore: { username: 'treasury', password: 'x' } }));
+    expect(await alice.reserve(3n, 5n)).toBeDefined();
+    expect(await bob.reserve(3n, 5n)).toBeUndefined();
+    expect(await other.reserve(3n, 5n)).toBeDefined();
+    expect([await bob.spent(), await other.spent(), signerOf({})]).toEqual([3n, 3n, 'default']);
   });
 });
 

@@ -18,6 +18,7 @@ import { evalTotals } from '../eval/doc.js';
 import { runEval } from '../eval/run.js';
 import { singleFileOptions } from '../bundle.js';
 import { startFaultProxy } from '../fault-proxy.js';
+import { benchStateStore } from './state.js';
 import { describeLeak, drive, leakCheck, leakFree, MAIN, median, percentile, stdioSession } from '../load.js';
 
 /**
@@ -447,6 +448,12 @@ async function benchOutputSize(): Promise<string> {
 async function main(): Promise<void> {
   const machine = `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}, ${process.platform} ${process.arch}`;
   const out: string[] = [`Machine: ${machine}`, `Run: ${new Date().toISOString()}`];
+  // `npm run bench -- state`: only the state store's latency per spend.
+  if (process.argv.includes('state')) {
+    out.push('\n### State store: latency per spend\n', await benchStateStore());
+    console.log(out.join('\n'));
+    return;
+  }
   // `npm run bench -- composites`: only the composites' table (a quick side-by-side check).
   if (process.argv.includes('composites')) {
     out.push('\n### Composites\n', await benchComposites());
@@ -467,6 +474,8 @@ async function main(): Promise<void> {
     out.push('\n### Per-call overhead\n', overhead!, '\n### Throughput (one stdio session, info_getNodeID)\n', throughput!);
     console.error('bench: composites...');
     out.push('\n### Composites (node reads side by side)\n', await benchComposites());
+    console.error('bench: state store per spend...');
+    out.push('\n### State store: latency per spend (memory, SQLite, PostgreSQL side by side)\n', await benchStateStore());
     console.error('bench: tools/list size...');
     out.push('\n### tools/list size\n', await benchToolList(devnet));
   } finally {

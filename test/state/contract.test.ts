@@ -1,0 +1,372 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../src/state/memory.js';
+import { PostgresStore } from '../../src/state/postgres.js';
+import { SqliteStore } from '../../src/state/sqlite.js';
+import { type ApprovalRecord, DAY_MS, type StateStore } from '../../src/state/store.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
+
+/**
+ * One contract for every backend of the state store (src/state/store.ts): what guards money must
+ * behave the same in memory, in one SQLite file and in a real PostgreSQL. "Another connection" is
+ * what another process would have: a second SQLite connection to the same file, a second pg pool.
+ */
+interface Backend {
+  name: string;
+  /** A store as another process would open it, on the same state. */
+  connect(): Promise<StateStore>;
+  /** Whether the state outlives every connection (a restart). */
+  persistent: boolean;
+}
+
+const T0 = 1_800_000_000_000;
+const uid = () => randomBytes(9).toString('base64url');
+
+function approval(overrides: Partial<ApprovalRecord> = {}): ApprovalRecord {
+  return {
+    nonce: uid(),
+    owner: 'alice',
+    tool: 'xvm_send',
+    title: 'Send 1 CAM',
+    lines: ['To: X-camino1abc', 'Amount: 1 CAM'],
+    token: uid() + uid(),
+    csrf: uid(),
+    expiresAt: T0 + 300_000,
+    state: 'pending',
+    ...overrides,
+  };
+}
+
+let postgres: TestPostgres | undefined;
+/** Why PostgreSQL could not be started: the suite fails with it, it never skips. */
+let postgresError: Error | undefined;
+let sqliteDir: string;
+const opened: StateStore[] = [];
+const track = <T extends StateStore>(store: T): T => {
+  opened.push(store);
+  return store;
+};
+
+const memory = new MemoryStore();
+const backends: Backend[] = [
+  { name: 'memory', persistent: false, connect: async () => memory },
+  { name: 'sqlite', persistent: true, connect: async () => track(await SqliteStore.open(join(sqliteDir, 'state.db'))) },
+  {
+    name: 'postgres',
+    persistent: true,
+    connect: async () => {
+      if (!postgres) throw postgresError ?? new Error('PostgreSQL did not start');
+      return track(await PostgresStore.open(postgres.url, undefined, 4));
+    },
+  },
+];
+
+beforeAll(async () => {
+  sqliteDir = mkdtempSync(join(tmpdir(), 'chain-mcp-state-'));
+  postgres = await startPostgres().catch((err: Error) => {
+    postgresError = err;
+    return undefined;
+  });
+}, 120_000);
+
+it('runs against a real PostgreSQL', () => {
+  if (postgresError) throw postgresError;
+  expect(postgres?.url).toMatch(/^postgres:\/\/postgres(:[^@]+)?@127\.0\.0\.1:\d+\/postgres$/);
+});
+
+afterAll(async () => {
+  for (const store of opened) await store.close().catch(() => undefined);
+  await postgres?.stop();
+  rmSync(sqliteDir, { recursive: true, force: true });
+}, 60_000);
+
+describe.each(backends)('the state store contract: $name', (backend) => {
+  let a: StateStore;
+  let b: StateStore;
+  beforeAll(async () => {
+    a = await backend.connect();
+    b = await backend.connect();
+  }, 60_000);
+
+  describe('confirmation records', () => {
+    it('of many concurrent takes from two connections, exactly one wins', async () => {
+      const id = uid();
+      expect(await a.putConfirmation(id, 'alice', T0 + 1000, T0, 10_000)).toBe(true);
+      const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).takeConfirmation(id, 'alice', T0)));
+      expect(outcomes.filter((o) => o === 'ok')).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'unknown')).toHaveLength(39);
+    });
+
+    it("another owner's attempt is refused and does not use the record up", async () => {
+      const id = uid();
+      await a.putConfirmation(id, 'alice', T0 + 1000, T0, 10_000);
+      expect(await b.takeConfirmation(id, 'mallory', T0)).toBe('other-owner');
+      expect(await b.checkConfirmation(id, 'mallory', T0)).toBe('other-owner');
+      expect(await b.checkConfirmation(id, 'alice', T0)).toBe('ok');
+      expect(await b.takeConfirmation(id, 'alice', T0)).toBe('ok');
+      expect(await a.takeConfirmation(id, 'alice', T0)).toBe('unknown');
+      expect(await a.checkConfirmation(uid(), 'alice', T0)).toBe('unknown');
+    });
+
+    it('lives through its expiry instant, not one millisecond more', async () => {
+      const live = uid();
+      const dead = uid();
+      await a.putConfirmation(live, 'alice', T0 + 1000, T0, 10_000);
+      await a.putConfirmation(dead, 'alice', T0 + 1000, T0, 10_000);
+      expect(await b.takeConfirmation(live, 'alice', T0 + 1000)).toBe('ok');
+      expect(await b.checkConfirmation(dead, 'alice', T0 + 1001)).toBe('expired');
+      expect(await b.takeConfirmation(dead, 'alice', T0 + 1001)).not.toBe('ok');
+    });
+
+    it('refuses a new record beyond the bound of live ones, and has room again once they expire', async () => {
+      // A time of its own, far from the other tests' records, so the bound counts only these.
+      const t = T0 + 10 * DAY_MS;
+      const before = await a.openConfirmations(t);
+      for (let i = 0; i < 3; i++) expect(await a.putConfirmation(uid(), 'alice', t + 100, t, before + 3)).toBe(true);
+      expect(await b.putConfirmation(uid(), 'alice', t + 100, t, before + 3)).toBe(false);
+      expect(await b.openConfirmations(t)).toBe(before + 3);
+      expect(await b.putConfirmation(uid(), 'alice', t + 1000, t + 101, before + 3)).toBe(true);
+    });
+  });
+
+  describe('approvals', () => {
+    it('reads back exactly what was stored, by nonce and by page token', async () => {
+      const x = approval({ lines: ['Memo: "ünïcode ✓" (written by a stranger)', 'Fee: 0.001 CAM'] });
+      expect(await a.putApproval(x, T0, 10_000)).toBe(true);
+      expect(await b.getApproval(x.nonce)).toEqual(x);
+      expect(await b.approvalByToken(x.token)).toEqual(x);
+      expect(await b.approvalByToken(uid())).toBeUndefined();
+    });
+
+    it('of two deciders on two connections, exactly one wins and its decision stands', async () => {
+      for (let round = 0; round < 5; round++) {
+        const x = approval();
+        await a.putApproval(x, T0, 10_000);
+        const [first, second] = await Promise.all([a.decideApproval(x.nonce, 'approved', 'page', T0), b.decideApproval(x.nonce, 'declined', 'app', T0)]);
+        expect([first, second].filter(Boolean)).toHaveLength(1);
+        const stored = await b.getApproval(x.nonce);
+        expect(stored).toMatchObject(first ? { state: 'approved', decidedBy: 'page' } : { state: 'declined', decidedBy: 'app' });
+        expect(await a.decideApproval(x.nonce, 'approved', 'page', T0)).toBe(false);
+      }
+    });
+
+    it('is decided through its expiry instant and never after', async () => {
+      const x = approval({ expiresAt: T0 + 10 });
+      const y = approval({ expiresAt: T0 + 10 });
+      await a.putApproval(x, T0, 10_000);
+      await a.putApproval(y, T0, 10_000);
+      expect(await b.decideApproval(x.nonce, 'approved', 'page', T0 + 10)).toBe(true);
+      expect(await b.decideApproval(y.nonce, 'approved', 'page', T0 + 11)).toBe(false);
+      expect((await a.getApproval(y.nonce))?.state).toBe('pending');
+    });
+
+    it('a waiter on one connection is woken by a decision made on the other', async () => {
+      const x = approval({ expiresAt: Date.now() + 60_000 });
+      await a.putApproval(x, Date.now(), 10_000);
+      // Bounded below the test's timeout: a wake-up that never comes shows as 'pending', not a hang.
+      const waiting = a.waitApproval(x.nonce, 20_000);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(await b.decideApproval(x.nonce, 'approved', 'page', Date.now())).toBe(true);
+      expect(await waiting).toBe('approved');
+    });
+
+    it('a wait ends at once on a decided approval, at its time limit, and on abort', async () => {
+      const x = approval({ expiresAt: Date.now() + 60_000 });
+      await a.putApproval(x, Date.now(), 10_000);
+      expect(await b.waitApproval(x.nonce, 30)).toBe('pending');
+      const controller = new AbortController();
+      const aborted = b.waitApproval(x.nonce, 20_000, controller.signal);
+      controller.abort();
+      expect(await aborted).toBe('pending');
+      await a.decideApproval(x.nonce, 'declined', 'page', Date.now());
+      expect(await b.waitApproval(x.nonce, 20_000)).toBe('declined');
+      expect(await b.waitApproval(uid(), 10)).toBeUndefined();
+    });
+
+    it('sets a passkey challenge once', async () => {
+      const x = approval();
+      await a.putApproval(x, T0, 10_000);
+      expect(await b.setPasskeyChallenge(x.nonce, 'first')).toBe('first');
+      expect(await a.setPasskeyChallenge(x.nonce, 'second')).toBe('first');
+      expect((await b.getApproval(x.nonce))?.passkeyChallenge).toBe('first');
+      expect(await a.setPasskeyChallenge(uid(), 'x')).toBeUndefined();
+    });
+
+    it('sweeps expired approvals with their card secrets, counts only live ones, and bounds them', async () => {
+      const t = T0 + 20 * DAY_MS;
+      const old = approval({ expiresAt: t + 5 });
+      const live = approval({ expiresAt: t + 500 });
+      const base = await a.liveApprovals(t);
+      expect(await a.putApproval(old, t, base + 2)).toBe(true);
+      expect(await a.putApproval(live, t, base + 2)).toBe(true);
+      expect(await b.putApproval(approval({ expiresAt: t + 500 }), t, base + 2)).toBe(false);
+      await a.putCardSecret('card-of-old', old.nonce, old.expiresAt);
+      expect(await b.liveApprovals(t + 6)).toBe(base + 1);
+      const swept = await b.sweepApprovals(t + 6);
+      expect(swept.map((s) => s.nonce)).toContain(old.nonce);
+      expect(swept.map((s) => s.nonce)).not.toContain(live.nonce);
+      expect(await a.getApproval(old.nonce)).toBeUndefined();
+      expect(await a.takeCardSecret('card-of-old')).toBeUndefined();
+      expect(await a.getApproval(live.nonce)).toEqual(live);
+    });
+
+    it('deleting an approval takes its card secrets with it', async () => {
+      const x = approval();
+      await a.putApproval(x, T0, 10_000);
+      await a.putCardSecret(`card-${x.nonce}`, x.nonce, x.expiresAt);
+      await b.deleteApproval(x.nonce);
+      expect(await a.getApproval(x.nonce)).toBeUndefined();
+      expect(await a.approvalByToken(x.token)).toBeUndefined();
+      expect(await a.takeCardSecret(`card-${x.nonce}`)).toBeUndefined();
+    });
+  });
+
+  describe('card secrets', () => {
+    it('of concurrent takes on two connections, exactly one finds the approval', async () => {
+      const x = approval();
+      await a.putApproval(x, T0, 10_000);
+      const secret = uid();
+      await a.putCardSecret(secret, x.nonce, x.expiresAt);
+      const found = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).takeCardSecret(secret)));
+      expect(found.filter((n) => n === x.nonce)).toHaveLength(1);
+      expect(found.filter((n) => n === undefined)).toHaveLength(19);
+    });
+  });
+
+  describe('the daily total', () => {
+    it('lets exactly as many concurrent reservations from two connections through as fit under the limit', async () => {
+      const signer = `signer-${uid()}`;
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).reserve(signer, 3n, 30n, T0)));
+      expect(results.filter(Boolean)).toHaveLength(10);
+      expect(await a.spent(signer, T0)).toBe(30n);
+      expect(await b.reserve(signer, 1n, 30n, T0)).toBeUndefined();
+      expect(await b.reserve(signer, 0n, 30n, T0)).toBeDefined();
+    });
+
+    it('counts exact integers far beyond 2^64, to the last unit', async () => {
+      const signer = `signer-${uid()}`;
+      const big = 2n ** 64n + 5n;
+      const bigger = 2n ** 70n + 123_456_789n;
+      const limit = big + bigger;
+      expect(await a.reserve(signer, big, limit, T0)).toBeDefined();
+      expect(await b.reserve(signer, bigger + 1n, limit, T0)).toBeUndefined();
+      expect(await b.reserve(signer, bigger, limit, T0)).toBeDefined();
+      expect(await a.spent(signer, T0)).toBe(limit);
+      expect(await a.reserve(signer, 1n, limit, T0)).toBeUndefined();
+      // No limit: still recorded and counted.
+      expect(await a.reserve(signer, 2n ** 100n, undefined, T0)).toBeDefined();
+      expect(await b.spent(signer, T0)).toBe(limit + 2n ** 100n);
+    });
+
+    it('a release gives the share back; after a commit a release changes nothing', async () => {
+      const signer = `signer-${uid()}`;
+      const first = (await a.reserve(signer, 4n, 10n, T0))!;
+      const second = (await a.reserve(signer, 5n, 10n, T0))!;
+      await b.release(first);
+      expect(await a.spent(signer, T0)).toBe(5n);
+      await b.commit(second);
+      await a.release(second);
+      expect(await a.spent(signer, T0)).toBe(5n);
+    });
+
+    it('is per signer, and counts a share for exactly 24 hours', async () => {
+      const one = `signer-${uid()}`;
+      const two = `signer-${uid()}`;
+      await a.reserve(one, 7n, 10n, T0);
+      expect(await b.reserve(two, 10n, 10n, T0)).toBeDefined();
+      expect(await b.spent(one, T0 + DAY_MS - 1)).toBe(7n);
+      expect(await b.spent(one, T0 + DAY_MS)).toBe(0n);
+      expect(await a.reserve(one, 10n, 10n, T0 + DAY_MS)).toBeDefined();
+    });
+
+    it('never lets any sequence of reserves, commits and releases exceed the limit, and sums exactly (property)', async () => {
+      const op = fc.oneof(
+        fc.record({ kind: fc.constant('reserve' as const), amount: fc.bigInt({ min: 0n, max: 2n ** 80n }), via: fc.boolean() }),
+        fc.record({ kind: fc.constantFrom('commit' as const, 'release' as const), pick: fc.nat(), via: fc.boolean() }),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.bigInt({ min: 0n, max: 2n ** 81n }), fc.array(op, { maxLength: 12 }), async (limit, ops) => {
+          const signer = `prop-${uid()}`;
+          const held: Array<{ r: { id: string; signer: string }; amount: bigint; sent: boolean }> = [];
+          let model = 0n;
+          for (const o of ops) {
+            const store = o.via ? a : b;
+            if (o.kind === 'reserve') {
+              const r = await store.reserve(signer, o.amount, limit, T0);
+              expect(r !== undefined).toBe(model + o.amount <= limit);
+              if (r) {
+                held.push({ r, amount: o.amount, sent: false });
+                model += o.amount;
+              }
+            } else if (held.length > 0) {
+              const h = held[o.pick % held.length]!;
+              if (o.kind === 'commit') {
+                await store.commit(h.r);
+                h.sent = true;
+              } else {
+                await store.release(h.r);
+                if (!h.sent) {
+                  model -= h.amount;
+                  held.splice(held.indexOf(h), 1);
+                }
+              }
+            }
+            const spent = await store.spent(signer, T0);
+            expect(spent).toBe(model);
+            expect(spent <= limit).toBe(true);
+          }
+        }),
+        { numRuns: backend.name === 'memory' ? 200 : 25 },
+      );
+    }, 60_000);
+  });
+
+  describe('passkeys', () => {
+    it('are kept per owner, in the order added, a re-added id replacing its entry', async () => {
+      const owner = `owner-${uid()}`;
+      const key = (id: string, counter = 0) => ({ id, publicKey: `pk-${id}`, counter, transports: ['internal'], createdAt: '2026-11-26T00:00:00.000Z' });
+      await a.addPasskey(owner, key('k1'));
+      await b.addPasskey(owner, key('k2'));
+      await a.addPasskey(owner, key('k1', 5));
+      expect(await b.listPasskeys(owner)).toEqual([key('k2'), key('k1', 5)]);
+      expect(await b.listPasskeys(`other-${uid()}`)).toEqual([]);
+    });
+  });
+
+  if (backend.persistent) {
+    it('keeps everything across a restart: a new connection after every one was closed', async () => {
+      const store = await backend.connect();
+      const signer = `signer-${uid()}`;
+      const id = uid();
+      const x = approval();
+      await store.reserve(signer, 2n ** 65n, undefined, T0);
+      await store.putConfirmation(id, 'alice', T0 + 1000, T0, 10_000);
+      await store.putApproval(x, T0, 10_000);
+      await store.decideApproval(x.nonce, 'approved', 'page', T0);
+      await store.addPasskey('alice', { id: 'persisted', publicKey: 'pk', counter: 1, createdAt: '2026-11-26T00:00:00.000Z' });
+      await store.close();
+      const again = await backend.connect();
+      expect(await again.spent(signer, T0 + 1)).toBe(2n ** 65n);
+      expect(await again.takeConfirmation(id, 'alice', T0)).toBe('ok');
+      expect(await again.getApproval(x.nonce)).toMatchObject({ state: 'approved', decidedBy: 'page' });
+      expect((await again.listPasskeys('alice')).map((p) => p.id)).toContain('persisted');
+    });
+  }
+});
+
+describe('PostgreSQL: replicas starting together', () => {
+  it('several stores opened at once on an empty database set the schema up once, without a race', async () => {
+    if (!postgres) throw postgresError ?? new Error('PostgreSQL did not start');
+    const url = await postgres.createDatabase(`fresh_${randomBytes(4).toString('hex')}`);
+    const stores = await Promise.all(Array.from({ length: 6 }, () => PostgresStore.open(url, undefined, 2)));
+    for (const s of stores) track(s);
+    const signer = `signer-${uid()}`;
+    const reserved = await Promise.all(stores.map((s) => s.reserve(signer, 1n, 3n, T0)));
+    expect(reserved.filter(Boolean)).toHaveLength(3);
+    expect(stores[0]!.where).toMatch(/^postgres:\/\/127\.0\.0\.1:\d+\/fresh_[0-9a-f]{8}$/);
+  }, 60_000);
+});
