@@ -318,6 +318,8 @@ export interface Config {
   adminSecret?: string;
   allowSpend: boolean;
   allowAdmin: boolean;
+  /** CHAIN_MCP_TOOLSETS was given: exactly those toolsets are listed, with no discovery tools. */
+  toolsetsChosen: boolean;
   /** Start with the assistant tools and the discovery tools; each session enables toolsets on demand. */
   dynamic: boolean;
   toolsets: ReadonlySet<Toolset>;
@@ -629,6 +631,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
     allowSpend: e.CHAIN_MCP_ALLOW_SPEND,
     allowAdmin: e.CHAIN_MCP_ALLOW_ADMIN,
     dynamic: e.CHAIN_MCP_DYNAMIC,
+    toolsetsChosen: (toolsetNames !== undefined && toolsetNames.length > 0) || (e.CHAIN_MCP_TOOLS !== undefined && e.CHAIN_MCP_TOOLS.length > 0),
     toolsets,
     tools: e.CHAIN_MCP_TOOLS && e.CHAIN_MCP_TOOLS.length > 0 ? new Set(e.CHAIN_MCP_TOOLS) : undefined,
     excludeTools: new Set(e.CHAIN_MCP_EXCLUDE_TOOLS ?? []),

@@ -10,7 +10,7 @@ import type { CallHooks } from './registry/context.js';
 import { Services } from './services.js';
 import type { StateStore } from './state/store.js';
 import { type ToolListing, toolListing } from './registry/listing.js';
-import { DISCOVERY_LISTING, ToolsetSession } from './registry/dynamic.js';
+import { DISCOVERY_LISTING, sessioned, ToolsetSession } from './registry/dynamic.js';
 import { VIEWS, viewHtml } from './views/views.js';
 import { selectTools, whyHidden } from './registry/select.js';
 import { registerAssistantExtras, SERVER_INSTRUCTIONS } from './assistant/extras.js';
@@ -93,7 +93,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   };
   const mcp = new McpServer(
     { name: 'chain-mcp', title: 'Blockchain node (chain-mcp)', version: VERSION },
-    { capabilities: { tools: { listChanged: opts.config.dynamic }, logging: {} }, instructions: SERVER_INSTRUCTIONS },
+    { capabilities: { tools: { listChanged: sessioned(opts.config) }, logging: {} }, instructions: SERVER_INSTRUCTIONS },
   );
   const server = mcp.server;
 
@@ -101,7 +101,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   // CHAIN_MCP_DYNAMIC: this session's enabled toolsets (each MCP session has its own).
   let toolsets: ToolsetSession | undefined;
   const session = async (): Promise<ToolsetSession | undefined> => {
-    if (!opts.config.dynamic) return undefined;
+    if (!sessioned(opts.config)) return undefined;
     const { tools, catalogue } = await selection();
     toolsets ??= new ToolsetSession(tools, catalogue, opts.config);
     return toolsets;
@@ -130,7 +130,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
       return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log, owner: ownerOfAuth(extra.authInfo) }, request.params.arguments ?? {});
     }
     const { byName, catalogue } = ready ?? (await selected());
-    const dynamic = opts.config.dynamic ? await session() : undefined;
+    const dynamic = await session();
     if (dynamic?.isDiscovery(request.params.name)) {
       const { changed, ...result } = dynamic.call(request.params.name, request.params.arguments ?? {});
       if (changed) await server.sendToolListChanged();
@@ -140,7 +140,8 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     // The HTTP layer answers 403 before this; kept so no other path can reach a tool outside the scopes.
     const scopes = extra.authInfo?.scopes;
     if (tool && scopes && !mayUse(tool, scopes)) return { content: [{ type: 'text', text: `Tool "${tool.name}" is outside this token's scopes.` }], isError: true };
-    if (tool && dynamic && !dynamic.visible(tool)) return { content: [{ type: 'text', text: dynamic.notEnabled(tool) }], isError: true };
+    // By default a family left out of the list still answers when called by name; only the dynamic start refuses.
+    if (tool && dynamic && opts.config.dynamic && !dynamic.visible(tool)) return { content: [{ type: 'text', text: dynamic.notEnabled(tool) }], isError: true };
     if (!tool) {
       const hidden = catalogue.find((t) => t.name === request.params.name);
       // A tool that exists but is hidden by a tier or filter is a tool result the model reads (and can

@@ -102,8 +102,8 @@ export const SETTINGS: readonly Setting[] = [
   // --- which tools are listed
   {
     env: 'CHAIN_MCP_TOOLSETS',
-    default: 'all',
-    meaning: 'comma list of toolsets to list, or `all`; fewer toolsets cost the assistant less context',
+    default: 'unset',
+    meaning: 'comma list of toolsets to list, or `all`; unset lists all but the `evm` and `cx` reads, each one `enable_toolset` away; fewer toolsets cost the assistant less context',
     group: 'tools',
     bundle: { key: 'toolsets', type: 'string', title: 'Toolsets', description: 'Comma list of toolsets to expose, empty for all. Fewer toolsets cost the assistant less context.' },
   },

@@ -1,7 +1,8 @@
 import { CATALOGUE } from '../catalogue/index.js';
 import { needsConfirmation, type ToolDef } from '../core/tool.js';
 import type { Config } from '../config.js';
-import { DISCOVERY_LISTING } from '../registry/dynamic.js';
+import { startingToolsets } from '../core/toolsets.js';
+import { DISCOVERY_LISTING, sessioned } from '../registry/dynamic.js';
 import { type ToolListing, toolListing } from '../registry/listing.js';
 import { selectTools } from '../registry/select.js';
 import { appsListing } from '../views/apps-listing.js';
@@ -22,7 +23,10 @@ export interface ToolListSize {
 export function toolListSize(config: Config, catalogue: readonly ToolDef[] = CATALOGUE, opts: { appsHost?: boolean } = {}): ToolListSize {
   const selected = selectTools(catalogue, config);
   // CHAIN_MCP_DYNAMIC: a session starts with the assistant composites and the discovery tools.
-  const plain = config.dynamic ? [...selected.filter((t) => t.toolset === 'assistant').map(toolListing), ...DISCOVERY_LISTING] : selected.map(toolListing);
+  // By default the rarely used families start off, and the discovery tools are listed instead.
+  const start = new Set(startingToolsets(config.dynamic));
+  const shown = (t: ToolDef) => start.has(t.toolset) || (!config.dynamic && t.tier !== 'read');
+  const plain = sessioned(config) ? [...selected.filter(shown).map(toolListing), ...DISCOVERY_LISTING] : selected.map(toolListing);
   const byName = new Map(selected.map((t) => [t.name, t]));
   const confirms = (name: string) => {
     const tool = byName.get(name);

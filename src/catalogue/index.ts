@@ -11,6 +11,7 @@ import { xvmSpendTools } from './xvm.spend.js';
 import { indexerTools } from './indexer/index.js';
 import { infoTools } from './info.js';
 import { platformTools } from './platform.js';
+import { caminoTools } from './camino.js';
 import { xvmTools } from './xvm.js';
 import { cxTools } from './cx.js';
 import { keystoreTools } from './keystore.js';
@@ -25,6 +26,7 @@ export const CATALOGUE: readonly ToolDef[] = [
   ...assistantTools,
   ...infoTools,
   ...platformTools,
+  ...caminoTools,
   ...xvmTools,
   ...cxTools,
   ...keystoreTools,

@@ -81,14 +81,24 @@ export const infoTools: ToolDef[] = [
   defineTool({
     name: 'info_getNodeID',
     title: 'Node ID',
-    description: "Get this node's ID (NodeID-...).",
+    description: "This node's ID (NodeID-...) and BLS key with its proof of possession.",
     tier: 'read',
     toolset: 'info',
     input: none,
-    output: z.object({ nodeID: z.string() }),
+    output: z.object({
+      nodeID: z.string(),
+      nodePOP: z
+        .object({ publicKey: z.string().describe('BLS public key, 0x hex (48 bytes).'), proofOfPossession: z.string().describe('0x hex (96 bytes).') })
+        .optional()
+        .describe('What a validator registration needs; absent when the node has no BLS key.'),
+    }),
     request: rpc('info.getNodeID'),
-    decode: (raw) => ({ nodeID: str((raw as { nodeID?: unknown }).nodeID) }),
-    summarize: (o) => `Node ID: ${o.nodeID}`,
+    decode: (raw) => {
+      const r = (raw ?? {}) as { nodeID?: unknown; nodePOP?: { publicKey?: unknown; proofOfPossession?: unknown } | null };
+      const pop = r.nodePOP && typeof r.nodePOP === 'object' ? { publicKey: str(r.nodePOP.publicKey), proofOfPossession: str(r.nodePOP.proofOfPossession) } : undefined;
+      return { nodeID: str(r.nodeID), ...(pop ? { nodePOP: pop } : {}) };
+    },
+    summarize: (o) => `Node ID: ${o.nodeID}` + (o.nodePOP ? `\nBLS public key: ${o.nodePOP.publicKey}\nProof of possession: ${o.nodePOP.proofOfPossession}` : ''),
   }),
   defineTool({
     name: 'info_getNodeIP',

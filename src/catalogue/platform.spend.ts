@@ -28,6 +28,7 @@ import { recipientsOf } from '../spend/guard.js';
 import { nativeAmount } from '../summarize/format.js';
 import type { NetworkInfo } from '../context/network.js';
 import { strangerLine } from '../summarize/stranger.js';
+import { caminoRpc } from './camino.js';
 
 /** Platform chain transactions, endpoint /ext/P (spec document 3). Spend tier: preview, then confirm. */
 
@@ -60,6 +61,23 @@ const stakeLimits = (i: { stakeAmount: bigint; rewardAddress: string; changeAddr
 });
 
 const stakerFollow = (nodeID: string) => `Follow it with platform_getPendingValidators {"nodeIDs": ["${nodeID}"]}: it is pending until its start time.`;
+
+/**
+ * caminogo has a keystore method for a claim but none for a deposit or an unlock
+ * (vms/platformvm/camino_service.go): those are signed by this process's own key, which the
+ * keystore signer cannot do. Refused before any request.
+ */
+function needsLocalSigner(what: string): never {
+  throw new ChainMcpError('policy', `The node's keystore cannot sign ${what}: caminogo has no keystore method for it; it needs the local signer (CHAIN_MCP_SIGNER=local with a key from \`chain-mcp key new\`), which this server does not have yet.`);
+}
+
+/** caminogo txs/camino_claim_tx.go ClaimType (a plain uint64: a JSON number). */
+const CLAIM_TYPES = { validator: 0, expiredDeposit: 1, deposit: 3 } as const;
+interface ClaimInput {
+  claims: Array<{ kind: keyof typeof CLAIM_TYPES; depositTxID?: string; owner?: string; amount: bigint }>;
+  to: string;
+  from?: string[];
+}
 
 export const platformSpendTools: ToolDef[] = [
   defineTool({
@@ -330,6 +348,115 @@ export const platformSpendTools: ToolDef[] = [
       issuedText(`Exported ${i.amount} native units from P to ${i.to}`, o.txID, `Check the atomic funds with xvm_getUTXOs {"addresses": ["${i.to}"], "sourceChain": "P"}.`, [
         `Not done yet: complete the transfer with xvm_import {"to": "${i.to}", "sourceChain": "P"}.`,
       ]),
+  }),
+  defineTool({
+    name: 'platform_claim',
+    title: 'Claim rewards',
+    description: 'Claim P-Chain rewards (Camino): a running deposit\'s reward, or an owner\'s validator or expired-deposit rewards, to a P address.',
+    tier: 'spend',
+    toolset: 'platform',
+    input: z.strictObject({
+      claims: z
+        .array(
+          z.strictObject({
+            kind: z.enum(['deposit', 'validator', 'expiredDeposit']).describe('deposit: a running deposit (depositTxID); validator or expiredDeposit: the owner\'s (owner).'),
+            depositTxID: cb58Id('The deposit (kind deposit).').optional(),
+            owner: pAddress('The reward owner (threshold 1), kinds validator and expiredDeposit.').optional(),
+            amount: amount(undefined, 'native'),
+          }),
+        )
+        .min(1)
+        .max(16)
+        .describe('What to claim, amounts as platform_getDeposits / platform_getClaimables show them.'),
+      to: pAddress('P address that receives the rewards; must be the keystore user\'s.'),
+      from,
+    }),
+    output: TxOut,
+    request: p('platform.claim', (i: ClaimInput) => ({
+      ...(i.from ? { from: i.from } : {}),
+      claimables: i.claims.map((c) => ({
+        depositTxID: c.depositTxID ?? '',
+        claimableOwner: { locktime: '0', threshold: c.owner ? '1' : '0', addresses: c.owner ? [c.owner] : [] },
+        amount: c.amount.toString(),
+        claimType: CLAIM_TYPES[c.kind],
+      })),
+      claimTo: { locktime: '0', threshold: '1', addresses: [i.to] },
+      change: { locktime: '0', threshold: '1', addresses: [i.to] },
+    })),
+    decode: decodeTx,
+    validate: (i) => {
+      i.claims.forEach((c, n) => {
+        if (c.kind === 'deposit' && !c.depositTxID) throw new InputError(`claims[${n}].depositTxID`, 'required for kind deposit');
+        if (c.kind !== 'deposit' && !c.owner) throw new InputError(`claims[${n}].owner`, `required for kind ${c.kind}`);
+      });
+    },
+    plan: async (i, ctx) => {
+      const network = await ctx.network();
+      const { txFee } = await txFees(ctx);
+      // What the node holds claimable now: a claim above it is refused before anything is sent.
+      const deposits = i.claims.filter((c) => c.kind === 'deposit').map((c) => c.depositTxID!);
+      const owners = [...new Set(i.claims.filter((c) => c.kind !== 'deposit').map((c) => c.owner!))];
+      const [dep, own] = await Promise.all([
+        deposits.length ? caminoRpc(ctx, 'platform.getDeposits', { depositTxIDs: deposits }) : undefined,
+        owners.length ? caminoRpc(ctx, 'platform.getClaimables', { owners: owners.map((o) => ({ locktime: '0', threshold: '1', addresses: [o] })) }) : undefined,
+      ]);
+      const available = (c: ClaimInput['claims'][number]): bigint => {
+        if (c.kind === 'deposit') {
+          const r = (dep ?? {}) as { deposits?: Array<{ depositTxID?: string }>; availableRewards?: unknown[] };
+          const at = (r.deposits ?? []).findIndex((d) => d.depositTxID === c.depositTxID);
+          return at < 0 ? 0n : BigInt(String(r.availableRewards?.[at] ?? '0'));
+        }
+        const r = (own ?? {}) as { claimables?: Array<{ rewardOwner?: { addresses?: string[] }; validatorRewards?: unknown; expiredDepositRewards?: unknown }> };
+        const found = (r.claimables ?? []).find((x) => x.rewardOwner?.addresses?.length === 1 && x.rewardOwner.addresses[0] === c.owner);
+        return BigInt(String((c.kind === 'validator' ? found?.validatorRewards : found?.expiredDepositRewards) ?? '0'));
+      };
+      const lines = [...headLines(network, i.from, 'P'), `To: ${i.to} (receives the rewards; change goes there too)`];
+      let total = 0n;
+      for (const [n, c] of i.claims.entries()) {
+        const can = available(c);
+        if (c.amount > can) throw new InputError(`claims[${n}].amount`, `${show(c.amount, network)} is more than the ${show(can, network)} claimable now`);
+        total += c.amount;
+        lines.push(`Claim: ${show(c.amount, network)} of ${c.kind === 'deposit' ? `deposit ${c.depositTxID}'s reward` : `${c.owner}'s ${c.kind === 'validator' ? 'validator' : 'expired-deposit'} rewards`} (${show(can, network)} claimable now)`);
+      }
+      lines.push(`Total claimed: ${show(total, network)}`, feeLine(txFee, network), 'The fee is paid from the unlocked funds of the keystore user\'s addresses.');
+      return { lines, details: { to: i.to, amount: total.toString(), claims: i.claims.map((c) => ({ ...c, amount: c.amount.toString() })) }, fee: txFee };
+    },
+    // Rewards come in; only the fee leaves, and the destination must be the user's own.
+    limits: (i) => ({ amount: 0n, recipients: recipientsOf(i.to), own: recipientsOf(i.to) }),
+    summarize: (o, i) => issuedText(`Claimed rewards to ${i.to}`, o.txID, `Check it with platform_getTxStatus {"txID": "${o.txID}"}, then platform_getBalance {"addresses": ["${i.to}"]}.`),
+  }),
+  defineTool({
+    name: 'platform_deposit',
+    title: 'Deposit into an offer',
+    description: 'Lock CAM in an open deposit offer for a duration to earn its interest (Camino). Needs the local signer.',
+    tier: 'spend',
+    toolset: 'platform',
+    input: z.strictObject({
+      offerID: cb58Id('Deposit offer ID (platform_getAllDepositOffers).'),
+      amount: amount(undefined, 'native'),
+      duration: z.number().int().min(1).max(0xffffffff).describe('Seconds, within the offer\'s min and max duration.'),
+      rewardAddress: pAddress('P address that may claim the rewards; default the depositor.').optional(),
+      from,
+    }),
+    output: TxOut,
+    validate: () => needsLocalSigner('a deposit'),
+    plan: async () => needsLocalSigner('a deposit'),
+    // The amount is locked until the deposit unlocks: it leaves the user's control for that long.
+    limits: (i) => ({ amount: i.amount, recipients: recipientsOf(i.rewardAddress) }),
+    summarize: (o) => issuedText('Deposited', o.txID, `Check it with platform_getTxStatus {"txID": "${o.txID}"}.`),
+  }),
+  defineTool({
+    name: 'platform_unlockDeposit',
+    title: 'Unlock deposits',
+    description: 'Return the unlockable part of deposits (in or after their unlock period) to spendable CAM (Camino). Needs the local signer.',
+    tier: 'spend',
+    toolset: 'platform',
+    input: z.strictObject({ depositTxIDs: z.array(cb58Id('Deposit tx ID.')).min(1).max(64).describe('Deposits to unlock (account_overview lists them).'), from }),
+    output: TxOut,
+    validate: () => needsLocalSigner('an unlock'),
+    plan: async () => needsLocalSigner('an unlock'),
+    limits: () => ({ amount: 0n, recipients: [] }),
+    summarize: (o) => issuedText('Unlocked deposits', o.txID, `Check it with platform_getTxStatus {"txID": "${o.txID}"}.`),
   }),
   defineTool({
     name: 'platform_setAddressState',

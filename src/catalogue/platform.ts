@@ -4,7 +4,7 @@ import { nanosToSeconds, parseDateTime, tolerantBigInt } from '../codec/index.js
 import { amountOf, BLOCKCHAIN_STATUS_MEANING, DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, answeredEncoding, big, listLines, nativeAmount, TimeOut, timeOut } from '../summarize/format.js';
 import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
-import { ADDRESS_STATES, decodeAddressStates, decodeDepositOffer, DepositOfferOut, offerCount, offerLine } from '../summarize/platform.js';
+import { ADDRESS_STATE_MEANING, ADDRESS_STATES, decodeAddressStates, decodeDepositOffer, DepositOfferOut, offerCount, offerLine } from '../summarize/platform.js';
 import { DecodedUtxo, decodeUtxo, totalsByAsset } from '../summarize/utxo.js';
 import {
   decodeDelegator,
@@ -20,7 +20,7 @@ import {
   validatorSetLines,
   validatorStats,
 } from '../summarize/validators.js';
-import { addressList, cb58Id, encoding, NODE_ENCODINGS, nodeId, pAddress } from '../core/fields.js';
+import { addressList, amount, cb58Id, encoding, NODE_ENCODINGS, nodeId, pAddress } from '../core/fields.js';
 import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 
 /** Platform chain API, endpoint /ext/P (spec document 3). */
@@ -138,7 +138,7 @@ export const platformTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getAddressStates',
     title: 'Address state flags',
-    description: 'Get the role and KYC flags of a P-Chain address (admin, KYC, verified/expired, consortium, node deferred).',
+    description: 'Role and KYC flags of a P-Chain address (admin, KYC, offers, consortium, node deferred), every bit named.',
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({ address: pAddress() }),
@@ -154,18 +154,33 @@ export const platformTools: ToolDef[] = withShallowOutputs([
         ? `${o.address} has no state flags set (bitmask 0).`
         : [
             `${o.address} has ${o.states.length + o.unknownBits.length} flag(s) set (bitmask ${o.bitmask}):`,
-            ...o.states.map((s) => `- ${s} (bit ${ADDRESS_STATES.find(([n]) => n === s)?.[1]})`),
-            ...o.unknownBits.map((b) => `- unknown bit ${b} (not in the spec's table)`),
+            ...o.states.map((s) => `- ${s} (bit ${ADDRESS_STATES.find(([n]) => n === s)?.[1]}): ${ADDRESS_STATE_MEANING[s] ?? ''}`),
+            ...o.unknownBits.map((b) => `- unknown bit ${b} (no real node defines it)`),
           ].join('\n'),
   }),
   defineTool({
     name: 'platform_getAllDepositOffers',
     title: 'Deposit offers',
-    description: 'List deposit offers in their period at a time (default now): interest, durations, minimum, unlock period, whether each takes deposits now.',
+    description: 'Deposit offers at a time (default now): interest, durations, minimum, which take deposits now; with amount, what it would earn.',
     tier: 'read',
     toolset: 'platform',
-    input: z.strictObject({ timestamp: unixTime('Unix seconds or RFC 3339; default now.').optional() }),
-    output: z.object({ timestamp: TimeOut, count: z.number(), open: z.number().describe('Offers that take new deposits now.'), depositOffers: z.array(DepositOfferOut) }),
+    input: z.strictObject({
+      timestamp: unixTime('Unix seconds or RFC 3339; default now.').optional(),
+      amount: amount('Optional: what this deposit would earn in each offer (nCAM or e.g. 1000 CAM).', 'native').optional(),
+    }),
+    output: z.object({
+      timestamp: TimeOut,
+      count: z.number(),
+      open: z.number().describe('Offers that take new deposits now.'),
+      depositOffers: z.array(
+        DepositOfferOut.extend({
+          earns: z
+            .object({ atMinDuration: AmountOut, atMaxDuration: AmountOut, belowMinimum: z.boolean() })
+            .optional()
+            .describe('For `amount`: reward over the shortest and longest duration (rewards stop noRewardsPeriodDuration before the end).'),
+        }),
+      ),
+    }),
     request: {
       kind: 'rpc',
       endpoint: 'platform',
@@ -176,7 +191,16 @@ export const platformTools: ToolDef[] = withShallowOutputs([
       const network = await networkOrBlank(ctx);
       const r = obj(raw);
       const list = (Array.isArray(r.depositOffers) ? r.depositOffers : Array.isArray(r.DepositOffers) ? r.DepositOffers : []) as unknown[];
-      const offers = list.map((o) => decodeDepositOffer(o, network, nowUnix(ctx)));
+      const offers = list.map((o) => {
+        const offer = decodeDepositOffer(o, network, nowUnix(ctx));
+        if (input.amount === undefined) return offer;
+        // caminogo deposit.TotalReward: amount x nominator x (duration - noRewards) / (1,000,000 x 365 days).
+        const earn = (duration: string) => {
+          const d = BigInt(duration) - BigInt(offer.noRewardsPeriodDuration.seconds);
+          return nativeAmount(d > 0n ? (input.amount! * d * BigInt(offer.interestRateNominator)) / (1_000_000n * 31_536_000n) : 0n, network);
+        };
+        return { ...offer, earns: { atMinDuration: earn(offer.minDuration.seconds), atMaxDuration: earn(offer.maxDuration.seconds), belowMinimum: input.amount < BigInt(offer.minAmount.value) } };
+      });
       const ts = input.timestamp ?? nowUnix(ctx);
       return { timestamp: timeOut(ts)!, count: offers.length, open: offers.filter((o) => o.open).length, depositOffers: offers };
     },
@@ -188,7 +212,11 @@ export const platformTools: ToolDef[] = withShallowOutputs([
             ...listLines(
               [...o.depositOffers].sort((a, b) => Number(BigInt(b.interestRateNominator) - BigInt(a.interestRateNominator))),
               25,
-              offerLine,
+              (d) =>
+                offerLine(d) +
+                (d.earns
+                  ? `; ${d.earns.belowMinimum ? 'the amount is BELOW its minimum' : `the amount earns ${d.earns.atMinDuration.display} over ${d.minDuration.human}, ${d.earns.atMaxDuration.display} over ${d.maxDuration.human}`}`
+                  : ''),
             ),
             ...(o.depositOffers.some((d) => d.memo) ? [STRANGER_NOTE] : []),
           ].join('\n'),
@@ -651,7 +679,8 @@ function validatorList(
   network: Parameters<typeof validatorStats>[1],
 ) {
   const list = obj(raw).validators;
-  const all = (Array.isArray(list) ? list : []).map((v) => decodeValidator(v, network, input.delegatorLimit));
+  const primary = (input.subnetID ?? PRIMARY_NETWORK_ID) === PRIMARY_NETWORK_ID;
+  const all = (Array.isArray(list) ? list : []).map((v) => decodeValidator(v, network, input.delegatorLimit, primary));
   const { page, matched, hasMore } = pageOf(all, input);
   return {
     subnetID: input.subnetID ?? PRIMARY_NETWORK_ID,

@@ -69,6 +69,25 @@ export function humanDuration(seconds: bigint): string {
   return parts.join(' ');
 }
 
+/**
+ * A duration as a person says it, rounded rather than cut: to the day from 3 days, to the hour from
+ * 1 h, to the minute from 1 min; "about" when rounding changed it ("about 2 days" for 47 h 59 min,
+ * never "1 day 23 h").
+ */
+export function roughDuration(seconds: bigint): string {
+  if (seconds < 0n) return roughDuration(-seconds);
+  if (seconds < 60n) return humanDuration(seconds);
+  const unit = seconds >= 3n * 86_400n ? 86_400n : seconds >= 3_600n ? 3_600n : 60n;
+  const rounded = ((seconds + unit / 2n) / unit) * unit;
+  return `${rounded === seconds ? '' : 'about '}${humanDuration(rounded)}`;
+}
+
+/** "in about 2 days", "about 3 h ago", "now": a time relative to `nowUnix`, rounded. */
+export function relativeTime(atUnix: bigint, nowUnix: bigint): string {
+  if (atUnix === nowUnix) return 'now';
+  return atUnix > nowUnix ? `in ${roughDuration(atUnix - nowUnix)}` : `${roughDuration(nowUnix - atUnix)} ago`;
+}
+
 /** Node durations/uptimes in nanoseconds -> whole seconds (truncated). */
 export function nanosToSeconds(n: bigint): bigint {
   return n / 1_000_000_000n;
@@ -77,7 +96,7 @@ export function nanosToSeconds(n: bigint): bigint {
 /** "ends in 3 days 4 h" / "ended 2 h ago" relative to `nowUnix`. */
 export function timeLeft(endUnix: bigint, nowUnix: bigint): string {
   const diff = endUnix - nowUnix;
-  if (diff > 0n) return `ends in ${humanDuration(diff)}`;
-  if (diff < 0n) return `ended ${humanDuration(-diff)} ago`;
+  if (diff > 0n) return `ends in ${roughDuration(diff)}`;
+  if (diff < 0n) return `ended ${roughDuration(-diff)} ago`;
   return 'ends now';
 }

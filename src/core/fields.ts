@@ -38,12 +38,22 @@ export const chainIdOrAlias = (description: string) =>
     parseCb58Id(v);
   }).describe(description);
 
-/** An asset ID (cb58) or an alias such as the native asset's symbol. */
-export const assetIdOrAlias = (description = 'Asset ID (cb58) or alias, e.g. the native symbol.') =>
-  refineWith(z.string().min(1).max(100), (v) => {
+/**
+ * Asset fields that also take an asset's symbol or name ("GLD", "Gold"): the pipeline
+ * (src/registry/asset-names.ts) puts the ID in place before the input is parsed, or refuses a name
+ * that is ambiguous or imitates another asset, naming the candidates.
+ */
+export const assetNameFields = z.registry<{ asset: true }>();
+
+/** An asset ID (cb58) or an alias such as the native asset's symbol; a symbol or name is resolved first. */
+export const assetIdOrAlias = (description = 'Asset ID (cb58), symbol or name (e.g. GLD).') => {
+  const schema = refineWith(z.string().min(1).max(100), (v) => {
     if (/^[A-Za-z][A-Za-z0-9]{0,15}$/.test(v)) return;
     parseCb58Id(v);
   }).describe(description);
+  assetNameFields.add(schema, { asset: true });
+  return schema;
+};
 
 export const nodeId = (description = 'Node ID (NodeID-...).') => refineWith(z.string().max(100), (v) => parseNodeId(v)).describe(description);
 

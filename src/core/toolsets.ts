@@ -17,6 +17,19 @@ export type Toolset = (typeof TOOLSETS)[number];
 /** read: queries; wallet: needs keystore credentials, moves nothing; spend: changes the chain; admin: node operation and secrets. */
 export type Tier = 'read' | 'wallet' | 'spend' | 'admin';
 
+/**
+ * Families whose reads are left out of the default tools/list (no CHAIN_MCP_TOOLSETS, no
+ * CHAIN_MCP_DYNAMIC) to keep it small: the discovery tools are listed instead, each family is one
+ * enable_toolset away, and its tools still answer when called by name. Their spend, wallet and
+ * admin tools stay listed whenever those tiers are on.
+ */
+export const DEFAULT_OFF: ReadonlySet<Toolset> = new Set<Toolset>(['evm', 'cx']);
+
+/** The toolsets a session starts with: the assistant only (dynamic), or all but the rarely used ones (default). */
+export function startingToolsets(dynamic: boolean): Toolset[] {
+  return dynamic ? ['assistant'] : TOOLSETS.filter((t) => !DEFAULT_OFF.has(t));
+}
+
 /** What each toolset answers, in one line: list_toolsets shows it so a model can pick one to enable. */
 export const TOOLSET_ABOUT: Readonly<Record<Toolset, string>> = {
   assistant: 'One-call answers: balances of an address, a validator, the network, a transaction.',

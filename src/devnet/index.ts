@@ -4,6 +4,7 @@ import { type DevnetIndexer, startIndexer } from './indexer/server.js';
 import { registerInfo } from './node/info.js';
 import { registerIssue } from './node/issue.js';
 import { registerPlatform } from './node/platform.js';
+import { registerCamino } from './node/camino.js';
 import { registerXvm } from './node/xvm.js';
 import { registerCx } from './node/cx.js';
 import { registerKeystore } from './node/keystore.js';
@@ -71,7 +72,7 @@ export interface Devnet {
 }
 
 /** Families register their methods on the router; adding one is one line here. */
-const FAMILIES: Array<(router: RpcRouter, state: DevnetState) => void> = [registerInfo, registerPlatform, registerXvm, registerCx, registerKeystore, registerEvm, registerXvmSpend, registerWallet, registerPlatformSpend, registerCxSpend, registerKeystoreAdmin, registerAdmin, registerIssue];
+const FAMILIES: Array<(router: RpcRouter, state: DevnetState) => void> = [registerInfo, registerPlatform, registerCamino, registerXvm, registerCx, registerKeystore, registerEvm, registerXvmSpend, registerWallet, registerPlatformSpend, registerCxSpend, registerKeystoreAdmin, registerAdmin, registerIssue];
 
 async function listen(server: Server, port: number): Promise<string> {
   await new Promise<void>((resolve, reject) => {

@@ -55,6 +55,18 @@ const CAMINO_NAMESPACES: Record<string, string> = { avm: 'xvm', avax: 'cx' };
 /** Methods a Camino node names otherwise than the spec: wire name -> registered (spec) name. */
 const CAMINO_METHODS: Record<string, string> = { 'platform.exportAVAX': 'platform.exportNative' };
 const SPEC_ONLY_METHODS = new Set(Object.values(CAMINO_METHODS));
+/** Camino's own methods (caminogo camino_service.go) the spec does not list: a spec node lacks them. */
+const CAMINO_ONLY_METHODS = new Set([
+  'platform.getDeposits',
+  'platform.getClaimables',
+  'platform.getMultisigAlias',
+  'platform.getRegisteredShortIDLink',
+  'platform.getLastAcceptedBlock',
+  'platform.getBlockAtHeight',
+  'platform.getUpgradePhases',
+  'platform.getUTXOs',
+  'platform.claim',
+]);
 
 /**
  * Routes JSON-RPC calls by endpoint path and method, with the node's HTTP conventions
@@ -89,7 +101,7 @@ export class RpcRouter {
     if (this.dialect === 'camino') {
       if (SPEC_ONLY_METHODS.has(method)) return undefined;
       if (Object.hasOwn(CAMINO_METHODS, method)) return CAMINO_METHODS[method];
-    } else if (Object.hasOwn(CAMINO_METHODS, method)) return undefined;
+    } else if (Object.hasOwn(CAMINO_METHODS, method) || CAMINO_ONLY_METHODS.has(method)) return undefined;
     const dot = method.indexOf('.');
     const ns = this.internalNamespace(dot < 0 ? method : method.slice(0, dot));
     return ns === undefined ? undefined : dot < 0 ? ns : `${ns}${method.slice(dot)}`;

@@ -1,5 +1,5 @@
 import type { ToolDef } from '../core/tool.js';
-import { TOOLSET_ABOUT, TOOLSET_SPEND_ABOUT, TOOLSETS, type Toolset } from '../core/toolsets.js';
+import { startingToolsets, TOOLSET_ABOUT, TOOLSET_SPEND_ABOUT, TOOLSETS, type Toolset } from '../core/toolsets.js';
 import type { Config } from '../config.js';
 import { type ToolListing, toolListing } from './listing.js';
 import { whyHidden } from './select.js';
@@ -55,23 +55,34 @@ export interface DiscoveryResult {
 
 const firstLine = (text: string) => text.split(/(?<=\.)\s/)[0] ?? text;
 
+/**
+ * Whether sessions enable toolsets: with CHAIN_MCP_DYNAMIC, and by default (no CHAIN_MCP_TOOLSETS or
+ * CHAIN_MCP_TOOLS), where the rarely used families start off; a chosen list is listed as it is.
+ */
+export function sessioned(config: Pick<Config, 'dynamic' | 'toolsetsChosen'>): boolean {
+  return config.dynamic || !config.toolsetsChosen;
+}
+
 /** One MCP session's enabled toolsets. */
 export class ToolsetSession {
-  private readonly enabled = new Set<Toolset>(['assistant']);
+  private readonly enabled: Set<Toolset>;
 
   constructor(
     /** The tools the tiers and filters allow (selectTools). */
     private readonly allowed: readonly ToolDef[],
     private readonly catalogue: readonly ToolDef[],
     private readonly config: Config,
-  ) {}
+  ) {
+    this.enabled = new Set(startingToolsets(config.dynamic));
+  }
 
   isDiscovery(name: string): name is Discovery {
     return (DISCOVERY as readonly string[]).includes(name);
   }
 
   visible(tool: ToolDef): boolean {
-    return this.enabled.has(tool.toolset);
+    // By default only the reads of the rarely used families wait for enable_toolset.
+    return this.enabled.has(tool.toolset) || (!this.config.dynamic && tool.tier !== 'read');
   }
 
   /** Why a tool the tiers allow is not callable yet, with the call that enables it. */

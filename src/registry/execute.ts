@@ -9,6 +9,7 @@ import { errorResult, type ToolResult, textResult } from './result.js';
 import { callSpend } from './spend-call.js';
 import { callLocalSpend, LOCAL_TOOLS, localRoute, refusedUnderLocal } from './local-spend.js';
 import { resolveDisplayAmounts } from '../spend/amounts.js';
+import { resolveAssetNames } from './asset-names.js';
 import { checkInputNetwork } from '../context/network.js';
 
 /** One tools/call: validate, (preview | confirm | run), summarize, keep inside the budget, never throw. */
@@ -17,6 +18,8 @@ export async function callTool(services: Services, tool: ToolDef, args: unknown,
   try {
     const { input: schema } = effectiveSchemas(tool);
     const ctx = makeContext(services, tool, hooks);
+    // An asset named by symbol or name ("GLD") becomes its ID first; ambiguous names are refused.
+    args = await resolveAssetNames(tool.input, args, ctx, (a) => parseInput(tool, schema, a));
     if (needsConfirmation(tool)) {
       // "1.5 CAM" becomes its smallest units before parsing (after a check that sends nothing).
       const amounts = await resolveDisplayAmounts(tool.input, args, ctx, (a) => parseInput(tool, schema, a));
@@ -28,7 +31,9 @@ export async function callTool(services: Services, tool: ToolDef, args: unknown,
       }
       return await callSpend(services, tool, parsed, ctx, hooks, amounts.given);
     }
-    const input = parseInput(tool, schema, args);
+    // A read may take a display amount too (what a deposit of "1000 CAM" would earn).
+    const given = await resolveDisplayAmounts(tool.input, args, ctx, (a) => parseInput(tool, schema, a));
+    const input = parseInput(tool, schema, given.args);
     if (tool.tier === 'read') checkInputNetwork(input, services.cachedNetwork());
     const output = (await runOperation(tool, input, ctx)) as Record<string, unknown>;
     const text = await tool.summarize(output, input, ctx);

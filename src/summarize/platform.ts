@@ -7,15 +7,41 @@ import { AmountOut, big, nativeAmount, TimeOut, timeOut } from './format.js';
 
 /** Address states and deposit offers of the platform chain (spec document 3, section 2). */
 
-/** The spec's table: state name -> bit number of the bitmask. */
+/**
+ * State name -> bit number of the bitmask: the spec's table, and every bit a real node defines
+ * (caminogo txs/camino_address_state_tx.go: 2 offers admin, 50 offers creator; the dev branch's
+ * addrstate/camino_address_state.go: 3, 4, 34, 51).
+ */
 export const ADDRESS_STATES: ReadonlyArray<readonly [string, number]> = [
   ['AddressStateRoleAdmin', 0],
   ['AddressStateRoleKyc', 1],
+  ['AddressStateRoleOffersAdmin', 2],
+  ['AddressStateRoleConsortiumSecretary', 3],
+  ['AddressStateRoleValidatorAdmin', 4],
   ['AddressStateKycVerified', 32],
   ['AddressStateKycExpired', 33],
+  ['AddressStateKybVerified', 34],
   ['AddressStateConsortium', 38],
   ['AddressStateNodeDeferred', 39],
+  ['AddressStateOffersCreator', 50],
+  ['AddressStateFoundationAdmin', 51],
 ];
+
+/** What each named bit lets its holder do or says about it, in a few words. */
+export const ADDRESS_STATE_MEANING: Readonly<Record<string, string>> = {
+  AddressStateRoleAdmin: 'may set role bits',
+  AddressStateRoleKyc: 'may set KYC/KYB bits',
+  AddressStateRoleOffersAdmin: 'may grant the offers-creator bit',
+  AddressStateRoleConsortiumSecretary: 'may propose adding or excluding consortium members (dev)',
+  AddressStateRoleValidatorAdmin: 'may set the node-deferred bit (dev)',
+  AddressStateKycVerified: 'passed KYC',
+  AddressStateKycExpired: 'KYC expired',
+  AddressStateKybVerified: 'passed KYB (dev)',
+  AddressStateConsortium: 'consortium member',
+  AddressStateNodeDeferred: "its node is deferred",
+  AddressStateOffersCreator: 'may create deposit offers',
+  AddressStateFoundationAdmin: 'may propose base fee and fee distribution (dev)',
+};
 
 export function decodeAddressStates(mask: bigint): { states: string[]; unknownBits: number[] } {
   const states: string[] = [];

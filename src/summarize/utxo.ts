@@ -6,8 +6,9 @@ import { cb58Decode, formatBareBech32, formatCb58Id, hexChecksumDecode, hexToByt
  * to total amounts: codec version (u16), txID (32), output index (u32), asset ID (32),
  * output type ID (u32); type 7 (secp256k1 transfer) continues with amount (u64), locktime
  * (u64), threshold (u32), address count (u32) and 20-byte addresses; type 11 (NFT transfer)
- * with group ID (u32), payload length (u32), payload, then the same owners. Other output
- * types (e.g. locked outputs) keep their type ID and no amount.
+ * with group ID (u32), payload length (u32), payload, then the same owners. A Camino P-Chain
+ * locked.Out (type 8193) carries its lock IDs (deposit tx, bond tx; 32 bytes each, zeros for none)
+ * before a type-7 output. Other output types keep their type ID and no amount.
  */
 
 export const DecodedUtxo = z.object({
@@ -22,6 +23,8 @@ export const DecodedUtxo = z.object({
   locktime: z.string().optional(),
   threshold: z.number().optional(),
   addresses: z.array(z.string()).optional().describe('Bech32 addresses without chain prefix.'),
+  depositTxID: z.string().optional().describe('P-Chain: the deposit holding this output.'),
+  bondTxID: z.string().optional().describe('P-Chain: the staking transaction bonding this output.'),
 });
 export type DecodedUtxo = z.infer<typeof DecodedUtxo>;
 
@@ -33,6 +36,9 @@ export function encodedBytes(text: string, encoding?: string): Uint8Array {
   if (!text.startsWith('0x')) return cb58Decode(text);
   return encoding === 'hexnc' ? hexToBytes(text) : hexChecksumDecode(text);
 }
+
+/** caminogo locked.Out type ID (vms/platformvm/txs/codec.go). */
+const LOCKED_OUT = 8193;
 
 export function decodeUtxo(text: string, hrp: string, encoding?: string): DecodedUtxo | undefined {
   let b: Uint8Array;
@@ -53,7 +59,19 @@ export function decodeUtxo(text: string, hrp: string, encoding?: string): Decode
     const outputType = view.getUint32(at);
     at += 4;
     const out: DecodedUtxo = { utxoID: `${txID}:${outputIndex}`, txID, outputIndex, assetID, outputType };
-    if (outputType === 7) {
+    if (outputType === LOCKED_OUT) {
+      const lockID = (from: number) => (b.slice(from, from + 32).every((x) => x === 0) ? undefined : formatCb58Id(b.slice(from, from + 32)));
+      const deposit = lockID(at);
+      const bond = lockID(at + 32);
+      if (deposit) out.depositTxID = deposit;
+      if (bond) out.bondTxID = bond;
+      at += 64;
+      // The inner output is a secp256k1 transfer (type 7); anything else keeps no amount.
+      if (view.getUint32(at) !== 7) return out;
+      at += 4;
+      out.amount = view.getBigUint64(at).toString();
+      at += 8;
+    } else if (outputType === 7) {
       out.amount = view.getBigUint64(at).toString();
       at += 8;
     } else if (outputType === 11) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { humanDuration, timeLeft } from '../codec/index.js';
+import { relativeTime, timeLeft } from '../codec/index.js';
 import type { NetworkInfo } from '../context/network.js';
 import { AmountOut, big, nativeAmount, TimeOut, timeOut } from './format.js';
 
@@ -70,7 +70,7 @@ export function decodeDelegator(raw: unknown, network: Pick<NetworkInfo, 'assetS
  * `delegatorWeight` for every primary-network validator but the `delegators` list only when exactly
  * one nodeID was asked (caminogo service.go); without either, the count is left out, never 0.
  */
-export function decodeValidator(raw: unknown, network: Pick<NetworkInfo, 'assetSymbol'>, delegatorLimit: number): ValidatorOut {
+export function decodeValidator(raw: unknown, network: Pick<NetworkInfo, 'assetSymbol'>, delegatorLimit: number, primary = true): ValidatorOut {
   const r = (raw ?? {}) as Record<string, unknown>;
   const list = Array.isArray(r.delegators) ? r.delegators : undefined;
   const delegators = list ?? [];
@@ -88,8 +88,11 @@ export function decodeValidator(raw: unknown, network: Pick<NetworkInfo, 'assetS
     delegatorsListed: list !== undefined,
     delegators: delegators.slice(0, delegatorLimit).map((d) => decodeDelegator(d, network)),
   };
-  if (r.stakeAmount !== undefined) out.stakeAmount = nativeAmount(big(r.stakeAmount), network);
-  if (r.weight !== undefined) out.weight = big(r.weight).toString();
+  // A real node sends `weight` and the deprecated `stakeAmount` (= weight) for every staker
+  // (caminogo service.go apiStaker): on a subnet that is a unitless sampling weight, not CAM.
+  if (primary && r.stakeAmount !== undefined) out.stakeAmount = nativeAmount(big(r.stakeAmount), network);
+  if (!primary && (r.weight !== undefined || r.stakeAmount !== undefined)) out.weight = big(r.weight ?? r.stakeAmount).toString();
+  else if (r.weight !== undefined) out.weight = big(r.weight).toString();
   if (r.potentialReward !== undefined) out.potentialReward = nativeAmount(big(r.potentialReward), network);
   const fee = r.delegationFee ?? r.delegationFeeRate;
   if (fee !== undefined) out.delegationFee = trimPercent(fee);
@@ -178,7 +181,7 @@ export function validatorLine(v: ValidatorOut, nowUnix: bigint, pending = false)
 }
 
 function relative(at: bigint, now: bigint): string {
-  return at >= now ? `in ${humanDuration(at - now)}` : `${humanDuration(now - at)} ago`;
+  return relativeTime(at, now);
 }
 
 export const ValidatorHighlights = z.object({

@@ -50,7 +50,22 @@ describe('account_overview against the devnet', () => {
     expect((o.accounts[1].waiting as Rec[]).map((w) => `${w.from}->${w.on}`)).toEqual(['C->X']);
     expect(o.accounts[0].p.bonded.value).not.toBe('0');
     const evm = (await stack.call('eth_getBalance', { address: d0!.c })).structured as Rec;
-    expect(o.evm).toEqual([{ address: d0!.c.toLowerCase(), balance: evm.balance }]);
+    // The 0x address's other assets on C are listed too (issue 33), each as eth_getAssetBalance reads it.
+    const onC = [...(stack.devnet.state.cAssetBalances.get(d0!.c.toLowerCase()) ?? new Map<string, bigint>())];
+    expect(onC.length).toBeGreaterThan(0);
+    expect(o.evm).toEqual([
+      {
+        address: d0!.c.toLowerCase(),
+        balance: evm.balance,
+        assets: await Promise.all(
+          onC.map(async ([assetID, amount]) => {
+            const one = (await stack.call('eth_getAssetBalance', { address: d0!.c, assetID })).structured as Rec;
+            expect(one.balance.value).toBe(String(amount));
+            return { assetID, amount: one.balance };
+          }),
+        ),
+      },
+    ]);
     expectedTotal += BigInt(evm.balance.value) / 10n ** 9n;
     expect(o.nativeTotal.value).toBe(expectedTotal.toString());
     expect(o.problems).toEqual([]);
@@ -84,9 +99,11 @@ describe('account_overview against the devnet', () => {
       // A caminogo endpoint takes one request object per POST; only the EVM's takes a batch.
       expect(Object.fromEntries([...byPath].map(([path, bodies]) => [path, bodies.sort()]))).toEqual({
         '/ext/bc/X': ['xvm.getAllBalances', 'xvm.getAllBalances', 'xvm.getUTXOs', 'xvm.getUTXOs', 'xvm.getUTXOs', 'xvm.getUTXOs'],
-        '/ext/P': ['platform.getBalance', 'platform.getBalance'],
+        // Key 0 has locked P funds: its UTXOs are asked for their lock IDs (a spec node lacks the method).
+        '/ext/P': ['platform.getBalance', 'platform.getBalance', 'platform.getUTXOs'],
         '/ext/bc/C/cx': ['cx.getUTXOs', 'cx.getUTXOs'],
-        '/ext/bc/C/rpc': ['[eth_getBalance,eth_getBalance]'],
+        // Three non-native assets on X, asked on C for both 0x addresses in one batch.
+        '/ext/bc/C/rpc': [`[${Array(6).fill('eth_getAssetBalance')}]`, '[eth_getBalance,eth_getBalance]'],
       });
     } finally {
       stack.devnet.router.record = false;

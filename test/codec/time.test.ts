@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CodecError } from '../../src/codec/errors.js';
-import { humanDuration, nanosToSeconds, parseDateTime, timeLeft, unixToIso } from '../../src/codec/time.js';
+import { humanDuration, nanosToSeconds, parseDateTime, relativeTime, roughDuration, timeLeft, unixToIso } from '../../src/codec/time.js';
 
 describe('unixToIso', () => {
   it('renders known values', () => {
@@ -60,8 +60,20 @@ describe('durations', () => {
 
   it('converts nanoseconds and describes deadlines', () => {
     expect(nanosToSeconds(1_999_999_999n)).toBe(1n);
-    expect(timeLeft(1000n + 3n * 86_400n + 4n * 3_600n, 1000n)).toBe('ends in 3 days 4 h');
+    expect(timeLeft(1000n + 3n * 86_400n + 4n * 3_600n, 1000n)).toBe('ends in about 3 days');
     expect(timeLeft(1000n, 1000n + 7_200n)).toBe('ended 2 h ago');
     expect(timeLeft(5n, 5n)).toBe('ends now');
+  });
+
+  it('rounds relative times as a person says them, never cutting 47 h 59 min to "1 day 23 h"', () => {
+    const H = 3_600n;
+    expect(roughDuration(48n * H - 60n)).toBe('about 2 days');
+    expect(relativeTime(1000n + 48n * H - 5n, 1000n)).toBe('in about 2 days');
+    expect(relativeTime(1000n, 1000n + 26n * H + 40n * 60n)).toBe('about 1 day 3 h ago');
+    expect(roughDuration(3n * 86_400n + 13n * H)).toBe('about 4 days');
+    expect(roughDuration(2n * H + 29n * 60n + 40n)).toBe('about 2 h');
+    expect(roughDuration(14n * 86_400n)).toBe('14 days');
+    expect(roughDuration(45n)).toBe('45 s');
+    expect(relativeTime(7n, 7n)).toBe('now');
   });
 });

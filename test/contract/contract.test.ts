@@ -70,6 +70,7 @@ describe.each(['spec', 'camino'] as const)('every tool sends exactly the request
       CHAIN_MCP_KEYSTORE_PASSWORD: KEYSTORE.password,
       CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id',
       CHAIN_MCP_ALLOW_ADMIN: 'true',
+      CHAIN_MCP_TOOLSETS: 'all',
     });
     const { mcp, services } = buildServer({ config, log: silentLogger() });
     const [a, b] = InMemoryTransport.createLinkedPair();
@@ -103,6 +104,13 @@ describe.each(['spec', 'camino'] as const)('every tool sends exactly the request
         fake.setAnswers(example.answers ?? {});
       }
       let result = await client.callTool({ name: tool.name, arguments: example.args });
+      if (example.refusal !== undefined) {
+        // Refused before any request: one line saying why, nothing on the wire.
+        expect(result.isError).toBe(true);
+        expect((result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n')).toContain(example.refusal);
+        expect([...node.recorded, ...indexer.recorded, ...runner.recorded].map(describeRecorded)).toEqual([]);
+        return;
+      }
       // Spends and the admin operations that hand over keys (issue 21): preview first, then confirm.
       if (needsConfirmation(tool)) {
         expect(result.isError, JSON.stringify(result.content)).not.toBe(true);

@@ -18,6 +18,8 @@ export interface ContractExample {
   expect: Expectation | Expectation[];
   /** Raw answers keyed by JSON-RPC method or REST path. */
   answers?: Record<string, unknown>;
+  /** The tool refuses this call before sending anything: the refusal's text contains this. */
+  refusal?: string;
 }
 
 /** Credentials the contract harness configures; spend/wallet examples expect exactly these. */

@@ -13,11 +13,12 @@ import { QUESTIONS } from '../../tools/eval/questions.js';
 describe.each(['spec', 'camino'] as const)('everyday questions, %s dialect', (dialect) => {
   let devnet: Devnet;
   beforeAll(async () => {
-    devnet = await startDevnet({ dialect });
+    // The eval's transfer signs with the keystore user, which a Camino node serves only when enabled.
+    devnet = await startDevnet({ dialect, keystoreApi: true });
   });
   afterAll(() => devnet?.close());
 
-  it.each(QUESTIONS.map((q) => [q.id, q] as const))('%s', async (_id, question) => {
+  it.each(QUESTIONS.filter((q) => !q.dialects || q.dialects.includes(dialect)).map((q) => [q.id, q] as const))('%s', async (_id, question) => {
     const outcome = await ask(devnet, question);
     expect(outcome.wrongOutcome, question.question).toBeUndefined();
     expect(outcome.missing, `${question.question}\nmissing from the answer`).toEqual([]);

@@ -41,16 +41,25 @@ export const FEE_ONLY = [
   'platform_createSubnet',
   'platform_createBlockchain',
   'platform_setAddressState',
+  // Rewards come in to `to`; only the fee leaves.
+  'platform_claim',
 ];
 /** Signed bytes the server cannot read: refused under any amount or recipient limit. */
 export const OPAQUE = ['xvm_issueTx', 'wallet_issueTx', 'cx_issueTx'];
 /** Address fields that receive nothing: who pays, who controls, who may mint. */
 // nodeOwnerAddress: the key that signs for the node in platform.addValidator; nothing moves to it (docs/real-nodes.md).
-export const NOT_RECIPIENTS = new Set(['from', 'controlKeys', 'minters', 'nodeOwnerAddress']);
+// owner: the reward owner a claim draws on (platform_claim); the rewards go to `to`.
+export const NOT_RECIPIENTS = new Set(['from', 'controlKeys', 'minters', 'nodeOwnerAddress', 'owner']);
 /** Recipients hidden inside bytes, decoded by the tool. */
 export const DECODED_RECIPIENTS: Record<string, string[]> = { eth_sendRawTransaction: [RAW_TO] };
 
-export const SPEND = CATALOGUE.filter((t) => t.tier === 'spend');
+/**
+ * Spends caminogo has no keystore method for (a deposit, an unlock): under the keystore signer they
+ * refuse before any request, whatever the limits (test/integration/camino.test.ts).
+ */
+export const LOCAL_SIGNER_ONLY = ['platform_deposit', 'platform_unlockDeposit'];
+
+export const SPEND = CATALOGUE.filter((t) => t.tier === 'spend' && !LOCAL_SIGNER_ONLY.includes(t.name));
 
 /** The argument sets tried per tool: the contract example (with a change address where the tool takes one) and extra routes. */
 export function argSets(tool: ToolDef): Args[] {

@@ -125,3 +125,47 @@ describe('CHAIN_MCP_DYNAMIC: start small, enable toolsets on demand', () => {
     }
   });
 });
+
+describe('default list: the rarely used families one enable_toolset away', () => {
+  let devnet: Devnet;
+  beforeAll(async () => {
+    devnet = await startDevnet();
+  });
+  afterAll(() => devnet.close());
+
+  it('lists every family but the EVM and atomic reads, plus the discovery tools; enabling evm lists its tools, and they answer by name before that too', async () => {
+    const stack = await inMemoryStack({ devnet });
+    let changes = 0;
+    stack.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      changes += 1;
+    });
+    try {
+      const names = await listedNames(stack);
+      for (const d of DISCOVERY) expect(names).toContain(d);
+      expect(names).toContain('platform_getDeposits');
+      expect(names).toContain('account_overview');
+      expect(names.filter((n) => n.startsWith('eth_') || n.startsWith('cx_'))).toEqual([]);
+      expect(stack.client.getServerCapabilities()?.tools?.listChanged).toBe(true);
+      // Called by name, an unlisted read still answers.
+      const early = await stack.call('eth_blockNumber', {});
+      expect(early.isError, early.text).toBe(false);
+      const on = await stack.call('enable_toolset', { toolset: 'evm' });
+      expect(on.isError, on.text).toBe(false);
+      expect(changes).toBe(1);
+      expect((await listedNames(stack)).filter((n) => n.startsWith('eth_')).length).toBe(CATALOGUE.filter((t) => t.toolset === 'evm' && t.tier === 'read' && t.name.startsWith('eth_')).length);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it('CHAIN_MCP_TOOLSETS=all lists every family and no discovery tool', async () => {
+    const stack = await inMemoryStack({ devnet, env: { CHAIN_MCP_TOOLSETS: 'all' } });
+    try {
+      const names = await listedNames(stack);
+      expect(names).toContain('eth_blockNumber');
+      expect(names.filter((n) => DISCOVERY.includes(n))).toEqual([]);
+    } finally {
+      await stack.close();
+    }
+  });
+});

@@ -80,7 +80,7 @@ describe('EVM tools against a real anvil behind the devnet', () => {
   let contract: string;
   beforeAll(async () => {
     devnet = await startDevnet({ anvil: true });
-    stack = await inMemoryStack({ devnet });
+    stack = await inMemoryStack({ devnet, env: { CHAIN_MCP_TOOLSETS: "all" } });
     admin = await inMemoryStack({ devnet, env: { CHAIN_MCP_ALLOW_ADMIN: 'true' } });
     // One block each, in this order (the tests read block 1 = the transfer, block 2 = the deploy).
     const transfer = await sendAndMine(devnet, { from: A0, to: A1, value: '0x14d1120d7b160000' }); // 1.5 ETH

@@ -15,7 +15,8 @@ describe('tool surface a model reads', () => {
   afterAll(() => devnet.close());
 
   it('explains the chain parameter of xvm_* and eth_* tools once (instructions) and gives its default in each schema', async () => {
-    const stack = await inMemoryStack({ devnet });
+    // Every toolset listed (eth_* reads are one enable_toolset away by default).
+    const stack = await inMemoryStack({ devnet, env: { CHAIN_MCP_TOOLSETS: 'all' } });
     try {
       expect(stack.client.getInstructions()).toMatch(/optional "chain" is the chain they call \(\/ext\/bc\/<chain>: alias or blockchain ID\); omitted, X for xvm_\*, C for cx_\*\/eth_\*/);
       const { tools } = await stack.client.listTools();

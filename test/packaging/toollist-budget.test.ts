@@ -9,6 +9,12 @@ describe('tools/list budget', () => {
     expect(toolListSize(loadConfig({})).bytes).toBeLessThanOrEqual(40_000);
   });
 
+  it('keeps the default list with a node and an indexer (what a real user runs) within 40 KB, and the dynamic start within 5 KB', () => {
+    const real = { CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9650', CHAIN_MCP_INDEXER_URL: 'http://127.0.0.1:8080' };
+    expect(toolListSize(loadConfig(real)).bytes).toBeLessThanOrEqual(40_000);
+    expect(toolListSize(loadConfig({ ...real, CHAIN_MCP_DYNAMIC: 'true' })).bytes).toBeLessThanOrEqual(5_000);
+  });
+
   it('keeps everything enabled within 90 KB', () => {
     const everything = loadConfig({
       CHAIN_MCP_ALLOW_SPEND: 'true',

@@ -27,6 +27,7 @@ describe('configuration rules (mutation survivors, issue 25)', () => {
       allowSpend: false,
       allowAdmin: false,
       dynamic: false,
+      toolsetsChosen: false,
       toolsets: new Set(TOOLSETS),
       tools: undefined,
       excludeTools: new Set(),

@@ -12,7 +12,7 @@ describe('what needs the human to approve', () => {
   it('every spend tool and exactly these key and keystore operations', () => {
     const confirms = CATALOGUE.filter(needsConfirmation).map((t) => t.name).sort();
     const spends = CATALOGUE.filter((t) => t.tier === 'spend').map((t) => t.name);
-    expect(spends.length).toBe(25);
+    expect(spends.length).toBe(28);
     expect(confirms).toEqual(
       [...spends, 'keystore_deleteUser', 'keystore_exportUser', 'keystore_importUser', 'xvm_exportKey', 'xvm_importKey', 'cx_exportKey', 'cx_importKey', 'platform_exportKey'].sort(),
     );

@@ -23,7 +23,7 @@ const CATALOGUE = [
   tool('indexer_q', 'indexer'),
 ];
 
-const config = (env: Record<string, string> = {}): Config => loadConfig({ CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9', ...env });
+const config = (env: Record<string, string> = {}): Config => loadConfig({ CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9', CHAIN_MCP_DYNAMIC: 'true', ...env });
 const session = (cfg: Config = config()) => new ToolsetSession(selectTools(CATALOGUE, cfg), CATALOGUE, cfg);
 const find = (name: string) => CATALOGUE.find((t) => t.name === name)!;
 const refused = (text: string) => ({ content: [{ type: 'text', text }], isError: true });

@@ -440,6 +440,9 @@ async function benchToolList(devnet: Devnet): Promise<string> {
   const rows: Array<Array<string | number>> = [];
   for (const [label, env] of [
     ['default (read tier; no indexer URL)', base],
+    // What a real user runs, and the issue-33 budget: at most 40 KB (40,000 bytes).
+    ['default with node + indexer (budget 40 KB)', { ...base, CHAIN_MCP_INDEXER_URL: devnet.indexerUrl ?? 'http://127.0.0.1:8080' }],
+    ['dynamic start with node + indexer (budget 5 KB)', { ...base, CHAIN_MCP_INDEXER_URL: devnet.indexerUrl ?? 'http://127.0.0.1:8080', CHAIN_MCP_DYNAMIC: 'true' }],
     ['full (all tiers + keystore + indexer + runner)', full],
     ['dynamic start (CHAIN_MCP_DYNAMIC=true, read tier)', { ...base, CHAIN_MCP_DYNAMIC: 'true' }],
     ['dynamic start, full', { ...full, CHAIN_MCP_DYNAMIC: 'true' }],

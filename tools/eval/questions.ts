@@ -1,5 +1,5 @@
 import { formatAmount, formatChainAddress } from '../../src/codec/index.js';
-import { type DevnetState, type UserKey, utxosOf } from '../../src/devnet/state/index.js';
+import { type DevnetState, registeredId, type UserKey, utxosOf } from '../../src/devnet/state/index.js';
 
 /**
  * Everyday questions a person asks an assistant, each with the tool calls an assistant should
@@ -18,6 +18,8 @@ export interface EvalQuestion {
   facts(world: EvalWorld): Fact[];
   /** The answer is a refusal (isError) that still carries the facts. */
   refusal?: boolean;
+  /** Only nodes of these dialects can answer it (Camino's own methods); default both. */
+  dialects?: ReadonlyArray<'spec' | 'camino'>;
 }
 
 export interface EvalCall {
@@ -73,6 +75,15 @@ function primaryValidators(world: EvalWorld) {
 
 function isoDay(unix: number): string {
   return new Date(unix * 1000).toISOString().slice(0, 10);
+}
+
+/** A seeded deposit's reward claimable at `at` (caminogo deposit.ClaimableReward). */
+function depositReward(world: EvalWorld, label: string, at: number): { amount: bigint; end: number; reward: bigint } {
+  const d = world.state.deposits.get(registeredId(label))!;
+  const offer = world.state.depositOffers.find((o) => o.id === d.offerID)!;
+  const until = Math.min(at, d.start + d.duration - offer.noRewardsPeriodDuration);
+  const earned = (d.amount * BigInt(Math.max(0, until - d.start)) * offer.interestRateNominator) / (1_000_000n * 31_536_000n);
+  return { amount: d.amount, end: d.start + d.duration, reward: earned - d.claimedRewardAmount };
 }
 
 export const QUESTIONS: readonly EvalQuestion[] = [
@@ -216,6 +227,69 @@ export const QUESTIONS: readonly EvalQuestion[] = [
     question: 'Did this transaction go through?',
     calls: (w) => [{ tool: 'tx_status', args: { txID: [...w.state.txs.values()].find((t) => t.status === 'Rejected')!.id } }],
     facts: () => [{ what: 'that it was rejected', text: /Rejected/ }],
+  },
+  {
+    id: 'deposit-unlock',
+    question: 'When does my deposited CAM unlock, and what reward can I claim from it?',
+    dialects: ['camino'],
+    calls: (w) => [{ tool: 'account_overview', args: { addresses: [w.devnet[0]!.p] } }],
+    facts: (w) => {
+      const running = depositReward(w, 'deposit:0', w.state.now());
+      // The second deposit's rewards stopped (no-rewards period): its claimable figure is fixed.
+      const ended = depositReward(w, 'deposit:1', w.state.now());
+      return [
+        { what: 'the deposited amount', text: cam(w, running.amount) },
+        { what: 'its unlock date', text: isoDay(running.end) },
+        { what: 'the other deposit\'s unlock date', text: isoDay(ended.end) },
+        { what: 'the reward claimable now of the deposit whose rewards ended', text: cam(w, ended.reward) },
+      ];
+    },
+  },
+  {
+    id: 'claimable-rewards',
+    question: 'What rewards can I claim on the P-Chain?',
+    dialects: ['camino'],
+    calls: (w) => [{ tool: 'platform_getClaimables', args: { addresses: [w.devnet[0]!.p] } }],
+    facts: (w) => {
+      const c = w.state.claimables[0]!;
+      return [
+        { what: 'the total claimable', text: cam(w, c.validatorRewards + c.expiredDepositRewards) },
+        { what: 'the validator rewards', text: cam(w, c.validatorRewards) },
+        { what: 'the expired deposit rewards', text: cam(w, c.expiredDepositRewards) },
+      ];
+    },
+  },
+  {
+    id: 'fees-paid-by-address',
+    question: 'How much have I paid in fees from this address?',
+    calls: (w) => [{ tool: 'indexer_getTxfeeAggregates', args: { address: [w.devnet[1]!.bech32] } }],
+    facts: (w) => {
+      const key = w.devnet[1]!;
+      const paid = [...w.state.txs.values()].filter((t) => t.status === 'Accepted' && t.chain !== 'C' && t.inputs.some((i) => i.addresses.some((a) => a.endsWith(key.bech32))));
+      return [
+        { what: 'the fees this address paid', text: cam(w, paid.reduce((s, t) => s + t.fee, 0n)) },
+        { what: 'that the figure is this address\'s, not the network\'s', text: `Fees paid by ${key.bech32}` },
+      ];
+    },
+  },
+  {
+    id: 'asset-by-symbol',
+    question: 'How much GLD does my X address hold?',
+    calls: (w) => [{ tool: 'xvm_getBalance', args: { address: w.devnet[0]!.x, assetID: 'GLD' } }],
+    facts: (w) => {
+      const gld = [...w.state.assets.values()].find((a) => a.symbol === 'GLD')!;
+      const held = utxosOf(w.state, 'X', [w.devnet[0]!.x]).filter((u) => u.assetID === gld.id).reduce((s, u) => s + u.amount, 0n);
+      return [{ what: 'the GLD balance', text: `${formatAmount(held, { decimals: gld.denomination })} "GLD"` }];
+    },
+  },
+  {
+    id: 'waiting-import',
+    question: "I moved CAM from the P-Chain to X and don't see it. Where is it?",
+    calls: (w) => [{ tool: 'account_overview', args: { addresses: [w.devnet[0]!.x] } }],
+    facts: (w) => [
+      { what: 'the amount waiting for import on X', text: cam(w, nativeUtxoSum(w, 'X', [w.devnet[0]!.x], 'P')) },
+      { what: 'the next step and the tool that does it', text: /not spendable until imported: import it with xvm_import/ },
+    ],
   },
   {
     id: 'transfer-preview',

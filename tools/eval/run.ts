@@ -68,9 +68,9 @@ export async function ask(devnet: Devnet, question: EvalQuestion): Promise<EvalO
 export async function runEval(dialects: readonly DevnetDialect[] = ['spec', 'camino']): Promise<EvalOutcome[]> {
   const outcomes: EvalOutcome[] = [];
   for (const dialect of dialects) {
-    const devnet = await startDevnet({ dialect });
+    const devnet = await startDevnet({ dialect, keystoreApi: true });
     try {
-      for (const question of QUESTIONS) outcomes.push(await ask(devnet, question));
+      for (const question of QUESTIONS) if (!question.dialects || question.dialects.includes(dialect)) outcomes.push(await ask(devnet, question));
     } finally {
       await devnet.close();
     }

@@ -3,10 +3,12 @@ import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from '../../codec/index.js';
 import { checkAddressNetworks } from '../../context/network.js';
 import { defineTool } from '../../core/tool.js';
-import { InputError } from '../../errors.js';
+import { ChainMcpError, InputError } from '../../errors.js';
 import { networkOrBlank } from '../../summarize/chain.js';
-import { AmountOut, big, nativeAmount } from '../../summarize/format.js';
-import { arr, bareOf, type Out, type Problem, problemLines, problemsField, rec, step, str, units, WEI_PER_UNIT } from './shared.js';
+import { relativeTime } from '../../codec/index.js';
+import { AmountOut, big, nativeAmount, weiAmount } from '../../summarize/format.js';
+import { Claim, Lock, pLocks } from './locks.js';
+import { arr, bareOf, nowUnix, type Out, type Problem, problemLines, problemsField, rec, step, str, units, WEI_PER_UNIT } from './shared.js';
 
 const anyAddress = z
   .string()
@@ -21,14 +23,26 @@ const anyAddress = z
   });
 
 const AssetLine = z.object({ assetID: z.string(), native: z.boolean(), amount: AmountOut });
-const Waiting = z.object({ on: z.enum(['X', 'C']), from: z.enum(['X', 'P', 'C']), amount: AmountOut, utxos: z.number() });
+const Waiting = z.object({
+  on: z.enum(['X', 'C']),
+  from: z.enum(['X', 'P', 'C']),
+  amount: AmountOut,
+  utxos: z.number(),
+  nextStep: z.string().describe('The import that makes it spendable, and the tool that does it.'),
+});
 const Account = z.object({
   address: z.string().describe('Bech32 address without chain prefix; one key, seen on X, P and C.'),
   x: z.array(AssetLine).describe('X-Chain balances, every asset.'),
   p: z.object({ total: AmountOut, unlocked: AmountOut, bonded: AmountOut, deposited: AmountOut, bondedDeposited: AmountOut }).optional().describe('P-Chain, native asset.'),
   waiting: z.array(Waiting).describe('Native funds exported to X or C and not imported yet.'),
+  locks: z.array(Lock).optional().describe('P: why each locked amount is locked (deposit, bond) and until when.'),
+  claimable: Claim.optional().describe('P: rewards this address can claim now.'),
 });
-const EvmBalance = z.object({ address: z.string(), balance: AmountOut });
+const EvmBalance = z.object({
+  address: z.string(),
+  balance: AmountOut.describe('Wei, exact.'),
+  assets: z.array(z.object({ assetID: z.string(), amount: AmountOut })).describe('Other assets this address holds on C (X assets moved there).'),
+});
 
 
 /** Native part of a UTXO page (xvm_getUTXOs / cx_getUTXOs output: totals per asset). */
@@ -47,11 +61,28 @@ function nativeUtxoTotal(out: Out | undefined, nativeID: string): { total: bigin
 /** Every page (bounded by the UTXO tools' own page cap), totals only. */
 const ALL_UTXOS = { fetchAll: true, items: 0 };
 
+/** "500 CAM deposited (deposit …) until 2027-02-14 (in about 80 days), …". */
+function lockLine(l: z.infer<typeof Lock>, now: bigint): string {
+  const what = l.reason === 'deposit' ? 'deposited' : l.reason === 'bond' ? `bonded${l.nodeID ? ` to ${l.nodeID}` : ''}` : `deposited and bonded${l.nodeID ? ` to ${l.nodeID}` : ''}`;
+  const at = (t: { iso: string; unix: string }) => `${t.iso.slice(0, 10)} (${relativeTime(BigInt(t.unix), now)})`;
+  const until =
+    l.depositUnlockTime && l.bondEnd
+      ? ` until ${at(l.until!)}: the deposit unlocks ${l.depositUnlockTime.iso.slice(0, 10)}, the staking period ends ${l.bondEnd.iso.slice(0, 10)}`
+      : l.until
+        ? ` until ${at(l.until)}`
+        : ' (end unknown)';
+  const gradual = l.unlockPeriodStart && BigInt(l.unlockPeriodStart.unix) > now ? `, unlocking gradually from ${l.unlockPeriodStart.iso.slice(0, 10)}` : '';
+  const unlockable = l.unlockableNow && l.unlockableNow.value !== '0' ? `, ${l.unlockableNow.display} unlockable now` : '';
+  const reward = l.depositReward ? `, deposit reward ${l.depositReward.display} claimable now` : '';
+  const ids = [l.depositTxID && `deposit ${l.depositTxID}`, l.bondTxID && `bond ${l.bondTxID}`].filter(Boolean).join(', ');
+  return `${l.amount.display} ${what}${until}${gradual}${unlockable}${reward} (${ids})`;
+}
+
 export const accountOverview = defineTool({
   name: 'account_overview',
   title: 'Account overview',
   description:
-    'Get everything addresses hold in one call: X (all assets), P (unlocked, bonded, deposited), C EVM (0x addresses), exports awaiting import, native total.',
+    'Everything addresses hold in one call: X assets, P (unlocked; deposits and bonds with unlock dates; claimable rewards), C (0x), imports waiting, native total.',
   tier: 'read',
   toolset: 'assistant',
   input: z.strictObject({
@@ -65,7 +96,8 @@ export const accountOverview = defineTool({
   output: z.object({
     accounts: z.array(Account),
     evm: z.array(EvmBalance),
-    nativeTotal: AmountOut.describe('Sum of the native parts shown (C wei cut to 9 decimals).'),
+    nativeTotal: AmountOut.describe('Sum of the native parts shown, nCAM (C wei below 1 nCAM in nativeTotalWei).'),
+    nativeTotalWei: AmountOut.optional().describe('With a 0x address: the same sum in wei, every digit kept.'),
     notRead: z.array(z.string()).describe('Parts not read, so not in the total.'),
     problems: problemsField,
   }),
@@ -86,7 +118,7 @@ export const accountOverview = defineTool({
     const evmPending = Promise.all(
       hexes.map(async (address) => {
         const out = await step(ctx, problems, `C balance of ${address}`, 'eth_getBalance', { address });
-        return out ? { address, balance: out.balance as AmountOut } : undefined;
+        return out ? { address, balance: weiAmount(units(out.balance), network.assetSymbol) } : undefined;
       }),
     );
     const accounts = await Promise.all(
@@ -125,24 +157,65 @@ export const accountOverview = defineTool({
           [toC, 'C', 'X'],
         ] as const) {
           const { total, count } = nativeUtxoTotal(out, nativeID);
-          if (count > 0) waiting.push({ on, from, amount: show(total), utxos: count });
+          const nextStep =
+            on === 'X'
+              ? `import it with xvm_import {"to": "X-${bare}", "sourceChain": "${from}"}`
+              : `import it with cx_import {"to": "<this key's 0x address>", "sourceChain": "X"}`;
+          if (count > 0) waiting.push({ on, from, amount: show(total), utxos: count, nextStep });
         }
-        return { address: bare, x: xLines, ...(pPart ? { p: pPart } : {}), waiting };
+        // Locked P funds: why and until when, from the UTXOs' lock IDs (a Camino node's own methods).
+        let pExtra: { locks?: z.infer<typeof Lock>[]; claimable?: z.infer<typeof Claim> } = {};
+        if (pPart && big(pPart.total.value) !== big(pPart.unlocked.value)) {
+          try {
+            const { locks, claim } = await pLocks(ctx, `P-${bare}`, network);
+            pExtra = { locks, claimable: claim };
+          } catch (err) {
+            // A node of the spec's API has no lock IDs to read: the P line above is all it can tell.
+            if (!(err instanceof ChainMcpError && err.message.startsWith('This node does not offer'))) {
+              problems.push({ step: `P locks of ${bare}`, error: (err as Error).message.split('\n')[0]! });
+            }
+          }
+        }
+        return { address: bare, x: xLines, ...(pPart ? { p: pPart } : {}), waiting, ...pExtra };
       }),
     );
-    const evm = (await evmPending).filter((e): e is z.infer<typeof EvmBalance> => e !== undefined);
+    const evmNative = (await evmPending).filter((e) => e !== undefined);
+    // Other assets on C: those the accounts hold on X, and the indexer's asset list when there is one.
+    const candidates = new Set(accounts.flatMap((a) => a.x.filter((l) => !l.native).map((l) => l.assetID)));
+    if (hexes.length > 0 && ctx.config.indexerUrl) {
+      const listed = await step(ctx, problems, 'asset list', 'indexer_listAssets', { limit: 100 }).catch(() => undefined);
+      for (const a of arr(listed?.assets)) {
+        const id = str(rec(a).id);
+        if (id && id !== nativeID) candidates.add(id);
+      }
+    }
+    const evm = await Promise.all(
+      evmNative.map(async (e) => {
+        const read = await Promise.all(
+          [...candidates].map(async (assetID) => {
+            const out = await step(ctx, problems, `C ${assetID} balance of ${e.address}`, 'eth_getAssetBalance', { address: e.address, assetID });
+            return out && units(out.balance) > 0n ? [{ assetID, amount: out.balance as AmountOut }] : [];
+          }),
+        );
+        return { ...e, assets: read.flat() };
+      }),
+    );
     let total = 0n;
     for (const a of accounts) {
       for (const line of a.x) if (line.native) total += big(line.amount.value);
       if (a.p) total += big(a.p.total.value);
       for (const w of a.waiting) total += big(w.amount.value);
     }
-    for (const e of evm) total += big(e.balance.value) / WEI_PER_UNIT;
+    // Wei on C are kept to the last digit: the nCAM total counts whole nCAM, the wei total everything.
+    const wei = evm.reduce((s, e) => s + big(e.balance.value), 0n);
+    const totalWei = total * WEI_PER_UNIT + wei;
+    total += wei / WEI_PER_UNIT;
     // The EVM balance lives at a 0x address that cannot be derived from a bech32 one.
     const notRead = bares.length > 0 && hexes.length === 0 ? ['C-Chain EVM balance: not read (give the 0x address to include it)'] : [];
-    return { accounts, evm, nativeTotal: show(total), notRead, problems };
+    return { accounts, evm, nativeTotal: show(total), ...(evm.length ? { nativeTotalWei: weiAmount(totalWei, network.assetSymbol) } : {}), notRead, problems };
   },
-  summarize: (o) => {
+  summarize: (o, _i, ctx) => {
+    const now = nowUnix(ctx);
     const lines: string[] = [];
     for (const a of o.accounts) {
       lines.push(`${a.address}:`);
@@ -150,10 +223,20 @@ export const accountOverview = defineTool({
       if (a.p) {
         lines.push(`- P: ${a.p.total.display} (unlocked ${a.p.unlocked.display}, bonded ${a.p.bonded.display}, deposited ${a.p.deposited.display}, bonded+deposited ${a.p.bondedDeposited.display})`);
       }
-      for (const w of a.waiting) lines.push(`- waiting for import on ${w.on} (exported from ${w.from}): ${w.amount.display} in ${w.utxos} UTXO(s)`);
+      for (const l of a.locks ?? []) lines.push(`  - ${lockLine(l, now)}`);
+      if (a.claimable && a.claimable.total.value !== '0') {
+        lines.push(
+          `  - claimable now: ${a.claimable.total.display} (deposit rewards ${a.claimable.depositRewards.display}, validator rewards ${a.claimable.validatorRewards.display}, expired deposit rewards ${a.claimable.expiredDepositRewards.display})`,
+        );
+      }
+      for (const w of a.waiting) lines.push(`- waiting for import on ${w.on} (exported from ${w.from}): ${w.amount.display} in ${w.utxos} UTXO(s); not spendable until imported: ${w.nextStep}`);
     }
-    for (const e of o.evm) lines.push(`${e.address} on C: ${e.balance.display}`);
-    lines.push(`Native total: ${o.nativeTotal.display} (X native + P total + waiting imports${o.evm.length ? ' + C EVM' : ''}).`, ...o.notRead, ...problemLines(o.problems));
+    for (const e of o.evm) lines.push(`${e.address} on C: ${e.balance.display}${e.assets.length ? `; also ${e.assets.map((x) => x.amount.display).join(', ')}` : ''}`);
+    lines.push(
+      `Native total: ${(o.nativeTotalWei ?? o.nativeTotal).display} (X native + P total + waiting imports${o.evm.length ? ' + C EVM' : ''}).`,
+      ...o.notRead,
+      ...problemLines(o.problems),
+    );
     return lines.join('\n');
   },
 });

@@ -1,5 +1,6 @@
 /** validator_lookup: one node's validation, stake, delegators and uptime. */
 import { z } from 'zod';
+import { roughDuration } from '../../codec/index.js';
 import { cb58Id, nodeId } from '../../core/fields.js';
 import { defineTool } from '../../core/tool.js';
 import { ChainMcpError } from '../../errors.js';
@@ -39,13 +40,20 @@ export const validatorLookup = defineTool({
     const problems: Problem[] = [];
     const network = await networkOrBlank(ctx);
     const args = { nodeIDs: [input.nodeID], ...(input.subnetID ? { subnetID: input.subnetID } : {}), delegatorLimit: 0, limit: 1 };
-    const [current, pending] = await Promise.all([
+    // A node asked for one nodeID lists pending delegators only beside a pending validator (caminogo
+    // service.go GetPendingValidators), so a current validator's pending delegators come from the
+    // whole pending set, which holds every node's: only this node's count.
+    const [current, pending, everyPending] = await Promise.all([
       step(ctx, problems, 'current validators', 'platform_getCurrentValidators', args),
       step(ctx, problems, 'pending validators', 'platform_getPendingValidators', args),
+      ctx.rpc('platform', 'platform.getPendingValidators', input.subnetID ? { subnetID: input.subnetID } : {}, { retry: true }).catch((err: Error) => {
+        problems.push({ step: 'pending delegators', error: err.message.split('\n')[0]! });
+        return undefined;
+      }),
     ]);
     if (!current && !pending) throw new ChainMcpError('connection', `Could not look up ${input.nodeID}: ${problems.map((p) => p.error).join('; ')}`);
     const now = nowUnix(ctx);
-    const pendingDelegators = arr(pending?.delegators).map(rec).filter((d) => d.nodeID === input.nodeID);
+    const pendingDelegators = arr(rec(everyPending).delegators).map(rec).filter((d) => d.nodeID === input.nodeID);
     const delegatedPending = pendingDelegators.reduce((s, d) => s + units(d.stakeAmount), 0n);
     const zero = nativeAmount(0n, network);
     const base = {
@@ -86,7 +94,7 @@ export const validatorLookup = defineTool({
     const stake = o.stakeAmount ? `stake ${o.stakeAmount.display}` : `weight ${o.weight ?? '?'}`;
     return [
       `${o.nodeID} is a ${o.status} validator: ${stake}, from ${o.startTime?.iso} to ${o.endTime?.iso} (${o.period?.human ?? '?'})` +
-        (o.timeLeft ? `, ${o.timeLeft.human} left.` : o.startsIn ? `, starts in ${o.startsIn.human}.` : '.'),
+        (o.timeLeft ? `, ${roughDuration(BigInt(o.timeLeft.seconds))} left.` : o.startsIn ? `, starts in ${roughDuration(BigInt(o.startsIn.seconds))}.` : '.'),
       [
         o.uptime !== undefined ? `uptime ${o.uptime} %` : '',
         o.connected !== undefined ? (o.connected ? 'connected' : 'NOT connected') : '',

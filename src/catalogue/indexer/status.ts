@@ -1,12 +1,12 @@
 /** The indexer itself and search: status, search, aggregates, fee aggregates, the legacy X view. */
 import { z } from 'zod';
 import { cb58Id } from '../../core/fields.js';
-import { defineTool, type ToolDef } from '../../core/tool.js';
+import { defineTool, type ToolContext, type ToolDef } from '../../core/tool.js';
 import { type AmountOut, listLines, TimeOut } from '../../summarize/format.js';
 import { amountOf, indexerAsset, type IndexerChain, indexerStatus, isoShort, nativeAmountOf, parseChain, parseStatus, statusOrEmpty, timeOf } from '../../summarize/indexer.js';
 import { quote } from '../../summarize/stranger.js';
 import { nativeAsset } from './decode.js';
-import { arr, chainIDs, count, endTime, rec, startTime, str } from './fields.js';
+import { addresses, arr, chainIDs, count, endTime, rec, startTime, str } from './fields.js';
 import { windowText } from './lines.js';
 import { checkWindow, common, indexerRequest, none, repeated, single, timePairs } from './request.js';
 import { Amt, rows } from './shapes.js';
@@ -37,7 +37,14 @@ const Aggregate = z.object({
   assetCount: z.string(),
 });
 
-const feeAggInput = z.strictObject({ startTime, endTime });
+const feeAggInput = z.strictObject({
+  startTime,
+  endTime,
+  address: addresses('Fees paid by these addresses instead of the whole network (from their history).').optional(),
+});
+/** Pages of history read for one address's fees, bounded. */
+const FEE_PAGES = 10;
+const FEE_PAGE = 500;
 /** The spec's route takes only the window; Magellan refuses it without a chainID (api/v2.go TxfeeAggregate). */
 const feeAggReq = indexerRequest<z.output<typeof feeAggInput> & { chainID?: string[] }>({
   path: () => '/v2/txfeeAggregates',
@@ -130,21 +137,80 @@ export const statusTools: ToolDef[] = [
     ...common,
     name: 'indexer_getTxfeeAggregates',
     title: 'Fees paid',
-    description: 'Get the total transaction fees paid over a time window.',
+    description: 'Fees paid over a time window: by the whole network (all addresses), or with address, by those addresses.',
     input: feeAggInput,
-    output: z.object({ startTime: TimeOut.optional(), endTime: TimeOut.optional(), txfee: Amt }),
+    output: z.object({
+      scope: z.enum(['network', 'addresses']).describe('network: every address on the network; addresses: only the given ones.'),
+      addresses: z.array(z.string()).optional(),
+      startTime: TimeOut.optional(),
+      endTime: TimeOut.optional(),
+      txfee: Amt,
+      transactions: z.number().optional().describe('addresses: their transactions that paid a fee.'),
+      complete: z.boolean().optional().describe('addresses: false when the history had more pages than read.'),
+    }),
     request: feeAggReq.request,
     run: async (input, ctx) => {
       const status = await statusOrEmpty(ctx);
       const chainID = status.magellan ? status.chains.map((c) => c.chainID) : undefined;
-      const r = rec((await feeAggReq.fetch({ ...input, chainID }, ctx)).raw);
-      const a = rec(r.aggregates);
       const native = await nativeAsset(ctx, status);
-      return { startTime: timeOf(a.startTime ?? r.startTime), endTime: timeOf(a.endTime ?? r.endTime), txfee: nativeAmountOf(a.txfee, native) };
+      if (input.address) return feesOf(ctx, input.address, input, chainID, native);
+      const { address: _none, ...window } = input;
+      const r = rec((await feeAggReq.fetch({ ...window, chainID }, ctx)).raw);
+      const a = rec(r.aggregates);
+      return { scope: 'network' as const, startTime: timeOf(a.startTime ?? r.startTime), endTime: timeOf(a.endTime ?? r.endTime), txfee: nativeAmountOf(a.txfee, native) };
     },
-    summarize: (o) => `Fees paid${windowText(o.startTime, o.endTime)}: ${o.txfee.display}.`,
+    summarize: (o) =>
+      o.scope === 'network'
+        ? `Fees paid by the whole network (all addresses; give address for one address's fees)${windowText(o.startTime, o.endTime)}: ${o.txfee.display}.`
+        : `Fees paid by ${o.addresses!.join(', ')}${windowText(o.startTime, o.endTime)}: ${o.txfee.display} in ${o.transactions} transaction(s)${o.complete ? '' : ' (more history than read: a lower bound; narrow the window)'}.`,
   }),
 ];
+
+/**
+ * Fees one set of addresses paid: the fee of each of their transactions in which they spent an
+ * input (direction sent or both), from their history pages, each transaction counted once.
+ */
+async function feesOf(
+  ctx: ToolContext,
+  owners: readonly string[],
+  window: { startTime?: bigint; endTime?: bigint },
+  chainID: string[] | undefined,
+  native: Awaited<ReturnType<typeof nativeAsset>>,
+) {
+  const seen = new Map<string, bigint>();
+  let args: Record<string, unknown> = {
+    address: [...owners],
+    limit: FEE_PAGE,
+    ...(chainID ? { chainID } : {}),
+    ...(window.startTime !== undefined ? { startTime: Number(window.startTime) } : {}),
+    ...(window.endTime !== undefined ? { endTime: Number(window.endTime) } : {}),
+  };
+  let complete = false;
+  for (let page = 0; page < FEE_PAGES; page++) {
+    const out = await ctx.call('indexer_listTransactions', args);
+    for (const t of arr(out.transactions).map(rec)) {
+      if (t.direction !== 'sent' && t.direction !== 'both') continue;
+      seen.set(str(t.id), BigInt(str(rec(t.txFee).value) || '0'));
+    }
+    const next = out.next as Record<string, unknown> | undefined;
+    if (!next) {
+      complete = true;
+      break;
+    }
+    args = { address: [...owners], limit: FEE_PAGE, ...next };
+  }
+  const total = [...seen.values()].reduce((a, b) => a + b, 0n);
+  const first = rec(window).startTime;
+  return {
+    scope: 'addresses' as const,
+    addresses: [...owners],
+    ...(first !== undefined ? { startTime: timeOf(first) } : {}),
+    ...(window.endTime !== undefined ? { endTime: timeOf(window.endTime) } : {}),
+    txfee: nativeAmountOf(total, native),
+    transactions: seen.size,
+    complete,
+  };
+}
 
 export const legacyTools: ToolDef[] = [
   defineTool({

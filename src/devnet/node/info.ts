@@ -1,5 +1,12 @@
 import { RpcFault, type RpcRouter, needString } from '../rpc.js';
-import type { DevnetState } from '../state/index.js';
+import { type DevnetState, sha256 } from '../state/index.js';
+
+/** Deterministic bytes of a label, as 0x hex of `length` bytes. */
+function hexOf(label: string, length: number): string {
+  let out = '';
+  for (let i = 0; out.length < length * 2; i++) out += Buffer.from(sha256(`${label}:${i}`)).toString('hex');
+  return `0x${out.slice(0, length * 2)}`;
+}
 
 /** Information API, /ext/info. Numbers come back as decimal strings, as real nodes send them. */
 export function registerInfo(router: RpcRouter, state: DevnetState): void {
@@ -13,7 +20,12 @@ export function registerInfo(router: RpcRouter, state: DevnetState): void {
     })
     .on(path, 'info.getNetworkID', () => ({ networkID: String(state.networkID) }))
     .on(path, 'info.getNetworkName', () => ({ networkName: state.networkName }))
-    .on(path, 'info.getNodeID', () => ({ nodeID: state.nodeID }))
+    // caminogo api/info/service.go GetNodeIDReply: the BLS key and its proof of possession, hexNC.
+    .on(path, 'info.getNodeID', () =>
+      router.dialect === 'camino'
+        ? { nodeID: state.nodeID, nodePOP: { publicKey: hexOf(`bls-pk:${state.nodeID}`, 48), proofOfPossession: hexOf(`bls-pop:${state.nodeID}`, 96) } }
+        : { nodeID: state.nodeID },
+    )
     .on(path, 'info.getNodeIP', () => ({ ip: state.nodeIP }))
     .on(path, 'info.getNodeVersion', () => ({ ...state.version }))
     .on(path, 'info.getVMs', () => ({ vms: state.vms }))

@@ -6,6 +6,7 @@ import {
   type DevnetState,
   type Delegator,
   type Validator,
+  pBlockJson,
   txJson,
   txString,
   utxosOf,
@@ -62,6 +63,7 @@ function validatorJson(state: DevnetState, v: Validator) {
     endTime: s(v.endTime),
     ...(primary ? { stakeAmount: s(v.stakeAmount) } : { weight: s(v.stakeAmount) }),
     nodeID: v.nodeID,
+    ...(primary ? {} : { permissioned: true }),
     rewardOwner: rewardOwner(v.rewardOwner),
     potentialReward: s(v.potentialReward),
     delegationFee: v.delegationFee,
@@ -212,15 +214,7 @@ export function registerPlatform(router: RpcRouter, state: DevnetState): void {
       const block = state.pBlocks.find((b) => b.id === id);
       if (!block) throw new RpcFault(`couldn't get block with id ${id}: not found`);
       if (encoding === 'json') {
-        return {
-          block: {
-            parentID: block.parentID,
-            height: block.height,
-            time: block.timestamp,
-            txs: block.txIDs.map((t) => ({ id: t, ...txJson(state, state.txs.get(t)!) })),
-          },
-          encoding,
-        };
+        return { block: pBlockJson(state, block), encoding };
       }
       const bytes = Buffer.from(JSON.stringify({ parentID: block.parentID, height: block.height, txIDs: block.txIDs }), 'utf8');
       const fake = { bytes: `0x${bytes.toString('hex')}` } as Parameters<typeof txString>[0];
@@ -263,15 +257,19 @@ export function registerPlatform(router: RpcRouter, state: DevnetState): void {
       const subnetID = subnetFilter(state, p);
       const nodes = nodeFilter(p);
       const validators = state.validators.filter((v) => v.subnetID === subnetID && (!nodes || nodes.has(v.nodeID))).map((v) => validatorJson(state, v));
-      if (router.dialect !== 'camino') return { validators };
+      if (router.dialect !== 'camino') return { validators: validators.map(({ permissioned: _, ...v }) => v) };
       // caminogo service.go GetCurrentValidators: primary-network validators carry delegatorCount and
       // delegatorWeight; the delegators themselves only when exactly one node ID was asked.
       const one = Array.isArray(p.nodeIDs) && p.nodeIDs.length === 1;
       return {
-        validators: validators.map(({ delegators, ...v }) => {
+        validators: validators.map(({ delegators, permissioned, ...v }) => {
+          // apiStaker: `weight` and the deprecated `stakeAmount` (= weight) on every staker; a
+          // permissioned subnet validator is Staker + connected + uptime (api/static_service.go).
+          const amount = 'stakeAmount' in v ? v.stakeAmount : v.weight;
+          if (permissioned) return { txID: v.txID, startTime: v.startTime, endTime: v.endTime, weight: amount, nodeID: v.nodeID, stakeAmount: amount, connected: v.connected, uptime: v.uptime };
           if (subnetID !== state.primaryNetworkID) return v;
           const weight = delegators.reduce((sum, d) => sum + BigInt(d.stakeAmount ?? '0'), 0n);
-          return { ...v, delegatorCount: s(delegators.length), delegatorWeight: s(weight), ...(one ? { delegators } : {}) };
+          return { ...v, weight: amount, delegatorCount: s(delegators.length), delegatorWeight: s(weight), ...(one ? { delegators } : {}) };
         }),
       };
     })
@@ -311,8 +309,10 @@ export function registerPlatform(router: RpcRouter, state: DevnetState): void {
             delegationFee: v.delegationFee,
             connected: v.connected,
           })),
+        // caminogo service.go: asked for node IDs, a node lists pending delegators only beside that
+        // node's pending validator; asked for none, every pending delegator.
         delegators: state.pendingDelegators
-          .filter((d) => !nodes || nodes.has(d.nodeID))
+          .filter((d) => !nodes || (nodes.has(d.nodeID) && (router.dialect !== 'camino' || state.pendingValidators.some((v) => v.nodeID === d.nodeID && v.subnetID === subnetID))))
           .map((d) => ({ txID: d.txID, startTime: s(d.startTime), endTime: s(d.endTime), stakeAmount: s(d.stakeAmount), nodeID: d.nodeID })),
       };
     })

@@ -253,14 +253,28 @@ export function addUser(state: DevnetState, username: string, password: string, 
 }
 
 /** Mints native funds out of thin air (a genesis-style base tx) to an address. */
-export function fund(state: DevnetState, chain: Chain, address: string, amounts: bigint[], opts: { lock?: LockState; assetID?: string } = {}): Tx {
+export function fund(
+  state: DevnetState,
+  chain: Chain,
+  address: string,
+  amounts: bigint[],
+  opts: { lock?: LockState; assetID?: string; depositTxID?: string; bondTxID?: string } = {},
+): Tx {
   const assetID = opts.assetID ?? state.nativeAssetID;
   const asset = state.assets.get(assetID);
   const tx = addTx(state, {
     chain,
     type: 'base',
     inputs: [],
-    outputs: amounts.map((amount) => ({ assetID, amount, addresses: [address], chain, lock: opts.lock ?? 'unlocked' })),
+    outputs: amounts.map((amount) => ({
+      assetID,
+      amount,
+      addresses: [address],
+      chain,
+      lock: opts.lock ?? 'unlocked',
+      ...(opts.depositTxID ? { depositTxID: opts.depositTxID } : {}),
+      ...(opts.bondTxID ? { bondTxID: opts.bondTxID } : {}),
+    })),
     newBlock: false,
   });
   if (asset) asset.supply += amounts.reduce((s, a) => s + a, 0n);

@@ -199,9 +199,11 @@ function seed(state: DevnetState): void {
 
   // P balances of devnet key 0 in every lock state; alice unlocked.
   fund(state, 'P', d0.p, [3_000_000_000_000n, 100_000_000_000n]);
-  fund(state, 'P', d0.p, [2_000_000_000_000n], { lock: 'bonded' });
-  fund(state, 'P', d0.p, [500_000_000_000n], { lock: 'deposited' });
-  fund(state, 'P', d0.p, [1_000_000_000_000n], { lock: 'bondedDeposited' });
+  // Locked outputs carry the IDs of what locks them (caminogo locked.Out lockIDs): the bond is
+  // validator 0's staking tx, the deposits are the two seeded below.
+  fund(state, 'P', d0.p, [2_000_000_000_000n], { lock: 'bonded', bondTxID: registeredId('validator-0:tx') });
+  fund(state, 'P', d0.p, [500_000_000_000n], { lock: 'deposited', depositTxID: registeredId('deposit:0') });
+  fund(state, 'P', d0.p, [1_000_000_000_000n], { lock: 'bondedDeposited', depositTxID: registeredId('deposit:1'), bondTxID: registeredId('validator-1:tx') });
   fund(state, 'P', a0.p, [80_000_000_000n]);
 
   // Atomic UTXOs waiting for an import: X -> C (to devnet key 0's C side), P -> X, C -> X.
@@ -409,6 +411,37 @@ function seed(state: DevnetState): void {
     }),
   );
 
+  // Deposits of devnet key 0 in the standard offer: one earning now, one in its unlock period
+  // whose rewards stopped (no-rewards period); claimables of the same owner; a 2-of-2 alias; the
+  // node registered by alice (a consortium member).
+  const standard = state.depositOffers[0]!;
+  const own = { locktime: 0n, threshold: 1, addresses: [d0.p] };
+  for (const d of [
+    { label: 'deposit:0', amount: 500_000_000_000n, start: t0 - 40 * DAY, duration: 120 * DAY, claimed: 1_000_000_000n },
+    { label: 'deposit:1', amount: 1_000_000_000_000n, start: t0 - 90 * DAY, duration: 100 * DAY, claimed: 0n },
+  ]) {
+    const txID = registeredId(d.label);
+    state.deposits.set(txID, {
+      txID,
+      offerID: standard.id,
+      amount: d.amount,
+      unlockedAmount: 0n,
+      claimedRewardAmount: d.claimed,
+      start: d.start,
+      duration: d.duration,
+      rewardOwner: own,
+    });
+  }
+  state.claimables.push({ owner: own, validatorRewards: 12_500_000_000n, expiredDepositRewards: 3_000_000_000n });
+  const alias = addressFor(state, 'P', 'multisig-treasury');
+  state.multisigAliases.set(alias.slice(2), {
+    address: alias.slice(2),
+    memo: `0x${Buffer.from('treasury').toString('hex')}`,
+    owner: { locktime: 0n, threshold: 2, addresses: [d0.p, a0.p] },
+  });
+  state.nodeLinks.set(state.nodeID, a0.p);
+  state.athensPhaseTime = t0 - 30 * DAY;
+
   // Address states: admin + KYC verified; KYC verified + consortium; an unknown bit.
   const bit = (n: number) => 1n << BigInt(n);
   state.addressStates.set(d0.bech32, bit(ADDRESS_STATE.AddressStateRoleAdmin) | bit(ADDRESS_STATE.AddressStateKycVerified));
@@ -509,6 +542,11 @@ export function createState(): DevnetState {
     blockchains: [],
     depositOffers: [],
     addressStates: new Map(),
+    deposits: new Map(),
+    claimables: [],
+    multisigAliases: new Map(),
+    nodeLinks: new Map(),
+    athensPhaseTime: 0,
     supply: 0n,
     rewardUtxos: new Map(),
     indexTransactions: true,

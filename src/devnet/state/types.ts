@@ -220,6 +220,43 @@ export interface DepositOffer {
   rewardedAmount?: bigint;
 }
 
+/** A P-Chain owner as caminogo's platformapi.Owner: P- addresses, threshold, locktime. */
+export interface Owner {
+  locktime: bigint;
+  threshold: number;
+  addresses: string[];
+}
+
+/** A deposit (caminogo vms/platformvm/deposit/camino_deposit.go Deposit), keyed by its DepositTx ID. */
+export interface Deposit {
+  txID: string;
+  offerID: string;
+  amount: bigint;
+  unlockedAmount: bigint;
+  claimedRewardAmount: bigint;
+  /** Unix seconds. */
+  start: number;
+  /** Seconds. */
+  duration: number;
+  rewardOwner: Owner;
+}
+
+/** What an owner can claim (caminogo state Claimable): validator rewards and rewards of expired deposits. */
+export interface Claimable {
+  owner: Owner;
+  validatorRewards: bigint;
+  expiredDepositRewards: bigint;
+}
+
+/** A multisig alias (caminogo multisig.Alias): an address standing for owners with a threshold. */
+export interface MultisigAlias {
+  /** Bare bech32 address of the alias. */
+  address: string;
+  /** Memo bytes as 0x hex. */
+  memo: string;
+  owner: Owner;
+}
+
 export interface PlatformConfig {
   networkID: number;
   assetID: string;
@@ -248,6 +285,8 @@ export const ADDRESS_STATE = {
   AddressStateKycExpired: 33,
   AddressStateConsortium: 38,
   AddressStateNodeDeferred: 39,
+  AddressStateRoleOffersAdmin: 2,
+  AddressStateOffersCreator: 50,
 } as const;
 
 export interface DevnetState {
@@ -308,6 +347,16 @@ export interface DevnetState {
   subnets: Subnet[];
   blockchains: Blockchain[];
   depositOffers: DepositOffer[];
+  /** DepositTx ID -> deposit (platform.getDeposits). */
+  deposits: Map<string, Deposit>;
+  /** Claimable rewards per owner (platform.getClaimables), matched on the exact owner. */
+  claimables: Claimable[];
+  /** Bare alias address -> multisig alias (platform.getMultisigAlias). */
+  multisigAliases: Map<string, MultisigAlias>;
+  /** Registered node links (platform.getRegisteredShortIDLink): NodeID-… -> the consortium member's P- address. */
+  nodeLinks: Map<string, string>;
+  /** Unix seconds when the Athens phase starts (platform.getUpgradePhases). */
+  athensPhaseTime: number;
   /** Bare bech32 address (`local1...`) -> bitmask. */
   addressStates: Map<string, bigint>;
   /** Current supply upper bound (platform.getCurrentSupply), smallest units. */

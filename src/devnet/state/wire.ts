@@ -1,7 +1,7 @@
 /** Wire encodings of UTXOs and transactions (the simulator's own, stable and decodable). */
 import { cb58Decode, cb58Encode } from '../../codec/index.js';
 import { ADDRESS_BYTES, bareAddress, ID_BYTES, sha256 } from './ids.js';
-import type { DevnetState, Tx, TxInput, Utxo } from './types.js';
+import type { DevnetState, PBlock, Tx, TxInput, Utxo } from './types.js';
 
 // ---------------------------------------------------------------------------
 // Wire encodings of UTXOs and transactions (the simulator's own, stable and decodable)
@@ -133,4 +133,14 @@ export function txJson(state: DevnetState, tx: Tx): Record<string, unknown> {
 export function txString(tx: Tx, encoding: string): string {
   const bytes = Buffer.from(tx.bytes.slice(2), 'hex');
   return encoding === 'hex' ? hexWithChecksum(bytes) : cb58Encode(bytes);
+}
+
+/** A P-Chain block as `encoding: json` shows it (platform.getBlock, getLastAcceptedBlock, getBlockAtHeight). */
+export function pBlockJson(state: DevnetState, block: PBlock): Record<string, unknown> {
+  return {
+    parentID: block.parentID,
+    height: block.height,
+    time: block.timestamp,
+    txs: block.txIDs.map((t) => ({ id: t, ...txJson(state, state.txs.get(t)!) })),
+  };
 }

@@ -11,7 +11,12 @@ export const examples: Record<string, ContractExample> = {
   },
   info_getNetworkID: { args: {}, expect: { path: '/ext/info', method: 'info.getNetworkID', params: {} }, answers: { 'info.getNetworkID': { networkID: '1000' } } },
   info_getNetworkName: { args: {}, expect: { path: '/ext/info', method: 'info.getNetworkName', params: {} } },
-  info_getNodeID: { args: {}, expect: { path: '/ext/info', method: 'info.getNodeID', params: {} } },
+  info_getNodeID: {
+    args: {},
+    expect: { path: '/ext/info', method: 'info.getNodeID', params: {} },
+    // caminogo api/info/service.go GetNodeIDReply: the BLS key and proof of possession (hexNC).
+    answers: { 'info.getNodeID': { nodeID: 'NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg', nodePOP: { publicKey: `0x${'ab'.repeat(48)}`, proofOfPossession: `0x${'cd'.repeat(96)}` } } },
+  },
   info_getNodeIP: { args: {}, expect: { path: '/ext/info', method: 'info.getNodeIP', params: {} } },
   info_getNodeVersion: { args: {}, expect: { path: '/ext/info', method: 'info.getNodeVersion', params: {} } },
   info_getVMs: { args: {}, expect: { path: '/ext/info', method: 'info.getVMs', params: {} } },

@@ -54,6 +54,67 @@ export const examples: Record<string, ContractExample> = {
     expect: { path: P, method: 'platform.getTxStatus', params: { txID: TX } },
     answers: { 'platform.getTxStatus': { status: 'Dropped', reason: 'failed to verify' } },
   },
+  // Camino's own methods (caminogo vms/platformvm/camino_service.go; REAL-WIRE.md, Camino section).
+  platform_getDeposits: {
+    args: { depositTxIDs: [TX] },
+    expect: [
+      { path: P, method: 'platform.getDeposits', params: { depositTxIDs: [TX] } },
+      // The offer, as active at the deposit's start.
+      { path: P, method: 'platform.getAllDepositOffers', params: { timestamp: 1690000000 } },
+    ],
+    answers: {
+      'platform.getDeposits': {
+        deposits: [
+          {
+            depositTxID: TX,
+            depositOfferID: CHAIN,
+            unlockedAmount: '0',
+            claimedRewardAmount: '0',
+            start: '1690000000',
+            duration: 31536000,
+            amount: '1000000000000',
+            rewardOwner: { locktime: '0', threshold: '1', addresses: [ADDR] },
+          },
+        ],
+        availableRewards: ['1000000'],
+        timestamp: '1700000000',
+      },
+      'platform.getAllDepositOffers': {
+        depositOffers: [{ id: CHAIN, interestRateNominator: '80000', start: '1680000000', end: '1790000000', minAmount: '1', minDuration: 60, maxDuration: 31536000, unlockPeriodDuration: 2592000, noRewardsPeriodDuration: 0, memo: '0x', flags: '0' }],
+      },
+    },
+  },
+  platform_getClaimables: {
+    args: { addresses: [ADDR] },
+    expect: { path: P, method: 'platform.getClaimables', params: { owners: [{ locktime: '0', threshold: '1', addresses: [ADDR] }] } },
+    answers: { 'platform.getClaimables': { claimables: [{ rewardOwner: { locktime: '0', threshold: '1', addresses: [ADDR] }, validatorRewards: '5', expiredDepositRewards: '0' }] } },
+  },
+  platform_getMultisigAlias: {
+    args: { address: ADDR },
+    expect: { path: P, method: 'platform.getMultisigAlias', params: { address: ADDR } },
+    answers: { 'platform.getMultisigAlias': { memo: '0x', locktime: '0', threshold: '1', addresses: [ADDR] } },
+  },
+  platform_getRegisteredShortIDLink: {
+    args: { address: NODE },
+    expect: { path: P, method: 'platform.getRegisteredShortIDLink', params: { address: NODE } },
+    answers: { 'platform.getRegisteredShortIDLink': { address: ADDR } },
+  },
+  platform_getLastAcceptedBlock: {
+    args: {},
+    expect: { path: P, method: 'platform.getLastAcceptedBlock', params: {} },
+    answers: { 'platform.getLastAcceptedBlock': { block: { parentID: TX, height: 7, time: 1700000000, txs: [] }, encoding: 'json' } },
+  },
+  platform_getBlockAtHeight: {
+    args: { height: 7 },
+    // A plain uint32: a JSON number.
+    expect: { path: P, method: 'platform.getBlockAtHeight', params: { height: 7 } },
+    answers: { 'platform.getBlockAtHeight': { block: { parentID: TX, height: 7, time: 1700000000, txs: [] }, encoding: 'json' } },
+  },
+  platform_getUpgradePhases: {
+    args: {},
+    expect: { path: P, method: 'platform.getUpgradePhases', params: {} },
+    answers: { 'platform.getUpgradePhases': { athensPhase: '1' } },
+  },
   platform_getConfiguration: { args: {}, expect: { path: P, method: 'platform.getConfiguration', params: {} } },
   platform_getCurrentSupply: { args: {}, expect: { path: P, method: 'platform.getCurrentSupply', params: {} } },
   platform_getCurrentValidators: {

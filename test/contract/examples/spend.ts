@@ -136,6 +136,38 @@ export const examples: Record<string, ContractExample> = {
     expect: P('platform.exportNative', { amount: 1_000_000_000, to: X1 }),
     answers: { 'platform.exportNative': TX },
   },
+  // Camino's keystore claim (caminogo camino_service.go Claim): owners are platformapi.Owner, claimType a number.
+  platform_claim: {
+    args: { claims: [{ kind: 'validator', owner: P1, amount: '5' }, { kind: 'deposit', depositTxID: TX.txID, amount: '7' }], to: P3 },
+    expect: [
+      { path: '/ext/P', method: 'platform.getDeposits', params: { depositTxIDs: [TX.txID] } },
+      { path: '/ext/P', method: 'platform.getClaimables', params: { owners: [{ locktime: '0', threshold: '1', addresses: [P1] }] } },
+      P('platform.claim', {
+        claimables: [
+          { depositTxID: '', claimableOwner: { locktime: '0', threshold: '1', addresses: [P1] }, amount: '5', claimType: 0 },
+          { depositTxID: TX.txID, claimableOwner: { locktime: '0', threshold: '0', addresses: [] }, amount: '7', claimType: 3 },
+        ],
+        claimTo: { locktime: '0', threshold: '1', addresses: [P3] },
+        change: { locktime: '0', threshold: '1', addresses: [P3] },
+      }),
+    ],
+    answers: {
+      'platform.getDeposits': { deposits: [{ depositTxID: TX.txID }], availableRewards: ['10'], timestamp: '1700000000' },
+      'platform.getClaimables': { claimables: [{ rewardOwner: { locktime: '0', threshold: '1', addresses: [P1] }, validatorRewards: '5', expiredDepositRewards: '0' }] },
+      'platform.claim': { txID: TX.txID },
+    },
+  },
+  // No keystore method exists for these (caminogo camino_service.go): they need the local signer.
+  platform_deposit: {
+    args: { offerID: TX.txID, amount: '1000000000', duration: 5184000, rewardAddress: P1 },
+    expect: [],
+    refusal: 'it needs the local signer (CHAIN_MCP_SIGNER=local',
+  },
+  platform_unlockDeposit: {
+    args: { depositTxIDs: [TX.txID] },
+    expect: [],
+    refusal: 'it needs the local signer (CHAIN_MCP_SIGNER=local',
+  },
   platform_setAddressState: {
     args: { address: P1, state: 'AddressStateKycVerified', remove: false },
     expect: P('platform.setAddressState', { address: P1, state: 32, remove: false }),
