@@ -20,7 +20,7 @@ describe('Camino reads against a camino-dialect node', () => {
   let devnet: Devnet;
   let stack: Stack;
   beforeAll(async () => {
-    devnet = await startDevnet({ dialect: 'camino' });
+    devnet = await startDevnet({ dialect: 'camino', keystoreApi: true });
     devnet.router.record = true;
     stack = await inMemoryStack({ devnet, env: { CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password } });
   });
@@ -328,7 +328,7 @@ describe('platform_claim through the keystore (camino node)', () => {
   let devnet: Devnet;
   let stack: Stack;
   beforeAll(async () => {
-    devnet = await startDevnet({ dialect: 'camino' });
+    devnet = await startDevnet({ dialect: 'camino', keystoreApi: true });
     devnet.router.record = true;
     stack = await inMemoryStack({
       devnet,

@@ -34,10 +34,12 @@ describe('xvm and keystore toolsets against the devnet', () => {
     stack.devnet.router.record = true;
     stack.devnet.router.requests.length = 0;
     try {
-      const r = await stack.call('xvm_getBalance', { address: xAddr, assetID: 'CAM', chain: 'X' });
+      // By ID: a symbol such as "CAM" is resolved to its ID first (registry/asset-names.ts).
+      const assetID = stack.devnet.state.nativeAssetID;
+      const r = await stack.call('xvm_getBalance', { address: xAddr, assetID, chain: 'X' });
       expect(r.isError, r.text).toBe(false);
       const sent = stack.devnet.router.requests.filter((q) => (q.body as { method?: string }).method === 'xvm.getBalance');
-      expect(sent.map((q) => [q.path, (q.body as { params?: unknown }).params])).toEqual([['/ext/bc/X', { address: xAddr, assetID: 'CAM' }]]);
+      expect(sent.map((q) => [q.path, (q.body as { params?: unknown }).params])).toEqual([['/ext/bc/X', { address: xAddr, assetID }]]);
     } finally {
       stack.devnet.router.record = false;
     }
