@@ -68,6 +68,19 @@ function indent(text: string): string {
     .join('\n');
 }
 
+/** The approval page in headless Chromium (tools/browser.ts finds one), written as a PNG. */
+async function screenshot(url: string, file: string): Promise<void> {
+  const { launchChromium } = await import('./views/host.js');
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage({ viewport: { width: 760, height: 600 } });
+    await page.goto(url);
+    await page.screenshot({ path: file, fullPage: true });
+  } finally {
+    await browser.close();
+  }
+}
+
 /** What the human does on the unlock page: open it, type the passphrase, press Unlock. */
 async function humanUnlocks(url: string): Promise<void> {
   console.log(`  [you open the unlock page: ${url}]`);
@@ -120,6 +133,9 @@ async function main(): Promise<void> {
     const decodeHtml = (t: string) => t.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
     const facts = [...page.matchAll(/<li>(.*?)<\/li>/g)].map((m) => decodeHtml(m[1] ?? ''));
     console.log(indent(`Approval page shows:\n${facts.map((f) => `  • ${f}`).join('\n')}\n[you click "Approve and send once"]`));
+    // `npm run demo -- --screenshot FILE`: the page as the human sees it, for the README.
+    const shot = process.argv.indexOf('--screenshot');
+    if (shot > 0 && process.argv[shot + 1]) await screenshot(params.url, process.argv[shot + 1]!);
     const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
     await fetch(params.url, { method: 'POST', headers: { origin: new URL(params.url).origin, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, decision: 'approve' }) });
     return { action: 'accept' };

@@ -17,7 +17,7 @@ import { launchChromium } from './host.js';
 async function main(): Promise<void> {
   const out = new URL('../../../docs/views/', import.meta.url);
   mkdirSync(out, { recursive: true });
-  const devnet = await startDevnet({ dialect: 'camino' });
+  const devnet = await startDevnet({ dialect: 'camino', keystoreApi: true });
   const config = loadConfig({
     CHAIN_MCP_NODE_URL: devnet.nodeUrl,
     CHAIN_MCP_INDEXER_URL: devnet.indexerUrl ?? '',
