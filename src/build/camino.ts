@@ -18,6 +18,7 @@ import {
   credentialPlan,
   finish,
   hexOf,
+  inputOf,
   keyCanSpend,
   keyRecipient,
   memoOf,
@@ -67,12 +68,25 @@ export interface ClaimIntent {
   memo?: Uint8Array;
 }
 
-/** The fee, paid from unlocked UTXOs owned by the key alone, change back to it (utxo.Lock with StateUnlocked). */
-function feeInputs(env: BuildEnv, utxos: readonly Utxo[]): { inputs: TransferableInput[]; change: TransferableOutput[] } {
+/**
+ * The fee, paid from unlocked UTXOs owned by the key alone, change back to it (utxo.Lock with StateUnlocked).
+ * `apartFromDeposit`: an unlock leaves part of a deposit locked, and the node (VerifyUnlockDepositedUTXOs)
+ * lets the unlocked outputs of the deposit's owner, which sort before every locked one, draw first on
+ * that owner's deposited inputs: change to the same owner would take what must stay deposited, and the
+ * node refuses the tx. So a UTXO of exactly the fee is spent if the key has one, and otherwise the change
+ * goes to the key under locktime 1 (long past: spendable at once, yet another owner to the node).
+ */
+function feeInputs(env: BuildEnv, utxos: readonly Utxo[], apartFromDeposit = false): { inputs: TransferableInput[]; change: TransferableOutput[] } {
+  const pool = spendable(env, utxos, true);
+  if (apartFromDeposit) {
+    const exact = pool.find((u) => sameBytes(u.assetID, env.feeAssetID) && u.amount === env.txFee);
+    if (exact) return { inputs: [inputOf(exact)], change: [] };
+  }
   const needs = needMap([{ assetID: env.feeAssetID, amount: env.txFee }]);
-  const { inputs, totals } = select(env, 'P', spendable(env, utxos, true), needs);
+  const { inputs, totals } = select(env, 'P', pool, needs);
   const got = totals.get(hexOf(env.feeAssetID)) ?? 0n;
-  const change = got > env.txFee ? [outputOf(env.feeAssetID, got - env.txFee, keyRecipient(env))] : [];
+  const owner = apartFromDeposit ? { ...keyRecipient(env), locktime: 1n } : keyRecipient(env);
+  const change = got > env.txFee ? [outputOf(env.feeAssetID, got - env.txFee, owner)] : [];
   return { inputs, change };
 }
 
@@ -163,7 +177,8 @@ export function buildUnlockDepositTx(env: BuildEnv, intent: UnlockDepositIntent)
   if (ins.length === 0) throw new BuildError('nothing-to-unlock', 'the key holds no deposited UTXO of the deposits named');
   // Unlocking expired deposits burns nothing and may take no unlocked input.
   const txFee = expired > 0 ? 0n : env.txFee;
-  const fee = expired > 0 ? { inputs: [], change: [] } : feeInputs(env, intent.utxos);
+  const keepsDeposited = outs.some((o) => o.output.kind === 'locked' && !sameBytes(o.output.lockIDs.depositTxID, ZERO_ID) && sameBytes(o.output.lockIDs.bondTxID, ZERO_ID));
+  const fee = expired > 0 ? { inputs: [], change: [] } : feeInputs(env, intent.utxos, keepsDeposited);
   const inputs = sortInputs([...ins, ...fee.inputs]);
   const unsigned: UnlockDepositTx = {
     chain: 'P',

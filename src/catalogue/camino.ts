@@ -194,10 +194,11 @@ function ownersOf(addresses: readonly string[], threshold: number | undefined, l
 const sameOwner = (a: z.infer<typeof OwnerOut>, b: z.infer<typeof OwnerOut>) =>
   a.threshold === b.threshold && a.locktime === b.locktime && [...new Set(a.addresses)].sort().join() === [...new Set(b.addresses)].sort().join();
 
-/** The keystore user's P addresses when one is configured; otherwise none. */
+/** The user's own P addresses: the local signer's key, else the keystore user's; otherwise none. */
 export async function ownPAddresses(ctx: ToolContext): Promise<string[]> {
-  if (!ctx.config.keystore) return [];
-  return (await userXAddresses(ctx)).map((a) => `P-${a.slice(a.indexOf('-') + 1)}`);
+  const key = await ctx.keyAddresses?.();
+  const own = key ? [key.x] : ctx.config.keystore ? await userXAddresses(ctx) : [];
+  return own.map((a) => `P-${a.slice(a.indexOf('-') + 1)}`);
 }
 
 const ClaimableOut = z.object({
@@ -236,7 +237,7 @@ export const caminoTools: ToolDef[] = withShallowOutputs([
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({
-      addresses: z.array(pAddress()).min(1).max(64).optional().describe('P- addresses; default the keystore user\'s. Each is its own owner unless threshold is given.'),
+      addresses: z.array(pAddress()).min(1).max(64).optional().describe('P- addresses; default your own. Each is its own owner unless threshold is given.'),
       threshold: z.number().int().min(1).max(64).optional().describe('One joint owner of all addresses with this threshold.'),
       locktime: z.number().int().min(0).optional().describe('Owner locktime; default 0.'),
     }),
@@ -245,7 +246,7 @@ export const caminoTools: ToolDef[] = withShallowOutputs([
       const network = await networkOrBlank(ctx);
       const show = (v: bigint) => nativeAmount(v, network);
       const addresses = input.addresses ?? (await ownPAddresses(ctx));
-      if (addresses.length === 0) throw new ChainMcpError('input', 'Invalid input: addresses: required (no keystore user is configured to default to).');
+      if (addresses.length === 0) throw new ChainMcpError('input', 'Invalid input: addresses: required (no local key or keystore user is configured to default to).');
       if (input.threshold !== undefined && input.threshold > addresses.length) throw new ChainMcpError('input', `Invalid input: threshold: ${input.threshold} is more than the ${addresses.length} address(es) given.`);
       const owners = ownersOf(addresses, input.threshold, BigInt(input.locktime ?? 0));
       const raw = obj(await caminoRpc(ctx, 'platform.getClaimables', { owners }));

@@ -62,15 +62,6 @@ const stakeLimits = (i: { stakeAmount: bigint; rewardAddress: string; changeAddr
 
 const stakerFollow = (nodeID: string) => `Follow it with platform_getPendingValidators {"nodeIDs": ["${nodeID}"]}: it is pending until its start time.`;
 
-/**
- * caminogo has a keystore method for a claim but none for a deposit or an unlock
- * (vms/platformvm/camino_service.go): those are signed by this process's own key, which the
- * keystore signer cannot do. Refused before any request.
- */
-function needsLocalSigner(what: string): never {
-  throw new ChainMcpError('policy', `The node's keystore cannot sign ${what}: caminogo has no keystore method for it; it needs the local signer (CHAIN_MCP_SIGNER=local with a key from \`chain-mcp key new\`), which this server does not have yet.`);
-}
-
 /** caminogo txs/camino_claim_tx.go ClaimType (a plain uint64: a JSON number). */
 const CLAIM_TYPES = { validator: 0, expiredDeposit: 1, deposit: 3 } as const;
 interface ClaimInput {
@@ -368,7 +359,7 @@ export const platformSpendTools: ToolDef[] = [
         .min(1)
         .max(16)
         .describe('What to claim, amounts as platform_getDeposits / platform_getClaimables show them.'),
-      to: pAddress('P address that receives the rewards; must be the keystore user\'s.'),
+      to: pAddress('P address that receives the rewards; must be your own.'),
       from,
     }),
     output: TxOut,
@@ -439,8 +430,7 @@ export const platformSpendTools: ToolDef[] = [
       from,
     }),
     output: TxOut,
-    validate: () => needsLocalSigner('a deposit'),
-    plan: async () => needsLocalSigner('a deposit'),
+    localOnly: 'a deposit',
     // The amount is locked until the deposit unlocks: it leaves the user's control for that long.
     limits: (i) => ({ amount: i.amount, recipients: recipientsOf(i.rewardAddress) }),
     summarize: (o) => issuedText('Deposited', o.txID, `Check it with platform_getTxStatus {"txID": "${o.txID}"}.`),
@@ -453,8 +443,7 @@ export const platformSpendTools: ToolDef[] = [
     toolset: 'platform',
     input: z.strictObject({ depositTxIDs: z.array(cb58Id('Deposit tx ID.')).min(1).max(64).describe('Deposits to unlock (account_overview lists them).'), from }),
     output: TxOut,
-    validate: () => needsLocalSigner('an unlock'),
-    plan: async () => needsLocalSigner('an unlock'),
+    localOnly: 'an unlock',
     limits: () => ({ amount: 0n, recipients: [] }),
     summarize: (o) => issuedText('Unlocked deposits', o.txID, `Check it with platform_getTxStatus {"txID": "${o.txID}"}.`),
   }),

@@ -99,6 +99,11 @@ export interface ToolDef<I extends AnyObject = AnyObject, O extends AnyObject = 
   plan?(input: z.output<I>, ctx: ToolContext): Promise<SpendPlan>;
   /** Spend tier: input rules the schema cannot express (across fields, the clock, checksums); no request. */
   validate?(input: z.output<I>, nowMs: number): void;
+  /**
+   * Spend tier: only the local signer builds it (caminogo has no keystore method for it); under the
+   * keystore signer it is refused before any request, naming `localOnly` (what it does).
+   */
+  localOnly?: string;
   /** Spend tier, required: amount and recipients from the input alone, no request. */
   limits?(input: z.output<I>): SpendLimits;
   /**

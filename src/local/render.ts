@@ -1,6 +1,6 @@
 import type { BuiltTx } from '../build/index.js';
-import { bytesToHex } from '../codec/index.js';
-import { type TxView, viewTx } from '../codec/tx/index.js';
+import { bytesToHex, humanDuration } from '../codec/index.js';
+import { THIS_TX, type TxView, viewTx } from '../codec/tx/index.js';
 import type { ToolContext } from '../core/tool.js';
 import { resolveAsset } from '../spend/plan.js';
 import { nativeAmount } from '../summarize/format.js';
@@ -33,7 +33,23 @@ export function decodedView(built: BuiltTx, env: LocalEnv): TxView {
   return viewTx(built.unsigned, { hrp: env.network.hrp, chainIDs: env.chainIDs });
 }
 
-const KIND: Record<string, string> = { base: 'send', import: 'import', export: 'export' };
+const KIND: Record<string, string> = { base: 'send', import: 'import', export: 'export', deposit: 'deposit', unlockDeposit: 'unlock of deposits', claim: 'claim of rewards' };
+
+/** ClaimTx claim types (caminogo txs/camino_claim_tx.go). */
+const CLAIM_KIND: Record<string, string> = { '0': 'validator rewards of owner', '1': 'expired-deposit rewards of owner', '2': 'all treasury rewards of owner', '3': 'reward of deposit' };
+
+/** Why an output of the key's exists, by the kind of tx. */
+function ownTag(kind: TxView['kind'], o: TxView['outputs'][number]): string {
+  if (kind === 'deposit' && o.lock?.depositTxID === THIS_TX) return 'deposited by this tx, your address';
+  if (kind === 'unlockDeposit') {
+    if (o.lock) return 'stays locked, your address';
+    // build/camino.ts feeInputs: the node would count change of the deposit's own owner against what stays deposited.
+    if (o.locktime === 1n) return 'change, your address; locktime 1 (1970), spendable now, kept apart from the deposit as the node requires';
+    return 'unlocked, your address';
+  }
+  if (kind === 'claim') return 'to your address';
+  return 'change, your address';
+}
 
 function chainName(env: LocalEnv, id: string | undefined): string {
   const letter = (Object.entries(env.chainIDs).find(([, known]) => known === id)?.[0] ?? '?') as string;
@@ -90,15 +106,32 @@ export function renderTx(built: BuiltTx, view: TxView, env: LocalEnv, show: Show
           ? 'imported to your address'
           : 'imported'
         : mine
-          ? 'change, your address'
-          : 'payment';
+          ? ownTag(view.kind, o)
+          : view.kind === 'claim'
+            ? 'rewards paid to another address'
+            : 'payment';
     if (!mine) paid.set(o.assetID, (paid.get(o.assetID) ?? 0n) + o.amount);
     lines.push(`${label} output ${n + 1}: ${show(o.assetID, o.amount)} to ${o.addresses.join(', ')} (${tag}; ${lockText(o, nowSeconds)})`);
   });
   const inNative = view.inputs.filter((i) => i.assetID === native).reduce((s, i) => s + i.amount, 0n);
   const outNative = view.outputs.filter((o) => o.assetID === native).reduce((s, o) => s + o.amount, 0n);
-  const fee = view.burned[native] ?? inNative - outNative;
-  lines.push(`${label} fee: ${show(native, fee)} (inputs ${show(native, inNative)} - outputs ${show(native, outNative)})`);
+  // A claim mints its claimed rewards into the outputs: the fee is what the inputs and the claims bring less the outputs.
+  const minted = (view.claimables ?? []).reduce((s, c) => s + c.amount, 0n);
+  const fee = (view.burned[native] ?? inNative - outNative) + minted;
+  if (view.deposit) {
+    const d = view.deposit;
+    const owner = d.rewardsOwner;
+    const ownerText = owner.threshold === 1 && owner.addresses.length === 1 ? owner.addresses[0]! : `${owner.threshold} of ${owner.addresses.join(', ')}`;
+    lines.push(
+      `${label} deposit: offer ${d.depositOfferID}, duration ${humanDuration(BigInt(d.depositDuration))} (${d.depositDuration} s), rewards to ${ownerText}${owner.addresses.every(isOwn) ? ' (your address)' : ''}`,
+    );
+  }
+  for (const [n, c] of (view.claimables ?? []).entries()) {
+    lines.push(`${label} claim ${n + 1}: ${show(native, c.amount)}, ${CLAIM_KIND[c.type.toString()] ?? `type ${c.type}`} ${c.id}`);
+  }
+  lines.push(
+    `${label} fee: ${show(native, fee)} (inputs ${show(native, inNative)}${minted > 0n ? ` + claimed ${show(native, minted)}` : ''} - outputs ${show(native, outNative)})`,
+  );
   for (const [asset, burnt] of Object.entries(view.burned)) {
     if (asset !== native && burnt !== 0n) lines.push(`${label} also burns: ${show(asset, burnt)}`);
   }

@@ -59,15 +59,15 @@ export interface LocalSpend {
   result(txIDs: readonly string[], complete: boolean): Record<string, unknown>;
 }
 
-type Args = Record<string, unknown>;
+export type Args = Record<string, unknown>;
 
 /** The build itself needs a signature (a transfer's export) and the key is locked: nothing is built or sent. */
 export class LockedForBuild extends Error {}
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 const WEI_PER_UNIT = 1_000_000_000n;
 
 /** Short ID bytes of an X/P/C bech32 address. */
-function addressBytes(field: string, address: string): Uint8Array {
+export function addressBytes(field: string, address: string): Uint8Array {
   try {
     return parseChainAddress(address).bytes;
   } catch (err) {
@@ -80,7 +80,7 @@ function hexBytes(hex: string): Uint8Array {
 }
 
 /** The local signer spends only the key's own outputs: `from` and `changeAddr` may name only the key. */
-function onlyOwn(env: LocalEnv, args: Args, chain: 'X' | 'P'): void {
+export function onlyOwn(env: LocalEnv, args: Args, chain: 'X' | 'P'): void {
   const own = chain === 'X' ? env.own.x : env.own.p;
   const from = Array.isArray(args.from) ? (args.from as string[]) : [];
   for (const a of from) {
@@ -91,7 +91,7 @@ function onlyOwn(env: LocalEnv, args: Args, chain: 'X' | 'P'): void {
 }
 
 /** A build refusal (not enough, nothing to import, locked) as one line naming what to do; nothing is sent. */
-function built(fn: () => BuiltTx): BuiltTx {
+export function built(fn: () => BuiltTx): BuiltTx {
   try {
     return fn();
   } catch (err) {
@@ -165,12 +165,12 @@ function headLines(env: LocalEnv): string[] {
   ];
 }
 
-function memoBytes(args: Args): Uint8Array | undefined {
+export function memoBytes(args: Args): Uint8Array | undefined {
   const memo = str(args.memo);
   return memo === undefined ? undefined : new TextEncoder().encode(memo);
 }
 
-async function single(ctx: ToolContext, env: LocalEnv, step: LocalStep, extra: string[], own: string[], done: (txIDs: readonly string[]) => string): Promise<LocalSpend> {
+export async function single(ctx: ToolContext, env: LocalEnv, step: LocalStep, extra: string[], own: string[], done: (txIDs: readonly string[]) => string): Promise<LocalSpend> {
   const { lines, fees } = await render(ctx, env, [step], headLines(env));
   return {
     steps: [step],
@@ -197,8 +197,8 @@ const follow = (chain: TxChain) => (chain === 'X' ? 'xvm_getTxStatus' : chain ==
 
 export type LocalBuilder = (args: Args, ctx: ToolContext, env: LocalEnv) => Promise<LocalSpend>;
 
-/** The spends the local signer builds itself, by tool name. */
-export const LOCAL_BUILDERS: Record<string, LocalBuilder> = {
+/** The transfers the local signer builds itself, by tool name (Camino's own: camino.ts). */
+export const TRANSFER_BUILDERS: Record<string, LocalBuilder> = {
   xvm_send: async (args, ctx, env) => {
     const tx = await xSend(args, ctx, env, [{ assetID: args.assetID, amount: args.amount as bigint, to: String(args.to), field: 'to' }]);
     return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [], [], (ids) => `Sent on X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);

@@ -20,8 +20,20 @@ import { humanApproval, limitsInForce, linkMode, noChannel, OUTCOME_CHECK, redee
  * bytes server-side, and at confirm signs exactly them and issues each once, never retried.
  */
 
-/** The spends src/local builds (LOCAL_BUILDERS' keys), named here so routing loads no builder code. */
-export const LOCAL_TOOLS: ReadonlySet<string> = new Set(['xvm_send', 'xvm_sendMultiple', 'xvm_export', 'xvm_import', 'platform_exportNative', 'cx_export', 'cx_import', 'transfer']);
+/** The spends src/local builds (src/local/builders.ts LOCAL_BUILDERS' keys), named here so routing loads no builder code. */
+export const LOCAL_TOOLS: ReadonlySet<string> = new Set([
+  'xvm_send',
+  'xvm_sendMultiple',
+  'xvm_export',
+  'xvm_import',
+  'platform_exportNative',
+  'cx_export',
+  'cx_import',
+  'transfer',
+  'platform_deposit',
+  'platform_unlockDeposit',
+  'platform_claim',
+]);
 
 /** Tools whose bytes come signed from elsewhere: the signer plays no part, the usual path serves them. */
 const SIGNER_FREE = new Set(['xvm_issueTx', 'wallet_issueTx', 'cx_issueTx', 'eth_sendRawTransaction']);
@@ -94,7 +106,8 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const { config, log } = services;
   const { confirm, ...args } = input;
   // Loaded only when a spend is built: the codec, the builders and the curve stay out of the start.
-  const { LOCAL_BUILDERS, LockedForBuild, signStep } = await import('../local/spends.js');
+  const { LockedForBuild, signStep } = await import('../local/spends.js');
+  const { LOCAL_BUILDERS } = await import('../local/builders.js');
   const { localEnv } = await import('../local/env.js');
   const builder = LOCAL_BUILDERS[tool.name];
   if (!builder) throw refusedUnderLocal(tool);

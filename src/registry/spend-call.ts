@@ -146,6 +146,9 @@ export async function callSpend(
 ): Promise<ToolResult> {
   const { config, log } = services;
   const { confirm, ...args } = input;
+  if (tool.localOnly) {
+    throw new ChainMcpError('policy', `The node's keystore cannot sign ${tool.localOnly}: caminogo has no keystore method for it; it needs the local signer (CHAIN_MCP_SIGNER=local with a key from \`chain-mcp key new\`). Nothing was sent.`);
+  }
   if (!tool.plan) throw new ChainMcpError('internal', `Spend tool ${tool.name} has no preview; refusing to run it.`);
   // Guard order (DESIGN section 6): limits needing no request, the network pin, then the preview's reads.
   tool.validate?.(args, services.now());

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '../../src/codec/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
-import { type DevnetState, LOCAL_ACCOUNT, type Utxo } from '../../src/devnet/state/index.js';
+import { type DevnetState, LOCAL_ACCOUNT, registeredId, type Utxo } from '../../src/devnet/state/index.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -174,7 +174,8 @@ describe('local signer on a node without a keystore', () => {
   it('a P->X move: exported from unlocked P outputs only, imported on X; the deposited and bonded outputs stay', async () => {
     const h = await harness();
     const locked = [...state.utxos.values()].filter((u) => u.chain === 'P' && (u.depositTxID || u.bondTxID) && u.addresses.includes(devnet.localKey.p));
-    expect(locked).toHaveLength(2);
+    // Two deposits (one running, one ended) and a bond.
+    expect(locked).toHaveLength(3);
     const { preview, sent, result } = await spend(h, 'transfer', { to: devnet.localKey.x, amount: '1 CAM', sourceChain: 'P' });
     const lines = preview.structured!.preview as string[];
     expect(sent).toEqual({ 'platform.issueTx': 1, 'avm.issueTx': 1 });
@@ -363,5 +364,146 @@ describe('what sends nothing', () => {
       expect(text.toLowerCase()).not.toContain(key);
       expect(text).not.toContain(PASSPHRASE);
     }
+  });
+});
+
+/** caminogo deposit.TotalReward: amount x nominator x rewarded seconds / (1,000,000 x 365 days). */
+const totalReward = (amount: bigint, rewardedSeconds: bigint, nominator: bigint) => (amount * rewardedSeconds * nominator) / (1_000_000n * 31_536_000n);
+const DAY = 86_400n;
+
+describe("Camino's own spends under the local signer: deposit, unlock, claim", () => {
+  const running = () => registeredId('local-signer:deposit');
+  const ended = () => registeredId('local-signer:expired-deposit');
+  const pUnlocked = () => [...state.utxos.values()].filter((u) => !u.spentBy && u.chain === 'P' && !u.depositTxID && !u.bondTxID && u.addresses.includes(devnet.localKey.p));
+  const keyClaimable = () => state.claimables.find((c) => c.owner.addresses.length === 1 && c.owner.addresses[0] === devnet.localKey.p);
+
+  it('a deposit of 5 CAM into the open offer for 60 days: previewed from its bytes, issued once, and the node holds the deposit and its locked output', async () => {
+    const h = await harness();
+    const offer = state.depositOffers[0]!;
+    const before = pUnlocked().reduce((s, u) => s + u.amount, 0n);
+    const { preview, sent, result } = await spend(h, 'platform_deposit', { offerID: offer.id, amount: '5 CAM', duration: 60 * 86_400 });
+    const lines = preview.structured!.preview as string[];
+    expect(sent).toEqual({ 'platform.issueTx': 1 });
+    const txID = String(result.txID);
+    const deposit = state.deposits.get(txID)!;
+    expect(deposit).toMatchObject({ offerID: offer.id, amount: 5n * CAM, unlockedAmount: 0n, duration: 60 * 86_400, rewardOwner: { threshold: 1, addresses: [devnet.localKey.p] } });
+    // The preview named every output the node now holds, the deposited one as such, and the exact fee.
+    expect(sorted(outputsIn(lines, 'Tx'))).toEqual(sorted(stateOutputs(txID)));
+    const lockedOut = [...state.utxos.values()].filter((u) => u.txID === txID && u.depositTxID === txID);
+    expect(lockedOut.map((u) => u.amount)).toEqual([5n * CAM]);
+    expect(lines.some((l) => l.startsWith('Tx output') && l.includes(show(5n * CAM)) && l.includes('deposited by this tx, your address'))).toBe(true);
+    expect(feeIn(lines, 'Tx')).toBe(show(state.fees.txFee));
+    expect(state.txs.get(txID)!.fee).toBe(state.fees.txFee);
+    expect(pUnlocked().reduce((s, u) => s + u.amount, 0n)).toBe(before - 5n * CAM - state.fees.txFee);
+    expect(lines).toContain(`Tx deposit: offer ${offer.id}, duration 60 days (5184000 s), rewards to ${devnet.localKey.p} (your address)`);
+    // 8 % a year over 60 days less the offer's 15 days without rewards.
+    const reward = totalReward(5n * CAM, 45n * DAY, offer.interestRateNominator);
+    expect(lines.some((l) => l.startsWith('Earns: 8 % a year for 45 days') && l.includes(`about ${show(reward)} in total`))).toBe(true);
+    // The read tool then answers for it.
+    const read = await h.call('platform_getDeposits', { depositTxIDs: [txID] });
+    expect(read.isError, read.text).toBe(false);
+    expect(read.text).toContain(`${show(5n * CAM)} in 8 % a year`);
+  });
+
+  it("a deposit outside the offer's terms names the field and issues nothing", async () => {
+    const h = await harness();
+    const offer = state.depositOffers[0]!;
+    const before = issued();
+    const short = await h.call('platform_deposit', { offerID: offer.id, amount: '5 CAM', duration: 86_400 });
+    expect(short.isError).toBe(true);
+    expect(short.text).toContain('duration: this offer takes 5184000 to 31536000 seconds');
+    const small = await h.call('platform_deposit', { offerID: offer.id, amount: '0.5 CAM', duration: 90 * 86_400 });
+    expect(small.text).toContain('amount: this offer takes at least 1 CAM');
+    const future = await h.call('platform_deposit', { offerID: state.depositOffers[3]!.id, amount: '5 CAM', duration: 90 * 86_400 });
+    expect(future.text).toContain('offerID: no open offer');
+    expect(issued()).toEqual(before);
+  });
+
+  it('ended and running deposits in one unlock are refused, naming the ended ones', async () => {
+    const h = await harness();
+    const before = issued();
+    const r = await h.call('platform_unlockDeposit', { depositTxIDs: [running(), ended()] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`depositTxIDs: unlock ended deposits (${ended()}) apart from running ones`);
+    expect(issued()).toEqual(before);
+  });
+
+  it('an unlock of the running deposit returns what its unlock period has freed, for the fee; the node records exactly that', async () => {
+    const h = await harness();
+    const { preview, sent, result } = await spend(h, 'platform_unlockDeposit', { depositTxIDs: [running()] });
+    const lines = preview.structured!.preview as string[];
+    expect(sent).toEqual({ 'platform.issueTx': 1 });
+    const line = lines.find((l) => l.startsWith('Unlocks: '))!;
+    // 20 of the 30 days of its unlock period have passed at the seed, plus the seconds the test took.
+    const atSeed = (LOCAL_ACCOUNT.pDeposited * 20n) / 30n;
+    const deposit = state.deposits.get(running())!;
+    expect(deposit.unlockedAmount).toBeGreaterThanOrEqual(atSeed);
+    expect(deposit.unlockedAmount).toBeLessThan(atSeed + (LOCAL_ACCOUNT.pDeposited * 600n) / (30n * DAY));
+    expect(line).toBe(`Unlocks: ${show(deposit.unlockedAmount)} of deposit ${running()}`);
+    const txID = String(result.txID);
+    expect(sorted(outputsIn(lines, 'Tx'))).toEqual(sorted(stateOutputs(txID)));
+    expect(stateOutputs(txID)).toContainEqual([show(deposit.unlockedAmount), devnet.localKey.p]);
+    // What stays deposited is still locked with the same deposit.
+    const stays = [...state.utxos.values()].filter((u) => u.txID === txID && u.depositTxID === running());
+    expect(stays.map((u) => u.amount)).toEqual([LOCAL_ACCOUNT.pDeposited - deposit.unlockedAmount]);
+    expect(state.txs.get(txID)!.fee).toBe(state.fees.txFee);
+    expect(feeIn(lines, 'Tx')).toBe(show(state.fees.txFee));
+    // The fee's change is the key's under locktime 1: the node would count change of the deposit's own
+    // owner against what stays deposited and refuse the tx (test/unit/devnet-issue.test.ts).
+    const change = [...state.utxos.values()].filter((u) => u.txID === txID && !u.depositTxID && u.locktime === 1n);
+    expect(change).toHaveLength(1);
+    expect(lines.some((l) => l.includes(show(change[0]!.amount)) && l.includes('locktime 1 (1970), spendable now'))).toBe(true);
+  });
+
+  it('an unlock of the ended deposit returns all of it with no fee; its unclaimed reward moves to the claimable of its owner', async () => {
+    const h = await harness();
+    const offer = state.depositOffers[0]!;
+    const claimable = keyClaimable()!.expiredDepositRewards;
+    const { preview, result } = await spend(h, 'platform_unlockDeposit', { depositTxIDs: [ended()] });
+    const lines = preview.structured!.preview as string[];
+    expect(lines).toContain(`Unlocks: ${show(LOCAL_ACCOUNT.pDepositedExpired)} of deposit ${ended()} (ended: unlocked whole, no fee)`);
+    expect(feeIn(lines, 'Tx')).toBe(show(0n));
+    const txID = String(result.txID);
+    expect(state.txs.get(txID)!.fee).toBe(0n);
+    expect(stateOutputs(txID)).toEqual([[show(LOCAL_ACCOUNT.pDepositedExpired), devnet.localKey.p]]);
+    expect(state.deposits.has(ended())).toBe(false);
+    // 100 days less the 15 without rewards, never claimed.
+    expect(keyClaimable()!.expiredDepositRewards - claimable).toBe(totalReward(LOCAL_ACCOUNT.pDepositedExpired, 85n * DAY, offer.interestRateNominator));
+  });
+
+  it("a claim of the key's validator rewards and its running deposit's reward: the preview's fee counts the claimed rewards, and the node pays exactly them", async () => {
+    const h = await harness();
+    const deposit = { ...state.deposits.get(running())! };
+    const reward = totalReward(deposit.amount, 85n * DAY, state.depositOffers[0]!.interestRateNominator) - deposit.claimedRewardAmount;
+    const before = pUnlocked().reduce((s, u) => s + u.amount, 0n);
+    const { preview, sent, result } = await spend(h, 'platform_claim', {
+      claims: [
+        { kind: 'validator', owner: devnet.localKey.p, amount: String(LOCAL_ACCOUNT.validatorRewards) },
+        { kind: 'deposit', depositTxID: running(), amount: String(reward) },
+      ],
+      to: devnet.localKey.p,
+    });
+    const lines = preview.structured!.preview as string[];
+    expect(sent).toEqual({ 'platform.issueTx': 1 });
+    expect(lines).toContain(`Claims: ${show(LOCAL_ACCOUNT.validatorRewards + reward)} in rewards to ${devnet.localKey.p}`);
+    expect(lines.some((l) => l.startsWith(`Tx claim 1: ${show(LOCAL_ACCOUNT.validatorRewards)}, validator rewards of owner `))).toBe(true);
+    expect(lines).toContain(`Tx claim 2: ${show(reward)}, reward of deposit ${running()}`);
+    expect(feeIn(lines, 'Tx')).toBe(show(state.fees.txFee));
+    const txID = String(result.txID);
+    expect(sorted(outputsIn(lines, 'Tx'))).toEqual(sorted(stateOutputs(txID)));
+    expect(pUnlocked().reduce((s, u) => s + u.amount, 0n)).toBe(before + LOCAL_ACCOUNT.validatorRewards + reward - state.fees.txFee);
+    expect(keyClaimable()?.validatorRewards ?? 0n).toBe(0n);
+    expect(state.deposits.get(running())!.claimedRewardAmount).toBe(deposit.claimedRewardAmount + reward);
+  });
+
+  it('a claim above what is claimable, or of rewards the key does not own, names the field and issues nothing', async () => {
+    const h = await harness();
+    const before = issued();
+    const over = await h.call('platform_claim', { claims: [{ kind: 'validator', owner: devnet.localKey.p, amount: '1' }], to: devnet.localKey.p });
+    expect(over.isError).toBe(true);
+    expect(over.text).toContain('claims[0].amount: 0.000000001 CAM is more than the 0 CAM claimable now');
+    const other = await h.call('platform_claim', { claims: [{ kind: 'deposit', depositTxID: registeredId('deposit:0'), amount: '1' }], to: devnet.localKey.p });
+    expect(other.text).toContain('claims[0].depositTxID: its rewards belong to another owner');
+    expect(issued()).toEqual(before);
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseChainAddress, parseCb58Id } from '../../src/codec/index.js';
+import { formatCb58Id, parseChainAddress, parseCb58Id } from '../../src/codec/index.js';
 import {
   atomicFee,
   atomicGas,
@@ -8,13 +8,17 @@ import {
   sha256,
   signedTxHex,
   sortInputs,
+  ownerId,
   sortOutputs,
+  THIS_TX_ID,
+  ZERO_ID,
+  type TransferableInput,
   type TransferableOutput,
   txIdOf,
   type UnsignedTx,
 } from '../../src/codec/tx/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
-import { realKey, type Utxo } from '../../src/devnet/state/index.js';
+import { realKey, registeredId, type Utxo } from '../../src/devnet/state/index.js';
 import { signerFromPrivateKey } from '../../src/signer/index.js';
 import { keccak256 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
@@ -205,5 +209,101 @@ describe('a camino-dialect simulator issues signed bytes as a node does', () => 
     expect((await send(legacy)).result).toBe(keccak256(legacy));
     expect(devnet.state.cBalances.get(to)).toBe(before + 12n);
     expect(devnet.state.cBlocks.at(-1)!.transactions[0]!.from).toBe(devnet.localKey.c);
+  });
+});
+
+describe("Camino's own P transactions, verified as caminogo's executor does", () => {
+  const P = () => ({ networkID: devnet.state.networkID, blockchainID: parseCb58Id(devnet.state.chains.P), memo: new Uint8Array() });
+  const key = () => devnet.localKey;
+  const issue = async (tx: UnsignedTx, credentials: number, privateKey = key().privateKey) =>
+    rpc('/ext/P', 'platform.issueTx', { tx: signedTxHex(signed(tx, privateKey, credentials)), encoding: 'hex' });
+  const unlockedP = () =>
+    [...devnet.state.utxos.values()]
+      .filter((x) => !x.spentBy && x.chain === 'P' && x.addresses.includes(key().p) && x.depositTxID === undefined && x.bondTxID === undefined && x.locktime === 0n)
+      .sort((a, b) => (a.amount > b.amount ? -1 : 1))[0]!;
+  const ownedBy = (amount: bigint, address: string, locktime = 0n): TransferableOutput => ({
+    assetID: parseCb58Id(devnet.state.nativeAssetID),
+    output: { kind: 'secp.transfer', amount, owners: { locktime, threshold: 1, addresses: [parseChainAddress(address).bytes] } },
+  });
+  const depositLocked = (amount: bigint, depositTxID: string): TransferableOutput => ({
+    assetID: parseCb58Id(devnet.state.nativeAssetID),
+    output: { kind: 'locked', lockIDs: { depositTxID: parseCb58Id(depositTxID), bondTxID: ZERO_ID }, output: { kind: 'secp.transfer', amount, owners: { locktime: 0n, threshold: 1, addresses: [parseChainAddress(key().p).bytes] } } },
+  });
+  const lockedInput = (u: Utxo): TransferableInput => ({
+    txID: parseCb58Id(u.txID),
+    outputIndex: u.outputIndex,
+    assetID: parseCb58Id(u.assetID),
+    input: { kind: 'locked', lockIDs: { depositTxID: parseCb58Id(u.depositTxID!), bondTxID: ZERO_ID }, input: { kind: 'secp.transfer', amount: u.amount, sigIndices: [0] } },
+  });
+
+  it('an unlock: no more than its unlock period freed, and no unlocked change of the deposit\'s owner while part stays deposited', async () => {
+    const id = registeredId('local-signer:deposit');
+    const deposited = unspent('P', key().p, (x) => x.depositTxID === id);
+    const fee = unlockedP();
+    const txFee = devnet.state.fees.txFee;
+    const unlock = (amount: bigint, changeLocktime: bigint): UnsignedTx => ({
+      chain: 'P',
+      kind: 'unlockDeposit',
+      ...P(),
+      inputs: sortInputs([lockedInput(deposited), input(fee)]),
+      outputs: sortOutputs('P', [ownedBy(amount, key().p), depositLocked(deposited.amount - amount, id), ownedBy(fee.amount - txFee, key().p, changeLocktime)]),
+    });
+    // Two thirds of 10 CAM are unlockable 20 days into a 30-day period.
+    expect((await issue(unlock(7n * CAM, 1n), 2)).error?.message).toBe("couldn't issue tx: unlocked more deposited tokens than was available for unlock");
+    // Sorted, the change (unlocked, same owner) comes before the locked remainder and takes what must stay deposited.
+    expect((await issue(unlock(CAM, 0n), 2)).error?.message).toMatch(/^couldn't issue tx: flow check failed: address produces \d+ and consumes 0 with unlock 'deposited': produced more tokens, than input had$/);
+    const r = await issue(unlock(CAM, 1n), 2);
+    expect(r.error).toBeUndefined();
+    expect(devnet.state.deposits.get(id)!.unlockedAmount).toBe(CAM);
+    expect(deposited.spentBy).toBe(r.result!.txID);
+  });
+
+  it('a claim: no more than claimable, and only with the owner\'s signature for the claimable', async () => {
+    const owner = { locktime: 0n, threshold: 1, addresses: [parseChainAddress(key().p).bytes] };
+    const claimable = devnet.state.claimables.find((c) => c.owner.addresses[0] === key().p)!;
+    const fee = unlockedP();
+    const claim = (amount: bigint): UnsignedTx => ({
+      chain: 'P',
+      kind: 'claim',
+      ...P(),
+      inputs: [input(fee)],
+      outputs: sortOutputs('P', [ownedBy(amount, key().p), ownedBy(fee.amount - devnet.state.fees.txFee, key().p)]),
+      claimables: [{ id: ownerId(owner), type: 0n, amount, ownerAuth: { sigIndices: [0] } }],
+    });
+    expect((await issue(claim(claimable.validatorRewards + 1n), 2)).error?.message).toBe("couldn't issue tx: claiming more than was available to claim");
+    const other = realKey(devnet.state.hrp, 'not-the-owner');
+    expect((await issue(claim(claimable.validatorRewards), 2, other.privateKey)).error?.message).toMatch(/^couldn't issue tx: claimable credential isn't matching: wrong signature/);
+    const before = claimable.validatorRewards;
+    const r = await issue(claim(before), 2);
+    expect(r.error).toBeUndefined();
+    expect([...devnet.state.utxos.values()].filter((u) => u.txID === r.result!.txID).map((u) => u.amount)).toContain(before);
+    expect(devnet.state.claimables.find((c) => c.owner.addresses[0] === key().p)?.validatorRewards ?? 0n).toBe(0n);
+  });
+
+  it('a deposit: an active offer only, from unlocked outputs only; the new deposit starts at the chain time', async () => {
+    const fee = unlockedP();
+    const txFee = devnet.state.fees.txFee;
+    const deposit = (offer: string, from: Utxo, amount: bigint, duration: number): UnsignedTx => ({
+      chain: 'P',
+      kind: 'deposit',
+      upgradeVersion: 0,
+      ...P(),
+      inputs: [from.depositTxID ? lockedInput(from) : input(from)],
+      outputs: sortOutputs('P', [depositLocked(amount, formatCb58Id(THIS_TX_ID)), ownedBy(from.amount - amount - txFee, key().p)]),
+      depositOfferID: parseCb58Id(offer),
+      depositDuration: duration,
+      rewardsOwner: { locktime: 0n, threshold: 1, addresses: [parseChainAddress(key().p).bytes] },
+    });
+    const [standard, premium] = devnet.state.depositOffers;
+    // Locked "by this tx" (THIS_TX_ID), fixed to the deposit's own ID at acceptance.
+    const held = unspent('P', key().p, (x) => x.depositTxID === registeredId('local-signer:expired-deposit'));
+    expect((await issue(deposit(standard!.id, held, CAM, 90 * 86_400), 1)).error?.message).toBe("couldn't issue tx: flow check failed: utxo consumed for locking are already locked");
+    expect((await issue(deposit(premium!.id, fee, CAM, 400 * 86_400), 1)).error?.message).toBe("couldn't issue tx: deposit offer is inactive");
+    expect((await issue(deposit(standard!.id, fee, CAM, 86_400), 1)).error?.message).toBe("couldn't issue tx: deposit duration is less than deposit offer minmum duration");
+    const r = await issue(deposit(standard!.id, fee, CAM, 90 * 86_400), 1);
+    expect(r.error).toBeUndefined();
+    const txID = String(r.result!.txID);
+    expect(devnet.state.deposits.get(txID)).toMatchObject({ amount: CAM, start: devnet.state.now(), duration: 90 * 86_400 });
+    expect([...devnet.state.utxos.values()].filter((u) => u.txID === txID && u.depositTxID === txID).map((u) => u.amount)).toEqual([CAM]);
   });
 });

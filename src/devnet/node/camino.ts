@@ -1,6 +1,6 @@
 import { parseNodeId } from '../../codec/index.js';
 import { ARGUMENT_ERROR, type Params, RpcFault, type RpcRouter } from '../rpc.js';
-import { addTx, bareAddress, type Deposit, type DepositOffer, type DevnetState, type Owner, pBlockJson } from '../state/index.js';
+import { addTx, bareAddress, claimableReward, type Deposit, type DevnetState, type Owner, pBlockJson, sameOwner } from '../state/index.js';
 import { needUser } from './keystore.admin.js';
 import { needAddress } from './platform.js';
 import { pageUtxos } from './xvm.js';
@@ -12,30 +12,10 @@ import { changeOutputs, owners as fromOwners, pay } from './xvm.spend.js';
  */
 
 const s = (n: bigint | number): string => String(n);
-const YEAR = 31_536_000n;
-const RATE_DENOMINATOR = 1_000_000n * YEAR;
 
 /** platformapi.Owner: locktime and threshold quoted, P- addresses. */
 export function ownerJson(o: Owner) {
   return { locktime: s(o.locktime), threshold: s(o.threshold), addresses: o.addresses };
-}
-
-/** The reward claimable at `at` (caminogo deposit.ClaimableReward): accrued to min(at, end - noRewards) less claimed. */
-export function claimableReward(d: Deposit, offer: DepositOffer, at: number): bigint {
-  if (d.start > at) return 0n;
-  const rewardsEnd = d.start + d.duration - offer.noRewardsPeriodDuration;
-  const until = Math.min(at, rewardsEnd);
-  const total = (d.amount * BigInt(Math.max(0, until - d.start)) * offer.interestRateNominator) / RATE_DENOMINATOR;
-  return total - d.claimedRewardAmount;
-}
-
-/** What may be unlocked at `at` (caminogo deposit.UnlockableAmount): linear over the unlock period. */
-export function unlockableAmount(d: Deposit, offer: DepositOffer, at: number): bigint {
-  const periodStart = d.start + d.duration - offer.unlockPeriodDuration;
-  if (periodStart > at) return 0n;
-  if (offer.unlockPeriodDuration === 0) return d.amount - d.unlockedAmount;
-  const passed = BigInt(Math.min(at - periodStart, offer.unlockPeriodDuration));
-  return (d.amount * passed) / BigInt(offer.unlockPeriodDuration) - d.unlockedAmount;
 }
 
 /** secpOwnerFromAPI: every address must parse as a P- address of this network. */
@@ -47,12 +27,6 @@ function needOwner(state: DevnetState, raw: unknown): Owner {
   const threshold = num(o.threshold);
   if (locktime === undefined || threshold === undefined) throw new RpcFault(ARGUMENT_ERROR);
   return { locktime, threshold: Number(threshold), addresses };
-}
-
-/** The node hashes the sorted owner (txs/camino_owner_id.go): same locktime, threshold and address set. */
-export function sameOwner(a: Owner, b: Owner): boolean {
-  const set = (o: Owner) => [...new Set(o.addresses.map(bareAddress))].sort().join(',');
-  return a.locktime === b.locktime && a.threshold === b.threshold && set(a) === set(b);
 }
 
 export function registerCamino(router: RpcRouter, state: DevnetState): void {

@@ -7,8 +7,7 @@
  * consumed, outputs created under txID = sha256(signed bytes), exports into shared memory, a C
  * import credited to EVM balances and a C export debited with its nonce bumped.
  */
-import { bech32 } from '@scure/base';
-import { cb58Encode, formatCb58Id, formatChainAddress } from '../../codec/index.js';
+import { formatCb58Id, formatChainAddress } from '../../codec/index.js';
 import {
   atomicFee,
   atomicGas,
@@ -22,18 +21,9 @@ import {
 } from '../../codec/tx/index.js';
 import { type Params, RpcFault, type RpcRouter, needString } from '../rpc.js';
 import { pageUtxos } from './xvm.js';
-import {
-  addTx,
-  type Chain,
-  type DevnetState,
-  evmAddressOfPublicKey,
-  type NewUtxo,
-  recoverSigner,
-  sha256,
-  shortIdOfPublicKey,
-  type Utxo,
-  utxoIdFor,
-} from '../state/index.js';
+import { addTx, type Chain, type DevnetState, evmAddressOfPublicKey, type NewUtxo, recoverSigner, sha256, type Utxo } from '../state/index.js';
+import { applyCamino, CAMINO_KINDS } from './issue-camino.js';
+import { checkCredential, findUtxo, hexOf, Refused } from './issue-verify.js';
 
 const WEI_PER_UNIT = 1_000_000_000n;
 
@@ -43,8 +33,6 @@ const WORDING: Record<TxChain, { decode: string; verify: (why: string) => string
   P: { decode: "couldn't parse tx", verify: (why) => `couldn't issue tx: ${why}` },
   C: { decode: 'problem parsing transaction', verify: (why) => why },
 };
-
-class Refused extends Error {}
 
 /** The bytes of `tx` in `encoding` (hex with its checksum, as a Camino node takes them). */
 function txBytes(p: Params, chain: TxChain): Uint8Array {
@@ -59,46 +47,9 @@ function txBytes(p: Params, chain: TxChain): Uint8Array {
   return new Uint8Array(body);
 }
 
-const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
-const cb58Short = (b: Uint8Array) => cb58Encode(b);
-
-/** The UTXO an input names: on `chain`, or waiting in shared memory from `source` for an import. */
-function findUtxo(state: DevnetState, chain: Chain, input: TransferableInput, source: Chain | undefined): Utxo | undefined {
-  const u = state.utxos.get(utxoIdFor(formatCb58Id(input.txID), input.outputIndex));
-  if (!u || u.spentBy || u.chain !== chain || u.sourceChain !== source) return undefined;
-  return u;
-}
-
-/** 20-byte owners of a UTXO, sorted as the codec sorts them (the order sigIndices point into). */
-function ownerBytes(u: Utxo): Buffer[] {
-  return u.addresses.map((a) => Buffer.from(bech32Payload(a.slice(a.indexOf('-') + 1)))).sort(Buffer.compare);
-}
-
-function bech32Payload(bare: string): Uint8Array {
-  const { words } = bech32.decode(bare as `${string}1${string}`, 90);
-  return bech32.fromWords(words);
-}
-
 function letterOfChainId(state: DevnetState, id: Uint8Array): Chain | undefined {
   const cb58 = formatCb58Id(id);
   return (Object.entries(state.chains).find(([, known]) => known === cb58)?.[0] as Chain | undefined) ?? undefined;
-}
-
-/** Checks one input's credential: every signature recovers to the owner its sigIndex names. */
-function checkCredential(u: Utxo, sigIndices: readonly number[], signatures: readonly Uint8Array[], hash: Uint8Array): void {
-  const owners = ownerBytes(u);
-  if (sigIndices.length < u.threshold) throw new Refused('failed to verify transfer: input has less signers than expected');
-  if (signatures.length !== sigIndices.length) throw new Refused('failed to verify transfer: input has a different number of signatures than signers');
-  sigIndices.forEach((index, n) => {
-    const expected = owners[index];
-    if (!expected) throw new Refused('failed to verify transfer: input signer index out of range');
-    const pk = recoverSigner(hash, signatures[n]!);
-    if (!pk) throw new Refused('failed to verify transfer: invalid signature');
-    const got = shortIdOfPublicKey(pk);
-    if (!Buffer.from(got).equals(expected)) {
-      throw new Refused(`wrong signature: expected signature from ${cb58Short(expected)} but got from ${cb58Short(got)}`);
-    }
-  });
 }
 
 interface Consumed {
@@ -189,8 +140,9 @@ function applyXP(state: DevnetState, chain: 'X' | 'P', d: DecodedSignedTx): { tx
   const u = d.tx.unsigned;
   checkHeader(state, chain, u);
   if (u.chain === 'C') throw new Refused('unexpected C-chain tx');
+  if (chain === 'P' && CAMINO_KINDS.has(u.kind)) return applyCamino(state, d);
   if (u.kind !== 'base' && u.kind !== 'import' && u.kind !== 'export') {
-    throw new Refused(`this simulator issues only base, import and export transactions (got ${u.kind})`);
+    throw new Refused(`this simulator issues only base, import, export, deposit, unlock-deposit and claim transactions (got ${u.kind})`);
   }
   const own = consume(state, d, chain, u.inputs, undefined, 0);
   let source: Chain | undefined;

@@ -28,6 +28,7 @@
  * Seed data is deterministic apart from times, which are relative to the creation time.
  */
 export * from './blocks.js';
+export * from './deposits.js';
 export * from './ids.js';
 export * from './keys.js';
 export * from './ledger.js';

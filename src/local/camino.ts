@@ -1,0 +1,192 @@
+/**
+ * Camino's own spends under the local signer: a deposit into an open offer, an unlock of deposits,
+ * a claim of rewards (caminogo camino_tx_executor.go DepositTx, UnlockDepositTx, ClaimTx). Each is
+ * checked against what the node says now (the offer, the deposits, the claimables), built from the
+ * key's P UTXOs, and previewed from its decoded bytes like every local spend.
+ */
+import { buildClaimTx, buildDepositTx, buildUnlockDepositTx } from '../build/index.js';
+import { humanDuration, parseCb58Id, parseChainAddress } from '../codec/index.js';
+import { ownerId } from '../codec/tx/index.js';
+import type { ToolContext } from '../core/tool.js';
+import { InputError } from '../errors.js';
+import { nativeAmount } from '../summarize/format.js';
+import { ratePercent } from '../summarize/platform.js';
+import type { LocalEnv } from './env.js';
+import { decodedView } from './render.js';
+import { type Args, addressBytes, built, type LocalBuilder, type LocalSpend, memoBytes, onlyOwn, single } from './spends.js';
+import { fetchUtxos } from './utxos.js';
+
+const YEAR = 31_536_000n;
+const RATE_DENOMINATOR = 1_000_000n * YEAR;
+/** An offer owner's short ID when it has none (ids.ShortEmpty in cb58). */
+const NO_OWNER = new Set(['', '111111111111111111116DBWJs']);
+
+const obj = (raw: unknown): Record<string, unknown> => (raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {});
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const big = (v: unknown): bigint => {
+  try {
+    return BigInt(String(v ?? '0'));
+  } catch {
+    return 0n;
+  }
+};
+const iso = (unix: bigint) => new Date(Number(unix) * 1000).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
+
+async function platform(ctx: ToolContext, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  return obj(await ctx.rpc('platform', method, params, { retry: true }));
+}
+
+/** The offers open at `at` (platform.getAllDepositOffers answers those active then), by ID. */
+async function offersAt(ctx: ToolContext, at: bigint): Promise<Map<string, Record<string, unknown>>> {
+  const raw = await platform(ctx, 'platform.getAllDepositOffers', { timestamp: Number(at) });
+  return new Map(arr(raw.depositOffers).map(obj).map((o) => [String(o.id ?? ''), o]));
+}
+
+/** The key alone, as the node's owner (threshold 1, locktime 0): whose rewards the key may sign for. */
+function isKeyAlone(env: LocalEnv, owner: Record<string, unknown>): boolean {
+  const addresses = arr(owner.addresses).map(String);
+  return big(owner.threshold) === 1n && big(owner.locktime) === 0n && addresses.length === 1 && addresses[0] === env.own.p;
+}
+
+const show = (env: LocalEnv, v: bigint) => nativeAmount(v, env.network).display;
+
+async function deposit(args: Args, ctx: ToolContext, env: LocalEnv): Promise<LocalSpend> {
+  onlyOwn(env, args, 'P');
+  const offerID = String(args.offerID);
+  const amount = args.amount as bigint;
+  const duration = Number(args.duration);
+  const now = env.build.now;
+  const offer = (await offersAt(ctx, now)).get(offerID);
+  // caminogo DepositTx: the offer active now, the duration within its bounds, at least its minimum, within its cap.
+  if (!offer) throw new InputError('offerID', `no open offer ${offerID} takes deposits now; platform_getAllDepositOffers lists the open ones`);
+  if ((big(offer.flags) & 1n) === 1n) throw new InputError('offerID', `offer ${offerID} is locked and takes no deposits`);
+  if (!NO_OWNER.has(String(offer.ownerAddress ?? ''))) throw new InputError('offerID', `offer ${offerID} takes deposits only with its owner's signed permission, which this server does not build`);
+  const [minD, maxD] = [Number(big(offer.minDuration)), Number(big(offer.maxDuration))];
+  if (duration < minD || duration > maxD) throw new InputError('duration', `this offer takes ${minD} to ${maxD} seconds (${humanDuration(BigInt(minD))} to ${humanDuration(BigInt(maxD))}), got ${duration}`);
+  const minAmount = big(offer.minAmount);
+  if (amount < minAmount) throw new InputError('amount', `this offer takes at least ${show(env, minAmount)}`);
+  const cap = big(offer.totalMaxAmount);
+  if (cap > 0n && amount > cap - big(offer.depositedAmount)) throw new InputError('amount', `this offer has room for ${show(env, cap - big(offer.depositedAmount))} more`);
+  const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
+  const reward = args.rewardAddress ? { addresses: [addressBytes('rewardAddress', String(args.rewardAddress))] } : undefined;
+  const memo = memoBytes(args);
+  const tx = built(() => buildDepositTx(env.build, { utxos, depositOfferID: parseCb58Id(offerID), duration, amount, ...(reward ? { rewardsOwner: reward } : {}), ...(memo ? { memo } : {}) }));
+  // What the bytes lock, read back from them; the offer's terms from the node.
+  const view = decodedView(tx, env);
+  const locked = view.outputs.filter((o) => o.lock?.depositTxID === 'this tx').reduce((s, o) => s + o.amount, 0n);
+  const end = now + BigInt(view.deposit!.depositDuration);
+  const unlockPeriod = big(offer.unlockPeriodDuration);
+  const noRewards = big(offer.noRewardsPeriodDuration);
+  const nominator = big(offer.interestRateNominator);
+  const rewarded = BigInt(view.deposit!.depositDuration) - noRewards;
+  const total = (locked * (rewarded > 0n ? rewarded : 0n) * nominator) / RATE_DENOMINATOR;
+  const lines = [
+    `Deposits: ${show(env, locked)}, locked from acceptance (about now) until about ${iso(end)}${unlockPeriod > 0n ? `, unlocking gradually from about ${iso(end - unlockPeriod)}` : ''}`,
+    `Earns: ${ratePercent(nominator)} % a year for ${humanDuration(rewarded > 0n ? rewarded : 0n)} (the offer pays nothing in its last ${humanDuration(noRewards)}), about ${show(env, total)} in total, claimable as it accrues with platform_claim`,
+  ];
+  return single(ctx, env, { chain: 'P', built: tx, bytes: tx.bytes }, lines, [], (ids) =>
+    `Deposited: issued once, txID ${ids[0]} (also the deposit's ID). Follow it with platform_getTxStatus {"txID": "${ids[0]}"}; once Committed, platform_getDeposits {"depositTxIDs": ["${ids[0]}"]} shows it.`,
+  );
+}
+
+async function unlock(args: Args, ctx: ToolContext, env: LocalEnv): Promise<LocalSpend> {
+  onlyOwn(env, args, 'P');
+  const ids = (args.depositTxIDs as string[]).map(String);
+  const raw = await platform(ctx, 'platform.getDeposits', { depositTxIDs: ids });
+  const now = big(raw.timestamp) || env.build.now;
+  const deposits = arr(raw.deposits).map(obj);
+  const starts = [...new Set(deposits.map((d) => big(d.start)))];
+  const offers = new Map<string, Record<string, unknown>>();
+  for (const at of starts) for (const [id, o] of await offersAt(ctx, at)) offers.set(id, o);
+  const plan = deposits.map((d, n) => {
+    const id = String(d.depositTxID ?? ids[n]);
+    const amount = big(d.amount);
+    const unlocked = big(d.unlockedAmount);
+    const end = big(d.start) + big(d.duration);
+    if (end <= now) return { id, expired: true, amount: amount - unlocked, end };
+    const offer = offers.get(String(d.depositOfferID));
+    if (!offer) throw new InputError('depositTxIDs', `deposit ${id}'s offer is not known to the node, so what is unlockable cannot be told`);
+    const period = big(offer.unlockPeriodDuration);
+    const periodStart = end - period;
+    let total = 0n;
+    // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.min does not take
+    const passed = now - periodStart < period ? now - periodStart : period;
+    if (now >= periodStart) total = period === 0n ? amount : (amount * passed) / period;
+    // The node holds a new total unlocked to its UnlockableAmount, which is already net of what was
+    // unlocked (camino_tx_executor.go UnlockDepositTx): after a partial unlock, less is accepted.
+    const accepted = total - unlocked - unlocked;
+    return { id, expired: false, amount: accepted > 0n ? accepted : 0n, end, periodStart };
+  });
+  const ended = plan.filter((p) => p.expired);
+  if (ended.length > 0 && ended.length < plan.length) {
+    throw new InputError('depositTxIDs', `unlock ended deposits (${ended.map((p) => p.id).join(', ')}) apart from running ones: the node refuses them in one transaction`);
+  }
+  const none = plan.filter((p) => p.amount === 0n);
+  if (none.length === plan.length) {
+    const next = plan.map((p) => `${p.id}: ${'periodStart' in p && p.periodStart! > now ? `unlocking starts about ${iso(p.periodStart!)}` : 'nothing more until more of its unlock period passes'}`);
+    throw new InputError('depositTxIDs', `nothing is unlockable now (${next.join('; ')})`);
+  }
+  const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
+  const memo = memoBytes(args);
+  const tx = built(() =>
+    buildUnlockDepositTx(env.build, { utxos, deposits: plan.map((p) => ({ depositTxID: parseCb58Id(p.id), amount: p.amount, expired: p.expired })), ...(memo ? { memo } : {}) }),
+  );
+  // Per deposit, what the bytes return: its locked inputs less what stays locked with it.
+  const view = decodedView(tx, env);
+  const lines = plan.map((p) => {
+    const spent = view.inputs.filter((i) => i.lock?.depositTxID === p.id).reduce((s, i) => s + i.amount, 0n);
+    const stays = view.outputs.filter((o) => o.lock?.depositTxID === p.id).reduce((s, o) => s + o.amount, 0n);
+    return `Unlocks: ${show(env, spent - stays)} of deposit ${p.id}${p.expired ? ' (ended: unlocked whole, no fee)' : ''}`;
+  });
+  return single(ctx, env, { chain: 'P', built: tx, bytes: tx.bytes }, lines, [], (txIDs) =>
+    `Unlocked: issued once, txID ${txIDs[0]}. Follow it with platform_getTxStatus {"txID": "${txIDs[0]}"}; the unlocked CAM is then spendable on P.`,
+  );
+}
+
+const CLAIM_TYPE = { validator: 0n, expiredDeposit: 1n, deposit: 3n } as const;
+type Claim = { kind: keyof typeof CLAIM_TYPE; depositTxID?: string; owner?: string; amount: bigint };
+
+async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<LocalSpend> {
+  onlyOwn(env, args, 'P');
+  const claims = args.claims as Claim[];
+  const deposits = claims.filter((c) => c.kind === 'deposit').map((c) => c.depositTxID!);
+  const owners = claims.some((c) => c.kind !== 'deposit');
+  const [dep, own] = await Promise.all([
+    deposits.length ? platform(ctx, 'platform.getDeposits', { depositTxIDs: deposits }) : undefined,
+    owners ? platform(ctx, 'platform.getClaimables', { owners: [{ locktime: '0', threshold: '1', addresses: [env.own.p] }] }) : undefined,
+  ]);
+  const keyOwner = ownerId({ locktime: 0n, threshold: 1, addresses: [env.build.key.shortID] });
+  const mine = arr(own?.claimables).map(obj).find((c) => isKeyAlone(env, obj(c.rewardOwner)));
+  const intents = claims.map((c, n) => {
+    if (c.kind === 'deposit') {
+      const at = arr(dep?.deposits).map(obj).findIndex((d) => d.depositTxID === c.depositTxID);
+      if (at < 0) throw new InputError(`claims[${n}].depositTxID`, `the node has no deposit ${c.depositTxID}`);
+      if (!isKeyAlone(env, obj(obj(arr(dep!.deposits)[at]).rewardOwner))) throw new InputError(`claims[${n}].depositTxID`, `its rewards belong to another owner than the key alone (${env.own.p}); the local signer signs only for its key`);
+      const can = big(arr(dep!.availableRewards)[at]);
+      if (c.amount > can) throw new InputError(`claims[${n}].amount`, `${show(env, c.amount)} is more than the ${show(env, can)} claimable now`);
+      return { id: parseCb58Id(c.depositTxID!), type: CLAIM_TYPE.deposit, amount: c.amount, can };
+    }
+    if (c.owner !== env.own.p) throw new InputError(`claims[${n}].owner`, `the local signer claims only its key's own rewards (${env.own.p})`);
+    const can = big(c.kind === 'validator' ? mine?.validatorRewards : mine?.expiredDepositRewards);
+    if (c.amount > can) throw new InputError(`claims[${n}].amount`, `${show(env, c.amount)} is more than the ${show(env, can)} claimable now`);
+    return { id: keyOwner, type: CLAIM_TYPE[c.kind], amount: c.amount, can };
+  });
+  const to = parseChainAddress(String(args.to));
+  if (to.chain !== 'P') throw new InputError('to', 'rewards are paid on P: give a P- address');
+  const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
+  const memo = memoBytes(args);
+  const tx = built(() => buildClaimTx(env.build, { utxos, claims: intents.map(({ id, type, amount }) => ({ id, type, amount })), to: { addresses: [to.bytes] }, ...(memo ? { memo } : {}) }));
+  const view = decodedView(tx, env);
+  const total = (view.claimables ?? []).reduce((s, c) => s + c.amount, 0n);
+  const lines = [`Claims: ${show(env, total)} in rewards to ${String(args.to)}`, ...intents.map((c, n) => `Claimable now, claim ${n + 1}: ${show(env, c.can)}`)];
+  return single(ctx, env, { chain: 'P', built: tx, bytes: tx.bytes }, lines, [], (ids) =>
+    `Claimed: issued once, txID ${ids[0]}. Follow it with platform_getTxStatus {"txID": "${ids[0]}"}, then platform_getBalance {"addresses": ["${String(args.to)}"]}.`,
+  );
+}
+
+/** Camino's own spends the local signer builds, by tool name. */
+export const CAMINO_BUILDERS: Record<string, LocalBuilder> = {
+  platform_deposit: deposit,
+  platform_unlockDeposit: unlock,
+  platform_claim: claim,
+};
