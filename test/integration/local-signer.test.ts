@@ -230,6 +230,12 @@ describe("the user's own addresses come from the key", () => {
     const out = r.structured as { accounts: Array<{ address: string }>; evm: Array<{ address: string }> };
     expect(out.accounts.map((a) => a.address)).toEqual([devnet.localKey.x.slice(2)]);
     expect(out.evm.map((e) => e.address)).toEqual([devnet.localKey.c]);
+    // The key's own deposits and rewards, the holder's first questions: when each unlocks, what can be claimed,
+    // and the tool for the next step (ended and running deposits apart: the node refuses them mixed).
+    expect(r.text).toMatch(new RegExp(`10 CAM deposited until \\d{4}-\\d\\d-\\d\\d \\(in 10 days\\), [\\d.]+ CAM unlockable now, deposit reward [\\d.]+ CAM claimable now \\(deposit ${registeredId('local-signer:deposit')}\\)`));
+    expect(r.text).toContain(`to unlock: platform_unlockDeposit {"depositTxIDs": ["${registeredId('local-signer:expired-deposit')}"]}`);
+    expect(r.text).toContain(`to unlock: platform_unlockDeposit {"depositTxIDs": ["${registeredId('local-signer:deposit')}"]}`);
+    expect(r.text).toMatch(/claimable now: [\d.]+ CAM \(deposit rewards [\d.]+ CAM, validator rewards 1\.5 CAM, expired deposit rewards 0 CAM\); claim with platform_claim/);
   });
 
   it('transfer to C credits the key by default; another 0x address is marked "cannot be checked as yours" and refused under any limit', async () => {
