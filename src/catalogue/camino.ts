@@ -10,7 +10,6 @@ import { AmountOut, big, listLines, nativeAmount, TimeOut, timeOut } from '../su
 import { decodeDepositOffer, ratePercent } from '../summarize/platform.js';
 import { withShallowOutputs } from '../summarize/schema.js';
 import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
-import type { RpcParams } from '../transport/jsonrpc.js';
 
 /**
  * Camino's own P-Chain methods (caminogo vms/platformvm/camino_service.go): deposits, claimable
