@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseChainAddress, parseNodeId, relativeTime } from '../codec/index.js';
+import { caminoRpc } from '../context/camino.js';
 import { cb58Id, pAddress } from '../core/fields.js';
 import { defineTool, type ToolContext, type ToolDef } from '../core/tool.js';
 import { ChainMcpError, RpcError } from '../errors.js';
@@ -9,7 +10,6 @@ import { AmountOut, big, listLines, nativeAmount, TimeOut, timeOut } from '../su
 import { decodeDepositOffer, ratePercent } from '../summarize/platform.js';
 import { withShallowOutputs } from '../summarize/schema.js';
 import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
-import type { RpcParams } from '../transport/jsonrpc.js';
 
 /**
  * Camino's own P-Chain methods (caminogo vms/platformvm/camino_service.go): deposits, claimable
@@ -23,20 +23,6 @@ const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const nowUnix = (ctx: ToolContext) => BigInt(Math.floor(ctx.now() / 1000));
 const YEAR = 31_536_000n;
 const RATE_DENOMINATOR = 1_000_000n * YEAR;
-
-/** One call to a Camino-only method; "can't find method" becomes "this node does not offer it". */
-export async function caminoRpc(ctx: ToolContext, method: string, params: RpcParams = {}): Promise<unknown> {
-  try {
-    return await ctx.rpc('platform', method, params, { retry: true });
-  } catch (err) {
-    if (err instanceof RpcError && /can't find (method|service)/i.test(err.message)) {
-      throw new ChainMcpError('not_found', `This node does not offer ${method}: it is one of Camino's own P-Chain methods, and this node's API (${err.message}) lacks it.`, {
-        hint: 'Ask a Camino node (caminogo) for it; nothing else on this node answers the same question.',
-      });
-    }
-    throw err;
-  }
-}
 
 /** A node's "not found" for a lookup: the answer "none", not a failure. */
 function notFound(err: unknown): boolean {

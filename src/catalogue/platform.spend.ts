@@ -28,7 +28,7 @@ import { recipientsOf } from '../spend/guard.js';
 import { nativeAmount } from '../summarize/format.js';
 import type { NetworkInfo } from '../context/network.js';
 import { strangerLine } from '../summarize/stranger.js';
-import { caminoRpc } from './camino.js';
+import { caminoRpc } from '../context/camino.js';
 
 /** Platform chain transactions, endpoint /ext/P (spec document 3). Spend tier: preview, then confirm. */
 

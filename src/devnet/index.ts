@@ -106,6 +106,8 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     state.version.vmVersions = dialect === 'camino' ? { avm: version, ...others } : { xvm: version, ...others };
   };
   speak(opts.dialect ?? 'spec');
+  // Camino's C-Chain base fee is fixed at 200 gwei (caminoethvm params/camino_config.go SunrisePhase0BaseFee).
+  if (opts.dialect === 'camino') state.cBaseFee = 200_000_000_000n;
   const keystoreApi = opts.keystoreApi ?? (opts.dialect ?? 'spec') !== 'camino';
   state.keystoreApi = keystoreApi;
   const families = !keystoreApi ? FAMILIES.filter((f) => f !== registerKeystore && f !== registerKeystoreAdmin) : FAMILIES;

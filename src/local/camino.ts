@@ -7,6 +7,7 @@
 import { buildClaimTx, buildDepositTx, buildUnlockDepositTx } from '../build/index.js';
 import { humanDuration, parseCb58Id, parseChainAddress } from '../codec/index.js';
 import { ownerId } from '../codec/tx/index.js';
+import { caminoRpc } from '../context/camino.js';
 import type { ToolContext } from '../core/tool.js';
 import { InputError } from '../errors.js';
 import { nativeAmount } from '../summarize/format.js';
@@ -32,8 +33,9 @@ const big = (v: unknown): bigint => {
 };
 const iso = (unix: bigint) => new Date(Number(unix) * 1000).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 
+/** A Camino P-Chain read; a node without it (the spec's API) is named as not offering it. */
 async function platform(ctx: ToolContext, method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
-  return obj(await ctx.rpc('platform', method, params, { retry: true }));
+  return obj(await caminoRpc(ctx, method, params));
 }
 
 /** The offers open at `at` (platform.getAllDepositOffers answers those active then), by ID. */

@@ -230,6 +230,12 @@ describe("the user's own addresses come from the key", () => {
     const out = r.structured as { accounts: Array<{ address: string }>; evm: Array<{ address: string }> };
     expect(out.accounts.map((a) => a.address)).toEqual([devnet.localKey.x.slice(2)]);
     expect(out.evm.map((e) => e.address)).toEqual([devnet.localKey.c]);
+    // The key's own deposits and rewards, the holder's first questions: when each unlocks, what can be claimed,
+    // and the tool for the next step (ended and running deposits apart: the node refuses them mixed).
+    expect(r.text).toMatch(new RegExp(`10 CAM deposited until \\d{4}-\\d\\d-\\d\\d \\(in (about )?10 days\\), [\\d.]+ CAM unlockable now, deposit reward [\\d.]+ CAM claimable now \\(deposit ${registeredId('local-signer:deposit')}\\)`));
+    expect(r.text).toContain(`to unlock: platform_unlockDeposit {"depositTxIDs": ["${registeredId('local-signer:expired-deposit')}"]}`);
+    expect(r.text).toContain(`to unlock: platform_unlockDeposit {"depositTxIDs": ["${registeredId('local-signer:deposit')}"]}`);
+    expect(r.text).toMatch(/claimable now: [\d.]+ CAM \(deposit rewards [\d.]+ CAM, validator rewards 1\.5 CAM, expired deposit rewards 0 CAM\); claim with platform_claim/);
   });
 
   it('transfer to C credits the key by default; another 0x address is marked "cannot be checked as yours" and refused under any limit', async () => {
@@ -505,5 +511,26 @@ describe("Camino's own spends under the local signer: deposit, unlock, claim", (
     const other = await h.call('platform_claim', { claims: [{ kind: 'deposit', depositTxID: registeredId('deposit:0'), amount: '1' }], to: devnet.localKey.p });
     expect(other.text).toContain('claims[0].depositTxID: its rewards belong to another owner');
     expect(issued()).toEqual(before);
+  });
+});
+
+describe("Camino's own spends on a node of the spec's API", () => {
+  it('an unlock and a claim say plainly that the node does not offer the reads they need, and issue nothing', async () => {
+    const spec = await startDevnet({ dialect: 'spec' });
+    const h = await spendHarness(spec, {
+      env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase') },
+    });
+    try {
+      spec.router.record = true;
+      const unlock = await h.call('platform_unlockDeposit', { depositTxIDs: [registeredId('local-signer:deposit')] });
+      expect(unlock.isError).toBe(true);
+      expect(unlock.text.split('\n')[0]).toContain('This node does not offer platform.getDeposits');
+      const claim = await h.call('platform_claim', { claims: [{ kind: 'validator', owner: spec.localKey.p, amount: '1' }], to: spec.localKey.p });
+      expect(claim.text.split('\n')[0]).toContain('This node does not offer platform.getClaimables');
+      expect(requestsFor(spec, 'platform.issueTx')).toBe(0);
+    } finally {
+      await h.close();
+      await spec.close();
+    }
   });
 });

@@ -103,9 +103,9 @@ describe('a Camino node (simulator dialect camino)', () => {
   it('avax.export/import: baseFee goes out as 0x-hex; the node refuses a decimal one', async () => {
     const user = devnet.state.users.get('devnet')!.keys[0]!;
     devnet.state.cBalances.set(user.c, 10n ** 21n);
-    const exported = await confirmed(stack, 'cx_export', { to: user.x, amount: '1000000000', assetID: 'CAM', baseFee: '25000000000' });
+    const exported = await confirmed(stack, 'cx_export', { to: user.x, amount: '1000000000', assetID: 'CAM', baseFee: '200000000000' });
     expect(exported.result.isError, exported.result.text).toBe(false);
-    expect(sent(devnet, 'avax.export').at(-1)!.baseFee).toBe('0x5d21dba00');
+    expect(sent(devnet, 'avax.export').at(-1)!.baseFee).toBe('0x2e90edd000');
     const imported = await confirmed(stack, 'cx_import', { to: user.c, sourceChain: 'X', baseFee: '1' });
     // The node says what it thinks of the imported amount, never that it could not read the fee.
     expect(imported.result.text).not.toMatch(/unmarshal/);

@@ -91,6 +91,38 @@ function available(set: readonly Utxo[], assetID: Uint8Array): bigint {
 
 /** Math.min takes no bigint. */
 const minBig = (a: bigint, b: bigint): bigint => (a < b ? a : b);
+
+/**
+ * caminogo's lock accounting of an UnlockDepositTx (utxo/camino_locked.go VerifyUnlockDepositedUTXOs), as an
+ * oracle: deposited inputs pool per owner and bond; outputs, in their (sorted) order, draw on their owner's pool
+ * for their bond first, unlocked ones then on the unlocked inputs, which must keep the fee.
+ */
+function nodeUnlockAccounting(tx: Extract<UnsignedTx, { kind: 'unlockDeposit' }>, set: readonly Utxo[], fee: bigint): string {
+  const ownerOf = (o: { locktime: bigint; threshold: number; addresses: Uint8Array[] }) => `${o.locktime}/${o.threshold}/${o.addresses.map(hex).sort().join()}`;
+  const pools = new Map<string, bigint>();
+  let unlocked = 0n;
+  for (const i of tx.inputs) {
+    const u = set.find((x) => key(x.txID, x.outputIndex) === key(i.txID, i.outputIndex))!;
+    if (u.output.kind === 'locked') {
+      const k = `${ownerOf(u.output.output.owners)}|${hex(u.output.lockIDs.bondTxID)}`;
+      pools.set(k, (pools.get(k) ?? 0n) + inAmount(i));
+    } else unlocked += inAmount(i);
+  }
+  for (const o of tx.outputs) {
+    const inner = o.output.kind === 'locked' ? o.output.output : o.output.kind === 'secp.transfer' ? o.output : undefined;
+    if (!inner) return 'refused: output type';
+    const k = `${ownerOf(inner.owners)}|${hex(o.output.kind === 'locked' ? o.output.lockIDs.bondTxID : ZERO_ID)}`;
+    const have = pools.get(k) ?? 0n;
+    if (have >= inner.amount) pools.set(k, have - inner.amount);
+    else {
+      if (o.output.kind === 'locked') return 'refused: produced more tokens, than input had';
+      if (unlocked < inner.amount - have) return 'refused: produced more unlocked tokens, than input had';
+      unlocked -= inner.amount - have;
+      pools.set(k, 0n);
+    }
+  }
+  return unlocked < fee ? 'refused: burned less tokens, than needed to' : 'accepted';
+}
 const inAmount = (i: TransferableInput) => (i.input.kind === 'locked' ? i.input.input.amount : i.input.amount);
 const outAmount = (o: TransferableOutput) => (o.output.kind === 'secp.transfer' ? o.output.amount : o.output.output.amount);
 
@@ -307,6 +339,7 @@ describe('builder properties over random UTXO sets', () => {
         const freed = tx.outputs.filter((o) => o.output.kind !== 'locked' || o.output.lockIDs.depositTxID.every((x) => x === 0)).reduce((s, o) => s + outAmount(o), 0n);
         const feeChange = b.summary.change[Object.keys(b.summary.change)[0] ?? ''] ?? 0n;
         expect(freed - feeChange).toBe(minBig(unlockable, depositedTotal));
+        expect(nodeUnlockAccounting(tx, set, env.txFee)).toBe('accepted');
       }),
       RUNS,
     );

@@ -78,6 +78,16 @@ function lockLine(l: z.infer<typeof Lock>, now: bigint): string {
   return `${l.amount.display} ${what}${until}${gradual}${unlockable}${reward} (${ids})`;
 }
 
+/** The next step for deposits with something to unlock: ended ones and running ones apart (the node refuses them mixed). */
+function unlockHints(locks: readonly z.infer<typeof Lock>[], now: bigint): string[] {
+  const ready = locks.filter((l) => l.depositTxID && l.unlockableNow && l.unlockableNow.value !== '0');
+  const ended = ready.filter((l) => l.depositUnlockTime && BigInt(l.depositUnlockTime.unix) <= now);
+  const running = ready.filter((l) => !ended.includes(l));
+  return [ended, running]
+    .filter((group) => group.length > 0)
+    .map((group) => `  - to unlock: platform_unlockDeposit {"depositTxIDs": ${JSON.stringify(group.map((l) => l.depositTxID))}}`);
+}
+
 export const accountOverview = defineTool({
   name: 'account_overview',
   title: 'Account overview',
@@ -224,9 +234,10 @@ export const accountOverview = defineTool({
         lines.push(`- P: ${a.p.total.display} (unlocked ${a.p.unlocked.display}, bonded ${a.p.bonded.display}, deposited ${a.p.deposited.display}, bonded+deposited ${a.p.bondedDeposited.display})`);
       }
       for (const l of a.locks ?? []) lines.push(`  - ${lockLine(l, now)}`);
+      lines.push(...unlockHints(a.locks ?? [], now));
       if (a.claimable && a.claimable.total.value !== '0') {
         lines.push(
-          `  - claimable now: ${a.claimable.total.display} (deposit rewards ${a.claimable.depositRewards.display}, validator rewards ${a.claimable.validatorRewards.display}, expired deposit rewards ${a.claimable.expiredDepositRewards.display})`,
+          `  - claimable now: ${a.claimable.total.display} (deposit rewards ${a.claimable.depositRewards.display}, validator rewards ${a.claimable.validatorRewards.display}, expired deposit rewards ${a.claimable.expiredDepositRewards.display}); claim with platform_claim`,
         );
       }
       for (const w of a.waiting) lines.push(`- waiting for import on ${w.on} (exported from ${w.from}): ${w.amount.display} in ${w.utxos} UTXO(s); not spendable until imported: ${w.nextStep}`);

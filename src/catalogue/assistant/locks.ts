@@ -4,7 +4,8 @@ import type { ToolContext } from '../../core/tool.js';
 import type { NetworkInfo } from '../../core/network.js';
 import { AmountOut, big, nativeAmount, TimeOut, timeOut } from '../../summarize/format.js';
 import { decodeUtxo, type DecodedUtxo } from '../../summarize/utxo.js';
-import { caminoRpc, type DepositOut, readDeposits } from '../camino.js';
+import { caminoRpc } from '../../context/camino.js';
+import { type DepositOut, readDeposits } from '../camino.js';
 import { arr, rec, str } from './shared.js';
 
 export const Lock = z.object({
