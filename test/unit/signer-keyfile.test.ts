@@ -67,6 +67,17 @@ describe('the key file', () => {
     expect(() => openKeyFile(other)).toThrow(`${other} is not a chain-mcp key file (format chain-mcp-key, version 1)`);
   });
 
+  it('says by default that the passphrase is typed on the approval page, and can be locked before any unlock', async () => {
+    const signer = openKeyFile(await newFile());
+    expect(() => signer.lock()).not.toThrow();
+    expect(signer.lockedMessage()).toBe('The signing key is locked: the human unlocks it by typing the passphrase on the approval page. Nothing was signed.');
+    expect(() => signer.signEvmDigest(new Uint8Array(32))).toThrow(
+      new SignerLockedError('The signing key is locked: the human unlocks it by typing the passphrase on the approval page. Nothing was signed.'),
+    );
+    signer.setHowToUnlock(() => 'the human opens the page');
+    expect(signer.lockedMessage()).toBe('The signing key is locked: the human opens the page. Nothing was signed.');
+  });
+
   it('locks again after the idle minutes without a signature; the locked error says how to unlock and holds no secret', async () => {
     const file = await newFile();
     // Only the timers are faked: scrypt still runs on the thread pool.

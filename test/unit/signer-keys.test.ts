@@ -95,6 +95,31 @@ describe('signerFromPrivateKey', () => {
     expect(() => s.signHash(new Uint8Array(32).fill(7))).toThrow(SignerLockedError);
   });
 
+  it('can be locked again, by hand or after the idle lock, without error', () => {
+    vi.useFakeTimers();
+    const s = signerFromPrivateKey(EWOQ, { idleMinutes: 1 });
+    s.lock();
+    expect(() => s.lock()).not.toThrow();
+    const idle = signerFromPrivateKey(EWOQ, { idleMinutes: 1 });
+    vi.advanceTimersByTime(60_000);
+    expect(idle.isUnlocked()).toBe(false);
+    expect(() => idle.lock()).not.toThrow();
+    expect(() => idle.signHash(new Uint8Array(32))).toThrow(SignerLockedError);
+  });
+
+  it('cancels its idle timer when locked by hand, leaving nothing scheduled', () => {
+    vi.useFakeTimers();
+    const s = signerFromPrivateKey(EWOQ, { idleMinutes: 5 });
+    expect(vi.getTimerCount()).toBe(1);
+    s.signHash(new Uint8Array(32).fill(4));
+    // Each signature replaces the wait; it does not add one.
+    expect(vi.getTimerCount()).toBe(1);
+    s.lock();
+    expect(vi.getTimerCount()).toBe(0);
+    expect(signerFromPrivateKey(EWOQ).isUnlocked()).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('never locks by itself without an idle time', () => {
     vi.useFakeTimers();
     const s = signerFromPrivateKey(EWOQ);
