@@ -44,11 +44,14 @@ export class WrongPassphraseError extends Error {
 }
 
 function derive(passphrase: string, salt: Buffer, params: ScryptParams): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    scryptCallback(passphrase.normalize('NFKC'), salt, 32, { ...params, maxmem: 256 * params.N * params.r + 1024 * 1024 }, (err, key) =>
-      err ? reject(err) : resolve(key),
-    );
-  });
+  // An unpooled copy, wiped after: given a string, scrypt copies it into Node's shared Buffer pool,
+  // which later Buffer.allocUnsafe calls hand out uninitialised.
+  const normal = passphrase.normalize('NFKC');
+  const bytes = Buffer.alloc(Buffer.byteLength(normal, 'utf8'));
+  bytes.write(normal, 'utf8');
+  return new Promise<Buffer>((resolve, reject) => {
+    scryptCallback(bytes, salt, 32, { ...params, maxmem: 256 * params.N * params.r + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key)));
+  }).finally(() => bytes.fill(0));
 }
 
 const hexOf = (b: Uint8Array) => Buffer.from(b).toString('hex');
@@ -164,7 +167,12 @@ async function decrypt(json: KeyFileJson, passphrase: string): Promise<Buffer> {
     const decipher = createDecipheriv('aes-256-gcm', aesKey, Buffer.from(json.cipher.iv, 'base64url'));
     decipher.setAAD(aadOf(json));
     decipher.setAuthTag(Buffer.from(json.cipher.tag, 'base64url'));
-    return Buffer.concat([decipher.update(Buffer.from(json.cipher.data, 'base64url')), decipher.final()]);
+    const head = decipher.update(Buffer.from(json.cipher.data, 'base64url'));
+    const tail = decipher.final();
+    const key = Buffer.concat([head, tail]);
+    head.fill(0);
+    tail.fill(0);
+    return key;
   } catch {
     throw new WrongPassphraseError();
   } finally {
@@ -218,7 +226,10 @@ export class KeyFileSigner implements LocalSigner {
       try {
         const { addressesOfKey, signerFromPrivateKey } = await import('./keys.js');
         const derived = addressesOfKey(key);
-        if (derived.publicKey.length !== this.addresses.publicKey.length || !timingSafeEqual(derived.publicKey, this.addresses.publicKey)) {
+        const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && timingSafeEqual(a, b);
+        // Every stored address is used as the key's own (spends, change, "your address"): all must be this key's.
+        const matches = same(derived.publicKey, this.addresses.publicKey) && same(derived.shortId, this.addresses.shortId) && derived.evm.toLowerCase() === this.addresses.evm.toLowerCase();
+        if (!matches) {
           throw new KeyFileError(`${this.file}: the key does not match the addresses stored beside it; the file is damaged`);
         }
         this.inner?.lock();

@@ -299,13 +299,25 @@ describe('files this module writes and decrypts', () => {
     good.lock();
   });
 
+  it.each([
+    ['X/P address', (pub: ReturnType<typeof publicOf>) => ({ ...pub, shortId: publicOf(OTHER).shortId })],
+    ['C address', (pub: ReturnType<typeof publicOf>) => ({ ...pub, evm: publicOf(OTHER).evm })],
+  ])('refuses a file whose stored %s is another key\'s though its public key is right', async (_what, change) => {
+    // Spends, change and "your address" use the stored addresses: each must be this key's.
+    const file = put(craft(KEY, change(publicOf(KEY)), CHEAP));
+    const signer = openKeyFile(file);
+    const err = await signer.unlock(PASSPHRASE).catch((e: unknown) => e);
+    expect((err as Error).message).toBe(`${file}: the key does not match the addresses stored beside it; the file is damaged`);
+    expect(signer.isUnlocked()).toBe(false);
+  });
+
   it('refuses a file whose stored public key is of another length than a compressed key', async () => {
     const uncompressed = { ...publicOf(KEY), publicKey: Buffer.from(secp256k1.getPublicKey(KEY, false)).toString('hex') };
     const file = put(craft(KEY, uncompressed, CHEAP));
     expect(thrown(() => openKeyFile(file))).toEqual(new KeyFileError(NOT_A_KEY_FILE(file)));
   });
 
-  it('leaves no copy of the decrypted key in the shared Buffer pool (which Buffer.allocUnsafe hands out uninitialised)', async () => {
+  it('leaves no copy of the decrypted key or the passphrase in the shared Buffer pool (which Buffer.allocUnsafe hands out uninitialised)', async () => {
     const json = craft(KEY, publicOf(KEY), CHEAP);
     const signer = openKeyFile(put(json));
     // Outside the pool (Buffer.alloc), so that looking for them puts nothing in it.
@@ -325,8 +337,9 @@ describe('files this module writes and decrypts', () => {
       const pool = Buffer.from(slab.slice(0));
       // The unlock did use this slab (the ciphertext was decoded into it)...
       expect(pool.includes(ciphertext)).toBe(true);
-      // ...and the key it decrypted there was wiped.
+      // ...and the key it decrypted there was wiped, and the passphrase never went there.
       expect(pool.includes(key)).toBe(false);
+      expect(pool.includes(Buffer.from(PASSPHRASE.normalize('NFKC'), 'utf8'))).toBe(false);
     } finally {
       Buffer.poolSize = size;
       signer.lock();
