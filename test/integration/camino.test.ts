@@ -59,7 +59,8 @@ describe('Camino reads against a camino-dialect node', () => {
     expect(deposits[1]!.unlockableNow!.value).toBe(String((d1.amount * (now - periodStart)) / BigInt(offer.unlockPeriodDuration)));
     expect(deposits[0]!.unlockableNow!.value).toBe('0');
     expect(r.text).toContain('500 CAM in 8 % a year');
-    expect(r.text).toMatch(/until \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in about 80 days\)/);
+    // "about" unless the call lands in the seed's own second.
+    expect(r.text).toMatch(/until \d{4}-\d\d-\d\d \d\d:\d\d UTC \(in (about )?80 days\)/);
   });
 
   it('platform_getDeposits: an unknown ID fails the whole call with the node\'s text', async () => {
@@ -165,7 +166,7 @@ describe('Camino reads against a camino-dialect node', () => {
     const depositRewards = locks.reduce((s, l) => s + BigInt(l.depositReward?.value ?? '0'), 0n);
     expect(claim.depositRewards!.value).toBe(String(depositRewards));
     expect(claim.total!.value).toBe(String(depositRewards + c.validatorRewards + c.expiredDepositRewards));
-    expect(r.text).toMatch(/500 CAM deposited until \d{4}-\d\d-\d\d \(in about 80 days\)/);
+    expect(r.text).toMatch(/500 CAM deposited until \d{4}-\d\d-\d\d \(in (about )?80 days\)/);
     expect(r.text).toContain(`2,000 CAM bonded to ${state.validators[0]!.nodeID}`);
     expect(r.text).toContain('claimable now: ');
   });
