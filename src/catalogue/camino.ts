@@ -113,11 +113,13 @@ export async function readDeposits(ctx: ToolContext, ids: readonly string[]): Pr
       out.unlockPeriodStart = timeOut(periodStart)!;
       out.rewardsEnd = timeOut(rewardsEnd)!;
       out.totalReward = show(accrue(rewardsEnd));
+      // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.min and Math.max do not take
       out.rewardEarned = show(accrue(timestamp < rewardsEnd ? timestamp : rewardsEnd));
       if (out.unlockableNow === undefined) {
         // caminogo deposit.UnlockableAmount: linear over the unlock period, all of it when the period is 0.
         let unlockable = 0n;
         if (timestamp >= periodStart) {
+          // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.min and Math.max do not take
           const passed = timestamp - periodStart < unlockPeriod ? timestamp - periodStart : unlockPeriod;
           unlockable = unlockPeriod === 0n ? amount - unlocked : (amount * passed) / unlockPeriod - unlocked;
         }

@@ -20,7 +20,7 @@ import { registerXvmSpend } from './node/xvm.spend.js';
 import { type RunnerGateway, startRunnerGateway } from './runner.js';
 import { type DevnetDialect, RpcRouter } from './rpc.js';
 import { formatBareBech32 } from '../codec/index.js';
-import { ADDRESS_BYTES, createState, type DevnetState, fund } from './state/index.js';
+import { ADDRESS_BYTES, createState, type DevnetState, fund, holdDeposit } from './state/index.js';
 
 export interface DevnetOptions {
   /** Node API port on 127.0.0.1; 0 picks a free one. */
@@ -92,7 +92,13 @@ function fundUserKey(state: DevnetState, key: { shortId: Uint8Array; evm: string
   fund(state, 'P', `P-${bech32}`, [50n * CAM]);
   const c = key.evm.toLowerCase();
   state.cBalances.set(c, (state.cBalances.get(c) ?? 0n) + 10n * CAM * 1_000_000_000n);
+  // A holder's first questions and spends, at once: a deposit in its unlock period, rewards to claim.
+  holdDeposit(state, `P-${bech32}`, `your-key:deposit:${bech32}`, FUNDED.deposit);
+  state.claimables.push({ owner: { locktime: 0n, threshold: 1, addresses: [`P-${bech32}`] }, validatorRewards: FUNDED.validatorRewards, expiredDepositRewards: 0n });
 }
+
+/** What --devnet gives the user's own key besides 100 CAM on X, 50 on P and 10 on C. */
+export const FUNDED = { deposit: 20n * CAM, validatorRewards: 1_500_000_000n } as const;
 
 /** Starts the simulator on loopback. */
 export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {

@@ -102,6 +102,7 @@ export async function pLocks(ctx: ToolContext, address: string, network: Network
     const lock: Lock = { reason: g.depositTxID && g.bondTxID ? 'deposit and bond' : g.depositTxID ? 'deposit' : 'bond', amount: show(g.amount) };
     if (g.depositTxID) lock.depositTxID = g.depositTxID;
     if (g.bondTxID) lock.bondTxID = g.bondTxID;
+    // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.min and Math.max do not take
     if (ends.length) lock.until = timeOut(ends.reduce((a, c) => (c > a ? c : a)))!;
     if (d) lock.depositUnlockTime = d.unlockTime;
     if (b) lock.bondEnd = timeOut(b.end)!;

@@ -74,3 +74,21 @@ export function seedLocalAccount(state: DevnetState): RealKey {
   state.localKey = key;
   return key;
 }
+
+/**
+ * A deposit of `amount` held by `pAddress` in the first (open) offer, 20 days into its 30-day unlock
+ * period (two thirds unlockable, rewards accrued), with its locked.Out UTXO: a holder's questions
+ * (when does it unlock, what can I claim) and spends (unlock, claim) work at once.
+ */
+export function holdDeposit(state: DevnetState, pAddress: string, label: string, amount: bigint): string | undefined {
+  const offer = state.depositOffers[0];
+  if (!offer) return undefined;
+  const depositTxID = registeredId(label);
+  addTx(state, { chain: 'P', type: 'deposit', inputs: [], outputs: [{ assetID: state.nativeAssetID, amount, addresses: [pAddress], chain: 'P', lock: 'deposited', depositTxID }], newBlock: false });
+  const native = state.assets.get(state.nativeAssetID);
+  if (native) native.supply += amount;
+  const start = state.now() - 90 * DAY;
+  const rewardOwner = { locktime: 0n, threshold: 1, addresses: [pAddress] };
+  state.deposits.set(depositTxID, { txID: depositTxID, offerID: offer.id, amount, unlockedAmount: 0n, claimedRewardAmount: 0n, start, duration: 100 * DAY, rewardOwner });
+  return depositTxID;
+}
