@@ -9,6 +9,21 @@ const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/^0x/, ''), 'he
 const EWOQ = hex('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027');
 
 describe('signerFromPrivateKey', () => {
+  it('an EVM signature recovers to the key\'s own C address with its yParity, for digests of either parity', async () => {
+    const { recoverAddress } = await import('viem');
+    const s = signerFromPrivateKey(EWOQ);
+    const seen = new Set<number>();
+    for (let i = 0; i < 16; i++) {
+      const digest = sha256(Uint8Array.of(i));
+      const sig = s.signEvmDigest(digest);
+      seen.add(sig.yParity);
+      const back = await recoverAddress({ hash: `0x${Buffer.from(digest).toString('hex')}`, signature: { r: sig.r, s: sig.s, yParity: sig.yParity } });
+      expect(back).toBe(s.addresses.evm);
+    }
+    // Both parities occur among these digests, so a yParity stuck at one value fails above.
+    expect([...seen].sort()).toEqual([0, 1]);
+  });
+
   afterEach(() => vi.useRealTimers());
 
   it('derives the published X/P and C addresses of the ewoq key', () => {
