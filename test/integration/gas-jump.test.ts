@@ -50,7 +50,17 @@ describe('a gas price that jumps between preview and send', () => {
     const done = await stack.call('eth_sendRawTransaction', { signedTx, confirm: preview.structured?.confirmationId });
     expect(done.isError, done.text).toBe(false);
     const txHash = (done.structured!.result as { txHash: string }).txHash;
-    const receipt = (await rpc('eth_getTransactionReceipt', [txHash])) as { status: string; gasUsed: string; effectiveGasPrice: string };
+    // anvil mines on send, but its receipt can trail the returned hash on a busy machine: bounded wait.
+    type Receipt = { status: string; gasUsed: string; effectiveGasPrice: string };
+    const receiptOf = async (): Promise<Receipt> => {
+      for (let i = 0; i < 50; i++) {
+        const found = (await rpc('eth_getTransactionReceipt', [txHash])) as Receipt | null;
+        if (found) return found;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`no receipt for ${txHash} after 5 s`);
+    };
+    const receipt = await receiptOf();
     expect(receipt.status).toBe('0x1');
     const paid = BigInt(receipt.gasUsed) * BigInt(receipt.effectiveGasPrice);
     expect(paid > 21_000n * base).toBe(true);
