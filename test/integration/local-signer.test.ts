@@ -434,6 +434,40 @@ describe("Camino's own spends under the local signer: deposit, unlock, claim", (
     expect(issued()).toEqual(before);
   });
 
+  it('on the wire: the reads and the one issue an unlock, a deposit and a claim send, each as a Camino node takes it', async () => {
+    const h = await harness();
+    const offer = state.depositOffers[0]!;
+    const METHODS = /^platform\.(getAllDepositOffers|getDeposits|getClaimables|issueTx)$/;
+    const sent = () =>
+      devnet.router.requests.flatMap((r) =>
+        ((Array.isArray(r.body) ? r.body : [r.body]) as Array<{ method: string; params: Record<string, unknown> }>)
+          .filter((b) => METHODS.test(b.method))
+          .map((b) => ({ path: r.path, method: b.method, params: b.params })),
+      );
+    devnet.router.requests.length = 0;
+    await previewOf(h, 'platform_unlockDeposit', { depositTxIDs: [running()] });
+    // The deposits asked by ID, then the offers active at the deposit's start (a plain number), where its terms are.
+    expect(sent()).toEqual([
+      { path: '/ext/P', method: 'platform.getDeposits', params: { depositTxIDs: [running()] } },
+      { path: '/ext/P', method: 'platform.getAllDepositOffers', params: { timestamp: state.deposits.get(running())!.start } },
+    ]);
+    devnet.router.requests.length = 0;
+    await spend(h, 'platform_deposit', { offerID: offer.id, amount: '2 CAM', duration: 60 * 86_400 });
+    const deposit = sent();
+    // The offers as of now (Unix seconds, a plain number), then the signed bytes in hex with their checksum.
+    expect(deposit.map((b) => [b.path, b.method])).toEqual([
+      ['/ext/P', 'platform.getAllDepositOffers'],
+      ['/ext/P', 'platform.issueTx'],
+    ]);
+    expect(Object.keys(deposit[0]!.params)).toEqual(['timestamp']);
+    expect(Number.isInteger(deposit[0]!.params.timestamp)).toBe(true);
+    expect(deposit[1]!.params).toEqual({ tx: expect.stringMatching(/^0x([0-9a-f]{2})+$/), encoding: 'hex' });
+    devnet.router.requests.length = 0;
+    await previewOf(h, 'platform_claim', { claims: [{ kind: 'validator', owner: devnet.localKey.p, amount: '1' }], to: devnet.localKey.p });
+    // The owner exactly as the node matches it: locktime and threshold quoted, the one P- address.
+    expect(sent()).toEqual([{ path: '/ext/P', method: 'platform.getClaimables', params: { owners: [{ locktime: '0', threshold: '1', addresses: [devnet.localKey.p] }] } }]);
+  });
+
   it('an unlock of the running deposit returns what its unlock period has freed, for the fee; the node records exactly that', async () => {
     const h = await harness();
     const { preview, sent, result } = await spend(h, 'platform_unlockDeposit', { depositTxIDs: [running()] });
