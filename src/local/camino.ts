@@ -6,7 +6,7 @@
  */
 import { buildClaimTx, buildDepositTx, buildUnlockDepositTx } from '../build/index.js';
 import { humanDuration, parseCb58Id, parseChainAddress } from '../codec/index.js';
-import { ownerId } from '../codec/tx/index.js';
+import { ownerId, THIS_TX } from '../codec/tx/index.js';
 import { caminoRpc } from '../context/camino.js';
 import type { ToolContext } from '../core/tool.js';
 import { InputError } from '../errors.js';
@@ -75,7 +75,7 @@ async function deposit(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
   const tx = built(() => buildDepositTx(env.build, { utxos, depositOfferID: parseCb58Id(offerID), duration, amount, ...(reward ? { rewardsOwner: reward } : {}), ...(memo ? { memo } : {}) }));
   // What the bytes lock, read back from them; the offer's terms from the node.
   const view = decodedView(tx, env);
-  const locked = view.outputs.filter((o) => o.lock?.depositTxID === 'this tx').reduce((s, o) => s + o.amount, 0n);
+  const locked = view.outputs.filter((o) => o.lock?.depositTxID === THIS_TX).reduce((s, o) => s + o.amount, 0n);
   const end = now + BigInt(view.deposit!.depositDuration);
   const unlockPeriod = big(offer.unlockPeriodDuration);
   const noRewards = big(offer.noRewardsPeriodDuration);
