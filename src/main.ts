@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     const keyFile = env.CHAIN_MCP_KEY_FILE || keyFilePath(env);
     const fundKey = existsSync(keyFile) ? (await import('./signer/keyfile.js')).readKeyFileAddresses(keyFile) : undefined;
     const devnet = await startDevnet({ dialect, keystoreApi: true, fundKey, log: cli.check ? () => undefined : (line) => process.stderr.write(`${line}\n`) });
-    if (fundKey && !cli.check) process.stderr.write(`devnet: funded your key (${keyFile}): 100 CAM on X, 50 CAM on P, 10 CAM on C at ${fundKey.evm}, a 20 CAM deposit in its unlock period and 1.5 CAM of rewards to claim\n`);
+    if (fundKey && !cli.check) process.stderr.write(`devnet: funded your key (${keyFile}): 100 CAM on X, 50 CAM on P, 10 CAM on C at ${fundKey.evm}${dialect === 'camino' ? ', a 20 CAM deposit in its unlock period and 1.5 CAM of rewards to claim' : ''}\n`);
     env.CHAIN_MCP_NODE_URL = devnet.nodeUrl;
     env.CHAIN_MCP_INDEXER_URL = devnet.indexerUrl;
     if (devnet.runnerUrl) env.CHAIN_MCP_RUNNER_URL = devnet.runnerUrl;

@@ -84,7 +84,7 @@ async function listen(server: Server, port: number): Promise<string> {
 
 const CAM = 1_000_000_000n;
 
-function fundUserKey(state: DevnetState, key: { shortId: Uint8Array; evm: string }): void {
+function fundUserKey(state: DevnetState, key: { shortId: Uint8Array; evm: string }, camino: boolean): void {
   const bech32 = formatBareBech32(state.hrp, key.shortId);
   // The simulator's UTXO encodings find an address's bytes here.
   ADDRESS_BYTES.set(bech32, key.shortId);
@@ -92,7 +92,9 @@ function fundUserKey(state: DevnetState, key: { shortId: Uint8Array; evm: string
   fund(state, 'P', `P-${bech32}`, [50n * CAM]);
   const c = key.evm.toLowerCase();
   state.cBalances.set(c, (state.cBalances.get(c) ?? 0n) + 10n * CAM * 1_000_000_000n);
-  // A holder's first questions and spends, at once: a deposit in its unlock period, rewards to claim.
+  // A holder's first questions and spends, at once: a deposit in its unlock period, rewards to claim
+  // (Camino's own; a node of the spec's API has neither).
+  if (!camino) return;
   holdDeposit(state, `P-${bech32}`, `your-key:deposit:${bech32}`, FUNDED.deposit);
   state.claimables.push({ owner: { locktime: 0n, threshold: 1, addresses: [`P-${bech32}`] }, validatorRewards: FUNDED.validatorRewards, expiredDepositRewards: 0n });
 }
@@ -123,7 +125,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
     registerAuth(router, state);
     router.authorize = authorizer(state, opts.authTokens);
   }
-  if (opts.fundKey) fundUserKey(state, opts.fundKey);
+  if (opts.fundKey) fundUserKey(state, opts.fundKey, opts.dialect === 'camino');
   const node = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
