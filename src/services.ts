@@ -89,7 +89,7 @@ export class Services {
     this.confirmations = new ConfirmationBook(this.state, opts.config.stateKey);
     this.approvals = new ApprovalBook(this.now, this.state);
     this.cardSecrets = new CardSecrets(this.state);
-    this.localRecords = new LocalRecords(this.now);
+    this.localRecords = new LocalRecords(this.state, this.now);
     const keystore = opts.config.keystore;
     this.ownAddresses = new OwnAddresses(
       keystore

@@ -1,11 +1,15 @@
-import type { LocalSpend } from './spends.js';
+import type { StateStore } from '../state/store.js';
+import type { LocalSpend, LocalStep } from './spends.js';
 
 /** At most this many local previews wait for confirmation at once (the confirmation book's own bound is larger). */
 export const MAX_LOCAL_RECORDS = 1_000;
 
+/** What a confirm needs of a local spend: the kept bytes and the texts it answers with once issued. */
+export type KeptSpend = Pick<LocalSpend, 'steps' | 'done' | 'result'>;
+
 export interface LocalRecord {
   tool: string;
-  spend: LocalSpend;
+  spend: KeptSpend;
   /** sha256 of each step's unsigned bytes, hex, as bound into the confirmation id at preview. */
   hashes: string[];
   /** Amount plus every fee: what the daily total reserves. */
@@ -15,42 +19,91 @@ export interface LocalRecord {
   expiresAt: number;
 }
 
+/** The stored form: bytes as hex, the answer texts made at preview with each txID as a placeholder. */
+interface StoredRecord {
+  tool: string;
+  hashes: string[];
+  total: string;
+  lines: string[];
+  expiresAt: number;
+  steps: Array<{ chain: LocalStep['chain']; bytes: string; sigIndices?: number[][]; signed?: string }>;
+  done: string;
+  /** `result(txIDs, complete)` for the first k txIDs, keyed `k:complete`. */
+  results: Record<string, string>;
+}
+
+// A txID is a cb58 or 0x string, so this cannot occur in one, nor in JSON-escaped text.
+const slot = (n: number) => `@@txid-${n}@@`;
+const fill = (text: string, txIDs: readonly string[]) => text.replace(/@@txid-(\d+)@@/g, (_, n: string) => txIDs[Number(n)] ?? '');
+const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+const bytes = (h: string) => Uint8Array.from(Buffer.from(h, 'hex'));
+
+function store(record: LocalRecord): string {
+  const { spend } = record;
+  const slots = spend.steps.map((_, n) => slot(n));
+  const results: Record<string, string> = {};
+  for (let k = 0; k <= slots.length; k++) {
+    for (const complete of [true, false]) results[`${k}:${complete}`] = JSON.stringify(spend.result(slots.slice(0, k), complete));
+  }
+  const stored: StoredRecord = {
+    tool: record.tool,
+    hashes: record.hashes,
+    total: record.total.toString(),
+    lines: record.lines,
+    expiresAt: record.expiresAt,
+    steps: spend.steps.map((s) => ({
+      chain: s.chain,
+      bytes: hex(s.bytes),
+      ...(s.built ? { sigIndices: s.built.sigIndices } : s.sigIndices ? { sigIndices: s.sigIndices } : {}),
+      ...(s.signed ? { signed: hex(s.signed) } : {}),
+    })),
+    done: spend.done(slots),
+    results,
+  };
+  return JSON.stringify(stored);
+}
+
+function restore(text: string): LocalRecord {
+  const r = JSON.parse(text) as StoredRecord;
+  return {
+    tool: r.tool,
+    hashes: r.hashes,
+    total: BigInt(r.total),
+    lines: r.lines,
+    expiresAt: r.expiresAt,
+    spend: {
+      steps: r.steps.map((s) => ({ chain: s.chain, bytes: bytes(s.bytes), ...(s.sigIndices ? { sigIndices: s.sigIndices } : {}), ...(s.signed ? { signed: bytes(s.signed) } : {}) })),
+      done: (txIDs) => fill(r.done, txIDs),
+      result: (txIDs, complete) => JSON.parse(fill(r.results[`${txIDs.length}:${complete}`] ?? '{}', txIDs)) as Record<string, unknown>,
+    },
+  };
+}
+
 /**
- * The server-side record of each local preview, keyed by its confirmation nonce: the exact
- * bytes the human approves are kept here and signed at confirm time, never rebuilt.
+ * The record of each local preview, keyed by its confirmation nonce, in the state store: the exact
+ * bytes the human approves are kept there and signed at confirm time, never rebuilt, so with a
+ * shared store any replica holding the same key confirms a preview another made, once.
  */
 export class LocalRecords {
-  private readonly records = new Map<string, LocalRecord>();
+  constructor(
+    private readonly state: StateStore,
+    private readonly now: () => number,
+  ) {}
 
-  constructor(private readonly now: () => number) {}
-
-  put(nonce: string, record: LocalRecord): void {
-    this.sweep();
-    if (this.records.size >= MAX_LOCAL_RECORDS) {
-      // Refuse the new one; an older preview a human may be reading is never dropped.
+  async put(nonce: string, record: LocalRecord): Promise<void> {
+    // Refused when full; an older preview a human may be reading is never dropped.
+    if (!(await this.state.putPreview(nonce, store(record), record.expiresAt, this.now(), MAX_LOCAL_RECORDS))) {
       throw new Error(`${MAX_LOCAL_RECORDS} local previews are open`);
     }
-    this.records.set(nonce, record);
   }
 
-  get(nonce: string): LocalRecord | undefined {
-    this.sweep();
-    return this.records.get(nonce);
+  async get(nonce: string): Promise<LocalRecord | undefined> {
+    const text = await this.state.getPreview(nonce, this.now());
+    return text === undefined ? undefined : restore(text);
   }
 
-  /** Taken out once issued (or declined): a record is used once. */
-  take(nonce: string): LocalRecord | undefined {
-    const r = this.records.get(nonce);
-    this.records.delete(nonce);
-    return r;
-  }
-
-  get size(): number {
-    return this.records.size;
-  }
-
-  private sweep(): void {
-    const now = this.now();
-    for (const [nonce, r] of this.records) if (now > r.expiresAt) this.records.delete(nonce);
+  /** Takes the record out; true only for the one call that removed it (a record is used once). */
+  take(nonce: string): Promise<boolean> {
+    return this.state.takePreview(nonce);
   }
 }

@@ -29,6 +29,8 @@ export interface LocalStep {
   built?: BuiltTx;
   /** Signed at preview only where a later step must name this one's ID (a transfer's export). */
   signed?: Uint8Array;
+  /** A kept step read back from the state store: its credentials' signature indices (`built.sigIndices`). */
+  sigIndices?: number[][];
 }
 
 /** Signs a step's kept bytes (never rebuilt) and gives what the node takes and the ID it will name. */
@@ -41,7 +43,8 @@ export async function signStep(step: LocalStep, signer: LocalSigner): Promise<{ 
     const signed = serializeEip1559(parsed.fields, { r: BigInt(sig.r), s: BigInt(sig.s), yParity: sig.yParity });
     return { hex: `0x${Buffer.from(signed).toString('hex')}`, id: `0x${Buffer.from(keccak256(signed)).toString('hex')}` };
   }
-  const signed = step.signed ?? signBuilt(step.built!, signer);
+  // The kept bytes themselves are signed, with the signature plan made when they were built.
+  const signed = step.signed ?? signBuilt({ chain: step.chain, bytes: step.bytes, sigIndices: step.built?.sigIndices ?? step.sigIndices ?? [] }, signer);
   return { hex: signedTxHex(signed), id: txIdOf(signed) };
 }
 
@@ -138,7 +141,7 @@ function exportedUtxos(built: BuiltTx, signed: Uint8Array): Utxo[] {
 }
 
 /** Signs every credential of a built tx with the key (one signature per signature index) and attaches them. */
-export function signBuilt(step: BuiltTx, signer: LocalSigner): Uint8Array {
+export function signBuilt(step: Pick<BuiltTx, 'chain' | 'bytes' | 'sigIndices'>, signer: LocalSigner): Uint8Array {
   // The hash of the kept bytes themselves, never a stored copy of it.
   const hash = sha256(step.bytes);
   const credentials = step.sigIndices.map((indices) => ({ signatures: indices.map(() => signer.signHash(hash)) }));

@@ -156,7 +156,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     const nonce = id.split('.')[0]!;
     const lines = [...preview.filter((l) => !isStrangerLine(l)), ...limitsInForce(config, spentToday), ...preview.filter(isStrangerLine)];
     const record: LocalRecord = { tool: tool.name, spend, hashes, total, lines, expiresAt };
-    services.localRecords.put(nonce, record);
+    await services.localRecords.put(nonce, record);
     log.info({ audit: 'preview', ...audit, fee: spend.fee.toString(), unsignedSha256: hashes }, 'spend preview');
     let how = `To execute once, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes).`;
     let approvalUrl: string | undefined;
@@ -185,19 +185,19 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
 
   // Confirm: the record the id names, the id checked against these arguments AND the bytes' hashes.
   const nonce = confirm.split('.')[0] ?? '';
-  const record = services.localRecords.get(nonce);
+  const record = await services.localRecords.get(nonce);
   if (!record || record.tool !== tool.name) {
     log.info({ audit: 'refused', ...audit, why: 'no local preview for this id' }, 'spend confirmation refused');
-    throw new ChainMcpError('confirmation', 'Confirmation refused: this server holds no preview for that confirmationId (expired, already used, restarted, or not issued here). Nothing was sent.', {
+    throw new ChainMcpError('confirmation', 'Confirmation refused: no preview is kept for that confirmationId (expired, already used, or kept by another server whose state this one does not share). Nothing was sent.', {
       hint: 'Call the tool again without confirm to get a fresh preview.',
     });
   }
   const boundArgs = bound(args, record.hashes);
   await services.confirmations.verify(confirm, tool.name, boundArgs, services.now(), ownerOf(hooks));
   // What is signed must be exactly what was approved: the kept bytes still hash to the bound values.
-  const drift = record.spend.steps.findIndex((s, n) => sha256Hex(s.bytes) !== record.hashes[n] || (s.built !== undefined && s.built.bytes !== s.bytes));
+  const drift = record.spend.steps.findIndex((s, n) => sha256Hex(s.bytes) !== record.hashes[n]);
   if (drift >= 0) {
-    services.localRecords.take(nonce);
+    await services.localRecords.take(nonce);
     log.warn({ audit: 'refused', ...audit, why: 'bytes differ from the approved hash' }, 'spend refused');
     throw new ChainMcpError('confirmation', 'Refused: the transaction bytes kept for this preview no longer match the hash that was approved. Nothing was signed or sent.', {
       hint: 'Call the tool again without confirm for a fresh preview.',
@@ -214,7 +214,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   if (config.approval === 'human') {
     const decision = await humanApproval(services, tool, boundArgs, confirm, plan, hooks);
     if (typeof decision !== 'string') {
-      services.localRecords.take(nonce);
+      await services.localRecords.take(nonce);
       return decision;
     }
     approvedBy = decision;
@@ -223,13 +223,17 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     if (hooks.elicit) {
       const answer = await hooks.elicit([`Approve ${tool.title}?`, ...record.lines].join('\n'));
       if (answer !== 'accept') {
-        services.localRecords.take(nonce);
+        await services.localRecords.take(nonce);
         log.info({ audit: 'declined', ...audit, answer }, 'spend declined');
         return textResult(`Declined by the human (${answer}); nothing was sent.`, { status: 'declined', preview: record.lines }, config);
       }
     }
   }
-  services.localRecords.take(nonce);
+  // Used once: of two processes confirming the same preview, only the one that takes the record signs.
+  if (!(await services.localRecords.take(nonce))) {
+    log.warn({ audit: 'refused', ...audit, why: 'preview already used' }, 'spend refused');
+    throw new ChainMcpError('confirmation', 'Confirmation refused: this preview was already used. Nothing was sent.', { hint: 'Call the tool again without confirm to get a fresh preview.' });
+  }
   const reserved = await services.ledger.reserve(record.total, config.maxSpendPerDay);
   if (!reserved) throw overDailyTotal(record.total, await services.ledger.spent(), config, services.cachedNetwork());
   log.info({ audit: 'confirmed', ...audit, ...(approvedBy ? { approvedBy } : {}), unsignedSha256: record.hashes }, 'spend confirmed');

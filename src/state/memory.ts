@@ -22,6 +22,7 @@ export class MemoryStore implements StateStore {
   private readonly approvals = new Map<string, ApprovalRecord>();
   private readonly tokens = new Map<string, string>();
   private readonly cards = new Map<string, { nonce: string; expiresAt: number }>();
+  private readonly previews = new Map<string, { record: string; expiresAt: number }>();
   private readonly ledger = new Map<string, Entry[]>();
   private readonly passkeys = new Map<string, PasskeyRecord[]>();
   private readonly waiters = new Waiters();
@@ -126,6 +127,22 @@ export class MemoryStore implements StateStore {
     const c = this.cards.get(secret);
     this.cards.delete(secret);
     return c?.nonce;
+  }
+
+  async putPreview(nonce: string, record: string, expiresAt: number, now: number, maxOpen: number): Promise<boolean> {
+    for (const [n, p] of this.previews) if (now > p.expiresAt) this.previews.delete(n);
+    if (this.previews.size >= maxOpen) return false;
+    this.previews.set(nonce, { record, expiresAt });
+    return true;
+  }
+
+  async getPreview(nonce: string, now: number): Promise<string | undefined> {
+    const p = this.previews.get(nonce);
+    return p && now <= p.expiresAt ? p.record : undefined;
+  }
+
+  async takePreview(nonce: string): Promise<boolean> {
+    return this.previews.delete(nonce);
   }
 
   async spent(signer: string, now: number): Promise<bigint> {

@@ -15,6 +15,7 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS chain_mcp_approvals (nonce TEXT PRIMARY KEY, owner TEXT NOT NULL, token TEXT NOT NULL UNIQUE, facts TEXT NOT NULL,
     expires_at BIGINT NOT NULL, state TEXT NOT NULL, decided_by TEXT, passkey_challenge TEXT)`,
   'CREATE TABLE IF NOT EXISTS chain_mcp_card_secrets (secret TEXT PRIMARY KEY, nonce TEXT NOT NULL, expires_at BIGINT NOT NULL)',
+  'CREATE TABLE IF NOT EXISTS chain_mcp_previews (nonce TEXT PRIMARY KEY, record TEXT NOT NULL, expires_at BIGINT NOT NULL)',
   // NUMERIC with no scale: exact integers of any size (uint64 sums and beyond), never a float.
   `CREATE TABLE IF NOT EXISTS chain_mcp_ledger (id TEXT PRIMARY KEY, signer TEXT NOT NULL, at BIGINT NOT NULL,
     amount NUMERIC NOT NULL CHECK (amount >= 0 AND amount = trunc(amount)), sent BOOLEAN NOT NULL DEFAULT false)`,
@@ -223,6 +224,26 @@ export class PostgresStore implements StateStore {
   async takeCardSecret(secret: string): Promise<string | undefined> {
     const { rows } = await this.q<{ nonce: string }>('DELETE FROM chain_mcp_card_secrets WHERE secret = $1 RETURNING nonce', [secret]);
     return rows[0]?.nonce;
+  }
+
+  async putPreview(nonce: string, record: string, expiresAt: number, now: number, maxOpen: number): Promise<boolean> {
+    await this.q('DELETE FROM chain_mcp_previews WHERE expires_at < $1', [now]);
+    // Count and insert in one statement, as for confirmations: the bound only limits what is kept.
+    const r = await this.q(
+      'INSERT INTO chain_mcp_previews (nonce, record, expires_at) SELECT $1, $2, $3 WHERE (SELECT count(*) FROM chain_mcp_previews) < $4',
+      [nonce, record, expiresAt, maxOpen],
+    );
+    return r.rowCount === 1;
+  }
+
+  async getPreview(nonce: string, now: number): Promise<string | undefined> {
+    const { rows } = await this.q<{ record: string }>('SELECT record FROM chain_mcp_previews WHERE nonce = $1 AND expires_at >= $2', [nonce, now]);
+    return rows[0]?.record;
+  }
+
+  async takePreview(nonce: string): Promise<boolean> {
+    const { rowCount } = await this.q('DELETE FROM chain_mcp_previews WHERE nonce = $1', [nonce]);
+    return (rowCount ?? 0) > 0;
   }
 
   async spent(signer: string, now: number): Promise<bigint> {

@@ -51,6 +51,7 @@ CREATE TABLE IF NOT EXISTS chain_mcp_confirmations (id TEXT PRIMARY KEY, owner T
 CREATE TABLE IF NOT EXISTS chain_mcp_approvals (nonce TEXT PRIMARY KEY, owner TEXT NOT NULL, token TEXT NOT NULL UNIQUE, facts TEXT NOT NULL,
   expires_at INTEGER NOT NULL, state TEXT NOT NULL, decided_by TEXT, passkey_challenge TEXT);
 CREATE TABLE IF NOT EXISTS chain_mcp_card_secrets (secret TEXT PRIMARY KEY, nonce TEXT NOT NULL, expires_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS chain_mcp_previews (nonce TEXT PRIMARY KEY, record TEXT NOT NULL, expires_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS chain_mcp_ledger (id TEXT PRIMARY KEY, signer TEXT NOT NULL, at INTEGER NOT NULL, amount TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS chain_mcp_ledger_signer_at ON chain_mcp_ledger (signer, at);
 CREATE TABLE IF NOT EXISTS chain_mcp_passkeys (owner TEXT NOT NULL, id TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (owner, id));
@@ -219,6 +220,28 @@ export class SqliteStore implements StateStore {
       const row = this.get<{ nonce: string }>('SELECT nonce FROM chain_mcp_card_secrets WHERE secret = ?', secret);
       if (row) this.run('DELETE FROM chain_mcp_card_secrets WHERE secret = ?', secret);
       return row?.nonce;
+    });
+  }
+
+  async putPreview(nonce: string, record: string, expiresAt: number, now: number, maxOpen: number): Promise<boolean> {
+    return this.write(() => {
+      this.run('DELETE FROM chain_mcp_previews WHERE expires_at < ?', now);
+      const open = Number(this.get<{ n: number }>('SELECT count(*) AS n FROM chain_mcp_previews')?.n ?? 0);
+      if (open >= maxOpen) return false;
+      this.run('INSERT INTO chain_mcp_previews (nonce, record, expires_at) VALUES (?, ?, ?)', nonce, record, expiresAt);
+      return true;
+    });
+  }
+
+  async getPreview(nonce: string, now: number): Promise<string | undefined> {
+    return this.get<{ record: string }>('SELECT record FROM chain_mcp_previews WHERE nonce = ? AND expires_at >= ?', nonce, now)?.record;
+  }
+
+  async takePreview(nonce: string): Promise<boolean> {
+    return this.write(() => {
+      const row = this.get<{ nonce: string }>('SELECT nonce FROM chain_mcp_previews WHERE nonce = ?', nonce);
+      if (row) this.run('DELETE FROM chain_mcp_previews WHERE nonce = ?', nonce);
+      return row !== undefined;
     });
   }
 

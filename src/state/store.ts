@@ -96,6 +96,14 @@ export interface StateStore {
   /** The approval nonce behind a secret, once; undefined when unknown or used (the approval's own expiry decides the rest; sweepApprovals removes old ones). */
   takeCardSecret(secret: string): Promise<string | undefined>;
 
+  // Local-signer previews: the unsigned bytes a preview was built from (JSON), kept until signed, used once.
+  /** Keeps `record` under `nonce`; false when `maxOpen` unexpired ones are kept already (nothing is dropped). */
+  putPreview(nonce: string, record: string, expiresAt: number, now: number, maxOpen: number): Promise<boolean>;
+  /** The record while unexpired; undefined when unknown, used or expired. */
+  getPreview(nonce: string, now: number): Promise<string | undefined>;
+  /** Removes the record and answers whether this call removed it (a record is used once, by one process). */
+  takePreview(nonce: string): Promise<boolean>;
+
   // The rolling 24 h total per signer (where the money comes from), exact.
   /** What the signer sent (or reserved) in the 24 h before `now`. */
   spent(signer: string, now: number): Promise<bigint>;

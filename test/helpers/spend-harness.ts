@@ -4,6 +4,7 @@ import { type ClientCapabilities, ElicitRequestSchema } from '@modelcontextproto
 import { CATALOGUE } from '../../src/catalogue/index.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
+import type { StateStore } from '../../src/state/store.js';
 import { Services } from '../../src/services.js';
 import { buildServer } from '../../src/server.js';
 import type { Devnet } from '../../src/devnet/index.js';
@@ -42,6 +43,8 @@ export async function spendHarness(
     env?: Record<string, string>;
     capabilities?: ClientCapabilities;
     elicit?: (params: ElicitParams) => ElicitAnswer | Promise<ElicitAnswer>;
+    /** The state store (a connection of its own, as another process would open): default a fresh memory store. */
+    state?: StateStore;
   } = {},
 ): Promise<SpendHarness> {
   // With the local signer (a key file in env) no keystore user is configured.
@@ -58,7 +61,7 @@ export async function spendHarness(
   const clock = { now: Date.now() };
   const logs: string[] = [];
   const log = createLogger('info', config.secrets, { write: (line: string) => logs.push(line) });
-  const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now });
+  const services = new Services({ config, log, catalogue: CATALOGUE, now: () => clock.now, ...(opts.state ? { state: opts.state } : {}) });
   // The local key: unlocked from CHAIN_MCP_KEY_PASSPHRASE_FILE when the test gives one (as main does at start).
   await services.prepareSigner();
   const { mcp } = buildServer({ config, log, services });

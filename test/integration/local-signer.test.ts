@@ -7,6 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signerFromPrivateKey } from '../../src/signer/index.js';
 import { writeKeyFile } from '../../src/signer/keyfile.js';
+import { SqliteStore } from '../../src/state/sqlite.js';
+import type { StateStore } from '../../src/state/store.js';
 import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
 /**
@@ -26,9 +28,10 @@ let dir: string;
 const PASSPHRASE = 'correct horse battery staple 32';
 
 /** A server whose local key is the devnet account's, in a real key file unlocked from the passphrase file. */
-async function harness(env: Record<string, string> = {}): Promise<SpendHarness> {
+async function harness(env: Record<string, string> = {}, state?: StateStore): Promise<SpendHarness> {
   const h = await spendHarness(devnet, {
     env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
+    ...(state ? { state } : {}),
   });
   open.push(h);
   return h;
@@ -308,9 +311,13 @@ describe('what sends nothing', () => {
     const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
     const p = await previewOf(h, 'xvm_send', args);
     const id = String(p.structured!.confirmationId);
-    const record = h.services.localRecords.get(id.split('.')[0]!)!;
-    const bytes = record.spend.steps[0]!.bytes;
-    bytes[bytes.length - 1]! ^= 1;
+    // The kept record, changed where it is kept (the state store): one bit of the bytes flipped.
+    const nonce = id.split('.')[0]!;
+    const kept = JSON.parse((await h.services.state.getPreview(nonce, Date.now()))!) as { steps: Array<{ bytes: string }> };
+    const last = kept.steps[0]!.bytes.slice(-2);
+    kept.steps[0]!.bytes = kept.steps[0]!.bytes.slice(0, -2) + (Number.parseInt(last, 16) ^ 1).toString(16).padStart(2, '0');
+    expect(await h.services.state.takePreview(nonce)).toBe(true);
+    expect(await h.services.state.putPreview(nonce, JSON.stringify(kept), Date.now() + 60_000, Date.now(), 10)).toBe(true);
     const before = issued();
     const r = await h.call('xvm_send', { ...args, confirm: id });
     expect(r.isError).toBe(true);
@@ -566,5 +573,26 @@ describe("Camino's own spends on a node of the spec's API", () => {
       await h.close();
       await spec.close();
     }
+  });
+});
+
+describe('a local-signer preview kept in a shared state store', () => {
+  it('is confirmed on another process with the same key and store, issued once; the process that made it then finds it used', async () => {
+    // Two processes as two connections to one SQLite file, one state key, one key file each unlocked.
+    const file = join(dir, 'shared-state.db');
+    const stateKey = 'ab'.repeat(32);
+    const one = await harness({ CHAIN_MCP_STATE_KEY: stateKey }, await SqliteStore.open(file));
+    const two = await harness({ CHAIN_MCP_STATE_KEY: stateKey }, await SqliteStore.open(file));
+    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
+    const preview = await previewOf(one, 'xvm_send', args);
+    const before = issued();
+    const done = await two.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    expect(done.text).toMatch(/^Sent on X: issued once, txID \w+/);
+    // Exactly the previewed outputs, from the bytes the first process built.
+    expect(sorted(outputsIn(preview.structured!.preview as string[], 'Tx'))).toEqual(sorted(stateOutputs(String((done.structured!.result as { txID: string }).txID))));
+    const again = await one.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
+    expect(again.isError).toBe(true);
+    expect(issued()['avm.issueTx']).toBe(before['avm.issueTx']! + 1);
   });
 });

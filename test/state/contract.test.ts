@@ -237,6 +237,30 @@ describe.each(backends)('the state store contract: $name', (backend) => {
     });
   });
 
+  describe('local-signer previews', () => {
+    it('read back exactly on the other connection, taken by exactly one of many concurrent takes', async () => {
+      const nonce = uid();
+      const record = JSON.stringify({ steps: [{ chain: 'X', bytes: 'ab'.repeat(300) }], total: (2n ** 70n).toString() });
+      expect(await a.putPreview(nonce, record, T0 + 1000, T0, 10_000)).toBe(true);
+      expect(await b.getPreview(nonce, T0)).toBe(record);
+      const takes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).takePreview(nonce)));
+      expect(takes.filter(Boolean)).toHaveLength(1);
+      expect(await a.getPreview(nonce, T0)).toBeUndefined();
+    });
+
+    it('live through their expiry instant, not one millisecond more; bounded, with room again once they expire', async () => {
+      const nonce = uid();
+      await a.putPreview(nonce, '{}', T0 + 1000, T0, 10_000);
+      expect(await b.getPreview(nonce, T0 + 1000)).toBe('{}');
+      expect(await b.getPreview(nonce, T0 + 1001)).toBeUndefined();
+      // A bound of one more than those kept now (the unexpired ones of other tests included).
+      const later = T0 + 10_000_000;
+      expect(await a.putPreview(uid(), '{}', later + 1000, later, 1)).toBe(true);
+      expect(await b.putPreview(uid(), '{}', later + 1000, later, 1)).toBe(false);
+      expect(await b.putPreview(uid(), '{}', later + 3000, later + 2000, 1)).toBe(true);
+    });
+  });
+
   describe('the daily total', () => {
     it('lets exactly as many concurrent reservations from two connections through as fit under the limit', async () => {
       const signer = `signer-${uid()}`;
