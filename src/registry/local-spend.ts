@@ -194,8 +194,10 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   }
   const boundArgs = bound(args, record.hashes);
   await services.confirmations.verify(confirm, tool.name, boundArgs, services.now(), ownerOf(hooks));
-  // What is signed must be exactly what was approved: the kept bytes still hash to the bound values.
-  const drift = record.spend.steps.findIndex((s, n) => sha256Hex(s.bytes) !== record.hashes[n]);
+  // What is signed must be exactly what was approved: the kept bytes still hash to the bound values,
+  // and a step signed at preview (a transfer's export) is those bytes followed by its credentials.
+  const signedElsewhere = (s: (typeof record.spend.steps)[number]) => s.signed !== undefined && !Buffer.from(s.signed.subarray(0, s.bytes.length)).equals(Buffer.from(s.bytes));
+  const drift = record.spend.steps.findIndex((s, n) => sha256Hex(s.bytes) !== record.hashes[n] || signedElsewhere(s));
   if (drift >= 0) {
     await services.localRecords.take(nonce);
     log.warn({ audit: 'refused', ...audit, why: 'bytes differ from the approved hash' }, 'spend refused');

@@ -325,6 +325,26 @@ describe('what sends nothing', () => {
     expect(issued()).toEqual(before);
   });
 
+  it("a transfer's export signed at preview that is no longer its approved bytes is refused, nothing issued", async () => {
+    const h = await harness();
+    const args = { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' };
+    const p = await previewOf(h, 'transfer', args);
+    const nonce = String(p.structured!.confirmationId).split('.')[0]!;
+    const kept = JSON.parse((await h.services.state.getPreview(nonce, Date.now()))!) as { steps: Array<{ bytes: string; signed?: string }> };
+    const signed = kept.steps[0]!.signed!;
+    expect(signed.startsWith(kept.steps[0]!.bytes)).toBe(true);
+    // One byte of the unsigned part changed in the signed copy (its unsigned bytes, which carry the hash, left as approved).
+    const at = 100;
+    kept.steps[0]!.signed = signed.slice(0, at) + (Number.parseInt(signed.slice(at, at + 2), 16) ^ 1).toString(16).padStart(2, '0') + signed.slice(at + 2);
+    await h.services.state.takePreview(nonce);
+    await h.services.state.putPreview(nonce, JSON.stringify(kept), Date.now() + 60_000, Date.now(), 10);
+    const before = issued();
+    const r = await h.call('transfer', { ...args, confirm: p.structured!.confirmationId });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('no longer match the hash that was approved');
+    expect(issued()).toEqual(before);
+  });
+
   it('a locked key: the preview says how to unlock and offers nothing to confirm; a key locked after the preview signs nothing', async () => {
     const h = await harness();
     const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
