@@ -10,10 +10,11 @@ const LAYERS = [
   ['services', '^src/services\\.ts$'],
   ['catalogue', '^src/catalogue/'],
   ['domain', '^src/(spend|local|approval|context|summarize)/'],
-  ['build', '^src/build/'],
+  ['tx-builders', '^src/tx-builders/'],
   ['signer', '^src/signer/'],
   ['state', '^src/state/|^src/confirm\\.ts$'],
-  ['base', '^src/(core|transport|codec)/|^src/(config|wire|errors|log|redact|version)\\.ts$'],
+  ['config', '^src/(config|settings)\\.ts$'],
+  ['base', '^src/(core|transport|codec)/|^src/(wire|errors|log|redact|version)\\.ts$'],
 ];
 
 /** One rule per layer: nothing in it imports a layer above it. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Config } from '../config.js';
+import type { Config } from './config.js';
 import type { Logger } from '../log.js';
 import type { QueryPairs } from '../transport/rest.js';
 import type { RpcParams } from '../transport/jsonrpc.js';

@@ -4,7 +4,7 @@
  * checked against what the node says now (the offer, the deposits, the claimables), built from the
  * key's P UTXOs, and previewed from its decoded bytes like every local spend.
  */
-import { buildClaimTx, buildDepositTx, buildUnlockDepositTx } from '../build/index.js';
+import { buildClaimTx, buildDepositTx, buildUnlockDepositTx } from '../tx-builders/index.js';
 import { humanDuration, parseCb58Id, parseChainAddress } from '../codec/index.js';
 import { ownerId, THIS_TX } from '../codec/tx/index.js';
 import { caminoRpc } from '../context/camino.js';

@@ -1,4 +1,4 @@
-import type { BuildEnv } from '../build/index.js';
+import type { BuildEnv } from '../tx-builders/index.js';
 import { formatChainAddress, parseCb58Id } from '../codec/index.js';
 import type { TxChain } from '../codec/tx/index.js';
 import type { NetworkInfo } from '../core/network.js';

@@ -1,4 +1,4 @@
-import type { BuiltTx } from '../build/index.js';
+import type { BuiltTx } from '../tx-builders/index.js';
 import { bytesToHex, humanDuration } from '../codec/index.js';
 import { THIS_TX, type TxView, viewTx } from '../codec/tx/index.js';
 import type { ToolContext } from '../core/tool.js';

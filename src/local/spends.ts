@@ -7,7 +7,7 @@ import {
   buildExportTx,
   buildImportTx,
   type Payment,
-} from '../build/index.js';
+} from '../tx-builders/index.js';
 import { formatCb58Id, isHexAddress, parseCb58Id, parseChainAddress, parseHexQuantity } from '../codec/index.js';
 import { attachCredentials, sha256, signedTxHex, type TransferableOutput, type TxChain, txIdOf, type Utxo } from '../codec/tx/index.js';
 import type { ToolContext } from '../core/tool.js';

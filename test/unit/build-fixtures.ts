@@ -1,4 +1,4 @@
-import type { BuildEnv } from '../../src/build/index.js';
+import type { BuildEnv } from '../../src/tx-builders/index.js';
 import { type LockIDs, type OutputOwners, THIS_TX_ID, type Utxo, ZERO_ID } from '../../src/codec/tx/index.js';
 
 /** A network, a key and UTXOs for the builder tests; IDs are filled bytes so failures read easily. */

@@ -10,7 +10,7 @@ import {
   buildImportTx,
   buildUnlockDepositTx,
   type BuiltTx,
-} from '../../src/build/index.js';
+} from '../../src/tx-builders/index.js';
 import {
   type CExportTx,
   type CImportTx,

@@ -11,7 +11,7 @@ import {
   buildUnlockDepositTx,
   type BuiltTx,
   spendableUtxos,
-} from '../../src/build/index.js';
+} from '../../src/tx-builders/index.js';
 import { formatCb58Id } from '../../src/codec/index.js';
 import {
   atomicFee,

@@ -27,7 +27,7 @@ async function load(): Promise<Record<string, number>> {
 async function work(): Promise<Record<string, number>> {
   const { startDevnet } = await import('../../src/devnet/index.js');
   const { encodeUtxo } = await import('../../src/devnet/state/index.js');
-  const { buildBaseTx } = await import('../../src/build/index.js');
+  const { buildBaseTx } = await import('../../src/tx-builders/index.js');
   const { decodeUnsignedTx, decodeUtxo, viewTx } = await import('../../src/codec/tx/index.js');
   const { parseCb58Id, parseChainAddress } = await import('../../src/codec/index.js');
   const { signBuilt } = await import('../../src/local/spends.js');
