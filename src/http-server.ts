@@ -1,8 +1,8 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import { checkHttpConfig, type Config, ConfigError } from './config.js';
 import type { Logger } from './log.js';
 import type { Services } from './services.js';
@@ -55,7 +55,7 @@ function bearerMatches(req: IncomingMessage, token: string): boolean {
 }
 
 interface Session {
-  transport: StreamableHTTPServerTransport;
+  transport: NodeStreamableHTTPServerTransport;
   lastUsed: number;
   /** Calls being answered now: a session busy with a long call (a spend waiting for approval) is not idle. */
   busy: number;
@@ -66,7 +66,7 @@ interface Session {
  * the way MCP cancels them (notifications/cancelled): the node request is aborted at once instead
  * of running on to its timeout. Over stdio the same happens when the pipe closes.
  */
-function abortOnHangUp(transport: StreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): void {
+function abortOnHangUp(transport: NodeStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): void {
   if (req.method !== 'POST') return;
   const ids = (Array.isArray(body) ? body : [body])
     .filter((m): m is { id: string | number; method: string } => typeof m === 'object' && m !== null && 'method' in m && 'id' in m)
@@ -109,12 +109,40 @@ function toolsByName(services: Services): Promise<(name: string) => ToolDef | un
   return found;
 }
 
+type NodeHandler = ReturnType<typeof toNodeHandler>;
+
 /**
- * Under OAuth each POST is served on its own (Streamable HTTP's stateless mode: a fresh server and
- * transport per request, no session id), so any replica can take any request; what must outlive a
- * request (confirmation ids, approvals, the daily total) lives in the state store.
+ * The SDK's per-request entry (createMcpHandler): a fresh MCP server per request from the shared
+ * services, no session id. `legacy: 'stateless'` also answers a 2025-11-25 client that way (under
+ * OAuth); `'reject'` serves the 2026-07-28 revision only (next to our own 2025 sessions).
  */
-async function serveStateless(opts: { config: Config; log: Logger; services: Services }, rs: ResourceServer, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function perRequest(opts: { config: Config; log: Logger; services: Services }, legacy: 'stateless' | 'reject'): NodeHandler {
+  const handler = createMcpHandler(() => buildServer({ config: opts.config, log: opts.log, services: opts.services }).mcp, {
+    legacy,
+    onerror: (err) => opts.log.debug({ err: err.message }, 'MCP request refused'),
+  });
+  return toNodeHandler(handler, { onerror: (err) => opts.log.error({ err: err.message }, 'HTTP request failed'), maxRequestBodySize: MAX_BODY });
+}
+
+/** A 2026-07-28 request: its body carries the per-request `_meta` envelope (the SDK's own classification). */
+async function isModern(req: IncomingMessage, body: unknown): Promise<boolean> {
+  if (req.method !== 'POST') return false;
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) headers.set(name, value.join(', '));
+  }
+  // The body is parsed already and within MAX_BODY (readJson): the SDK's own bound, which counts
+  // the parsed value again, must not refuse a body of exactly that size.
+  return !(await isLegacyRequest(new Request('http://127.0.0.1/mcp', { method: 'POST', headers }), body, { maxRequestBodySize: 2 * MAX_BODY }));
+}
+
+/**
+ * Under OAuth each POST is served on its own (a fresh server per request, no session id), so any
+ * replica can take any request; what must outlive a request (confirmation ids, approvals, the
+ * daily total, a 2026-07-28 approval's request state) lives in the state store.
+ */
+async function serveStateless(serve: NodeHandler, opts: { services: Services }, rs: ResourceServer, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const auth = await rs.authenticate(req, res);
   if (!auth) return;
   if (req.method !== 'POST') {
@@ -124,15 +152,14 @@ async function serveStateless(opts: { config: Config; log: Logger; services: Ser
   const body = await readJson(req).catch(() => Symbol.for('bad'));
   if (body === Symbol.for('bad')) return jsonError(res, 400, -32700, 'Parse error: the body is not JSON.');
   if (rs.refuseOutOfScope(res, auth, body, await toolsByName(opts.services))) return;
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-  const { mcp } = buildServer({ config: opts.config, log: opts.log, services: opts.services });
-  await mcp.connect(transport);
-  res.once('close', () => void mcp.close().catch(() => undefined));
-  abortOnHangUp(transport, req, res, body);
-  await transport.handleRequest(Object.assign(req, { auth }), res, body);
+  await serve(Object.assign(req, { auth }), res, body);
 }
 
-/** Streamable HTTP on 127.0.0.1 at /mcp, one MCP server per session, sharing the process's services. */
+/**
+ * Streamable HTTP on 127.0.0.1 at /mcp, sharing the process's services: a 2025-11-25 client gets
+ * one MCP server per session (server-initiated elicitation, the card), a 2026-07-28 client one per
+ * request (no session; approval through input_required).
+ */
 export async function serveHttp(opts: { config: Config; log: Logger; services: Services; port: number; host?: string; now?: () => number }) {
   checkHttpConfig(opts.config);
   const host = opts.host ?? '127.0.0.1';
@@ -157,6 +184,8 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
     }
   }
   const now = opts.now ?? Date.now;
+  // 2026-07-28 requests (and, under OAuth, 2025-11-25 ones too) on the SDK's per-request entry.
+  const modern = perRequest(opts, resourceServer ? 'stateless' : 'reject');
   const { httpToken, httpIdleMs, httpMaxSessions } = opts.config;
   const sessions = new Map<string, Session>();
   // Sessions being initialized count against the bound too (their id is not known yet).
@@ -181,7 +210,7 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
         if (resourceServer.serveMetadata(req, res, url.pathname)) return;
         if (loginPages && (await loginPages.handle(req, res, url.pathname))) return;
         if (url.pathname !== resourceServer.mcpPath) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${resourceServer.mcpPath}.`);
-        return await serveStateless(opts, resourceServer, req, res);
+        return await serveStateless(modern, opts, resourceServer, req, res);
       }
       if (!loopbackOnly(req)) return jsonError(res, 403, -32000, 'Forbidden: only loopback hosts and origins are served.');
       if (url.pathname !== '/mcp') return jsonError(res, 404, -32000, 'Not found: the MCP endpoint is /mcp.');
@@ -196,6 +225,8 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
       let transport = session?.transport;
       const body = req.method === 'POST' ? await readJson(req).catch(() => Symbol.for('bad')) : undefined;
       if (body === Symbol.for('bad')) return jsonError(res, 400, -32700, 'Parse error: the body is not JSON.');
+      // A 2026-07-28 client has no session: each of its requests is served on its own.
+      if (!session && (await isModern(req, body))) return await modern(req, res, body);
       if (!transport) {
         if (sessionId !== undefined) return jsonError(res, 404, -32001, 'Session not found (expired after being idle, or closed); initialize again.');
         if (req.method !== 'POST' || !isInitializeRequest(body)) {
@@ -208,7 +239,7 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
           });
         }
         opening++;
-        const created = new StreamableHTTPServerTransport({
+        const created = new NodeStreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => {
             opening--;

@@ -101,14 +101,17 @@ async function main(): Promise<void> {
     log.info({ url: `http://${cli.host.includes(':') ? `[${cli.host}]` : cli.host}:${port}${config.oauth ? new URL(config.oauth.publicUrl).pathname : '/mcp'}` }, 'serving Streamable HTTP');
     return;
   }
-  const [{ StdioServerTransport }, { buildServer, loadCallPath }, { StdioGuard }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  const [{ serveStdio, StdioServerTransport }, { buildServer, loadCallPath }, { StdioGuard }] = await Promise.all([
+    import('@modelcontextprotocol/server/stdio'),
     import('./server.js'),
     import('./stdio-guard.js'),
   ]);
-  const { mcp } = buildServer({ config, log, services });
-  // Load the catalogue, the call pipeline and the HTTP stack once initialize has been answered, so the first call finds them ready.
-  mcp.server.oninitialized = () => {
+  // Load the catalogue, the call pipeline and the HTTP stack once the opening exchange has been
+  // answered (initialize, or a 2026-07-28 client's first request), so the first call finds them ready.
+  let warmed = false;
+  const warm = () => {
+    if (warmed) return;
+    warmed = true;
     void services.catalogue();
     void loadCallPath();
     void services.http.warm();
@@ -116,11 +119,19 @@ async function main(): Promise<void> {
   // Lines that are not JSON-RPC get an error answer instead of silence (see stdio-guard.ts).
   const guard = new StdioGuard((line) => process.stdout.write(line));
   process.stdin.pipe(guard);
-  const transport = new StdioServerTransport(guard, process.stdout);
-  closeMcp = () => mcp.close();
-  transport.onclose = () => void shutdown();
+  // Both protocol eras on one pipe: the client's opening message decides (an initialize pins
+  // 2025-11-25 with its session; a request with the 2026-07-28 _meta envelope pins that revision).
+  const handle = serveStdio(
+    ({ era }) => {
+      const { mcp } = buildServer({ config, log, services });
+      if (era === 'modern') setImmediate(warm);
+      else mcp.server.oninitialized = warm;
+      return mcp;
+    },
+    { transport: new StdioServerTransport(guard, process.stdout), onerror: (err) => log.debug({ err: err.message }, 'MCP stdio') },
+  );
+  closeMcp = () => handle.close();
   process.stdin.once('end', () => void shutdown());
-  await mcp.connect(transport);
   log.debug({ nodeUrl: config.nodeUrl }, 'serving MCP on stdio');
 }
 

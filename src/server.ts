@@ -1,5 +1,4 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { CallToolRequestSchema, type ClientCapabilities, ErrorCode, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, McpServer, ProtocolErrorCode, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { decideFromCard } from './approval/card-tool.js';
 import { CARD_TOOL, CARD_URI, cardResource, hostShowsCards, RESOURCE_MIME_TYPE } from './approval/card.js';
 import { appsListing } from './views/apps-listing.js';
@@ -72,6 +71,15 @@ function formElicitation(caps: ClientCapabilities | undefined): boolean {
   return e.form !== undefined || e.url === undefined;
 }
 
+/**
+ * What the client declared it can do: at initialize (2025-11-25, a session), or in this request's
+ * `_meta` (2026-07-28, no initialize and no session: every request says it again).
+ */
+function clientCapabilities(server: McpServer['server'], ctx: ServerContext): ClientCapabilities | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities();
+}
+
 /** Builds one MCP server: catalogue -> filters (tier, toolset, tools, exclude) -> tool handlers. */
 export function buildServer(opts: BuildOptions): BuiltServer {
   const services = opts.services ?? createServices(opts.config, opts.log, opts.catalogue);
@@ -107,27 +115,27 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     return toolsets;
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
+  server.setRequestHandler('tools/list', async (_request, ctx) => {
     const selected = await selection();
     const dynamic = await session();
     const byName = selected.byName;
     const shown = dynamic ? [...selected.listing.filter((t) => dynamic.visible(byName.get(t.name)!)), ...DISCOVERY_LISTING] : selected.listing;
     // Under OAuth each user sees only the tools their token's scopes open (src/auth/scopes.ts).
-    const scopes = extra.authInfo?.scopes;
+    const scopes = ctx.http?.authInfo?.scopes;
     const listing = scopes ? shown.filter((t) => !byName.has(t.name) || mayUse(byName.get(t.name)!, scopes)) : shown;
-    if (!hostShowsCards(server.getClientCapabilities())) return { tools: listing };
+    if (!hostShowsCards(clientCapabilities(server, ctx))) return { tools: listing as Tool[] };
     const confirms = (name: string) => {
       const tool = byName.get(name);
       return tool !== undefined && needsConfirmation(tool);
     };
-    return { tools: appsListing(listing, confirms, cards) };
+    return { tools: appsListing(listing, confirms, cards) as Tool[] };
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     // App-only (listed to MCP Apps hosts with visibility ["app"]): only the approval card holds a
     // secret it accepts, so a call from the model, or from any host that does not enforce visibility, decides nothing.
     if (request.params.name === CARD_TOOL && cards) {
-      return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log, owner: ownerOfAuth(extra.authInfo) }, request.params.arguments ?? {});
+      return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log, owner: ownerOfAuth(ctx.http?.authInfo) }, request.params.arguments ?? {});
     }
     const { byName, catalogue } = ready ?? (await selected());
     const dynamic = await session();
@@ -138,7 +146,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     }
     const tool = byName.get(request.params.name);
     // The HTTP layer answers 403 before this; kept so no other path can reach a tool outside the scopes.
-    const scopes = extra.authInfo?.scopes;
+    const scopes = ctx.http?.authInfo?.scopes;
     if (tool && scopes && !mayUse(tool, scopes)) return { content: [{ type: 'text', text: `Tool "${tool.name}" is outside this token's scopes.` }], isError: true };
     // By default a family left out of the list still answers when called by name; only the dynamic start refuses.
     if (tool && dynamic && opts.config.dynamic && !dynamic.visible(tool)) return { content: [{ type: 'text', text: dynamic.notEnabled(tool) }], isError: true };
@@ -151,25 +159,25 @@ export function buildServer(opts: BuildOptions): BuiltServer {
         return { content: [{ type: 'text', text: why }], isError: true };
       }
       // A plain Error with a code: McpError would prefix "MCP error -32602" once more on the client.
-      throw Object.assign(new Error(`Unknown tool "${request.params.name}". Call tools/list for the tools this server exposes.`), { code: ErrorCode.InvalidParams });
+      throw Object.assign(new Error(`Unknown tool "${request.params.name}". Call tools/list for the tools this server exposes.`), { code: ProtocolErrorCode.InvalidParams });
     }
     const progressToken = request.params._meta?.progressToken;
-    const caps = server.getClientCapabilities();
+    const caps = clientCapabilities(server, ctx);
     const hooks: CallHooks = {
-      signal: extra.signal,
-      session: extra.sessionId,
-      owner: ownerOfAuth(extra.authInfo),
+      signal: ctx.mcpReq.signal,
+      session: ctx.sessionId,
+      owner: ownerOfAuth(ctx.http?.authInfo),
       progress:
         progressToken === undefined
           ? undefined
           : async (progress, total, message) => {
-              await extra.sendNotification({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
+              await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
             },
       appCard: hostShowsCards(caps),
       elicitUrl: caps?.elicitation?.url
         ? async (message, url, elicitationId) => {
             const answer = await server
-              .elicitInput({ mode: 'url', message, url, elicitationId }, { signal: extra.signal })
+              .elicitInput({ mode: 'url', message, url, elicitationId }, { signal: ctx.mcpReq.signal })
               .catch(() => ({ action: 'cancel' as const }));
             return answer.action;
           }
@@ -186,7 +194,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
                   required: ['approve'],
                 },
               },
-                { signal: extra.signal },
+                { signal: ctx.mcpReq.signal },
               )
               // A client that claims elicitation but fails to ask counts as no approval.
               .catch(() => ({ action: 'cancel' as const, content: undefined }));

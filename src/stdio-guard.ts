@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
 
 /**
  * Sits between stdin and the SDK's stdio transport. The SDK silently drops a line that is
@@ -58,7 +58,7 @@ export class StdioGuard extends Transform {
       this.refuse(null, -32700, 'Parse error: the line is not JSON.');
       return;
     }
-    if (JSONRPCMessageSchema.safeParse(parsed).success) {
+    if (isMessage(parsed)) {
       this.push(`${line}\n`);
     } else if (Array.isArray(parsed)) {
       this.refuse(null, -32600, 'Invalid Request: batches are not supported; send one message per line.');
@@ -77,4 +77,13 @@ export class StdioGuard extends Transform {
 function idOf(value: unknown): string | number | null {
   const id = value && typeof value === 'object' && !Array.isArray(value) ? (value as { id?: unknown }).id : undefined;
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
+}
+
+function isMessage(value: unknown): boolean {
+  try {
+    parseJSONRPCMessage(value);
+    return true;
+  } catch {
+    return false;
+  }
 }

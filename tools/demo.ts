@@ -7,9 +7,8 @@
  * the preview is rendered from the transaction bytes, the human approves on the approval page
  * (the client opens it through URL elicitation; here the demo plays the human), and it is issued once.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,7 +124,7 @@ async function main(): Promise<void> {
     stderr: 'ignore',
   });
   const client = new Client({ name: 'chain-mcp-demo', version: '1.0.0' }, { capabilities: { elicitation: { url: {} } } });
-  client.setRequestHandler(ElicitRequestSchema, async (request) => {
+  client.setRequestHandler('elicitation/create', async (request) => {
     const params = request.params as { mode?: string; url?: string; message: string };
     if (params.mode !== 'url' || !params.url) return { action: 'decline' };
     console.log(`  [your client opens the approval page: ${params.url}]`);

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { MemoryStore } from '../state/memory.js';
 import type { StateStore } from '../state/store.js';
 import type { Approval } from './book.js';

@@ -1,4 +1,4 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { ToolDef } from '../core/tool.js';
 import { isHexAddress, parseChainAddress, parseNodeId } from '../codec/index.js';
@@ -47,7 +47,7 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
     {
       title: 'Portfolio report',
       description: 'What an address holds on X, P and C, in display units.',
-      argsSchema: { address: checked(anyAddress, 'Address: X-..., P-... or 0x... (C chain).') },
+      argsSchema: z.object({ address: checked(anyAddress, 'Address: X-..., P-... or 0x... (C chain).') }),
     },
     async ({ address }) => promptResult(portfolioReport(address.trim(), await exposed())),
   );
@@ -56,7 +56,7 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
     {
       title: 'Validator report',
       description: "A validator's period, stake, uptime, delegators and reward owner.",
-      argsSchema: { nodeID: checked((v) => void parseNodeId(v), 'Node ID (NodeID-...).') },
+      argsSchema: z.object({ nodeID: checked((v) => void parseNodeId(v), 'Node ID (NodeID-...).') }),
     },
     async ({ nodeID }) => promptResult(validatorReport(nodeID.trim(), await exposed())),
   );
@@ -70,10 +70,10 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
     {
       title: 'Guarded transfer',
       description: 'Send the native asset with a preview that the human approves.',
-      argsSchema: {
+      argsSchema: z.object({
         to: checked(anyAddress, 'Recipient: X-..., P-... or 0x... (C chain).'),
         amount: z.string().max(40).describe('Amount in display units of the native asset, e.g. 5 or 0.25.'),
-      },
+      }),
     },
     async ({ to, amount }) => promptResult(guardedTransfer(to.trim(), amount, await exposed(), services.config.approval)),
   );

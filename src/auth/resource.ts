@@ -1,7 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { type AuthInfo, bearerAuthChallengeResponse, type OAuthProtectedResourceMetadata, verifyBearerToken } from '@modelcontextprotocol/server';
 import type { ToolDef } from '../core/tool.js';
 import type { Logger } from '../log.js';
 import { Issuer } from './issuer.js';
@@ -35,29 +33,13 @@ export function resourceMetadata(oauth: OAuthSettings): OAuthProtectedResourceMe
   };
 }
 
-/**
- * The SDK's requireBearerAuth is an Express middleware; it uses only the request's headers and
- * three response methods, so a plain node:http pair is adapted to it instead of loading Express
- * into every start (the server is one bundled file; docs/benchmarks.md).
- */
-function expressShaped(res: ServerResponse, answered: () => void) {
-  const shaped = {
-    set(name: string, value: string) {
-      res.setHeader(name, value);
-      return shaped;
-    },
-    status(code: number) {
-      res.statusCode = code;
-      return shaped;
-    },
-    json(body: unknown) {
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(body));
-      answered();
-      return shaped;
-    },
-  };
-  return shaped;
+/** A web Response (the SDK's bearer challenge) written to a node:http response. */
+async function writeResponse(res: ServerResponse, answer: Response): Promise<void> {
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(answer.status, headers).end(await answer.text());
 }
 
 /** What a JSON-RPC body asks for: the tool names of its tools/call messages (a batch may hold several). */
@@ -76,7 +58,8 @@ export function calledTools(body: unknown): string[] {
  */
 export class ResourceServer {
   readonly issuer: Issuer;
-  private readonly bearer: ReturnType<typeof requireBearerAuth>;
+  private readonly verifier: JwtVerifier;
+  private readonly metadataUrl: string;
   private readonly metadataPaths: Set<string>;
 
   constructor(
@@ -85,7 +68,8 @@ export class ResourceServer {
     private readonly log: Logger,
   ) {
     this.issuer = new Issuer(oauth.issuer);
-    this.bearer = requireBearerAuth({ verifier: new JwtVerifier(this.issuer, oauth.audience), resourceMetadataUrl: metadataUrl(oauth.publicUrl) });
+    this.verifier = new JwtVerifier(this.issuer, oauth.audience);
+    this.metadataUrl = metadataUrl(oauth.publicUrl);
     // The path-specific document, and the bare one for clients that look there first.
     this.metadataPaths = new Set([metadataPath(oauth.publicUrl), '/.well-known/oauth-protected-resource']);
   }
@@ -123,16 +107,16 @@ export class ResourceServer {
       tooMany(res, flooding);
       return undefined;
     }
-    // The middleware writes its own 401 (or 500 when the issuer cannot be reached), or calls next.
-    const passed = await new Promise<boolean>((resolve) => {
-      const shaped = expressShaped(res, () => resolve(false));
-      void (this.bearer as unknown as (rq: unknown, rs: unknown, next: () => void) => Promise<void>)(req, shaped, () => resolve(true));
-    });
-    if (!passed) {
+    // A bad token is the SDK's 401 challenge (or 500 when the issuer cannot be reached).
+    let auth: AuthInfo;
+    try {
+      auth = await verifyBearerToken(req.headers.authorization, { verifier: this.verifier, resourceMetadataUrl: this.metadataUrl });
+    } catch (err) {
+      await writeResponse(res, bearerAuthChallengeResponse(err, { resourceMetadataUrl: this.metadataUrl }));
       await this.limits.consume(address);
       return undefined;
     }
-    const auth = req.auth!;
+    req.auth = auth;
     const over = await this.limits.consume(`sub:${subjectOf(auth)}`);
     if (over) {
       tooMany(res, over);

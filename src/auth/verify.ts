@@ -1,7 +1,5 @@
 import { errors, jwtVerify } from 'jose';
-import { InvalidTokenError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import { type AuthInfo, OAuthError, OAuthErrorCode, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
 import type { Issuer } from './issuer.js';
 
 /** Asymmetric algorithms only: a symmetric (HS*) token could be minted by anyone holding the shared key. */
@@ -34,25 +32,28 @@ function scopesOf(payload: Record<string, unknown>): string[] {
   return [...new Set([...listed(payload.scope), ...listed(payload.scp), ...listed(payload.permissions)])];
 }
 
+const invalidToken = (why: string) => new OAuthError(OAuthErrorCode.InvalidToken, why);
+const serverError = (why: string) => new OAuthError(OAuthErrorCode.ServerError, why);
+
 /**
  * Why a token was refused, in words fit for a WWW-Authenticate header (no quotes) and for the
  * client's log; never the token or its claims.
  */
-function refusal(err: unknown): InvalidTokenError {
-  if (err instanceof errors.JWTExpired) return new InvalidTokenError('the token has expired');
+function refusal(err: unknown): OAuthError {
+  if (err instanceof errors.JWTExpired) return invalidToken('the token has expired');
   if (err instanceof errors.JWTClaimValidationFailed) {
     const what: Record<string, string> = { aud: 'the token is for another audience', iss: 'the token is from another issuer', sub: 'the token names no subject', exp: 'the token has no expiry', nbf: 'the token is not valid yet' };
-    return new InvalidTokenError(what[err.claim] ?? 'the token failed a claim check');
+    return invalidToken(what[err.claim] ?? 'the token failed a claim check');
   }
-  if (err instanceof errors.JWSSignatureVerificationFailed) return new InvalidTokenError('the token signature does not verify');
-  if (err instanceof errors.JWKSNoMatchingKey) return new InvalidTokenError('the token is signed by a key the issuer does not publish');
-  if (err instanceof errors.JOSEAlgNotAllowed) return new InvalidTokenError(`the token algorithm is not one of ${ALGORITHMS.join(', ')}`);
-  return new InvalidTokenError('the token is not a signed JWT this server can verify');
+  if (err instanceof errors.JWSSignatureVerificationFailed) return invalidToken('the token signature does not verify');
+  if (err instanceof errors.JWKSNoMatchingKey) return invalidToken('the token is signed by a key the issuer does not publish');
+  if (err instanceof errors.JOSEAlgNotAllowed) return invalidToken(`the token algorithm is not one of ${ALGORITHMS.join(', ')}`);
+  return invalidToken('the token is not a signed JWT this server can verify');
 }
 
 /**
  * Bearer JWTs checked against the issuer's JWKS: signature (asymmetric), issuer, audience,
- * expiry and a subject. The SDK's requireBearerAuth calls it and writes the 401 itself.
+ * expiry and a subject. The SDK's verifyBearerToken calls it; its challenge response is the 401.
  */
 export class JwtVerifier implements OAuthTokenVerifier {
   constructor(
@@ -66,7 +67,7 @@ export class JwtVerifier implements OAuthTokenVerifier {
       found = await this.issuer.discover();
     } catch (err) {
       // The provider is down or misnamed: the server's trouble, not the token's (no 401 loop for the client).
-      throw new ServerError(`the identity provider cannot be reached: ${(err as Error).message}`);
+      throw serverError(`the identity provider cannot be reached: ${(err as Error).message}`);
     }
     let payload: Record<string, unknown>;
     try {
@@ -78,7 +79,7 @@ export class JwtVerifier implements OAuthTokenVerifier {
         clockTolerance: 5,
       }));
     } catch (err) {
-      if (err instanceof errors.JWKSTimeout || (err instanceof Error && err.name === 'TypeError')) throw new ServerError('the identity provider key set cannot be fetched');
+      if (err instanceof errors.JWKSTimeout || (err instanceof Error && err.name === 'TypeError')) throw serverError('the identity provider key set cannot be fetched');
       throw refusal(err);
     }
     const clientId = [payload.azp, payload.client_id].find((v): v is string => typeof v === 'string') ?? '';

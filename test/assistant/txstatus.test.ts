@@ -1,4 +1,4 @@
-import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import type { Progress } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { idFor, type Tx } from '../../src/devnet/state/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
@@ -79,7 +79,6 @@ describe('tx_status and wait_for_tx against the devnet', () => {
     try {
       const result = await stack.client.callTool(
         { name: 'wait_for_tx', arguments: { txID: tx.id, chain: 'X', timeoutSeconds: 20, intervalSeconds: 0.2 } },
-        undefined,
         { onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true },
       );
       const s = result.structuredContent as Rec;

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InstalledTarball, installTarball } from '../helpers/tarball.js';
 

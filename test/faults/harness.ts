@@ -1,5 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { CATALOGUE } from '../../src/catalogue/index.js';
 import type { ToolDef } from '../../src/core/tool.js';
 import { loadConfig } from '../../src/config.js';
@@ -67,7 +67,7 @@ export async function proxiedStack(opts: { env?: Record<string, string>; full?: 
     proxies,
     tools: await tools(),
     call: async (name, args = {}, callOpts = {}) => {
-      const result = await client.callTool({ name, arguments: args }, undefined, { signal: callOpts.signal, timeout: 120_000 });
+      const result = await client.callTool({ name, arguments: args }, { signal: callOpts.signal, timeout: 120_000 });
       const content = (result.content ?? []) as Array<{ type: string; text?: string }>;
       return {
         text: content.map((c) => c.text ?? '').join('\n'),

@@ -1,6 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { type ClientCapabilities, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, ElicitResult } from '@modelcontextprotocol/client';
 import { CATALOGUE } from '../../src/catalogue/index.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/log.js';
@@ -68,7 +68,7 @@ export async function spendHarness(
   const client = new Client({ name: 'host-and-human', version: '0' }, { capabilities: opts.capabilities ?? {} });
   if (opts.elicit) {
     const elicit = opts.elicit;
-    client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params as ElicitParams));
+    client.setRequestHandler('elicitation/create', async (request) => (await elicit(request.params as ElicitParams)) as ElicitResult);
   }
   const [a, b] = InMemoryTransport.createLinkedPair();
   await mcp.connect(b);

@@ -1,6 +1,6 @@
 import { launchChromium } from '../../tools/views/host.js';
 import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_META_KEY, CARD_TOOL, CARD_URI, cardHtml } from '../../src/approval/card.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';

@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_META_KEY, CARD_TOOL } from '../../src/approval/card.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
@@ -260,7 +260,7 @@ describe('approval edges', () => {
         const r = await confirmWith({ elicitation: { form: {} } }, async () => ({ action: 'accept', content }));
         expect([r.status, r.sent], JSON.stringify(content)).toEqual(['declined', 0]);
       }
-      for (const capabilities of [{ elicitation: { form: {} } }, { elicitation: { url: {} } }]) {
+      for (const capabilities of [{ elicitation: { form: {} } }, { elicitation: { url: {} } }] as ClientCapabilities[]) {
         const r = await confirmWith(capabilities, async () => {
           throw new Error('the client could not show the question');
         });
@@ -269,7 +269,7 @@ describe('approval edges', () => {
     });
 
     it('under confirm-id, a client with form elicitation (declared alone or beside URL) is asked by form, and its decline sends nothing', async () => {
-      for (const elicitation of [{ form: {} }, { form: {}, url: {} }, {}]) {
+      for (const elicitation of [{ form: {} }, { form: {}, url: {} }, {}] as NonNullable<ClientCapabilities['elicitation']>[]) {
         const asked: ElicitParams[] = [];
         const h = await spendHarness(devnet, {
           capabilities: { elicitation },

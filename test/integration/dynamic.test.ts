@@ -1,4 +1,3 @@
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
@@ -23,7 +22,7 @@ describe('CHAIN_MCP_DYNAMIC: start small, enable toolsets on demand', () => {
     await stack?.close();
     stack = await inMemoryStack({ devnet, env: { CHAIN_MCP_DYNAMIC: 'true' } });
     changes = 0;
-    stack.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    stack.client.setNotificationHandler('notifications/tools/list_changed', async () => {
       changes += 1;
     });
   });
@@ -136,7 +135,7 @@ describe('default list: the rarely used families one enable_toolset away', () =>
   it('lists every family but the EVM and atomic reads, plus the discovery tools; enabling evm lists its tools, and they answer by name before that too', async () => {
     const stack = await inMemoryStack({ devnet });
     let changes = 0;
-    stack.client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+    stack.client.setNotificationHandler('notifications/tools/list_changed', async () => {
       changes += 1;
     });
     try {

@@ -1,4 +1,3 @@
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { requestsFor, spendHarness } from '../helpers/spend-harness.js';
@@ -30,7 +29,7 @@ describe('approval questions and the call that asked them', () => {
       const call = new AbortController();
       let asked = 0;
       let withdrawn: boolean | undefined;
-      h.client.setRequestHandler(ElicitRequestSchema, async (_request, extra) => {
+      h.client.setRequestHandler('elicitation/create', async (_request, extra) => {
         // The session's first question is declined: the SDK cannot cancel a request whose id is 0
         // (its cancel handler skips a falsy id, modelcontextprotocol/typescript-sdk#2115), so the
         // cancelled question is the second one.
@@ -38,9 +37,9 @@ describe('approval questions and the call that asked them', () => {
         call.abort();
         // Bounded: the human would keep the question open; the server must take it back.
         withdrawn = await new Promise<boolean>((resolve) => {
-          if (extra.signal.aborted) return resolve(true);
+          if (extra.mcpReq.signal.aborted) return resolve(true);
           const timer = setTimeout(() => resolve(false), 3000);
-          extra.signal.addEventListener('abort', () => {
+          extra.mcpReq.signal.addEventListener('abort', () => {
             clearTimeout(timer);
             resolve(true);
           });
@@ -52,7 +51,7 @@ describe('approval questions and the call that asked them', () => {
         expect((await h.call('xvm_send', { ...args(), confirm: first.structured?.confirmationId })).structured?.status).toBe('declined');
         const p = await h.call('xvm_send', args());
         const before = sends();
-        await expect(h.client.callTool({ name: 'xvm_send', arguments: { ...args(), confirm: p.structured?.confirmationId } }, undefined, { signal: call.signal })).rejects.toThrow();
+        await expect(h.client.callTool({ name: 'xvm_send', arguments: { ...args(), confirm: p.structured?.confirmationId } }, { signal: call.signal })).rejects.toThrow();
         // Bounded wait for the client's question handler to finish.
         for (let i = 0; i < 50 && withdrawn === undefined; i++) await new Promise((r) => setTimeout(r, 100));
         expect(withdrawn).toBe(true);

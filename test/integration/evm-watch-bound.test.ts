@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { CATALOGUE } from '../../src/catalogue/index.js';
@@ -54,7 +54,7 @@ describe('evm_watch: concurrent subscriptions are bounded', () => {
   });
   afterAll(() => close());
 
-  const watch = () => client.callTool({ name: 'evm_watch', arguments: { subscription: 'newHeads', maxEvents: 1, timeoutSeconds: 120 } }, undefined, { timeout: 60_000 });
+  const watch = () => client.callTool({ name: 'evm_watch', arguments: { subscription: 'newHeads', maxEvents: 1, timeoutSeconds: 120 } }, { timeout: 60_000 });
   const until = async (check: () => boolean) => {
     while (!check()) await new Promise((r) => setTimeout(r, 20));
   };

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { CATALOGUE } from '../../src/catalogue/index.js';
@@ -65,7 +65,7 @@ describe('evm_watch: a node flooding the WebSocket is cut off', () => {
 
   it('stops a watch flooded after subscribing, keeping its own event and saying why', async () => {
     mode = 'after';
-    const r = await client.callTool({ name: 'evm_watch', arguments: { subscription: 'newHeads', maxEvents: 5, timeoutSeconds: 300 } }, undefined, { timeout: 120_000 });
+    const r = await client.callTool({ name: 'evm_watch', arguments: { subscription: 'newHeads', maxEvents: 5, timeoutSeconds: 300 } }, { timeout: 120_000 });
     expect(r.isError, JSON.stringify(r.content)).not.toBe(true);
     const out = r.structuredContent as { stoppedBy: string; count: number; events: Array<{ number: string }> };
     expect(out.stoppedBy).toBe('flood');
@@ -76,7 +76,7 @@ describe('evm_watch: a node flooding the WebSocket is cut off', () => {
 
   it('refuses a watch flooded before the node answers the subscribe, with a clear error', async () => {
     mode = 'before';
-    const r = await client.callTool({ name: 'evm_watch', arguments: { subscription: 'newHeads', maxEvents: 5, timeoutSeconds: 300 } }, undefined, { timeout: 120_000 });
+    const r = await client.callTool({ name: 'evm_watch', arguments: { subscription: 'newHeads', maxEvents: 5, timeoutSeconds: 300 } }, { timeout: 120_000 });
     expect(r.isError).toBe(true);
     expect((r.content as Array<{ text: string }>)[0]!.text).toContain('eth_subscribe failed: the node flooded the WebSocket');
     // The process goes on serving.

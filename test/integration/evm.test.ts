@@ -61,7 +61,7 @@ async function sendAndMine(devnet: Devnet, tx: Record<string, string>, withinMs 
 async function watchWhile(stack: Stack, args: Record<string, unknown>, whenSubscribed: () => Promise<void>) {
   let triggered: Promise<void> | undefined;
   const progress: string[] = [];
-  const result = await stack.client.callTool({ name: 'evm_watch', arguments: args }, undefined, {
+  const result = await stack.client.callTool({ name: 'evm_watch', arguments: args }, {
     onprogress: (p) => {
       progress.push(p.message ?? '');
       if (!triggered) triggered = whenSubscribed();

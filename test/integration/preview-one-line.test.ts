@@ -1,5 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
 import { loadConfig } from '../../src/config.js';
@@ -42,8 +42,7 @@ describe('spend preview lines are one line each before the approval', () => {
     const services = new Services({ config, log, catalogue: CATALOGUE });
     const { mcp } = buildServer({ config, log, services });
     client = new Client({ name: 'one-line', version: '0' }, { capabilities: { elicitation: {} } });
-    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
-    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+    client.setRequestHandler('elicitation/create', async (request) => {
       elicited.push(String(request.params.message));
       return { action: 'decline' };
     });

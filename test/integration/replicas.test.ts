@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { startIssuer, type TestIssuer, testBrowser } from '../../tools/test-issuer.js';
@@ -45,7 +45,6 @@ describe('three replicas, one PostgreSQL, OAuth (issue 35)', () => {
   const send = (client: Client, amount: bigint, confirm?: string, onprogress?: () => void) =>
     client.callTool(
       { name: 'xvm_send', arguments: { amount: amount.toString(), assetID: 'CAM', to: devnet.state.users.get('alice')!.keys[1]!.x, ...(confirm ? { confirm } : {}) } },
-      undefined,
       onprogress ? { onprogress, resetTimeoutOnProgress: true } : undefined,
     );
   const text = (result: Awaited<ReturnType<Client['callTool']>>) => JSON.stringify(result.content);

@@ -123,7 +123,7 @@ describe('xvm and keystore toolsets against the devnet', () => {
     expect(ids).toEqual(new Set(expected.map((u) => `${u.txID}:${u.outputIndex}`)));
 
     const progress: number[] = [];
-    const all = await stack.client.callTool({ name: 'xvm_getUTXOs', arguments: { addresses: [xAddr], limit: 100, fetchAll: true } }, undefined, {
+    const all = await stack.client.callTool({ name: 'xvm_getUTXOs', arguments: { addresses: [xAddr], limit: 100, fetchAll: true } }, {
       onprogress: (p) => {
         progress.push(p.progress);
       },

@@ -55,7 +55,7 @@ describe('published tool schemas are portable', () => {
     const stack = await inMemoryStack();
     try {
       const { tools } = await stack.client.listTools();
-      const schema = tools.find((t) => t.name === 'platform_getAllDepositOffers')?.inputSchema as { properties: Record<string, { type: string }> };
+      const schema = tools.find((t) => t.name === 'platform_getAllDepositOffers')?.inputSchema as unknown as { properties: Record<string, { type: string }> };
       expect(schema.properties.timestamp?.type).toBe('string');
       const asNumber = await stack.call('platform_getAllDepositOffers', { timestamp: 1_700_000_000 });
       const asString = await stack.call('platform_getAllDepositOffers', { timestamp: '1700000000' });

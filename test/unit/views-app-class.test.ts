@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { EXTENSION_ID, getUiCapability, RESOURCE_MIME_TYPE as EXT_APPS_MIME_TYPE } from '@modelcontextprotocol/ext-apps/server';
 import { cardHtml, hostShowsCards, RESOURCE_MIME_TYPE, UI_EXTENSION_ID } from '../../src/approval/card.js';
 import { APP_CLASS } from '../../src/core/app-class.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startDevnet } from '../../src/devnet/index.js';
 import { drive, MAIN, median, percentile } from '../load.js';
 import { startPostgres } from '../postgres.js';

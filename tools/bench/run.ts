@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
+import { Server } from '@modelcontextprotocol/server';
 import { Agent, request } from 'undici';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/log.js';
@@ -273,7 +272,7 @@ async function inProcessCalls(devnet: Devnet): Promise<{ tool: number[]; rpc: nu
       await services.rpc('info', 'info.getNodeID', {}, {});
     };
     const bareServer = new Server({ name: 'bare', version: '0' }, { capabilities: { tools: {} } });
-    bareServer.setRequestHandler(CallToolRequestSchema, async () => {
+    bareServer.setRequestHandler('tools/call', async () => {
       const answer = (await services.rpc('info', 'info.getNodeID', {}, {})) as { nodeID: string };
       return { content: [{ type: 'text', text: `Node ID: ${answer.nodeID}` }], structuredContent: { nodeID: answer.nodeID } };
     });
@@ -486,7 +485,7 @@ async function benchOutputSize(): Promise<string> {
       }
       // Raw bytes: every answer body the node and indexer sent for this call, at the proxies.
       const before = rawBytes();
-      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: 120_000 });
+      const result = await client.callTool({ name, arguments: args }, { timeout: 120_000 });
       const rawThisCall = rawBytes() - before;
       const text = ((result.content ?? []) as Array<{ text?: string }>).map((c) => c.text ?? '').join('\n');
       const textBytes = Buffer.byteLength(text);

@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 
 const node = performance.now();
 const [{ loadConfig }, { createLogger }, { buildServer }] = await Promise.all([import('../../src/config.js'), import('../../src/log.js'), import('../../src/server.js')]);
-await import('@modelcontextprotocol/sdk/server/stdio.js');
+await import('@modelcontextprotocol/server/stdio');
 const modules = performance.now();
 const config = loadConfig({ CHAIN_MCP_LOG_LEVEL: 'silent' });
 const built = buildServer({ config, log: createLogger('silent', []) });

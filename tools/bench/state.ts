@@ -1,9 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { type StateSetting, loadConfig } from '../../src/config.js';
 import { startDevnet } from '../../src/devnet/index.js';
 import { silentLogger } from '../../src/log.js';
@@ -43,7 +42,7 @@ async function lane(label: string, setting: StateSetting, devnet: Awaited<Return
   const services = createServices(config, log, undefined, state);
   const { mcp } = buildServer({ config, log, services });
   const client = new Client({ name: 'bench-human', version: '0' }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { approve: true } }));
+  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { approve: true } }));
   const [a, b] = InMemoryTransport.createLinkedPair();
   await mcp.connect(b);
   await client.connect(a);

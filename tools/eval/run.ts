@@ -1,5 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/client';
 import { loadConfig } from '../../src/config.js';
 import type { Devnet } from '../../src/devnet/index.js';
 import type { DevnetDialect } from '../../src/devnet/rpc.js';
