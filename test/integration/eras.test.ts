@@ -1,0 +1,85 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { serveHttp } from '../../src/http-server.js';
+import { silentLogger } from '../../src/log.js';
+import { createServices } from '../../src/server.js';
+import { devnetEnv, MAIN } from '../helpers/stack.js';
+
+/**
+ * Both protocol eras on one endpoint and on one stdio binary, each following what the client
+ * sends: a 2025-11-25 client initializes and gets a session; a 2026-07-28 client (pinned, so a
+ * fallback cannot hide a failure) gets server/discover, no session, and every call on its own.
+ */
+const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
+
+async function nodeIdVia(client: Client): Promise<string> {
+  const result = await client.callTool({ name: 'info_getNodeID', arguments: {} });
+  expect(result.isError).not.toBe(true);
+  return JSON.stringify(result.content);
+}
+
+describe('both protocol eras', () => {
+  let devnet: Devnet;
+  beforeAll(async () => {
+    devnet = await startDevnet();
+  });
+  afterAll(async () => {
+    await devnet.close();
+  });
+
+  it('over HTTP: a 2025-11-25 client gets a session, a 2026-07-28 client none, on the same /mcp', async () => {
+    const config = loadConfig(devnetEnv(devnet));
+    const services = createServices(config, silentLogger());
+    const server = await serveHttp({ config, log: silentLogger(), services, port: 0 });
+    const url = new URL(`http://127.0.0.1:${server.port}/mcp`);
+    try {
+      const legacy = new Client({ name: 'old', version: '0' });
+      const legacyTransport = new StreamableHTTPClientTransport(url);
+      await legacy.connect(legacyTransport);
+      const modern = new Client({ name: 'new', version: '0' }, MODERN);
+      const modernTransport = new StreamableHTTPClientTransport(url);
+      await modern.connect(modernTransport);
+
+      expect([legacy.getProtocolEra(), legacy.getNegotiatedProtocolVersion()]).toEqual(['legacy', '2025-11-25']);
+      expect([modern.getProtocolEra(), modern.getNegotiatedProtocolVersion()]).toEqual(['modern', '2026-07-28']);
+      expect(legacyTransport.sessionId).toBeTypeOf('string');
+      expect(modernTransport.sessionId).toBeUndefined();
+      expect(server.sessionCount()).toBe(1);
+      expect(modern.getServerVersion()?.name).toBe('chain-mcp');
+
+      expect(await nodeIdVia(legacy)).toContain('NodeID-');
+      expect(await nodeIdVia(modern)).toContain('NodeID-');
+      const names = async (c: Client) => (await c.listTools()).tools.map((t) => t.name).sort();
+      expect(await names(modern)).toEqual(await names(legacy));
+      // The 2026-07-28 calls opened no session.
+      expect(server.sessionCount()).toBe(1);
+      await legacy.close();
+      await modern.close();
+    } finally {
+      await server.close();
+      await services.close();
+    }
+  });
+
+  it('over stdio: the opening message decides, one binary serves both', async () => {
+    for (const [options, era, version] of [
+      [{}, 'legacy', '2025-11-25'],
+      [MODERN, 'modern', '2026-07-28'],
+    ] as const) {
+      const client = new Client({ name: 'stdio', version: '0' }, options);
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [MAIN], env: { PATH: process.env.PATH ?? '', ...devnetEnv(devnet) }, stderr: 'ignore' }),
+      );
+      try {
+        expect([client.getProtocolEra(), client.getNegotiatedProtocolVersion()]).toEqual([era, version]);
+        expect(await nodeIdVia(client)).toContain('NodeID-');
+        expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('portfolio_report');
+      } finally {
+        await client.close();
+      }
+    }
+  });
+});
