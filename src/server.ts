@@ -5,7 +5,8 @@ import { appsListing } from './views/apps-listing.js';
 import { needsConfirmation, type ToolDef } from './core/tool.js';
 import type { Config } from './config.js';
 import type { Logger } from './log.js';
-import type { CallHooks } from './registry/context.js';
+import { type CallHooks, ownerOf } from './registry/context.js';
+import { channel, isModernRequest, takeRound, verifyRound, withHumanRounds } from './input-required.js';
 import { Services } from './services.js';
 import type { StateStore } from './state/store.js';
 import { type ToolListing, toolListing } from './registry/listing.js';
@@ -101,7 +102,12 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   };
   const mcp = new McpServer(
     { name: 'chain-mcp', title: 'Blockchain node (chain-mcp)', version: VERSION },
-    { capabilities: { tools: { listChanged: sessioned(opts.config) }, logging: {} }, instructions: SERVER_INSTRUCTIONS },
+    {
+      capabilities: { tools: { listChanged: sessioned(opts.config) }, logging: {} },
+      instructions: SERVER_INSTRUCTIONS,
+      // A 2026-07-28 retry's requestState is unsealed (AEAD) before the handler runs; anything else is -32602.
+      requestState: { verify: verifyRound(services) },
+    },
   );
   const server = mcp.server;
 
@@ -163,10 +169,12 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     }
     const progressToken = request.params._meta?.progressToken;
     const caps = clientCapabilities(server, ctx);
+    const args = request.params.arguments ?? {};
+    const owner = ownerOfAuth(ctx.http?.authInfo);
     const hooks: CallHooks = {
       signal: ctx.mcpReq.signal,
       session: ctx.sessionId,
-      owner: ownerOfAuth(ctx.http?.authInfo),
+      owner,
       progress:
         progressToken === undefined
           ? undefined
@@ -174,37 +182,46 @@ export function buildServer(opts: BuildOptions): BuiltServer {
               await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, progress, total, message } });
             },
       appCard: hostShowsCards(caps),
-      elicitUrl: caps?.elicitation?.url
-        ? async (message, url, elicitationId) => {
-            const answer = await server
-              .elicitInput({ mode: 'url', message, url, elicitationId }, { signal: ctx.mcpReq.signal })
-              .catch(() => ({ action: 'cancel' as const }));
-            return answer.action;
-          }
-        : undefined,
-      elicit: formElicitation(caps)
-        ? async (message) => {
-            const answer = await server
-              .elicitInput(
-              {
-                message,
-                requestedSchema: {
-                  type: 'object',
-                  properties: { approve: { type: 'boolean', title: 'Approve', description: 'Send this transaction once.' } },
-                  required: ['approve'],
-                },
-              },
-                { signal: ctx.mcpReq.signal },
-              )
-              // A client that claims elicitation but fails to ask counts as no approval.
-              .catch(() => ({ action: 'cancel' as const, content: undefined }));
-            if (answer.action !== 'accept') return answer.action;
-            return answer.content?.approve === true ? 'accept' : 'decline';
-          }
-        : undefined,
     };
     const { callTool } = callPath ?? (await loadCallPath());
-    return callTool(services, tool, request.params.arguments ?? {}, hooks);
+    if (isModernRequest(ctx)) {
+      // 2026-07-28: no server-to-client requests; the human is asked through input_required
+      // (only where a spend needs the human: under confirm-id the confirm alone sends).
+      const call = { tool: tool.name, args, owner: ownerOf(hooks) };
+      const answered = await takeRound(services, ctx, call);
+      if (opts.config.approval === 'human') {
+        if (caps?.elicitation?.url) hooks.elicitUrl = channel('url', answered);
+        if (formElicitation(caps)) hooks.elicit = channel('form', answered);
+      }
+      return withHumanRounds(services, call, () => callTool(services, tool, args, hooks));
+    }
+    if (caps?.elicitation?.url) {
+      hooks.elicitUrl = async (message, url, elicitationId) => {
+        const answer = await server.elicitInput({ mode: 'url', message, url, elicitationId }, { signal: ctx.mcpReq.signal }).catch(() => ({ action: 'cancel' as const }));
+        return answer.action;
+      };
+    }
+    if (formElicitation(caps)) {
+      hooks.elicit = async (message) => {
+        const answer = await server
+          .elicitInput(
+            {
+              message,
+              requestedSchema: {
+                type: 'object',
+                properties: { approve: { type: 'boolean', title: 'Approve', description: 'Send this transaction once.' } },
+                required: ['approve'],
+              },
+            },
+            { signal: ctx.mcpReq.signal },
+          )
+          // A client that claims elicitation but fails to ask counts as no approval.
+          .catch(() => ({ action: 'cancel' as const, content: undefined }));
+        if (answer.action !== 'accept') return answer.action;
+        return answer.content?.approve === true ? 'accept' : 'decline';
+      };
+    }
+    return callTool(services, tool, args, hooks);
   });
 
   for (const view of VIEWS) {

@@ -4,6 +4,20 @@ import type { ApprovalPages } from './page.js';
 
 export type Answer = 'accept' | 'decline' | 'cancel';
 
+/** The question a 2026-07-28 client is sent back with: a yes/no form, or our approval page to open. */
+export type HumanQuestion = { mode: 'form'; message: string } | { mode: 'url'; message: string; url: string };
+
+/**
+ * Thrown by a channel that cannot wait for the human within this request (the 2026-07-28
+ * protocol has no server-to-client requests): the protocol layer answers input_required with the
+ * question, and the client's retry carries the answer. Nothing was decided or consumed before it.
+ */
+export class HumanInputNeeded extends Error {
+  constructor(readonly question: HumanQuestion) {
+    super('the human is asked through input_required');
+  }
+}
+
 /** How this call's client can reach its human, best first (MCP client capabilities). */
 export interface HumanChannels {
   /** URL-mode elicitation (protocol 2025-11-25): the client opens our approval page for the human. */

@@ -11,6 +11,7 @@ import { callLocalSpend, LOCAL_TOOLS, localRoute, refusedUnderLocal } from './lo
 import { resolveDisplayAmounts } from '../spend/amounts.js';
 import { resolveAssetNames } from './asset-names.js';
 import { checkInputNetwork } from '../context/network.js';
+import { HumanInputNeeded } from '../approval/flow.js';
 
 /** One tools/call: validate, (preview | confirm | run), summarize, keep inside the budget, never throw. */
 export async function callTool(services: Services, tool: ToolDef, args: unknown, hooks: CallHooks = {}): Promise<ToolResult> {
@@ -39,6 +40,8 @@ export async function callTool(services: Services, tool: ToolDef, args: unknown,
     const text = await tool.summarize(output, input, ctx);
     return textResult(text, output, config);
   } catch (err) {
+    // Not a failure: the protocol layer sends the human's question back (input_required).
+    if (err instanceof HumanInputNeeded) throw err;
     const error = toChainMcpError(err);
     if (error.kind === 'internal') log.error({ tool: tool.name, err: redactSecrets(String((err as Error)?.stack ?? err), config.secrets) }, 'tool failed');
     else log.debug({ tool: tool.name, kind: error.kind }, 'tool error');
