@@ -2,7 +2,7 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, createMcpHandler, isInitializeRequest } from '@modelcontextprotocol/server';
 import { checkHttpConfig, type Config, ConfigError } from './config.js';
 import type { Logger } from './log.js';
 import type { Services } from './services.js';
@@ -124,17 +124,27 @@ function perRequest(opts: { config: Config; log: Logger; services: Services }, l
   return toNodeHandler(handler, { onerror: (err) => opts.log.error({ err: err.message }, 'HTTP request failed'), maxRequestBodySize: MAX_BODY });
 }
 
-/** A 2026-07-28 request: its body carries the per-request `_meta` envelope (the SDK's own classification). */
-async function isModern(req: IncomingMessage, body: unknown): Promise<boolean> {
-  if (req.method !== 'POST') return false;
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) headers.set(name, value.join(', '));
-  }
-  // The body is parsed already and within MAX_BODY (readJson): the SDK's own bound, which counts
-  // the parsed value again, must not refuse a body of exactly that size.
-  return !(await isLegacyRequest(new Request('http://127.0.0.1/mcp', { method: 'POST', headers }), body, { maxRequestBodySize: 2 * MAX_BODY }));
+/**
+ * A 2026-07-28 request: its body carries the per-request `_meta` envelope. The SDK's own
+ * classification (what createMcpHandler and isLegacyRequest run), on the parsed body and the
+ * headers, without building a web Request for it.
+ */
+function isModern(req: IncomingMessage, body: unknown): boolean {
+  if (req.method !== 'POST' || body === undefined) return false;
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    body,
+    protocolVersionHeader: header('mcp-protocol-version'),
+    mcpMethodHeader: header('mcp-method'),
+    mcpNameHeader: header('mcp-name'),
+  });
+  // A modern claim the modern path refuses (a malformed envelope, headers that disagree with the
+  // body) is answered there; a body that is no JSON-RPC message at all belongs to no era.
+  return outcome.kind === 'modern' || (outcome.kind === 'reject' && outcome.rung !== 'jsonrpc-shape');
 }
 
 /**
@@ -226,7 +236,7 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
       const body = req.method === 'POST' ? await readJson(req).catch(() => Symbol.for('bad')) : undefined;
       if (body === Symbol.for('bad')) return jsonError(res, 400, -32700, 'Parse error: the body is not JSON.');
       // A 2026-07-28 client has no session: each of its requests is served on its own.
-      if (!session && (await isModern(req, body))) return await modern(req, res, body);
+      if (!session && isModern(req, body)) return await modern(req, res, body);
       if (!transport) {
         if (sessionId !== undefined) return jsonError(res, 404, -32001, 'Session not found (expired after being idle, or closed); initialize again.');
         if (req.method !== 'POST' || !isInitializeRequest(body)) {

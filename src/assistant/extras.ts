@@ -36,18 +36,43 @@ function promptResult(p: PromptText) {
   return { description: p.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.text } }] };
 }
 
+/**
+ * The prompts' argument schemas, built once per process: every HTTP request builds its own server
+ * (a 2026-07-28 request, or any request under OAuth), and building zod schemas is most of what a
+ * server costs to make.
+ */
+let argsSchemas:
+  | {
+      portfolio: ReturnType<typeof portfolioArgs>;
+      validator: ReturnType<typeof validatorArgs>;
+      transfer: ReturnType<typeof transferArgs>;
+    }
+  | undefined;
+const portfolioArgs = () => z.object({ address: checked(anyAddress, 'Address: X-..., P-... or 0x... (C chain).') });
+const validatorArgs = () => z.object({ nodeID: checked((v) => void parseNodeId(v), 'Node ID (NodeID-...).') });
+const transferArgs = () =>
+  z.object({
+    to: checked(anyAddress, 'Recipient: X-..., P-... or 0x... (C chain).'),
+    amount: z.string().max(40).describe('Amount in display units of the native asset, e.g. 5 or 0.25.'),
+  });
+function promptArgs() {
+  argsSchemas ??= { portfolio: portfolioArgs(), validator: validatorArgs(), transfer: transferArgs() };
+  return argsSchemas;
+}
+
 /** Prompts and resources (the only SDK calls besides server.ts). */
 export function registerAssistantExtras(mcp: McpServer, services: Services, tools: () => Promise<readonly ToolDef[]>): void {
   // Tool names are known once the catalogue has loaded (after initialize); prompts name only exposed tools.
   const exposed = async () => new Set((await tools()).map((t) => t.name));
   const secrets = services.config.secrets;
+  const args = promptArgs();
 
   mcp.registerPrompt(
     'portfolio_report',
     {
       title: 'Portfolio report',
       description: 'What an address holds on X, P and C, in display units.',
-      argsSchema: z.object({ address: checked(anyAddress, 'Address: X-..., P-... or 0x... (C chain).') }),
+      argsSchema: args.portfolio,
     },
     async ({ address }) => promptResult(portfolioReport(address.trim(), await exposed())),
   );
@@ -56,7 +81,7 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
     {
       title: 'Validator report',
       description: "A validator's period, stake, uptime, delegators and reward owner.",
-      argsSchema: z.object({ nodeID: checked((v) => void parseNodeId(v), 'Node ID (NodeID-...).') }),
+      argsSchema: args.validator,
     },
     async ({ nodeID }) => promptResult(validatorReport(nodeID.trim(), await exposed())),
   );
@@ -70,10 +95,7 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
     {
       title: 'Guarded transfer',
       description: 'Send the native asset with a preview that the human approves.',
-      argsSchema: z.object({
-        to: checked(anyAddress, 'Recipient: X-..., P-... or 0x... (C chain).'),
-        amount: z.string().max(40).describe('Amount in display units of the native asset, e.g. 5 or 0.25.'),
-      }),
+      argsSchema: args.transfer,
     },
     async ({ to, amount }) => promptResult(guardedTransfer(to.trim(), amount, await exposed(), services.config.approval)),
   );

@@ -19,6 +19,7 @@ import { singleFileOptions } from '../bundle.js';
 import { startFaultProxy } from '../fault-proxy.js';
 import { benchStateStore } from './state.js';
 import { benchReplicas } from './replicas.js';
+import { benchTransports } from './transports.js';
 import { describeLeak, drive, leakCheck, leakFree, MAIN, median, percentile, stdioSession } from '../load.js';
 
 /**
@@ -517,6 +518,12 @@ async function main(): Promise<void> {
     console.log(out.join('\n'));
     return;
   }
+  // `npm run bench -- transports`: only stdio, HTTP sessions and stateless HTTP side by side.
+  if (process.argv.includes('transports')) {
+    out.push('\n### Transports side by side\n', await benchTransports());
+    console.log(out.join('\n'));
+    return;
+  }
   // `npm run bench -- replicas`: only three replicas on one PostgreSQL against one process.
   if (process.argv.includes('replicas')) {
     out.push('\n### Three replicas and one PostgreSQL against one process (OAuth)\n', await benchReplicas());
@@ -554,6 +561,8 @@ async function main(): Promise<void> {
     console.error('bench: per-call overhead and throughput...');
     const [overhead, throughput] = await benchCalls(devnet);
     out.push('\n### Per-call overhead\n', overhead!, '\n### Throughput (one stdio session, info_getNodeID)\n', throughput!);
+    console.error('bench: transports side by side...');
+    out.push('\n### Transports side by side\n', await benchTransports());
     console.error('bench: composites...');
     out.push('\n### Composites (node reads side by side)\n', await benchComposites());
     console.error('bench: state store per spend...');
