@@ -43,6 +43,8 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs = 20
 }
 
 async function main(): Promise<number> {
+  // The suite (0.1.16) imports fs.globSync, which Node has from 22 on: say so instead of its stack trace.
+  if (Number(process.versions.node.split('.')[0]) < 22) throw new Error(`the conformance suite needs Node 22 or later (this is Node ${process.versions.node})`);
   for (const file of [MAIN, SUITE, BASELINE]) {
     if (!existsSync(file)) throw new Error(`missing ${file} (run npm ci and npm run build first)`);
   }
