@@ -79,4 +79,38 @@ describe('an HTTP client that hangs up mid-call', () => {
     expect(node.events).toHaveLength(1);
     await client.close();
   });
+
+  it('a 2026-07-28 request (no session, a server per request) is aborted the same way', async () => {
+    const before = node.events.length;
+    const call = request({
+      host: '127.0.0.1',
+      port: server.port,
+      path: '/mcp',
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'tools/call',
+        'mcp-name': 'info_getNodeID',
+      },
+    });
+    call.on('error', () => undefined);
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': {},
+      'io.modelcontextprotocol/clientInfo': { name: 'hangup', version: '0' },
+    };
+    call.end(JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'info_getNodeID', arguments: {}, _meta: meta } }));
+    // Bounded wait for the call to reach the node.
+    for (let i = 0; i < 250 && node.events.length === before; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(node.events.length, 'the call never reached the node').toBe(before + 1);
+    const hungUp = Date.now();
+    call.destroy();
+    for (let i = 0; i < 100 && node.events[before]?.closed === undefined; i++) await new Promise((r) => setTimeout(r, 20));
+    const closed = node.events[before]?.closed;
+    expect(closed, 'the node request was still open 2 s after the client hung up').toBeDefined();
+    expect(closed! - hungUp).toBeLessThan(2000);
+    expect(node.events).toHaveLength(before + 1);
+  });
 });
