@@ -13,9 +13,8 @@ function table(headers: string[], rows: Array<Array<string | number>>): string {
 
 interface Row {
   transport: string;
-  perSecond: number;
-  p50: number;
-  p99: number;
+  latencies: number[];
+  elapsedMs: number;
   errors: number;
 }
 
@@ -24,24 +23,20 @@ interface Row {
  * concurrent clients calling `info_getNodeID` against the simulator on loopback, over stdio (one
  * session: one pipe), `--http` with a bearer token (a 2025-11-25 session per client), the same
  * endpoint to 2026-07-28 clients (stateless: a server per request), and `--http` under OAuth
- * (stateless for both eras, every request's JWT verified), 2025-11-25 and 2026-07-28 clients.
+ * (stateless for both eras, every request's JWT verified), 2025-11-25 and 2026-07-28 clients. The
+ * five run interleaved in blocks, all servers up at once, so that each sees the same machine load.
  */
-export async function benchTransports(opts: { clients?: number; calls?: number } = {}): Promise<string> {
+export async function benchTransports(opts: { clients?: number; calls?: number; blocks?: number } = {}): Promise<string> {
   const clients = opts.clients ?? 12;
-  const calls = opts.calls ?? 3000;
+  const blocks = opts.blocks ?? 10;
+  const perBlock = Math.round((opts.calls ?? 3000) / blocks);
   const [devnet, issuer] = await Promise.all([startDevnet(), startIssuer()]);
   const open: Client[] = [];
   const started: Replica[] = [];
-  const rows: Row[] = [];
   const base = { CHAIN_MCP_NODE_URL: devnet.nodeUrl, CHAIN_MCP_LOG_LEVEL: 'info', CHAIN_MCP_STATE: 'memory' };
   const read = (pick: (i: number) => Client) => async (i: number) => {
     const r = await pick(i).callTool({ name: 'info_getNodeID', arguments: {} });
     if (r.isError) throw new Error(JSON.stringify(r.content));
-  };
-  const measure = async (transport: string, one: (i: number) => Promise<void>) => {
-    await drive(clients * 20, clients, one);
-    const run = await drive(calls, clients, one);
-    rows.push({ transport, perSecond: (run.latencies.length / run.elapsedMs) * 1000, p50: median(run.latencies), p99: percentile(run.latencies, 99), errors: run.errors.length });
   };
   const connect = async (port: number, modern: boolean, headers: Record<string, string>) => {
     const client = new Client({ name: 'bench', version: '0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
@@ -50,43 +45,54 @@ export async function benchTransports(opts: { clients?: number; calls?: number }
     return client;
   };
   const many = (make: (i: number) => Promise<Client>) => Promise.all(Array.from({ length: clients }, (_, i) => make(i)));
+  const stdio = await stdioSession({ CHAIN_MCP_NODE_URL: devnet.nodeUrl });
+  const rows: Row[] = [];
   try {
-    const stdio = await stdioSession({ CHAIN_MCP_NODE_URL: devnet.nodeUrl });
-    try {
-      await measure('stdio, one session (2025-11-25)', read(() => stdio.client));
-    } finally {
-      await stdio.close();
-    }
-
     const token = randomBytes(16).toString('hex');
     const local = await launchReplica(MAIN, 'bearer', { ...base, CHAIN_MCP_HTTP_TOKEN: token });
     started.push(local);
-    const auth = { authorization: `Bearer ${token}` };
-    const sessions = await many(() => connect(local.port, false, auth));
-    await measure('--http, bearer token: a session per client (2025-11-25)', read((i) => sessions[i % clients]!));
-    const modern = await many(() => connect(local.port, true, auth));
-    await measure('--http, bearer token: stateless, a server per request (2026-07-28)', read((i) => modern[i % clients]!));
-    await stopReplica(local);
-
     const oauth = await launchReplica(MAIN, 'oauth', { ...base, CHAIN_MCP_OAUTH_ISSUER: issuer.issuer, CHAIN_MCP_PUBLIC_URL: PUBLIC_URL, CHAIN_MCP_RATE_LIMIT: '1000000/min' });
     started.push(oauth);
+    const auth = { authorization: `Bearer ${token}` };
     const user = async (i: number) => ({ authorization: `Bearer ${await issuer.mint({ sub: `bench-${i}`, scope: 'chain:read', aud: PUBLIC_URL, expiresIn: 3600 })}` });
+    const sessions = await many(() => connect(local.port, false, auth));
+    const modern = await many(() => connect(local.port, true, auth));
     const legacyUsers = await many(async (i) => connect(oauth.port, false, await user(i)));
-    await measure('--http under OAuth: stateless (2025-11-25)', read((i) => legacyUsers[i % clients]!));
     const modernUsers = await many(async (i) => connect(oauth.port, true, await user(i)));
-    await measure('--http under OAuth: stateless (2026-07-28)', read((i) => modernUsers[i % clients]!));
+    const runs: Array<[string, (i: number) => Promise<void>]> = [
+      ['stdio, one session (2025-11-25)', read(() => stdio.client)],
+      ['--http, bearer token: a session per client (2025-11-25)', read((i) => sessions[i % clients]!)],
+      ['--http, bearer token: stateless, a server per request (2026-07-28)', read((i) => modern[i % clients]!)],
+      ['--http under OAuth: stateless (2025-11-25)', read((i) => legacyUsers[i % clients]!)],
+      ['--http under OAuth: stateless (2026-07-28)', read((i) => modernUsers[i % clients]!)],
+    ];
+    for (const [transport, one] of runs) {
+      await drive(clients * 20, clients, one);
+      rows.push({ transport, latencies: [], elapsedMs: 0, errors: 0 });
+    }
+    for (let block = 0; block < blocks; block++) {
+      for (const [n, [, one]] of runs.entries()) {
+        const run = await drive(perBlock, clients, one);
+        const row = rows[n]!;
+        row.latencies.push(...run.latencies);
+        row.elapsedMs += run.elapsedMs;
+        row.errors += run.errors.length;
+      }
+    }
   } finally {
     await Promise.all(open.map((c) => c.close().catch(() => undefined)));
+    await stdio.close();
     for (const r of started) await stopReplica(r);
     await Promise.all([issuer.close(), devnet.close()]);
   }
-  const stdio = rows[0]!.perSecond;
+  const perSecond = (r: Row) => (r.latencies.length / r.elapsedMs) * 1000;
+  const stdioRate = perSecond(rows[0]!);
   return [
-    `${clients} concurrent clients, ${calls} calls of info_getNodeID each run, one chain-mcp process, simulator node on loopback.`,
+    `${clients} concurrent clients per transport, ${blocks} blocks of ${perBlock} calls of info_getNodeID each, the five interleaved; one chain-mcp process per transport, simulator node on loopback.`,
     '',
     table(
       ['transport', 'calls/s', 'median latency', 'p99 latency', 'vs stdio', 'errors'],
-      rows.map((r) => [r.transport, r.perSecond.toFixed(0), `${r.p50.toFixed(1)} ms`, `${r.p99.toFixed(1)} ms`, `${(r.perSecond / stdio).toFixed(2)}×`, r.errors]),
+      rows.map((r) => [r.transport, perSecond(r).toFixed(0), `${median(r.latencies).toFixed(1)} ms`, `${percentile(r.latencies, 99).toFixed(1)} ms`, `${(perSecond(r) / stdioRate).toFixed(2)}×`, r.errors]),
     ),
   ].join('\n');
 }
