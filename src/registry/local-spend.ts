@@ -187,10 +187,10 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const nonce = confirm.split('.')[0] ?? '';
   const kept = await services.localRecords.get(nonce);
   if (kept === 'tampered') {
-    // Not what this server kept: whatever it holds is never signed, and the preview is dead.
-    await services.localRecords.take(nonce);
-    log.warn({ audit: 'tampered', ...audit, why: 'kept preview altered in the state store' }, 'spend refused: its kept preview was altered in the state store');
-    throw new ChainMcpError('confirmation', 'Refused: the transaction kept for this preview was altered in the state store (not by this server). Nothing was signed or sent.', {
+    // Not what this server kept (altered, or another process's on a store it does not share): never signed.
+    // Left in place: another process on the same SQLite file may own it; it expires in minutes.
+    log.warn({ audit: 'tampered', ...audit, why: 'kept preview not sealed by this server' }, 'spend refused: its kept preview was altered in the state store');
+    throw new ChainMcpError('confirmation', 'Refused: the transaction kept for this preview was altered in the state store, or kept by another process (not this server). Nothing was signed or sent.', {
       hint: 'Call the tool again without confirm for a fresh preview; tell the operator the state store was written by something other than chain-mcp.',
     });
   }
