@@ -15,8 +15,8 @@ export interface ApprovalFacts {
 }
 
 /**
- * One approval as read from the state store (a snapshot: read it again after a wait). Set
- * `passkeyChallenge` through ApprovalBook.requirePasskey, never in place.
+ * One approval as read from the state store (a snapshot: read it again after a wait). Require a
+ * passkey when opening it (`open(…, { passkey: true })`), never in place.
  */
 export type Approval = ApprovalRecord;
 
@@ -62,7 +62,8 @@ export class ApprovalBook {
     if ((await this.store.liveApprovals(this.now())) >= MAX_PENDING) throw tooManyPending('server');
   }
 
-  async open(nonce: string, facts: ApprovalFacts, expiresAt: number, owner: string = LOCAL_OWNER): Promise<Approval> {
+  /** `passkey`: Approve on the page needs a passkey assertion over the approval's own challenge (sealed with the facts). */
+  async open(nonce: string, facts: ApprovalFacts, expiresAt: number, owner: string = LOCAL_OWNER, opts: { passkey?: boolean } = {}): Promise<Approval> {
     const approval: Approval = {
       ...facts,
       nonce,
@@ -71,6 +72,7 @@ export class ApprovalBook {
       csrf: randomBytes(24).toString('base64url'),
       expiresAt,
       state: 'pending',
+      ...(opts.passkey ? { passkeyRequired: true, passkeyChallenge: randomBytes(32).toString('base64url') } : {}),
     };
     approval.seal = this.factsSeal(approval);
     if (!(await this.store.putApproval(approval, this.now(), MAX_PENDING, MAX_PENDING_PER_OWNER))) {
@@ -102,6 +104,8 @@ export class ApprovalBook {
   check(a: Approval | undefined): Checked {
     if (!a) return undefined;
     if (!this.sealer.verify(a.seal, ...factsOf(a))) return 'tampered';
+    // A passkey required at open stays required: removing the challenge does not remove the passkey.
+    if (a.passkeyRequired && !a.passkeyChallenge) return 'tampered';
     if (a.state === 'pending') return a.decidedBy === undefined ? a : 'tampered';
     return this.sealer.verify(a.decisionSeal, ...decisionOf(a, a.state, a.decidedBy ?? '')) ? a : 'tampered';
   }
@@ -154,7 +158,7 @@ export class ApprovalBook {
 }
 
 /** Every fact of an approval the human reads or the page checks, in a fixed order. */
-const factsOf = (a: Approval): unknown[] => ['facts', a.nonce, a.owner, a.tool, a.title, a.lines, a.csrf, a.token, a.expiresAt];
+const factsOf = (a: Approval): unknown[] => ['facts', a.nonce, a.owner, a.tool, a.title, a.lines, a.csrf, a.token, a.expiresAt, a.passkeyRequired === true];
 /** A decision, bound to its approval's nonce and seal: it cannot be copied onto another. */
 const decisionOf = (a: Approval, state: ApprovalState, by: string): unknown[] => ['decision', a.nonce, a.seal ?? '', state, by];
 

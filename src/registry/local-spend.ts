@@ -162,10 +162,11 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     let approvalUrl: string | undefined;
     let meta: Record<string, unknown> | undefined;
     if (config.approval === 'human') {
-      let approval = await services.approvals.open(nonce, { tool: tool.name, title: tool.title, lines }, expiresAt, ownerOf(hooks));
+      // The page link under a passkey: the passkey is required from the start, sealed with the facts.
+      const passkey = needsLink(hooks) && linkMode(services) === 'passkey';
+      const approval = await services.approvals.open(nonce, { tool: tool.name, title: tool.title, lines }, expiresAt, ownerOf(hooks), { passkey });
       if (hooks.appCard) meta = await cardMeta(services.cardSecrets, approval);
       if (needsLink(hooks)) {
-        if (linkMode(services) === 'passkey') approval = await services.approvalPages.requirePasskey(approval);
         approvalUrl = await services.approvalPages.url(approval);
         how = `Only the human can approve this: give them this link to open in their browser on this computer: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
       } else if (hooks.appCard) {

@@ -210,10 +210,11 @@ export async function callSpend(
       // Fixed facts first, stranger-written lines (labelled "… (written by …)") always last.
       const written = preview.filter(isStrangerLine);
       const lines = [...preview.filter((l) => !isStrangerLine(l)), ...exact, ...limitsInForce(config, spentToday), ...written];
-      let approval = await services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt, ownerOf(hooks));
+      // The page link under a passkey: the passkey is required from the start, sealed with the facts.
+      const passkey = needsLink(hooks) && linkMode(services) === 'passkey';
+      const approval = await services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt, ownerOf(hooks), { passkey });
       if (hooks.appCard) meta = await cardMeta(services.cardSecrets, approval);
       if (needsLink(hooks)) {
-        if (linkMode(services) === 'passkey') approval = await services.approvalPages.requirePasskey(approval);
         approvalUrl = await services.approvalPages.url(approval);
         const where = linkMode(services) === 'login' ? 'to open in their browser; they sign in and approve there' : 'to open in their browser on this computer';
         how = `Only the human can approve this: give them this link ${where}: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;

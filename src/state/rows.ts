@@ -14,7 +14,7 @@ export interface ApprovalRow {
 }
 
 export function approvalFromRow(row: ApprovalRow): ApprovalRecord {
-  const facts = JSON.parse(row.facts) as { tool: string; title: string; lines: string[]; csrf: string; seal?: string };
+  const facts = JSON.parse(row.facts) as { tool: string; title: string; lines: string[]; csrf: string; seal?: string; passkeyRequired?: boolean };
   return {
     nonce: row.nonce,
     owner: row.owner,
@@ -28,11 +28,12 @@ export function approvalFromRow(row: ApprovalRow): ApprovalRecord {
     ...(row.decided_by ? { decidedBy: row.decided_by } : {}),
     ...(row.passkey_challenge ? { passkeyChallenge: row.passkey_challenge } : {}),
     ...(facts.seal ? { seal: facts.seal } : {}),
+    ...(facts.passkeyRequired === true ? { passkeyRequired: true } : {}),
     ...(row.decision_seal ? { decisionSeal: row.decision_seal } : {}),
   };
 }
 
 export function approvalFacts(a: ApprovalRecord): string {
-  return JSON.stringify({ tool: a.tool, title: a.title, lines: a.lines, csrf: a.csrf, ...(a.seal ? { seal: a.seal } : {}) });
+  return JSON.stringify({ tool: a.tool, title: a.title, lines: a.lines, csrf: a.csrf, ...(a.seal ? { seal: a.seal } : {}), ...(a.passkeyRequired ? { passkeyRequired: true } : {}) });
 }
 

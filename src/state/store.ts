@@ -32,6 +32,8 @@ export interface ApprovalRecord {
   decidedBy?: string;
   /** WebAuthn challenge (base64url) when a passkey must approve this one. */
   passkeyChallenge?: string;
+  /** Opened needing a passkey (sealed with the facts): a row whose challenge was removed is refused, not waved through. */
+  passkeyRequired?: boolean;
   /** MAC over every fact above the human reads or the page checks (src/approval/book.ts): a row edited in the store no longer verifies. */
   seal?: string;
   /** MAC over the decision (this approval's nonce and seal, the state, decidedBy), set with it: a decision written or copied into the store does not verify. */

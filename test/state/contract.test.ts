@@ -143,7 +143,7 @@ describe.each(backends)('the state store contract: $name', (backend) => {
     });
 
     it('keeps the seals: the facts seal as stored, the decision seal written with the decision and only by it', async () => {
-      const x = approval({ seal: 'facts-mac' });
+      const x = approval({ seal: 'facts-mac', passkeyRequired: true, passkeyChallenge: 'challenge' });
       expect(await a.putApproval(x, T0, 10_000)).toBe(true);
       expect(await b.getApproval(x.nonce)).toEqual(x);
       expect(await b.decideApproval(x.nonce, 'approved', 'page', T0, 'decision-mac')).toBe(true);

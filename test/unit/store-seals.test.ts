@@ -115,6 +115,29 @@ describe('an approval in the store', () => {
     expect(await book.read(b.nonce)).toBe('tampered');
   });
 
+  it('opened needing a passkey, it carries a challenge from the start; with the challenge removed, or the need removed, it is tampered', async () => {
+    const store = new MemoryStore();
+    const book = new ApprovalBook(() => NOW, store);
+    const a = await book.open('nonce-pk', { tool: 't', title: 't', lines: [] }, NOW + 1_000, 'alice', { passkey: true });
+    expect(a).toMatchObject({ passkeyRequired: true, passkeyChallenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) });
+    expect(await book.read(a.nonce)).toEqual(a);
+    // Asking again keeps the challenge it has.
+    expect(await book.requirePasskey(a)).toEqual(a);
+    const rewrite = async (change: Partial<Approval>) => {
+      await store.deleteApproval(a.nonce);
+      await store.putApproval({ ...a, ...change }, NOW, 1_000);
+    };
+    await rewrite({ passkeyChallenge: undefined });
+    expect(await book.read(a.nonce)).toBe('tampered');
+    expect(await book.lookup(a.token)).toBe('unknown');
+    await rewrite({ passkeyChallenge: undefined, passkeyRequired: undefined });
+    expect(await book.read(a.nonce)).toBe('tampered');
+    // Without the need, no challenge is made.
+    const plain = await book.open('nonce-plain', { tool: 't', title: 't', lines: [] }, NOW + 1_000);
+    expect(plain.passkeyChallenge).toBeUndefined();
+    expect(plain.passkeyRequired).toBeUndefined();
+  });
+
   it('is never decided from a snapshot that is not pending, nor with a wrong form token', async () => {
     const { book, a } = await opened();
     expect(await book.decide({ ...a, state: 'approved' }, 'approved', 'page')).toBe(false);
