@@ -240,7 +240,7 @@ export const SETTINGS: readonly Setting[] = [
     env: 'CHAIN_MCP_STATE',
     default: 'memory; with spends on, sqlite:<config dir>/chain-mcp/state.db',
     meaning:
-      'where confirmation ids, pending approvals, approval-card secrets and the rolling daily total live: `memory` (a restart forgets them), `sqlite:<file>` (one machine; survives restarts) or `postgres://user:password@host:5432/database` (several replicas)',
+      'where confirmation ids, pending approvals, approval-card secrets and the rolling daily total live: `memory` (a restart forgets them), `sqlite:<file>` (one machine; the daily total survives restarts, pending previews do not) or `postgres://user:password@host:5432/database` (several replicas)',
     group: 'state',
   },
   {
