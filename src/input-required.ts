@@ -33,11 +33,14 @@ export function isModernRequest(ctx: ServerContext): boolean {
 
 const rounds = new WeakMap<Services, ApprovalRounds>();
 
-/** One sealer per process's services (its key is CHAIN_MCP_STATE_KEY, or a secret of this process). */
+/**
+ * One sealer per process's services: keyed by the replicas' shared key with a shared store, else by
+ * a secret of this process (a key in one process's environment is not used; src/services.ts).
+ */
 export function approvalRounds(services: Services): ApprovalRounds {
   let found = rounds.get(services);
   if (!found) {
-    found = new ApprovalRounds(services.state, services.config.stateKey);
+    found = new ApprovalRounds(services.state, services.state.shared ? services.config.stateKey : undefined);
     rounds.set(services, found);
   }
   return found;

@@ -37,8 +37,8 @@ function storeKey(id: string): string {
 }
 
 /**
- * Seals rounds with AES-256-GCM under a key derived from CHAIN_MCP_STATE_KEY (so every replica
- * sharing it opens what another sealed) or, without it, from a secret of this process. What a
+ * Seals rounds with AES-256-GCM under a key derived from the replicas' shared key (so every replica
+ * opens what another sealed) or, for a single process, from a secret of this process. What a
  * round allows is spent once through the state store: a replayed retry finds it gone on every
  * replica sharing the store.
  */
