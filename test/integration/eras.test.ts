@@ -6,6 +6,7 @@ import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { serveHttp } from '../../src/http-server.js';
 import { silentLogger } from '../../src/log.js';
 import { createServices } from '../../src/server.js';
+import { requestsFor } from '../helpers/spend-harness.js';
 import { devnetEnv, MAIN } from '../helpers/stack.js';
 
 /**
@@ -80,6 +81,32 @@ describe('both protocol eras', () => {
       } finally {
         await client.close();
       }
+    }
+  });
+
+  it('over stdio, a 2026-07-28 spend: the confirm asks the human through input_required and sends once', async () => {
+    devnet.router.record = true;
+    const asked: string[] = [];
+    const client = new Client({ name: 'stdio-2026', version: '0' }, { capabilities: { elicitation: { form: {} } }, ...MODERN });
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: { approve: true } };
+    });
+    const env = devnetEnv(devnet, { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_KEYSTORE_USER: devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: devnet.keystore.password });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [MAIN], env: { PATH: process.env.PATH ?? '', ...env }, stderr: 'ignore' }));
+    try {
+      const args = { amount: '1', assetID: 'CAM', to: devnet.state.users.get('alice')!.keys[1]!.x };
+      const preview = await client.callTool({ name: 'xvm_send', arguments: args });
+      const confirm = (preview.structuredContent as { confirmationId?: string } | undefined)?.confirmationId;
+      expect(confirm, JSON.stringify(preview.content)).toBeTypeOf('string');
+      const sends = () => requestsFor(devnet, 'xvm.send') + requestsFor(devnet, 'avm.send');
+      const before = sends();
+      const done = await client.callTool({ name: 'xvm_send', arguments: { ...args, confirm } });
+      expect((done.structuredContent as { status?: string } | undefined)?.status, JSON.stringify(done.content)).toBe('issued');
+      expect(sends() - before).toBe(1);
+      expect(asked).toHaveLength(1);
+    } finally {
+      await client.close();
     }
   });
 });
