@@ -82,9 +82,15 @@ async function deposit(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
   const nominator = big(offer.interestRateNominator);
   const rewarded = BigInt(view.deposit!.depositDuration) - noRewards;
   const total = (locked * (rewarded > 0n ? rewarded : 0n) * nominator) / RATE_DENOMINATOR;
+  // Whose rewards they are, from the bytes: only the key alone claims them with platform_claim here.
+  const owner = view.deposit!.rewardsOwner;
+  const keyAlone = owner.threshold === 1 && owner.addresses.length === 1 && owner.addresses[0] === env.own.p;
+  const ownerText = owner.threshold === 1 && owner.addresses.length === 1 ? owner.addresses[0]! : `${owner.threshold} of ${owner.addresses.join(', ')}`;
   const lines = [
     `Deposits: ${show(env, locked)}, locked from acceptance (about now) until about ${iso(end)}${unlockPeriod > 0n ? `, unlocking gradually from about ${iso(end - unlockPeriod)}` : ''}`,
-    `Earns: ${ratePercent(nominator)} % a year for ${humanDuration(rewarded > 0n ? rewarded : 0n)} (the offer pays nothing in its last ${humanDuration(noRewards)}), about ${show(env, total)} in total, claimable as it accrues with platform_claim`,
+    `Earns: ${ratePercent(nominator)} % a year for ${humanDuration(rewarded > 0n ? rewarded : 0n)} (the offer pays nothing in its last ${humanDuration(noRewards)}), about ${show(env, total)} in total, ${
+      keyAlone ? 'claimable by you as it accrues with platform_claim' : `paid to ${ownerText} (NOT your address): that owner claims them, you cannot`
+    }`,
   ];
   return single(ctx, env, { chain: 'P', built: tx, bytes: tx.bytes }, lines, [], (ids) =>
     `Deposited: issued once, txID ${ids[0]} (also the deposit's ID). Follow it with platform_getTxStatus {"txID": "${ids[0]}"}; once Committed, platform_getDeposits {"depositTxIDs": ["${ids[0]}"]} shows it.`,

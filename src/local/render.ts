@@ -123,7 +123,7 @@ export function renderTx(built: BuiltTx, view: TxView, env: LocalEnv, show: Show
     const owner = d.rewardsOwner;
     const ownerText = owner.threshold === 1 && owner.addresses.length === 1 ? owner.addresses[0]! : `${owner.threshold} of ${owner.addresses.join(', ')}`;
     lines.push(
-      `${label} deposit: offer ${d.depositOfferID}, duration ${humanDuration(BigInt(d.depositDuration))} (${d.depositDuration} s), rewards to ${ownerText}${owner.addresses.every(isOwn) ? ' (your address)' : ''}`,
+      `${label} deposit: offer ${d.depositOfferID}, duration ${humanDuration(BigInt(d.depositDuration))} (${d.depositDuration} s), rewards to ${ownerText}${owner.threshold === 1 && owner.addresses.length === 1 && isOwn(owner.addresses[0]!) ? ' (your address)' : ' (NOT your address)'}`,
     );
   }
   for (const [n, c] of (view.claimables ?? []).entries()) {

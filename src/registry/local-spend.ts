@@ -7,7 +7,7 @@ import { ChainMcpError, HttpStatusError, toChainMcpError } from '../errors.js';
 import type { LocalRecord } from '../local/records.js';
 import type { Services } from '../services.js';
 import type { LocalSigner } from '../signer/types.js';
-import { checkOwn, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
+import { checkOutflow, checkOwn, checkPrefixes, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
 import { isStrangerLine, oneLine } from '../summarize/stranger.js';
 import { type CallHooks, ownerOf } from './context.js';
 import { jsonSafe, type ToolResult, textResult } from './result.js';
@@ -107,6 +107,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const { confirm, ...args } = input;
   // Loaded only when a spend is built: the codec, the builders and the curve stay out of the start.
   const { LockedForBuild, signStep } = await import('../local/spends.js');
+  const { countedTotal, keptOutflow } = await import('../local/outflow.js');
   const { LOCAL_BUILDERS } = await import('../local/builders.js');
   const { localEnv } = await import('../local/env.js');
   const builder = LOCAL_BUILDERS[tool.name];
@@ -114,7 +115,8 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   tool.validate?.(args, services.now());
   const limits: SpendLimits = spendLimits(tool, args);
   const cached = services.cachedNetwork();
-  checkWithoutRequests(limits, config, cached, await services.ledger.spent());
+  // The amount, recipients and daily total are checked on the decoded bytes below, not on these arguments.
+  if (cached) checkPrefixes(limits, cached);
   await pinNetwork(limits, config, () => ctx.network(), cached !== undefined);
   const isOwn = keyOwns(signer);
   await checkOwn(limits, config, isOwn);
@@ -132,10 +134,12 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     }
     await checkOwn({ ...limits, own: spend.own }, config, isOwn);
     const hashes = spend.steps.map((s) => sha256Hex(s.bytes));
-    const total = (limits.amount ?? 0n) + spend.fee;
+    // The limits apply to what the bytes do, decoded from them: everything leaving the key, every fee included.
+    const outflow = await keptOutflow(spend.steps, env);
+    const total = countedTotal(outflow);
     // Read after the preview's reads (another process may have spent meanwhile); the reservation at the confirm decides.
     const spentToday = await services.ledger.spent();
-    if (config.maxSpendPerDay !== undefined && spentToday + total > config.maxSpendPerDay) throw overDailyTotal(total, spentToday, config, services.cachedNetwork());
+    checkOutflow({ total, strangers: outflow.strangers, rewardOwner: outflow.strangeRewardOwner }, config, env.network, spentToday);
     const clean = spend.lines.map(oneLine);
     const preview = [...clean.filter((l) => !isStrangerLine(l)), `Counted against the limits: ${total} smallest units (amount and every fee)`, ...clean.filter(isStrangerLine)];
     if (!signer.isUnlocked()) {
@@ -205,6 +209,18 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
       hint: 'Call the tool again without confirm for a fresh preview.',
     });
   }
+  // The limits again, on the kept bytes decoded afresh: a record rewritten in the store (its bytes
+  // and a forged id together) still cannot take more than the limits allow, nor pay a stranger.
+  const keptEnv = await localEnv(ctx, signer);
+  const outflow = await keptOutflow(record.spend.steps, keptEnv);
+  const total = countedTotal(outflow);
+  try {
+    checkOutflow({ total, strangers: outflow.strangers, rewardOwner: outflow.strangeRewardOwner }, config, keptEnv.network, await services.ledger.spent());
+  } catch (err) {
+    await services.localRecords.take(nonce);
+    log.warn({ audit: 'refused', ...audit, why: 'kept bytes over a limit' }, 'spend refused');
+    throw err;
+  }
   if (!signer.isUnlocked()) {
     log.info({ audit: 'refused', ...audit, why: 'key locked' }, 'spend refused: key locked');
     throw new ChainMcpError('confirmation', `${await services.lockedKeyMessage()} Nothing was sent; the confirmationId stays valid until it expires.`, {
@@ -236,8 +252,8 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     log.warn({ audit: 'refused', ...audit, why: 'preview already used' }, 'spend refused');
     throw new ChainMcpError('confirmation', 'Confirmation refused: this preview was already used. Nothing was sent.', { hint: 'Call the tool again without confirm to get a fresh preview.' });
   }
-  const reserved = await services.ledger.reserve(record.total, config.maxSpendPerDay);
-  if (!reserved) throw overDailyTotal(record.total, await services.ledger.spent(), config, services.cachedNetwork());
+  const reserved = await services.ledger.reserve(total, config.maxSpendPerDay);
+  if (!reserved) throw overDailyTotal(total, await services.ledger.spent(), config, services.cachedNetwork());
   log.info({ audit: 'confirmed', ...audit, ...(approvedBy ? { approvedBy } : {}), unsignedSha256: record.hashes }, 'spend confirmed');
   const txIDs: string[] = [];
   const steps = record.spend.steps;
