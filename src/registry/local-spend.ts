@@ -4,6 +4,7 @@ import { needsLink } from '../approval/flow.js';
 import { parseChainAddress } from '../codec/index.js';
 import type { SpendLimits, ToolContext, ToolDef } from '../core/tool.js';
 import { ChainMcpError, HttpStatusError, toChainMcpError } from '../errors.js';
+import type { LocalEnv } from '../local/env.js';
 import type { LocalRecord } from '../local/records.js';
 import type { Services } from '../services.js';
 import type { LocalSigner } from '../signer/types.js';
@@ -99,6 +100,28 @@ async function awaitAccepted(ctx: ToolContext, chain: 'X' | 'P' | 'C' | 'EVM', t
 }
 
 /**
+ * The rolling 24 h total under the local signer: the larger of what the chain records the key
+ * sent (the indexer, src/local/sent.ts) and the store's ledger (reservations in flight, and what
+ * the record cannot show); the store only adds, so deleting its rows or a restart with a fresh
+ * memory store lowers nothing. `onChainOnly`: what the chain knows beyond the store's rows.
+ * Under a daily limit a total nobody can tell refuses the spend.
+ */
+async function dailySpent(services: Services, ctx: ToolContext, env: LocalEnv): Promise<{ spent: bigint; onChainOnly: bigint }> {
+  const stored = await services.ledger.spent();
+  if (services.config.maxSpendPerDay === undefined) return { spent: stored, onChainOnly: 0n };
+  const { chainSent } = await import('../local/sent.js');
+  const chain = await chainSent(ctx, env, services.now());
+  if (chain === undefined) {
+    throw new ChainMcpError(
+      'policy',
+      'Refused: CHAIN_MCP_MAX_SPEND_PER_DAY is set, and the indexer (CHAIN_MCP_INDEXER_URL) could not say what the key sent in the last 24 hours, so the daily total cannot be checked. Nothing was sent.',
+      { hint: 'Try again when the indexer answers, or ask the operator to set CHAIN_MCP_INDEXER_URL.' },
+    );
+  }
+  return chain > stored ? { spent: chain, onChainOnly: chain - stored } : { spent: stored, onChainOnly: 0n };
+}
+
+/**
  * The local signer's spend protocol. `limits` carry the input's amount and recipients; the fee
  * comes from the decoded bytes. Every refusal before the issue sends nothing.
  */
@@ -138,7 +161,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     const outflow = await keptOutflow(spend.steps, env);
     const total = countedTotal(outflow);
     // Read after the preview's reads (another process may have spent meanwhile); the reservation at the confirm decides.
-    const spentToday = await services.ledger.spent();
+    const { spent: spentToday } = await dailySpent(services, ctx, env);
     checkOutflow({ total, strangers: outflow.strangers, rewardOwner: outflow.strangeRewardOwner }, config, env.network, spentToday);
     const clean = spend.lines.map(oneLine);
     const preview = [...clean.filter((l) => !isStrangerLine(l)), `Counted against the limits: ${total} smallest units (amount and every fee)`, ...clean.filter(isStrangerLine)];
@@ -214,8 +237,11 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const keptEnv = await localEnv(ctx, signer);
   const outflow = await keptOutflow(record.spend.steps, keptEnv);
   const total = countedTotal(outflow);
+  let onChainOnly = 0n;
   try {
-    checkOutflow({ total, strangers: outflow.strangers, rewardOwner: outflow.strangeRewardOwner }, config, keptEnv.network, await services.ledger.spent());
+    const today = await dailySpent(services, ctx, keptEnv);
+    onChainOnly = today.onChainOnly;
+    checkOutflow({ total, strangers: outflow.strangers, rewardOwner: outflow.strangeRewardOwner }, config, keptEnv.network, today.spent);
   } catch (err) {
     await services.localRecords.take(nonce);
     log.warn({ audit: 'refused', ...audit, why: 'kept bytes over a limit' }, 'spend refused');
@@ -252,7 +278,8 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     log.warn({ audit: 'refused', ...audit, why: 'preview already used' }, 'spend refused');
     throw new ChainMcpError('confirmation', 'Confirmation refused: this preview was already used. Nothing was sent.', { hint: 'Call the tool again without confirm to get a fresh preview.' });
   }
-  const reserved = await services.ledger.reserve(total, config.maxSpendPerDay);
+  // What the chain records beyond the store's rows shrinks the room the store's atomic reservation checks.
+  const reserved = await services.ledger.reserve(total, config.maxSpendPerDay === undefined ? undefined : config.maxSpendPerDay - onChainOnly);
   if (!reserved) throw overDailyTotal(total, await services.ledger.spent(), config, services.cachedNetwork());
   log.info({ audit: 'confirmed', ...audit, ...(approvedBy ? { approvedBy } : {}), unsignedSha256: record.hashes }, 'spend confirmed');
   const txIDs: string[] = [];
