@@ -106,8 +106,8 @@ export function countedTotal(o: Outflow): bigint {
   return total;
 }
 
-/** The outflow of kept steps, decoded from their bytes again (what is signed is exactly these bytes). */
-export async function keptOutflow(steps: ReadonlyArray<{ chain: TxChain | 'EVM'; bytes: Uint8Array }>, env: LocalEnv): Promise<Outflow> {
+/** Steps decoded from their bytes: X/P/C views and EVM fields, in step order per kind. */
+export async function decodeSteps(steps: ReadonlyArray<{ chain: TxChain | 'EVM'; bytes: Uint8Array }>, env: LocalEnv): Promise<{ views: TxView[]; evm: EvmFields[] }> {
   const views: TxView[] = [];
   const evm: EvmFields[] = [];
   for (const s of steps) {
@@ -116,5 +116,11 @@ export async function keptOutflow(steps: ReadonlyArray<{ chain: TxChain | 'EVM';
       evm.push(parseEvmTx(s.bytes).fields);
     } else views.push(viewTx(decodeUnsignedTx(s.chain, s.bytes), { hrp: env.network.hrp, chainIDs: env.chainIDs }));
   }
+  return { views, evm };
+}
+
+/** The outflow of kept steps, decoded from their bytes again (what is signed is exactly these bytes). */
+export async function keptOutflow(steps: ReadonlyArray<{ chain: TxChain | 'EVM'; bytes: Uint8Array }>, env: LocalEnv): Promise<Outflow> {
+  const { views, evm } = await decodeSteps(steps, env);
   return outflowOf(views, evm, env.own, env.network.assetID, env.build.now);
 }

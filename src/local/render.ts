@@ -12,7 +12,8 @@ export type Shower = (assetID: string, amount: bigint) => string;
 
 /** Display for every asset a view names, looked up once each. */
 export async function showerFor(ctx: ToolContext, env: LocalEnv, views: readonly TxView[]): Promise<Shower> {
-  const ids = new Set<string>();
+  // The native asset always (an EVM step's value and every fee are in it, with no view naming it).
+  const ids = new Set<string>([env.network.assetID]);
   for (const v of views) {
     for (const i of v.inputs) ids.add(i.assetID);
     for (const o of v.outputs) ids.add(o.assetID);

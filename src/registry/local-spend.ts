@@ -131,6 +131,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   // Loaded only when a spend is built: the codec, the builders and the curve stay out of the start.
   const { LockedForBuild, signStep } = await import('../local/spends.js');
   const { countedTotal, keptOutflow } = await import('../local/outflow.js');
+  const { spendHead } = await import('../local/intent.js');
   const { LOCAL_BUILDERS } = await import('../local/builders.js');
   const { localEnv } = await import('../local/env.js');
   const builder = LOCAL_BUILDERS[tool.name];
@@ -158,13 +159,14 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     await checkOwn({ ...limits, own: spend.own }, config, isOwn);
     const hashes = spend.steps.map((s) => sha256Hex(s.bytes));
     // The limits apply to what the bytes do, decoded from them: everything leaving the key, every fee included.
-    const outflow = await keptOutflow(spend.steps, env);
+    const { outflow, head } = await spendHead(ctx, env, spend.steps);
     const total = countedTotal(outflow);
     // Read after the preview's reads (another process may have spent meanwhile); the reservation at the confirm decides.
     const { spent: spentToday } = await dailySpent(services, ctx, env);
     checkOutflow({ total, strangers: outflow.strangers, rewardOwner: outflow.strangeRewardOwner }, config, env.network, spentToday);
-    const clean = spend.lines.map(oneLine);
-    const preview = [...clean.filter((l) => !isStrangerLine(l)), `Counted against the limits: ${total} smallest units (amount and every fee)`, ...clean.filter(isStrangerLine)];
+    // Human first (DESIGN section 9): the intents, the total leaving the key, the warnings; then every detail.
+    const clean = [...head.intents, head.total, ...head.warnings, ...spend.lines].map(oneLine);
+    const preview = [...clean.filter((l) => !isStrangerLine(l)), ...clean.filter(isStrangerLine)];
     if (!signer.isUnlocked()) {
       // Nothing is approved or signed with a locked key: the preview says how to unlock.
       log.info({ audit: 'preview', ...audit, locked: true }, 'spend preview (key locked)');
@@ -181,7 +183,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     }
     const { id, expiresAt } = await services.confirmations.issue(tool.name, bound(args, hashes), services.now(), ownerOf(hooks));
     const nonce = id.split('.')[0]!;
-    const lines = [...preview.filter((l) => !isStrangerLine(l)), ...limitsInForce(config, spentToday), ...preview.filter(isStrangerLine)];
+    const lines = [...preview.filter((l) => !isStrangerLine(l)), ...limitsInForce(config, spentToday, env.network), ...preview.filter(isStrangerLine)];
     const record: LocalRecord = { tool: tool.name, spend, hashes, total, lines, expiresAt };
     await services.localRecords.put(nonce, record);
     log.info({ audit: 'preview', ...audit, fee: spend.fee.toString(), unsignedSha256: hashes }, 'spend preview');
@@ -204,7 +206,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), how].join('\n');
     const result = textResult(
       text,
-      { status: 'preview', preview, confirmationId: id, expiresAt: new Date(expiresAt).toISOString(), ...(approvalUrl ? { approvalUrl } : {}), details: jsonSafe(spend.details) },
+      { status: 'preview', preview, confirmationId: id, expiresAt: new Date(expiresAt).toISOString(), ...(approvalUrl ? { approvalUrl } : {}), details: jsonSafe({ ...spend.details, leaving: total }) },
       config,
     );
     return meta ? { ...result, _meta: meta } : result;

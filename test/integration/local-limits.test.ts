@@ -167,3 +167,51 @@ describe('a deposit whose rewards go to a stranger', () => {
     expect(issued()).toBe(before);
   });
 });
+
+describe('the preview opens with what a person checks first, read from the bytes', () => {
+  const head = (r: { structured?: Record<string, unknown> }) => (r.structured!.preview as string[]).slice(0, 3);
+  const short = (a: string) => `${a.slice(0, 12)}…${a.slice(-4)}`;
+
+  it('a send, a cross-chain move, a deposit and a claim: intent, total leaving the key, then warnings; limits in CAM last on the approval', async () => {
+    const h = await harness({ CHAIN_MCP_MAX_SPEND: '10 CAM' });
+    const fee = state.fees.txFee;
+    const send = await h.call('xvm_send', { amount: '2 CAM', assetID: 'CAM', to: alice().x });
+    expect(send.isError, send.text).toBe(false);
+    expect(head(send).slice(0, 2)).toEqual([`Send 2 CAM to ${short(alice().x)}`, 'Total leaving your key: 2.001 CAM (amount + every fee)']);
+    expect(head(send)[2]).toMatch(/^Network: /);
+    expect(send.text).not.toContain('smallest units');
+    // The lines the human approves end with the limits, in CAM.
+    const kept = JSON.parse((await h.services.state.getPreview(String(send.structured!.confirmationId).split('.')[0]!, Date.now()))!) as { lines: string[] };
+    expect(kept.lines.slice(0, 2)).toEqual(head(send).slice(0, 2));
+    expect(kept.lines.at(-1)).toBe('Limit in force: at most 10 CAM per spend (CHAIN_MCP_MAX_SPEND)');
+
+    const move = await h.call('transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '2 CAM' });
+    expect(move.isError, move.text).toBe(false);
+    const details = move.structured!.details as { fees: string[]; arrives: string };
+    const fees = details.fees.map(BigInt).reduce((a, b) => a + b, 0n);
+    const [intent, total] = head(move);
+    expect(intent).toMatch(/^Move 2 CAM from your X account to your C account \(0x[0-9a-f]{4}…[0-9a-f]{4}\); ([\d.]+) CAM arrives$/);
+    // What arrives is the import's credited output, the amount less the import fee.
+    expect(intent).toContain(`; ${Number(details.arrives) / 1e9} CAM arrives`);
+    expect(total).toBe(`Total leaving your key: ${Number(fees) / 1e9} CAM (every fee; nothing else leaves)`);
+
+    const offer = state.depositOffers[0]!;
+    const deposit = await h.call('platform_deposit', { offerID: offer.id, amount: '1 CAM', duration: 60 * 86_400 });
+    expect(deposit.isError, deposit.text).toBe(false);
+    expect(head(deposit).slice(0, 2)).toEqual([`Deposit 1 CAM for 60 days into offer ${short(offer.id)}`, `Total leaving your key: ${Number(CAM + fee) / 1e9} CAM (amount + every fee)`]);
+
+    const claim = await h.call('platform_claim', { claims: [{ kind: 'validator', owner: devnet.localKey.p, amount: '1 CAM' }], to: devnet.localKey.p });
+    expect(claim.isError, claim.text).toBe(false);
+    expect(head(claim).slice(0, 2)).toEqual([`Claim 1 CAM of rewards to your P account (${short(devnet.localKey.p)})`, `Total leaving your key: ${Number(fee) / 1e9} CAM (every fee; nothing else leaves)`]);
+  });
+
+  it('an import to another 0x address: the intent and a warning say NOT your address before any detail', async () => {
+    const h = await harness();
+    const r = await h.call('cx_import', { sourceChain: 'X', to: alice().c });
+    expect(r.isError, r.text).toBe(false);
+    const lines = r.structured!.preview as string[];
+    expect(lines[0]).toMatch(new RegExp(`^Import [\\d.]+ CAM from the X-Chain into 0x${alice().c.slice(2, 6)}…${alice().c.slice(-4)} \\(NOT your address\\)$`));
+    expect(lines[1]).toMatch(/^Total leaving your key: [\d.]+ CAM \(amount \+ every fee\)$/);
+    expect(lines[2]).toMatch(new RegExp(`^NOT your address: [\\d.]+ CAM goes to ${alice().c.toLowerCase()}$`));
+  });
+});

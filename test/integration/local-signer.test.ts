@@ -281,7 +281,7 @@ describe('a two-step transfer counts both fees', () => {
     expect(refused.text).toContain('CHAIN_MCP_MAX_SPEND_PER_DAY');
     const exact = await harness({ CHAIN_MCP_MAX_SPEND_PER_DAY: String(total) });
     const p = await previewOf(exact, 'transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' });
-    expect(p.structured!.preview).toContain(`Counted against the limits: ${exportFee + importFee} smallest units (amount and every fee)`);
+    expect((p.structured!.preview as string[])[1]).toBe(`Total leaving your key: ${show(exportFee + importFee)} (every fee; nothing else leaves)`);
     expect(issued()).toEqual(before);
     const done = await exact.call('transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM', confirm: p.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);
