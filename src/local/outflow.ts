@@ -28,6 +28,8 @@ export interface Outflow {
   strangers: string[];
   /** A deposit's rewards owner that is not the key alone, as written in the bytes. */
   strangeRewardOwner?: string;
+  /** Addresses other than the key's where the key's was expected: an import's or a claim's outputs, a deposit's rewards owner. */
+  notYours: string[];
 }
 
 /** The EVM fields the outflow reads (src/codec/evm-tx.ts parseEvmTx). */
@@ -61,9 +63,12 @@ function addTo(map: Map<string, bigint>, key: string, v: bigint): void {
 /** The outflow of X/P/C-atomic transactions (their decoded views) and EVM transactions (their parsed fields). */
 export function outflowOf(views: readonly TxView[], evm: readonly EvmFields[], own: OwnKeyAddresses, nativeAssetID: string, now: bigint): Outflow {
   const isOwn = ownSet(own);
-  const out: Outflow = { native: 0n, fees: 0n, assets: new Map(), strangers: [] };
+  const out: Outflow = { native: 0n, fees: 0n, assets: new Map(), strangers: [], notYours: [] };
   const stranger = (a: string) => {
     if (!isOwn(a) && !out.strangers.includes(a)) out.strangers.push(a);
+  };
+  const notYours = (addresses: readonly string[]) => {
+    for (const a of addresses) if (!isOwn(a) && !out.notYours.includes(a)) out.notYours.push(a);
   };
   for (const view of views) {
     const minted = (view.claimables ?? []).reduce((s, c) => s + c.amount, 0n);
@@ -78,10 +83,12 @@ export function outflowOf(views: readonly TxView[], evm: readonly EvmFields[], o
       if (o.assetID === nativeAssetID) out.native += o.amount;
       else addTo(out.assets, o.assetID, o.amount);
       for (const a of o.addresses) stranger(a);
+      if (view.kind === 'import' || view.kind === 'claim') notYours(o.addresses);
     }
     const owner = view.deposit?.rewardsOwner;
     if (owner && !(owner.threshold === 1 && owner.addresses.length === 1 && isOwn(owner.addresses[0]!))) {
       for (const a of owner.addresses) stranger(a);
+      notYours(owner.addresses);
       out.strangeRewardOwner = owner.threshold === 1 && owner.addresses.length === 1 ? owner.addresses[0]! : `${owner.threshold} of ${owner.addresses.join(', ')}`;
     }
   }

@@ -163,7 +163,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     const total = countedTotal(outflow);
     // Read after the preview's reads (another process may have spent meanwhile); the reservation at the confirm decides.
     const { spent: spentToday } = await dailySpent(services, ctx, env);
-    checkOutflow({ total, strangers: outflow.strangers, rewardOwner: outflow.strangeRewardOwner }, config, env.network, spentToday);
+    checkOutflow({ total, strangers: outflow.strangers, rewardOwner: outflow.strangeRewardOwner, notYours: outflow.notYours }, config, env.network, spentToday);
     // Human first (DESIGN section 9): the intents, the total leaving the key, the warnings; then every detail.
     const clean = [...head.intents, head.total, ...head.warnings, ...spend.lines].map(oneLine);
     const preview = [...clean.filter((l) => !isStrangerLine(l)), ...clean.filter(isStrangerLine)];
@@ -243,7 +243,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   try {
     const today = await dailySpent(services, ctx, keptEnv);
     onChainOnly = today.onChainOnly;
-    checkOutflow({ total, strangers: outflow.strangers, rewardOwner: outflow.strangeRewardOwner }, config, keptEnv.network, today.spent);
+    checkOutflow({ total, strangers: outflow.strangers, rewardOwner: outflow.strangeRewardOwner, notYours: outflow.notYours }, config, keptEnv.network, today.spent);
   } catch (err) {
     await services.localRecords.take(nonce);
     log.warn({ audit: 'refused', ...audit, why: 'kept bytes over a limit' }, 'spend refused');

@@ -151,10 +151,11 @@ export function recipientsOf(...addresses: Array<string | readonly string[] | un
  * The limits on what a spend's decoded bytes do (the local signer, at preview and again at
  * confirm): `total` is everything that leaves the key, fees included; `strangers` every address
  * that is not the key's and receives an output or a deposit's rewards; `rewardOwner` a deposit's
- * rewards owner that is not the key alone. `spent` is the rolling 24 h total before this spend.
+ * rewards owner that is not the key alone; `notYours` addresses where the key's own was expected.
+ * `spent` is the rolling 24 h total before this spend.
  */
 export function checkOutflow(
-  out: { total: bigint; strangers: readonly string[]; rewardOwner?: string | undefined },
+  out: { total: bigint; strangers: readonly string[]; rewardOwner?: string | undefined; notYours?: readonly string[] },
   config: Config,
   network: NetworkInfo | undefined,
   spent: bigint | undefined,
@@ -170,6 +171,14 @@ export function checkOutflow(
     throw policy(
       `Refused: the deposit's rewards go to ${out.rewardOwner}, NOT your address, and a spending limit is set; rewards may go to another address only when it is in CHAIN_MCP_ALLOWED_RECIPIENTS.`,
       'Leave rewardAddress out (the rewards then go to your key), or ask the operator to allow-list that address.',
+    );
+  }
+  // Where the key's own address was expected (an import's or a claim's outputs), another passes a limit only allow-listed.
+  const unexpected = (out.notYours ?? []).find((a) => !allowed.has(normalizeRecipient(a)));
+  if (unexpected !== undefined && anyLimit(config)) {
+    throw policy(
+      `Refused: ${unexpected} receives where your own address was expected (NOT your address), and a spending limit is set.`,
+      'Give one of your own addresses, or ask the operator to add it to CHAIN_MCP_ALLOWED_RECIPIENTS if it is yours.',
     );
   }
   if (config.allowedRecipients !== undefined) {

@@ -104,6 +104,19 @@ describe('what leaves the key, from the decoded transactions', () => {
     expect(flow([], [tx(undefined)]).strangers).toEqual(['(contract creation)']);
   });
 
+  it("where the key's own address is expected (an import's or a claim's outputs, a deposit's rewards), another is not yours; a payment is not", () => {
+    const imp = view([input(5n, { imported: true })], [out(4n, ['0x00000000000000000000000000000000000000bb'])], { kind: 'import', chain: 'C' });
+    expect(flow([imp]).notYours).toEqual(['0x00000000000000000000000000000000000000bb']);
+    const mine = view([input(5n, { imported: true })], [out(4n, [own.evm.toLowerCase()])], { kind: 'import', chain: 'C' });
+    expect(flow([mine]).notYours).toEqual([]);
+    const claim = view([input(10n)], [out(9n, [own.p]), out(5n, ['P-local1bob', own.p], { threshold: 2 })], { kind: 'claim', claimables: [{ id: 'c', type: 0n, amount: 5n }] });
+    expect(flow([claim]).notYours).toEqual(['P-local1bob']);
+    const pay = view([input(10n)], [out(9n, ['X-local1bob'])]);
+    expect(flow([pay]).notYours).toEqual([]);
+    const dep = view([input(10n)], [out(9n, [own.p])], { kind: 'deposit', deposit: { depositOfferID: 'o', depositDuration: 60, rewardsOwner: { addresses: ['P-local1bob', 'P-local1bob'], locktime: 0n, threshold: 1 } } });
+    expect(flow([dep]).notYours).toEqual(['P-local1bob']);
+  });
+
   it('two steps add up, a stranger named once', () => {
     const a = view([input(3n)], [out(1n, ['X-local1bob']), out(1n, [own.x])]);
     const b = view([input(3n)], [out(2n, ['X-local1bob'])]);
@@ -144,6 +157,15 @@ describe('the limits on what the bytes do', () => {
     expect(refusal(() => checkOutflow({ total: 1n, strangers: ['X-camino1bob', 'X-camino1eve'] }, c, CAMINO, 0n))).toBe(
       'Refused: X-camino1eve is not in CHAIN_MCP_ALLOWED_RECIPIENTS (read from the transaction\'s bytes).',
     );
+  });
+
+  it("an address where your own was expected: fine with no limit, refused under any limit unless allow-listed", () => {
+    const out = { total: 1n, strangers: ['X-camino1bob'], notYours: ['X-camino1bob'] };
+    expect(refusal(() => checkOutflow(out, config(), CAMINO, 0n))).toBe('passed');
+    expect(refusal(() => checkOutflow(out, config({ maxSpendPerDay: CAM }), CAMINO, 0n))).toBe(
+      'Refused: X-camino1bob receives where your own address was expected (NOT your address), and a spending limit is set.',
+    );
+    expect(refusal(() => checkOutflow(out, config({ maxSpend: CAM, allowedRecipients: ['X-camino1bob'] }), CAMINO, 0n))).toBe('passed');
   });
 
   it("a deposit's rewards to a stranger: fine with no limit, refused under any limit unless every such address is allow-listed", () => {
