@@ -5,7 +5,9 @@ import type { NetworkInfo } from '../../src/context/network.js';
 import type { ToolContext } from '../../src/core/tool.js';
 import { ChainMcpError } from '../../src/errors.js';
 import type { LocalEnv } from '../../src/local/env.js';
+import { headOf } from '../../src/local/intent.js';
 import { countedTotal, type EvmFields, outflowOf } from '../../src/local/outflow.js';
+import type { Shower } from '../../src/local/render.js';
 import { chainSent } from '../../src/local/sent.js';
 import { checkOutflow } from '../../src/spend/guard.js';
 
@@ -257,5 +259,64 @@ describe('what the indexer records the key sent', () => {
     ).toBeUndefined();
     const bad = ctxOf((path) => (path === '/v2/transactions' ? { transactions: [xTx('a', [output('1e9', [KEY])], [])] } : { Transactions: [] }));
     expect(await chainSent(bad.ctx, env, NOW_MS)).toBeUndefined();
+  });
+});
+
+describe("the preview's head, from the decoded transactions", () => {
+  const env = {
+    own,
+    network: { assetID: NATIVE, assetSymbol: 'CAM' },
+    chainIDs: { X: 'x-chain', P: 'p-chain', C: 'c-chain' },
+    build: { now: NOW },
+  } as unknown as LocalEnv;
+  const show: Shower = (asset, v) => (asset === NATIVE ? `${v} nCAM` : `${v} of ${asset}`);
+  const headFor = (views: TxView[], evm: EvmFields[] = []) => headOf(views, evm, outflowOf(views, evm, own, NATIVE, NOW), env, show);
+
+  it('a send names each recipient once with every asset, the total adds the other assets, and a lock or a shared owner is a warning', () => {
+    const v = view(
+      [input(100n), input(50n, { assetID: TOKEN })],
+      [
+        out(10n, ['X-local1bob0000000000000000000000000000000']),
+        out(20n, ['X-local1bob0000000000000000000000000000000'], { assetID: TOKEN }),
+        out(5n, [own.x], { locktime: NOW + 60n }),
+        out(3n, [own.x, 'X-local1eve'], { threshold: 2 }),
+        out(81n, [own.x]),
+        out(30n, [own.x], { assetID: TOKEN }),
+      ],
+    );
+    const h = headFor([v]);
+    expect(h.intents).toEqual(['Send 10 nCAM and 20 of token-asset to X-local1bob0…0000', 'Send 3 nCAM to X-local1key, X-local1eve']);
+    expect(h.total).toBe('Total leaving your key: 19 nCAM and 20 of token-asset (amount + every fee)');
+    expect(h.warnings).toEqual([
+      `Lock: 5 nCAM to ${own.x} is spendable only from ${new Date(Number(NOW + 60n) * 1000).toISOString()}`,
+      `Shared: 3 nCAM needs 2 of ${own.x}, X-local1eve to sign`,
+    ]);
+  });
+
+  it('a send to yourself, an export to another, an unlock, and an EVM send to yourself and to a contract', () => {
+    expect(headFor([view([input(10n)], [out(9n, [own.x])])]).intents).toEqual([`Send to yourself on the X-Chain (${own.x}): only the fee leaves`]);
+    const exp = view([input(10n)], [out(4n, [own.x]), out(5n, ['P-local1bob'], { exported: true })], { kind: 'export', destinationChain: 'p-chain' });
+    const e = headFor([exp]);
+    expect(e.intents).toEqual(['Export 5 nCAM from the X-Chain to P-local1bob (NOT your address) on the P-Chain']);
+    expect(e.warnings).toEqual(['NOT your address: 5 nCAM goes to P-local1bob']);
+    const unlock = view(
+      [input(10n, { lock: { depositTxID: 'd', bondTxID: null } })],
+      [out(4n, [own.p], { lock: { depositTxID: 'd', bondTxID: null } }), out(5n, [own.p])],
+      { kind: 'unlockDeposit', chain: 'P' },
+    );
+    expect(headFor([unlock])).toEqual({ intents: ['Unlock deposits: 5 nCAM becomes spendable on your P account (after the fee)'], total: 'Total leaving your key: 1 nCAM (every fee; nothing else leaves)', warnings: [] });
+    const evm = (to: string, data = new Uint8Array()): EvmFields => ({ to, value: 7n * CAM, gas: 1n, maxFeePerGas: CAM, data });
+    expect(headFor([], [evm(own.evm)]).intents).toEqual(['Send 7 nCAM to yourself (0xAbCd…0001) on the C-Chain']);
+    const call = headFor([], [evm('0x00000000000000000000000000000000000000bb', new Uint8Array(4))]);
+    expect(call.intents).toEqual(['Send 7 nCAM to 0x0000…00bb on the C-Chain']);
+    expect(call.warnings).toEqual(['Contract call: 4 bytes of data to 0x00000000000000000000000000000000000000bb']);
+  });
+
+  it("a move's two steps read as one sentence: what the export takes across and what the import credits", () => {
+    const exp = view([input(100n)], [out(89n, [own.x]), out(10n, [own.cAtomic], { exported: true })], { kind: 'export', destinationChain: 'c-chain' });
+    const imp = view([input(10n, { imported: true })], [out(8n, [own.evm.toLowerCase()])], { kind: 'import', chain: 'C', sourceChain: 'x-chain' });
+    const h = headFor([exp, imp]);
+    expect(h.intents).toEqual(['Move 10 nCAM from your X account to your C account (0xabcd…0001); 8 nCAM arrives']);
+    expect(h.total).toBe('Total leaving your key: 3 nCAM (every fee; nothing else leaves)');
   });
 });
