@@ -152,6 +152,7 @@ describe('a deposit whose rewards go to a stranger', () => {
     expect(lines.some((l) => l.includes(`rewards to ${alice().p} (NOT your address)`))).toBe(true);
     expect(lines.some((l) => l.includes(`paid to ${alice().p} (NOT your address): that owner claims them`))).toBe(true);
     expect(lines.join('\n')).not.toContain('claimable by you');
+    expect(lines.join('\n')).not.toContain('platform_claim');
     const before = issued();
     const limited = await harness({ CHAIN_MCP_MAX_SPEND: String(100n * CAM) });
     const r = await limited.call('platform_deposit', args);
