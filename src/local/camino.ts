@@ -75,6 +75,10 @@ async function deposit(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
   const tx = built(() => buildDepositTx(env.build, { utxos, depositOfferID: parseCb58Id(offerID), duration, amount, ...(reward ? { rewardsOwner: reward } : {}), ...(memo ? { memo } : {}) }));
   // What the bytes lock, read back from them; the offer's terms from the node.
   const view = decodedView(tx, env);
+  // Whose rewards they are, from the bytes: only the key alone claims them with platform_claim here.
+  const owner = view.deposit!.rewardsOwner;
+  const keyAlone = owner.threshold === 1 && owner.addresses.length === 1 && owner.addresses[0] === env.own.p;
+  const ownerText = owner.threshold === 1 && owner.addresses.length === 1 ? owner.addresses[0]! : `${owner.threshold} of ${owner.addresses.join(', ')}`;
   const locked = view.outputs.filter((o) => o.lock?.depositTxID === THIS_TX).reduce((s, o) => s + o.amount, 0n);
   const end = now + BigInt(view.deposit!.depositDuration);
   const unlockPeriod = big(offer.unlockPeriodDuration);
@@ -82,10 +86,6 @@ async function deposit(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
   const nominator = big(offer.interestRateNominator);
   const rewarded = BigInt(view.deposit!.depositDuration) - noRewards;
   const total = (locked * (rewarded > 0n ? rewarded : 0n) * nominator) / RATE_DENOMINATOR;
-  // Whose rewards they are, from the bytes: only the key alone claims them with platform_claim here.
-  const owner = view.deposit!.rewardsOwner;
-  const keyAlone = owner.threshold === 1 && owner.addresses.length === 1 && owner.addresses[0] === env.own.p;
-  const ownerText = owner.threshold === 1 && owner.addresses.length === 1 ? owner.addresses[0]! : `${owner.threshold} of ${owner.addresses.join(', ')}`;
   const lines = [
     `Deposits: ${show(env, locked)}, locked from acceptance (about now) until about ${iso(end)}${unlockPeriod > 0n ? `, unlocking gradually from about ${iso(end - unlockPeriod)}` : ''}`,
     `Earns: ${ratePercent(nominator)} % a year for ${humanDuration(rewarded > 0n ? rewarded : 0n)} (the offer pays nothing in its last ${humanDuration(noRewards)}), about ${show(env, total)} in total, ${
