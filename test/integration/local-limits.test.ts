@@ -7,6 +7,7 @@ import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import type { DevnetState } from '../../src/devnet/state/index.js';
 import { writeKeyFile } from '../../src/signer/keyfile.js';
 import { MemoryStore } from '../../src/state/memory.js';
+import type { LocalRecord } from '../../src/local/records.js';
 import type { StateStore } from '../../src/state/store.js';
 import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
@@ -125,14 +126,15 @@ describe('at confirm the limits are applied to the kept bytes, decoded again', (
     const big = await free.call('xvm_send', { amount: '5 CAM', assetID: 'CAM', to: alice().x });
     expect(big.isError, big.text).toBe(false);
     const bigNonce = String(big.structured!.confirmationId).split('.')[0]!;
-    const kept = (await store.getPreview(bigNonce, Date.now()))!;
+    const kept = (await free.services.localRecords.get(bigNonce)) as LocalRecord;
+    expect(kept.tool).toBe('xvm_send');
     const h = await harness(CAP, store);
     const args = { amount: String(CAM / 2n), assetID: state.nativeAssetID, to: alice().x };
-    // Whoever holds the state key mints a valid id for the small arguments bound to the big bytes' hashes.
-    const hashes = (JSON.parse(kept) as { hashes: string[] }).hashes;
+    // Whoever holds this process's secrets mints a valid id for the small arguments bound to the big bytes' hashes,
+    // and keeps the big bytes under it as this process would.
     const parsed = CATALOGUE.find((t) => t.name === 'xvm_send')!.input.parse(args) as Record<string, unknown>;
-    const { id } = await h.services.confirmations.issue('xvm_send', { args: parsed, unsignedSha256: hashes }, h.clock.now);
-    expect(await store.putPreview(id.split('.')[0]!, kept, h.clock.now + 60_000, h.clock.now, 100)).toBe(true);
+    const { id, expiresAt } = await h.services.confirmations.issue('xvm_send', { args: parsed, unsignedSha256: kept.hashes }, h.clock.now);
+    await h.services.localRecords.put(id.split('.')[0]!, { ...kept, expiresAt });
     const before = issued();
     const r = await h.call('xvm_send', { ...args, confirm: id });
     expect(r.isError).toBe(true);
