@@ -184,7 +184,7 @@ describe('the preview opens with what a person checks first, read from the bytes
     expect(head(send)[2]).toMatch(/^Network: /);
     expect(send.text).not.toContain('smallest units');
     // The lines the human approves end with the limits, in CAM.
-    const kept = JSON.parse((await h.services.state.getPreview(String(send.structured!.confirmationId).split('.')[0]!, Date.now()))!) as { lines: string[] };
+    const kept = (await h.services.localRecords.get(String(send.structured!.confirmationId).split('.')[0]!)) as LocalRecord;
     expect(kept.lines.slice(0, 2)).toEqual(head(send).slice(0, 2));
     expect(kept.lines.at(-1)).toBe('Limit in force: at most 10 CAM per spend (CHAIN_MCP_MAX_SPEND)');
 
