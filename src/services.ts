@@ -18,6 +18,7 @@ import { KeyFileError, type KeyFileSigner, openKeyFile, WrongPassphraseError } f
 import { OwnAddresses } from './spend/own.js';
 import { SpendLedger, signerOf } from './spend/ledger.js';
 import { MemoryStore } from './state/memory.js';
+import { stateSecret } from './state/seal.js';
 import type { StateStore } from './state/store.js';
 import { LocalRecords } from './local/records.js';
 import { type Endpoint, endpointPath, needsDialect, PRESETS, resolveWire, type WireNames, wireMethod, wireParams } from './wire.js';
@@ -86,10 +87,17 @@ export class Services {
     const given = opts.catalogue;
     this.catalogueSource = given ? () => Promise.resolve(given) : loadCatalogue;
     this.state = opts.state ?? new MemoryStore();
-    this.confirmations = new ConfirmationBook(this.state, opts.config.stateKey);
-    this.approvals = new ApprovalBook(this.now, this.state);
+    // Approvals, kept previews and confirmation ids are authenticated with a secret of this
+    // process alone; only replicas sharing a store share a key (DESIGN section 9). A key in the
+    // environment of a single process is not used: any process of the same OS user can read it.
+    const secret = stateSecret(this.state.shared, opts.config.stateKey);
+    if (!this.state.shared && opts.config.stateKey !== undefined) {
+      opts.log.info({ state: this.state.kind }, `CHAIN_MCP_STATE_KEY is not used with a ${this.state.kind} state store: approvals and previews are bound to a secret of this process (a restart drops pending ones)`);
+    }
+    this.confirmations = new ConfirmationBook(this.state, secret.toString('hex'));
+    this.approvals = new ApprovalBook(this.now, this.state, secret);
     this.cardSecrets = new CardSecrets(this.state);
-    this.localRecords = new LocalRecords(this.state, this.now);
+    this.localRecords = new LocalRecords(this.state, this.now, secret);
     const keystore = opts.config.keystore;
     this.ownAddresses = new OwnAddresses(
       keystore

@@ -211,7 +211,7 @@ export const SETTINGS: readonly Setting[] = [
   {
     env: 'CHAIN_MCP_KEY_IDLE_MINUTES',
     default: '15',
-    meaning: 'an unlocked key locks again after this many minutes without a spend (1 to 1440)',
+    meaning: 'an unlocked key locks again after this many minutes without a confirmed spend; previews never keep it open (1 to 1440)',
     group: 'signer',
   },
   // --- the human approval
@@ -240,13 +240,13 @@ export const SETTINGS: readonly Setting[] = [
     env: 'CHAIN_MCP_STATE',
     default: 'memory; with spends on, sqlite:<config dir>/chain-mcp/state.db',
     meaning:
-      'where confirmation ids, pending approvals, approval-card secrets and the rolling daily total live: `memory` (a restart forgets them), `sqlite:<file>` (one machine; survives restarts) or `postgres://user:password@host:5432/database` (several replicas)',
+      'where confirmation ids, pending approvals, approval-card secrets and the rolling daily total live: `memory` (a restart forgets them), `sqlite:<file>` (one machine; the daily total survives restarts, pending previews do not) or `postgres://user:password@host:5432/database` (several replicas)',
     group: 'state',
   },
   {
     env: 'CHAIN_MCP_STATE_KEY',
     default: 'unset',
-    meaning: '32 bytes as 64 hex digits (`openssl rand -hex 32`) that bind confirmation ids (unset: a random key per process); the same on every replica; required with `postgres://…`',
+    meaning: '32 bytes as 64 hex digits (`openssl rand -hex 32`), the same on every replica, required with `postgres://…`: it authenticates confirmation ids, approvals and kept previews across replicas. Not used with `memory` or `sqlite:`: a single process uses a secret that never leaves its memory',
     group: 'state',
     secret: true,
   },

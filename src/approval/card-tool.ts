@@ -23,7 +23,9 @@ export async function decideFromCard(
     return refused('Expected { secret, decision: "approve" | "decline" }; nothing was decided.');
   }
   const nonce = await deps.secrets.take(secret);
-  const approval = nonce === undefined ? undefined : await deps.book.store.getApproval(nonce);
+  const read = nonce === undefined ? undefined : await deps.book.read(nonce);
+  // An approval altered in the store is never decided on: what the card showed is not what it holds.
+  const approval = read === 'tampered' ? undefined : read;
   if (!approval) {
     deps.log.info({ audit: 'refused', channel: 'app' }, 'approval card secret unknown or used');
     return refused('This approval card is no longer valid (used, or the server restarted); nothing was decided.');

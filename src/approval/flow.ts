@@ -34,7 +34,7 @@ export function needsLink(channels: HumanChannels): boolean {
  * URL elicitation to the approval page, then form elicitation, else the page link the human
  * was given with the preview (waited for, with progress). The model's call itself never decides.
  */
-export async function humanDecision(deps: ApprovalDeps, approval: Approval, channels: HumanChannels): Promise<ApprovalState> {
+export async function humanDecision(deps: ApprovalDeps, approval: Approval, channels: HumanChannels): Promise<ApprovalState | 'tampered'> {
   // Read again: the page or card of any replica may have decided since the caller's snapshot.
   const current = await stateNow(deps, approval);
   if (current !== 'pending') return current;
@@ -61,9 +61,9 @@ export async function humanDecision(deps: ApprovalDeps, approval: Approval, chan
 }
 
 /** Waits for the page's decision, reporting progress every few seconds; bounded by `ms` and the approval's expiry. */
-async function waitForPage(deps: ApprovalDeps, approval: Approval, channels: HumanChannels, ms: number): Promise<ApprovalState> {
+async function waitForPage(deps: ApprovalDeps, approval: Approval, channels: HumanChannels, ms: number): Promise<ApprovalState | 'tampered'> {
   const slice = 5_000;
-  let state = approval.state;
+  let state: ApprovalState | 'tampered' = approval.state;
   for (let waited = 0; waited < ms && state === 'pending' && !channels.signal?.aborted; waited += slice) {
     await channels.progress?.(waited, ms, 'waiting for the human to approve on the approval page');
     state = await deps.book.wait(approval, Math.min(slice, ms - waited), channels.signal);
@@ -71,7 +71,7 @@ async function waitForPage(deps: ApprovalDeps, approval: Approval, channels: Hum
   return state;
 }
 
-/** The approval's state as stored now (another channel or replica may have decided first). */
-async function stateNow(deps: ApprovalDeps, approval: Approval): Promise<ApprovalState> {
-  return (await deps.book.store.getApproval(approval.nonce))?.state ?? approval.state;
+/** The approval's state as stored now (another channel or replica may have decided first), checked: `tampered` is never approval. */
+function stateNow(deps: ApprovalDeps, approval: Approval): Promise<ApprovalState | 'tampered'> {
+  return deps.book.stateOf(approval);
 }

@@ -40,7 +40,7 @@ export class LoginApprovalPages {
       issuer: Issuer;
       book: ApprovalBook;
       log: Logger;
-      /** CHAIN_MCP_STATE_KEY (hex); a random key when unset (one replica). */
+      /** CHAIN_MCP_STATE_KEY (hex), given only with a shared store; a random key otherwise (one process). */
       stateKey?: string;
       now?: () => number;
     },

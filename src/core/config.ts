@@ -72,7 +72,7 @@ export interface Config {
   wire: WireSetting;
   /** CHAIN_MCP_STATE: memory, one SQLite file, or a PostgreSQL shared by replicas (src/state/). */
   state: StateSetting;
-  /** CHAIN_MCP_STATE_KEY (64 hex digits): binds confirmation ids; random per process when unset. */
+  /** CHAIN_MCP_STATE_KEY (64 hex digits): the replicas' shared key, used only with a shared store (src/state/seal.ts); a single process uses a secret of its own. */
   stateKey?: string;
   /** Values that must never appear in a log line, an error or a tool result. */
   secrets: readonly string[];

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { Sealer } from '../state/seal.js';
 import type { StateStore } from '../state/store.js';
 import type { LocalSpend, LocalStep } from './spends.js';
 
@@ -26,7 +28,7 @@ interface StoredRecord {
   total: string;
   lines: string[];
   expiresAt: number;
-  steps: Array<{ chain: LocalStep['chain']; bytes: string; sigIndices?: number[][]; signed?: string }>;
+  steps: Array<{ chain: LocalStep['chain']; bytes: string; sigIndices?: number[][]; expectId?: string }>;
   done: string;
   /** `result(txIDs, complete)` for the first k txIDs, keyed `k:complete`. */
   results: Record<string, string>;
@@ -55,7 +57,7 @@ function store(record: LocalRecord): string {
       chain: s.chain,
       bytes: hex(s.bytes),
       ...(s.built ? { sigIndices: s.built.sigIndices } : s.sigIndices ? { sigIndices: s.sigIndices } : {}),
-      ...(s.signed ? { signed: hex(s.signed) } : {}),
+      ...(s.expectId ? { expectId: s.expectId } : {}),
     })),
     done: spend.done(slots),
     results,
@@ -72,34 +74,61 @@ function restore(text: string): LocalRecord {
     lines: r.lines,
     expiresAt: r.expiresAt,
     spend: {
-      steps: r.steps.map((s) => ({ chain: s.chain, bytes: bytes(s.bytes), ...(s.sigIndices ? { sigIndices: s.sigIndices } : {}), ...(s.signed ? { signed: bytes(s.signed) } : {}) })),
+      steps: r.steps.map((s) => ({ chain: s.chain, bytes: bytes(s.bytes), ...(s.sigIndices ? { sigIndices: s.sigIndices } : {}), ...(s.expectId ? { expectId: s.expectId } : {}) })),
       done: (txIDs) => fill(r.done, txIDs),
       result: (txIDs, complete) => JSON.parse(fill(r.results[`${txIDs.length}:${complete}`] ?? '{}', txIDs)) as Record<string, unknown>,
     },
   };
 }
 
+/** What the store keeps under a nonce: the record's text and its MAC (over the nonce and the text). */
+interface Sealed {
+  record: string;
+  seal: string;
+}
+
 /**
  * The record of each local preview, keyed by its confirmation nonce, in the state store: the exact
- * bytes the human approves are kept there and signed at confirm time, never rebuilt, so with a
- * shared store any replica holding the same key confirms a preview another made, once.
+ * bytes the human approves are kept there unsigned and signed at confirm time, never rebuilt, so
+ * with a shared store any replica holding the same key confirms a preview another made, once.
+ *
+ * The store is not trusted (DESIGN section 9): each record carries a MAC over everything in it
+ * (bytes, hashes, total, lines, tool, expiry, answer texts) and its nonce, made with the
+ * process's secret (the replicas' shared key with PostgreSQL). Bytes swapped under an id, or a
+ * record moved to another id, read as `tampered`.
  */
 export class LocalRecords {
+  private readonly sealer: Sealer;
+
   constructor(
     private readonly state: StateStore,
     private readonly now: () => number,
-  ) {}
+    secret: Buffer = randomBytes(32),
+  ) {
+    this.sealer = new Sealer(secret, 'local preview');
+  }
 
   async put(nonce: string, record: LocalRecord): Promise<void> {
+    const text = store(record);
+    const sealed: Sealed = { record: text, seal: this.sealer.seal(nonce, text) };
     // Refused when full; an older preview a human may be reading is never dropped.
-    if (!(await this.state.putPreview(nonce, store(record), record.expiresAt, this.now(), MAX_LOCAL_RECORDS))) {
+    if (!(await this.state.putPreview(nonce, JSON.stringify(sealed), record.expiresAt, this.now(), MAX_LOCAL_RECORDS))) {
       throw new Error(`${MAX_LOCAL_RECORDS} local previews are open`);
     }
   }
 
-  async get(nonce: string): Promise<LocalRecord | undefined> {
+  /** The kept record; `tampered` when what the store holds is not what this server put there. */
+  async get(nonce: string): Promise<LocalRecord | 'tampered' | undefined> {
     const text = await this.state.getPreview(nonce, this.now());
-    return text === undefined ? undefined : restore(text);
+    if (text === undefined) return undefined;
+    let sealed: Partial<Sealed>;
+    try {
+      sealed = JSON.parse(text) as Partial<Sealed>;
+    } catch {
+      return 'tampered';
+    }
+    if (typeof sealed.record !== 'string' || !this.sealer.verify(sealed.seal, nonce, sealed.record)) return 'tampered';
+    return restore(sealed.record);
   }
 
   /** Takes the record out; true only for the one call that removed it (a record is used once). */

@@ -27,8 +27,13 @@ export interface LocalStep {
   bytes: Uint8Array;
   /** X/P/C atomic: the built tx. */
   built?: BuiltTx;
-  /** Signed at preview only where a later step must name this one's ID (a transfer's export). */
-  signed?: Uint8Array;
+  /**
+   * The ID this step must have once signed, where a later step names it (a transfer's export,
+   * signed at preview only to learn it). Signatures are deterministic (RFC 6979): signing the
+   * kept bytes again at confirm gives it back, and anything else is refused. The signed bytes
+   * themselves are never kept.
+   */
+  expectId?: string;
   /** A kept step read back from the state store: its credentials' signature indices (`built.sigIndices`). */
   sigIndices?: number[][];
 }
@@ -44,7 +49,7 @@ export async function signStep(step: LocalStep, signer: LocalSigner): Promise<{ 
     return { hex: `0x${Buffer.from(signed).toString('hex')}`, id: `0x${Buffer.from(keccak256(signed)).toString('hex')}` };
   }
   // The kept bytes themselves are signed, with the signature plan made when they were built.
-  const signed = step.signed ?? signBuilt({ chain: step.chain, bytes: step.bytes, sigIndices: step.built?.sigIndices ?? step.sigIndices ?? [] }, signer);
+  const signed = signBuilt({ chain: step.chain, bytes: step.bytes, sigIndices: step.built?.sigIndices ?? step.sigIndices ?? [] }, signer);
   return { hex: signedTxHex(signed), id: txIdOf(signed) };
 }
 
@@ -331,7 +336,7 @@ async function buildTransfer(args: Args, ctx: ToolContext, env: LocalEnv): Promi
     );
   }
   const steps: LocalStep[] = [
-    { chain: from, built: exportTx, bytes: exportTx.bytes, signed: signedExport },
+    { chain: from, built: exportTx, bytes: exportTx.bytes, expectId: exportID },
     { chain: to.chain, built: importTx, bytes: importTx.bytes },
   ];
   const { lines, fees } = await render(ctx, env, steps, [

@@ -179,7 +179,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     }
     if (config.approval === 'human') {
       for (const gone of await services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
-      await services.approvals.ensureRoom();
+      await services.approvals.ensureRoom(ownerOf(hooks));
     }
     const { id, expiresAt } = await services.confirmations.issue(tool.name, bound(args, hashes), services.now(), ownerOf(hooks));
     const nonce = id.split('.')[0]!;
@@ -191,10 +191,11 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     let approvalUrl: string | undefined;
     let meta: Record<string, unknown> | undefined;
     if (config.approval === 'human') {
-      let approval = await services.approvals.open(nonce, { tool: tool.name, title: tool.title, lines }, expiresAt, ownerOf(hooks));
+      // The page link under a passkey: the passkey is required from the start, sealed with the facts.
+      const passkey = needsLink(hooks) && linkMode(services) === 'passkey';
+      const approval = await services.approvals.open(nonce, { tool: tool.name, title: tool.title, lines }, expiresAt, ownerOf(hooks), { passkey });
       if (hooks.appCard) meta = await cardMeta(services.cardSecrets, approval);
       if (needsLink(hooks)) {
-        if (linkMode(services) === 'passkey') approval = await services.approvalPages.requirePasskey(approval);
         approvalUrl = await services.approvalPages.url(approval);
         how = `Only the human can approve this: give them this link to open in their browser on this computer: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;
       } else if (hooks.appCard) {
@@ -214,7 +215,16 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
 
   // Confirm: the record the id names, the id checked against these arguments AND the bytes' hashes.
   const nonce = confirm.split('.')[0] ?? '';
-  const record = await services.localRecords.get(nonce);
+  const kept = await services.localRecords.get(nonce);
+  if (kept === 'tampered') {
+    // Not what this server kept (altered, or another process's on a store it does not share): never signed.
+    // Left in place: another process on the same SQLite file may own it; it expires in minutes.
+    log.warn({ audit: 'tampered', ...audit, why: 'kept preview not sealed by this server' }, 'spend refused: its kept preview was altered in the state store');
+    throw new ChainMcpError('confirmation', 'Refused: the transaction kept for this preview was altered in the state store, or kept by another process (not this server). Nothing was signed or sent.', {
+      hint: 'Call the tool again without confirm for a fresh preview; tell the operator the state store was written by something other than chain-mcp.',
+    });
+  }
+  const record = kept;
   if (!record || record.tool !== tool.name) {
     log.info({ audit: 'refused', ...audit, why: 'no local preview for this id' }, 'spend confirmation refused');
     throw new ChainMcpError('confirmation', 'Confirmation refused: no preview is kept for that confirmationId (expired, already used, or kept by another server whose state this one does not share). Nothing was sent.', {
@@ -223,10 +233,8 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   }
   const boundArgs = bound(args, record.hashes);
   await services.confirmations.verify(confirm, tool.name, boundArgs, services.now(), ownerOf(hooks));
-  // What is signed must be exactly what was approved: the kept bytes still hash to the bound values,
-  // and a step signed at preview (a transfer's export) is those bytes followed by its credentials.
-  const signedElsewhere = (s: (typeof record.spend.steps)[number]) => s.signed !== undefined && !Buffer.from(s.signed.subarray(0, s.bytes.length)).equals(Buffer.from(s.bytes));
-  const drift = record.spend.steps.findIndex((s, n) => sha256Hex(s.bytes) !== record.hashes[n] || signedElsewhere(s));
+  // What is signed must be exactly what was approved: the kept bytes still hash to the bound values.
+  const drift = record.spend.steps.findIndex((s, n) => sha256Hex(s.bytes) !== record.hashes[n]);
   if (drift >= 0) {
     await services.localRecords.take(nonce);
     log.warn({ audit: 'refused', ...audit, why: 'bytes differ from the approved hash' }, 'spend refused');
@@ -284,11 +292,21 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const reserved = await services.ledger.reserve(total, config.maxSpendPerDay === undefined ? undefined : config.maxSpendPerDay - onChainOnly);
   if (!reserved) throw overDailyTotal(total, await services.ledger.spent(), config, services.cachedNetwork());
   log.info({ audit: 'confirmed', ...audit, ...(approvedBy ? { approvedBy } : {}), unsignedSha256: record.hashes }, 'spend confirmed');
+  // A confirmed spend, and only that, keeps an idle key unlocked (previews never do).
+  signer.confirmedUse();
   const txIDs: string[] = [];
   const steps = record.spend.steps;
   for (let n = 0; n < steps.length; n++) {
     const step = steps[n]!;
     const { hex, id: expected } = await signStep(step, signer);
+    if (step.expectId !== undefined && expected !== step.expectId) {
+      // Signed again at confirm, the step must have the ID its next step names (deterministic signatures).
+      if (n === 0) await services.ledger.release(reserved).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'daily total: reservation not released'));
+      log.warn({ audit: 'refused', ...audit, step: n + 1, why: 'signed step ID differs from the preview' }, 'spend refused');
+      throw new ChainMcpError('confirmation', `Refused: step ${n + 1} signed now does not have the ID its preview computed (${step.expectId}), so the step after it would name nothing. ${n === 0 ? 'Nothing was sent.' : `Step 1 was issued once (txID ${txIDs[0]}); nothing more was sent.`}`, {
+        hint: 'Call the tool again without confirm for a fresh preview.',
+      });
+    }
     try {
       if (n > 0) {
         const status = await awaitAccepted(ctx, steps[n - 1]!.chain, txIDs[n - 1]!);

@@ -61,13 +61,16 @@ export async function humanApproval(
     log.info({ audit: 'refused', ...audit, why: (err as Error).message }, 'spend confirmation refused');
     throw err;
   }
-  const approval = await services.approvals.get(nonce);
+  const stored = await services.approvals.read(nonce);
+  if (stored === 'tampered') return refuseTampered(services, tool, args, confirm, hooks, nonce);
+  const approval = stored && services.now() <= stored.expiresAt ? stored : undefined;
   if (!approval) {
     throw new ChainMcpError('confirmation', 'Confirmation refused: this preview has no approval waiting (expired, or the server restarted). Nothing was sent.', {
       hint: 'Call the tool again without confirm to get a fresh preview.',
     });
   }
   const state = await humanDecision({ book: services.approvals, pages: services.approvalPages, log, waitMs: config.approvalWaitMs }, approval, hooks);
+  if (state === 'tampered') return refuseTampered(services, tool, args, confirm, hooks, nonce);
   if (state === 'pending') {
     log.info({ audit: 'not_approved', ...audit }, 'spend not approved yet');
     const where = needsLink(hooks) ? ` The human approves at ${await services.approvalPages.url(approval)} .` : '';
@@ -75,8 +78,10 @@ export async function humanApproval(
       hint: 'Ask the human to approve (or decline) this exact preview, then call again with the same confirm. The model cannot approve it.',
     });
   }
-  // Which channel decided, as stored (the page or card of any replica may have).
-  const channel = (await services.state.getApproval(nonce))?.decidedBy;
+  // Which channel decided, as stored (the page or card of any replica may have), checked again.
+  const decided = await services.approvals.read(nonce);
+  if (decided === 'tampered' || decided?.state !== state) return refuseTampered(services, tool, args, confirm, hooks, nonce);
+  const channel = decided.decidedBy;
   await services.confirmations.redeem(confirm, tool.name, args, services.now(), ownerOf(hooks));
   await services.approvals.forget(approval);
   if (state === 'declined') {
@@ -88,6 +93,20 @@ export async function humanApproval(
   const passkey = /^page with passkey (.+)$/.exec(decidedBy)?.[1];
   log.info({ audit: 'approved', ...audit, channel: passkey ? 'page' : decidedBy, ...(passkey ? { passkey } : {}) }, 'spend approved by the human');
   return decidedBy;
+}
+
+/**
+ * The approval kept for this preview was written by someone other than this server (its facts or
+ * its decision do not carry this server's MAC): it is not the human's decision. The id is used up
+ * and the approval removed, so the preview is dead; nothing is sent.
+ */
+async function refuseTampered(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, hooks: CallHooks, nonce: string): Promise<never> {
+  services.log.warn({ audit: 'tampered', tool: tool.name }, 'spend refused: its approval was altered in the state store');
+  await services.confirmations.redeem(confirm, tool.name, args, services.now(), ownerOf(hooks)).catch(() => undefined);
+  await services.state.deleteApproval(nonce);
+  throw new ChainMcpError('confirmation', "Refused: the approval kept for this preview was altered in the state store (not by this server); it is not the human's approval. Nothing was sent.", {
+    hint: 'Call the tool again without confirm for a fresh preview for the human to approve; tell the operator the state store was written by something other than chain-mcp.',
+  });
 }
 
 /**
@@ -183,7 +202,7 @@ export async function callSpend(
     }
     for (const gone of await services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
     // A full book refuses the new preview; it never drops an older one a human may be reading.
-    if (config.approval === 'human') await services.approvals.ensureRoom();
+    if (config.approval === 'human') await services.approvals.ensureRoom(ownerOf(hooks));
     const { id, expiresAt } = await services.confirmations.issue(tool.name, bound, services.now(), ownerOf(hooks));
     log.info({ audit: 'preview', ...audit }, 'spend preview');
     const preview = [...plan.lines];
@@ -195,10 +214,11 @@ export async function callSpend(
       // Fixed facts first, stranger-written lines (labelled "… (written by …)") always last.
       const written = preview.filter(isStrangerLine);
       const lines = [...preview.filter((l) => !isStrangerLine(l)), ...exact, ...limitsInForce(config, spentToday), ...written];
-      let approval = await services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt, ownerOf(hooks));
+      // The page link under a passkey: the passkey is required from the start, sealed with the facts.
+      const passkey = needsLink(hooks) && linkMode(services) === 'passkey';
+      const approval = await services.approvals.open(id.split('.')[0]!, { tool: tool.name, title: tool.title, lines }, expiresAt, ownerOf(hooks), { passkey });
       if (hooks.appCard) meta = await cardMeta(services.cardSecrets, approval);
       if (needsLink(hooks)) {
-        if (linkMode(services) === 'passkey') approval = await services.approvalPages.requirePasskey(approval);
         approvalUrl = await services.approvalPages.url(approval);
         const where = linkMode(services) === 'login' ? 'to open in their browser; they sign in and approve there' : 'to open in their browser on this computer';
         how = `Only the human can approve this: give them this link ${where}: ${approvalUrl} . After they approve there, call ${tool.name} again with the same arguments and confirm: "${id}" (valid 5 minutes). Your confirm alone sends nothing.`;

@@ -181,7 +181,7 @@ async function decrypt(json: KeyFileJson, passphrase: string): Promise<Buffer> {
 }
 
 export interface KeyFileSignerOptions {
-  /** Lock after this many minutes without a signature (CHAIN_MCP_KEY_IDLE_MINUTES); 0: never. */
+  /** Lock after this many minutes without a confirmed spend (CHAIN_MCP_KEY_IDLE_MINUTES); 0: never. */
   idleMinutes?: number;
   /** How the human unlocks this key, for the locked error (the approval page's unlock URL). */
   howToUnlock?: () => string;
@@ -255,6 +255,10 @@ export class KeyFileSigner implements LocalSigner {
 
   signEvmDigest(digest32: Uint8Array): EvmSignature {
     return this.open().signEvmDigest(digest32);
+  }
+
+  confirmedUse(): void {
+    this.inner?.confirmedUse();
   }
 
   lock(): void {

@@ -52,7 +52,7 @@ function signRecoverable(key: Uint8Array, hash32: Uint8Array): Uint8Array {
 }
 
 export interface PrivateKeySignerOptions {
-  /** Lock after this many minutes without a signature; unset or 0: never. */
+  /** Lock after this many minutes without a confirmed spend (`confirmedUse`); unset or 0: never. */
   idleMinutes?: number;
   /** The locked error's text: how to unlock this signer. */
   lockedMessage?: () => string;
@@ -92,15 +92,16 @@ export function signerFromPrivateKey(key: Uint8Array, opts: PrivateKeySignerOpti
     isUnlocked: () => secret !== undefined,
     signHash(hash32) {
       check32(hash32, 'hash');
-      const sig = signRecoverable(unlocked(), hash32);
-      touch();
-      return sig;
+      return signRecoverable(unlocked(), hash32);
     },
     signEvmDigest(digest32): EvmSignature {
       check32(digest32, 'digest');
       const sig = signRecoverable(unlocked(), digest32);
-      touch();
       return { r: `0x${toHex(sig.subarray(0, 32))}`, s: `0x${toHex(sig.subarray(32, 64))}`, yParity: sig[64] === 1 ? 1 : 0 };
+    },
+    confirmedUse() {
+      // Only a live key's wait restarts; a locked one stays locked.
+      if (secret !== undefined) touch();
     },
     lock,
   };

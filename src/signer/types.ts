@@ -31,10 +31,15 @@ export interface LocalSigner {
   /** Public: readable without unlocking (the key file stores it in clear). */
   readonly addresses: SignerAddresses;
   isUnlocked(): boolean;
-  /** sha256 already applied by the caller: returns the 65-byte [r ‖ s ‖ v] recoverable signature; throws SignerLockedError; restarts the idle timer. */
+  /** sha256 already applied by the caller: returns the 65-byte [r ‖ s ‖ v] recoverable signature; throws SignerLockedError. Does not restart the idle timer. */
   signHash(hash32: Uint8Array): Uint8Array;
-  /** An EVM digest (keccak256 of the serialized tx): returns { r, s, yParity } for viem's serializeTransaction. */
+  /** An EVM digest (keccak256 of the serialized tx): returns { r, s, yParity } for viem's serializeTransaction. Does not restart the idle timer. */
   signEvmDigest(digest32: Uint8Array): EvmSignature;
+  /**
+   * A spend the human approved is being signed: restarts the idle timer. Only this does; a
+   * preview (even one that signs to learn an ID) never keeps the key unlocked.
+   */
+  confirmedUse(): void;
   lock(): void;
 }
 

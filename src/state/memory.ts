@@ -59,8 +59,9 @@ export class MemoryStore implements StateStore {
     return [...this.confirmations.values()].filter((c) => now <= c.expiresAt).length;
   }
 
-  async putApproval(approval: ApprovalRecord, now: number, maxPending: number): Promise<boolean> {
+  async putApproval(approval: ApprovalRecord, now: number, maxPending: number, maxPerOwner?: number): Promise<boolean> {
     if (this.live(now) >= maxPending) return false;
+    if (maxPerOwner !== undefined && this.live(now, approval.owner) >= maxPerOwner) return false;
     this.approvals.set(approval.nonce, { ...approval, lines: [...approval.lines] });
     this.tokens.set(approval.token, approval.nonce);
     return true;
@@ -83,11 +84,13 @@ export class MemoryStore implements StateStore {
     return a.passkeyChallenge;
   }
 
-  async decideApproval(nonce: string, decision: 'approved' | 'declined', by: string, now: number): Promise<boolean> {
+  async decideApproval(nonce: string, decision: 'approved' | 'declined', by: string, now: number, seal?: string): Promise<boolean> {
     const a = this.approvals.get(nonce);
     if (a?.state !== 'pending' || now > a.expiresAt) return false;
     a.state = decision;
     a.decidedBy = by;
+    if (seal !== undefined) a.decisionSeal = seal;
+    else delete a.decisionSeal;
     this.waiters.wake(nonce);
     return true;
   }
@@ -111,12 +114,12 @@ export class MemoryStore implements StateStore {
     return expired;
   }
 
-  async liveApprovals(now: number): Promise<number> {
-    return this.live(now);
+  async liveApprovals(now: number, owner?: string): Promise<number> {
+    return this.live(now, owner);
   }
 
-  private live(now: number): number {
-    return [...this.approvals.values()].filter((a) => now <= a.expiresAt).length;
+  private live(now: number, owner?: string): number {
+    return [...this.approvals.values()].filter((a) => now <= a.expiresAt && (owner === undefined || a.owner === owner)).length;
   }
 
   async putCardSecret(secret: string, nonce: string, expiresAt: number): Promise<void> {

@@ -13,7 +13,9 @@ const SCHEMA_LOCK = 7_340_184_532_901;
 const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS chain_mcp_confirmations (id TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at BIGINT NOT NULL)',
   `CREATE TABLE IF NOT EXISTS chain_mcp_approvals (nonce TEXT PRIMARY KEY, owner TEXT NOT NULL, token TEXT NOT NULL UNIQUE, facts TEXT NOT NULL,
-    expires_at BIGINT NOT NULL, state TEXT NOT NULL, decided_by TEXT, passkey_challenge TEXT)`,
+    expires_at BIGINT NOT NULL, state TEXT NOT NULL, decided_by TEXT, passkey_challenge TEXT, decision_seal TEXT)`,
+  // A database made before decisions were sealed gains the column (its pending rows then fail to verify: refused, never approved).
+  'ALTER TABLE chain_mcp_approvals ADD COLUMN IF NOT EXISTS decision_seal TEXT',
   'CREATE TABLE IF NOT EXISTS chain_mcp_card_secrets (secret TEXT PRIMARY KEY, nonce TEXT NOT NULL, expires_at BIGINT NOT NULL)',
   'CREATE TABLE IF NOT EXISTS chain_mcp_previews (nonce TEXT PRIMARY KEY, record TEXT NOT NULL, expires_at BIGINT NOT NULL)',
   // NUMERIC with no scale: exact integers of any size (uint64 sums and beyond), never a float.
@@ -134,11 +136,12 @@ export class PostgresStore implements StateStore {
     return Number(rows[0]?.n ?? 0);
   }
 
-  async putApproval(a: ApprovalRecord, now: number, maxPending: number): Promise<boolean> {
+  async putApproval(a: ApprovalRecord, now: number, maxPending: number, maxPerOwner?: number): Promise<boolean> {
     const r = await this.q(
-      `INSERT INTO chain_mcp_approvals (nonce, owner, token, facts, expires_at, state, decided_by, passkey_challenge)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE (SELECT count(*) FROM chain_mcp_approvals WHERE expires_at >= $9) < $10`,
-      [a.nonce, a.owner, a.token, approvalFacts(a), a.expiresAt, a.state, a.decidedBy ?? null, a.passkeyChallenge ?? null, now, maxPending],
+      `INSERT INTO chain_mcp_approvals (nonce, owner, token, facts, expires_at, state, decided_by, passkey_challenge, decision_seal)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $11 WHERE (SELECT count(*) FROM chain_mcp_approvals WHERE expires_at >= $9) < $10
+         AND ($12::int IS NULL OR (SELECT count(*) FROM chain_mcp_approvals WHERE expires_at >= $9 AND owner = $2) < $12::int)`,
+      [a.nonce, a.owner, a.token, approvalFacts(a), a.expiresAt, a.state, a.decidedBy ?? null, a.passkeyChallenge ?? null, now, maxPending, a.decisionSeal ?? null, maxPerOwner ?? null],
     );
     return r.rowCount === 1;
   }
@@ -161,12 +164,12 @@ export class PostgresStore implements StateStore {
     return rows[0]?.c ?? undefined;
   }
 
-  async decideApproval(nonce: string, decision: 'approved' | 'declined', by: string, now: number): Promise<boolean> {
+  async decideApproval(nonce: string, decision: 'approved' | 'declined', by: string, now: number, seal?: string): Promise<boolean> {
     // The update and its announcement in one statement: NOTIFY is delivered when it commits.
     const r = await this.q(
-      `WITH decided AS (UPDATE chain_mcp_approvals SET state = $2, decided_by = $3 WHERE nonce = $1 AND state = 'pending' AND expires_at >= $4 RETURNING nonce)
+      `WITH decided AS (UPDATE chain_mcp_approvals SET state = $2, decided_by = $3, decision_seal = $5 WHERE nonce = $1 AND state = 'pending' AND expires_at >= $4 RETURNING nonce)
        SELECT pg_notify('${CHANNEL}', nonce) FROM decided`,
-      [nonce, decision, by, now],
+      [nonce, decision, by, now, seal ?? null],
     );
     if (r.rowCount === 1) this.waiters.wake(nonce);
     return r.rowCount === 1;
@@ -212,8 +215,11 @@ export class PostgresStore implements StateStore {
     return rows.map(approvalFromRow);
   }
 
-  async liveApprovals(now: number): Promise<number> {
-    const { rows } = await this.q<{ n: string }>('SELECT count(*) AS n FROM chain_mcp_approvals WHERE expires_at >= $1', [now]);
+  async liveApprovals(now: number, owner?: string): Promise<number> {
+    const { rows } =
+      owner === undefined
+        ? await this.q<{ n: string }>('SELECT count(*) AS n FROM chain_mcp_approvals WHERE expires_at >= $1', [now])
+        : await this.q<{ n: string }>('SELECT count(*) AS n FROM chain_mcp_approvals WHERE expires_at >= $1 AND owner = $2', [now, owner]);
     return Number(rows[0]?.n ?? 0);
   }
 

@@ -10,10 +10,11 @@ export interface ApprovalRow {
   state: string;
   decided_by: string | null;
   passkey_challenge: string | null;
+  decision_seal?: string | null;
 }
 
 export function approvalFromRow(row: ApprovalRow): ApprovalRecord {
-  const facts = JSON.parse(row.facts) as { tool: string; title: string; lines: string[]; csrf: string };
+  const facts = JSON.parse(row.facts) as { tool: string; title: string; lines: string[]; csrf: string; seal?: string; passkeyRequired?: boolean };
   return {
     nonce: row.nonce,
     owner: row.owner,
@@ -26,10 +27,13 @@ export function approvalFromRow(row: ApprovalRow): ApprovalRecord {
     state: row.state as ApprovalState,
     ...(row.decided_by ? { decidedBy: row.decided_by } : {}),
     ...(row.passkey_challenge ? { passkeyChallenge: row.passkey_challenge } : {}),
+    ...(facts.seal ? { seal: facts.seal } : {}),
+    ...(facts.passkeyRequired === true ? { passkeyRequired: true } : {}),
+    ...(row.decision_seal ? { decisionSeal: row.decision_seal } : {}),
   };
 }
 
 export function approvalFacts(a: ApprovalRecord): string {
-  return JSON.stringify({ tool: a.tool, title: a.title, lines: a.lines, csrf: a.csrf });
+  return JSON.stringify({ tool: a.tool, title: a.title, lines: a.lines, csrf: a.csrf, ...(a.seal ? { seal: a.seal } : {}), ...(a.passkeyRequired ? { passkeyRequired: true } : {}) });
 }
 

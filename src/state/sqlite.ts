@@ -49,7 +49,7 @@ function isMissing(err: unknown): boolean {
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS chain_mcp_confirmations (id TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS chain_mcp_approvals (nonce TEXT PRIMARY KEY, owner TEXT NOT NULL, token TEXT NOT NULL UNIQUE, facts TEXT NOT NULL,
-  expires_at INTEGER NOT NULL, state TEXT NOT NULL, decided_by TEXT, passkey_challenge TEXT);
+  expires_at INTEGER NOT NULL, state TEXT NOT NULL, decided_by TEXT, passkey_challenge TEXT, decision_seal TEXT);
 CREATE TABLE IF NOT EXISTS chain_mcp_card_secrets (secret TEXT PRIMARY KEY, nonce TEXT NOT NULL, expires_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS chain_mcp_previews (nonce TEXT PRIMARY KEY, record TEXT NOT NULL, expires_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS chain_mcp_ledger (id TEXT PRIMARY KEY, signer TEXT NOT NULL, at INTEGER NOT NULL, amount TEXT NOT NULL, sent INTEGER NOT NULL DEFAULT 0);
@@ -86,7 +86,12 @@ export class SqliteStore implements StateStore {
     // itself (reserve), and with it everything committed before it (the WAL is one sequence).
     db.exec('PRAGMA synchronous = NORMAL');
     const store = new SqliteStore(db, file);
-    store.write(() => db.exec(SCHEMA));
+    store.write(() => {
+      db.exec(SCHEMA);
+      // A file made before decisions were sealed gains the column (its pending rows then fail to verify: refused, never approved).
+      const columns = db.prepare('PRAGMA table_info(chain_mcp_approvals)').all() as Array<{ name: string }>;
+      if (!columns.some((c) => c.name === 'decision_seal')) db.exec('ALTER TABLE chain_mcp_approvals ADD COLUMN decision_seal TEXT');
+    });
     return store;
   }
 
@@ -146,12 +151,16 @@ export class SqliteStore implements StateStore {
     return Number(this.get<{ n: number }>('SELECT count(*) AS n FROM chain_mcp_confirmations WHERE expires_at >= ?', now)?.n ?? 0);
   }
 
-  async putApproval(a: ApprovalRecord, now: number, maxPending: number): Promise<boolean> {
+  async putApproval(a: ApprovalRecord, now: number, maxPending: number, maxPerOwner?: number): Promise<boolean> {
     return this.write(() => {
       const live = Number(this.get<{ n: number }>('SELECT count(*) AS n FROM chain_mcp_approvals WHERE expires_at >= ?', now)?.n ?? 0);
       if (live >= maxPending) return false;
+      if (maxPerOwner !== undefined) {
+        const own = Number(this.get<{ n: number }>('SELECT count(*) AS n FROM chain_mcp_approvals WHERE expires_at >= ? AND owner = ?', now, a.owner)?.n ?? 0);
+        if (own >= maxPerOwner) return false;
+      }
       this.run(
-        'INSERT INTO chain_mcp_approvals (nonce, owner, token, facts, expires_at, state, decided_by, passkey_challenge) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+        'INSERT INTO chain_mcp_approvals (nonce, owner, token, facts, expires_at, state, decided_by, passkey_challenge, decision_seal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
         a.nonce,
         a.owner,
         a.token,
@@ -160,6 +169,7 @@ export class SqliteStore implements StateStore {
         a.state,
         a.decidedBy ?? null,
         a.passkeyChallenge ?? null,
+        a.decisionSeal ?? null,
       );
       return true;
     });
@@ -180,8 +190,15 @@ export class SqliteStore implements StateStore {
     return this.get<{ c: string | null }>('SELECT passkey_challenge AS c FROM chain_mcp_approvals WHERE nonce = ?', nonce)?.c ?? undefined;
   }
 
-  async decideApproval(nonce: string, decision: 'approved' | 'declined', by: string, now: number): Promise<boolean> {
-    const changed = this.run("UPDATE chain_mcp_approvals SET state = ?, decided_by = ? WHERE nonce = ? AND state = 'pending' AND expires_at >= ?", decision, by, nonce, now);
+  async decideApproval(nonce: string, decision: 'approved' | 'declined', by: string, now: number, seal?: string): Promise<boolean> {
+    const changed = this.run(
+      "UPDATE chain_mcp_approvals SET state = ?, decided_by = ?, decision_seal = ? WHERE nonce = ? AND state = 'pending' AND expires_at >= ?",
+      decision,
+      by,
+      seal ?? null,
+      nonce,
+      now,
+    );
     if (changed === 1) this.waiters.wake(nonce);
     return changed === 1;
   }
@@ -207,7 +224,8 @@ export class SqliteStore implements StateStore {
     });
   }
 
-  async liveApprovals(now: number): Promise<number> {
+  async liveApprovals(now: number, owner?: string): Promise<number> {
+    if (owner !== undefined) return Number(this.get<{ n: number }>('SELECT count(*) AS n FROM chain_mcp_approvals WHERE expires_at >= ? AND owner = ?', now, owner)?.n ?? 0);
     return Number(this.get<{ n: number }>('SELECT count(*) AS n FROM chain_mcp_approvals WHERE expires_at >= ?', now)?.n ?? 0);
   }
 

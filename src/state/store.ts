@@ -32,6 +32,12 @@ export interface ApprovalRecord {
   decidedBy?: string;
   /** WebAuthn challenge (base64url) when a passkey must approve this one. */
   passkeyChallenge?: string;
+  /** Opened needing a passkey (sealed with the facts): a row whose challenge was removed is refused, not waved through. */
+  passkeyRequired?: boolean;
+  /** MAC over every fact above the human reads or the page checks (src/approval/book.ts): a row edited in the store no longer verifies. */
+  seal?: string;
+  /** MAC over the decision (this approval's nonce and seal, the state, decidedBy), set with it: a decision written or copied into the store does not verify. */
+  decisionSeal?: string;
 }
 
 /** One registered passkey: only its public half is ever stored. */
@@ -75,21 +81,21 @@ export interface StateStore {
   openConfirmations(now: number): Promise<number>;
 
   // Approvals: a compare-and-set decision and a wake-up that crosses processes.
-  /** Stores a new pending approval unless `maxPending` live ones exist (false then). */
-  putApproval(approval: ApprovalRecord, now: number, maxPending: number): Promise<boolean>;
+  /** Stores a new pending approval unless `maxPending` live ones exist, or `maxPerOwner` of its owner's (false then). */
+  putApproval(approval: ApprovalRecord, now: number, maxPending: number, maxPerOwner?: number): Promise<boolean>;
   getApproval(nonce: string): Promise<ApprovalRecord | undefined>;
   approvalByToken(token: string): Promise<ApprovalRecord | undefined>;
   /** Sets the passkey challenge once (kept if one is set); returns the challenge in force. */
   setPasskeyChallenge(nonce: string, challenge: string): Promise<string | undefined>;
   /** pending → decision, only while live; true for the one caller that changed it. Wakes waiters everywhere. */
-  decideApproval(nonce: string, decision: 'approved' | 'declined', by: string, now: number): Promise<boolean>;
+  decideApproval(nonce: string, decision: 'approved' | 'declined', by: string, now: number, seal?: string): Promise<boolean>;
   /** Resolves with the approval's state once it is decided (woken from any process), or after `ms`, or on abort. */
   waitApproval(nonce: string, ms: number, signal?: AbortSignal): Promise<ApprovalState | undefined>;
   deleteApproval(nonce: string): Promise<void>;
   /** Removes approvals past their expiry and returns them (for the audit log). */
   sweepApprovals(now: number): Promise<ApprovalRecord[]>;
-  /** Live approvals (decided or not) still in the store. */
-  liveApprovals(now: number): Promise<number>;
+  /** Live approvals (decided or not) still in the store; only `owner`'s when given. */
+  liveApprovals(now: number, owner?: string): Promise<number>;
 
   // MCP Apps card secrets: one per card, taken once.
   putCardSecret(secret: string, nonce: string, expiresAt: number): Promise<void>;

@@ -226,6 +226,30 @@ describe('the approval link is strong or absent', () => {
       }
     });
 
+    it("the attack through the store: the passkey challenge removed from the approval's row, then Approve posted without a passkey; refused, nothing sent", async () => {
+      const h = await harness();
+      try {
+        const p = await h.call('xvm_send', args());
+        const url = p.structured?.approvalUrl as string;
+        const nonce = String(p.structured?.confirmationId).split('.')[0]!;
+        // What a writer of the store reads and writes: the row, its form token, and no challenge.
+        const row = (await h.services.state.getApproval(nonce))!;
+        expect(row.passkeyChallenge).toEqual(expect.any(String));
+        await h.services.state.deleteApproval(nonce);
+        await h.services.state.putApproval({ ...row, passkeyChallenge: undefined }, Date.now(), 1_000);
+        const post = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(url).origin }, body: new URLSearchParams({ csrf: row.csrf, decision: 'approve' }) });
+        expect(post.status).toBe(404);
+        const before = sends();
+        const r = await h.call('xvm_send', { ...args(), confirm: p.structured?.confirmationId });
+        expect(r.isError).toBe(true);
+        expect(r.text).toContain('Refused: the approval kept for this preview was altered in the state store');
+        expect(sends()).toBe(before);
+        expect(h.logs.some((l) => l.includes('"audit":"approved"'))).toBe(false);
+      } finally {
+        await h.close();
+      }
+    });
+
     it("an assertion made for another approval's page does not approve this one", async () => {
       const h = await harness();
       try {

@@ -310,18 +310,41 @@ describe('what sends nothing', () => {
     expect(issued()['avm.issueTx']).toBe(before['avm.issueTx']! + 1);
   });
 
-  it('kept bytes that differ from the approved hash are refused, signed by no one', async () => {
+  it('kept bytes changed in the state store are refused as altered, signed by no one', async () => {
     const h = await harness();
     const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
     const p = await previewOf(h, 'xvm_send', args);
     const id = String(p.structured!.confirmationId);
     // The kept record, changed where it is kept (the state store): one bit of the bytes flipped.
     const nonce = id.split('.')[0]!;
-    const kept = JSON.parse((await h.services.state.getPreview(nonce, Date.now()))!) as { steps: Array<{ bytes: string }> };
+    const sealed = JSON.parse((await h.services.state.getPreview(nonce, Date.now()))!) as { record: string; seal: string };
+    const kept = JSON.parse(sealed.record) as { steps: Array<{ bytes: string }> };
     const last = kept.steps[0]!.bytes.slice(-2);
     kept.steps[0]!.bytes = kept.steps[0]!.bytes.slice(0, -2) + (Number.parseInt(last, 16) ^ 1).toString(16).padStart(2, '0');
     expect(await h.services.state.takePreview(nonce)).toBe(true);
-    expect(await h.services.state.putPreview(nonce, JSON.stringify(kept), Date.now() + 60_000, Date.now(), 10)).toBe(true);
+    expect(await h.services.state.putPreview(nonce, JSON.stringify({ ...sealed, record: JSON.stringify(kept) }), Date.now() + 60_000, Date.now(), 10)).toBe(true);
+    const before = issued();
+    const r = await h.call('xvm_send', { ...args, confirm: id });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('Refused: the transaction kept for this preview was altered in the state store, or kept by another process (not this server). Nothing was signed or sent.');
+    expect(h.logs.some((l) => l.includes('"audit":"tampered"'))).toBe(true);
+    // Never signed, however often it is tried.
+    expect((await h.call('xvm_send', { ...args, confirm: id })).isError).toBe(true);
+    expect(issued()).toEqual(before);
+  });
+
+  it('kept bytes that differ from the approved hash are refused, signed by no one (even in a record this server sealed)', async () => {
+    const h = await harness();
+    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
+    const p = await previewOf(h, 'xvm_send', args);
+    const id = String(p.structured!.confirmationId);
+    const nonce = id.split('.')[0]!;
+    const record = await h.services.localRecords.get(nonce);
+    if (!record || record === 'tampered') throw new Error('no kept record');
+    const bytes = Uint8Array.from(record.spend.steps[0]!.bytes);
+    bytes[bytes.length - 1]! ^= 1;
+    await h.services.localRecords.take(nonce);
+    await h.services.localRecords.put(nonce, { ...record, spend: { ...record.spend, steps: [{ ...record.spend.steps[0]!, bytes }] } });
     const before = issued();
     const r = await h.call('xvm_send', { ...args, confirm: id });
     expect(r.isError).toBe(true);
@@ -329,24 +352,25 @@ describe('what sends nothing', () => {
     expect(issued()).toEqual(before);
   });
 
-  it("a transfer's export signed at preview that is no longer its approved bytes is refused, nothing issued", async () => {
+  it("a transfer's export, signed again at confirm, must have the ID its import names, or nothing is issued", async () => {
     const h = await harness();
     const args = { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' };
     const p = await previewOf(h, 'transfer', args);
     const nonce = String(p.structured!.confirmationId).split('.')[0]!;
-    const kept = JSON.parse((await h.services.state.getPreview(nonce, Date.now()))!) as { steps: Array<{ bytes: string; signed?: string }> };
-    const signed = kept.steps[0]!.signed!;
-    expect(signed.startsWith(kept.steps[0]!.bytes)).toBe(true);
-    // One byte of the unsigned part changed in the signed copy (its unsigned bytes, which carry the hash, left as approved).
-    const at = 100;
-    kept.steps[0]!.signed = signed.slice(0, at) + (Number.parseInt(signed.slice(at, at + 2), 16) ^ 1).toString(16).padStart(2, '0') + signed.slice(at + 2);
-    await h.services.state.takePreview(nonce);
-    await h.services.state.putPreview(nonce, JSON.stringify(kept), Date.now() + 60_000, Date.now(), 10);
+    const record = await h.services.localRecords.get(nonce);
+    if (!record || record === 'tampered') throw new Error('no kept record');
+    expect(record.spend.steps[0]!.expectId).toBe((p.structured!.details as { exportTxID: string }).exportTxID);
+    // As if signing were not deterministic: the ID the import names is not the one signing gives now.
+    await h.services.localRecords.take(nonce);
+    const other = registeredId('some-other-export');
+    await h.services.localRecords.put(nonce, { ...record, spend: { ...record.spend, steps: [{ ...record.spend.steps[0]!, expectId: other }, record.spend.steps[1]!] } });
     const before = issued();
     const r = await h.call('transfer', { ...args, confirm: p.structured!.confirmationId });
     expect(r.isError).toBe(true);
-    expect(r.text).toContain('no longer match the hash that was approved');
+    expect(r.text).toContain(`Refused: step 1 signed now does not have the ID its preview computed (${other}), so the step after it would name nothing. Nothing was sent.`);
     expect(issued()).toEqual(before);
+    // Its reservation came back: the daily total counts nothing for it.
+    expect(await h.services.ledger.spent()).toBe(0n);
   });
 
   it('a locked key: the preview says how to unlock and offers nothing to confirm; a key locked after the preview signs nothing', async () => {
@@ -600,9 +624,9 @@ describe("Camino's own spends on a node of the spec's API", () => {
   });
 });
 
-describe('a local-signer preview kept in a shared state store', () => {
-  it('is confirmed on another process with the same key and store, issued once; the process that made it then finds it used', async () => {
-    // Two processes as two connections to one SQLite file, one state key, one key file each unlocked.
+describe('a local-signer preview kept in SQLite (one machine, no shared key)', () => {
+  it('is not confirmed by another process on the same file, even with the same CHAIN_MCP_STATE_KEY: each process binds its previews to a secret of its own', async () => {
+    // Two processes as two connections to one SQLite file, one state key in both environments.
     const file = join(dir, 'shared-state.db');
     const stateKey = 'ab'.repeat(32);
     const one = await harness({ CHAIN_MCP_STATE_KEY: stateKey }, await SqliteStore.open(file));
@@ -610,13 +634,13 @@ describe('a local-signer preview kept in a shared state store', () => {
     const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
     const preview = await previewOf(one, 'xvm_send', args);
     const before = issued();
-    const done = await two.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
+    const elsewhere = await two.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
+    expect(elsewhere.isError).toBe(true);
+    expect(elsewhere.text).toContain('kept by another process (not this server)');
+    expect(issued()).toEqual(before);
+    // The process that made it still confirms it, once.
+    const done = await one.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);
-    expect(done.text).toMatch(/^Sent on X: issued once, txID \w+/);
-    // Exactly the previewed outputs, from the bytes the first process built.
-    expect(sorted(outputsIn(preview.structured!.preview as string[], 'Tx'))).toEqual(sorted(stateOutputs(String((done.structured!.result as { txID: string }).txID))));
-    const again = await one.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
-    expect(again.isError).toBe(true);
     expect(issued()['avm.issueTx']).toBe(before['avm.issueTx']! + 1);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cb58Encode } from '../../src/codec/cb58.js';
 import { addAsset, fund } from '../../src/devnet/state/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
-import { MAX_PENDING } from '../../src/approval/book.js';
+import { MAX_PENDING_PER_OWNER } from '../../src/approval/book.js';
 import { CARD_META_KEY } from '../../src/approval/card.js';
 import { type ElicitAnswer, type ElicitParams, type SpendCall, type SpendHarness, requestsFor, spendHarness } from '../helpers/spend-harness.js';
 import { type2 } from '../helpers/evm-tx.js';
@@ -347,15 +347,15 @@ describe('what the human approves is what is sent', () => {
     expect(requestsFor(devnet, 'xvm.send')).toBe(before + 1);
   });
 
-  it(`pending approvals are bounded (${MAX_PENDING}): the next preview is refused and the human's older one still stands`, async () => {
+  it(`pending approvals are bounded per owner (${MAX_PENDING_PER_OWNER}): the next preview is refused and the human's older one still stands`, async () => {
     const h = await harness();
     const args = { to: stranger, amount: '1', assetID: 'CAM' };
     const first = await h.call('xvm_send', args);
     const url = first.structured?.approvalUrl as string;
-    for (let i = 1; i < MAX_PENDING; i++) expect((await h.call('xvm_send', args)).isError).toBe(false);
+    for (let i = 1; i < MAX_PENDING_PER_OWNER; i++) expect((await h.call('xvm_send', args)).isError).toBe(false);
     const refused = await h.call('xvm_send', args);
     expect(refused.isError).toBe(true);
-    expect(refused.text).toContain(`${MAX_PENDING} previews are already waiting for the human's approval`);
+    expect(refused.text).toContain(`Refused: ${MAX_PENDING_PER_OWNER} of your previews are already waiting for the human's approval`);
     // The first preview's page still works.
     expect((await fetch(url)).status).toBe(200);
   });

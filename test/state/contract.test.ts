@@ -142,6 +142,40 @@ describe.each(backends)('the state store contract: $name', (backend) => {
       expect(await b.approvalByToken(uid())).toBeUndefined();
     });
 
+    it('keeps the seals: the facts seal as stored, the decision seal written with the decision and only by it', async () => {
+      const x = approval({ seal: 'facts-mac', passkeyRequired: true, passkeyChallenge: 'challenge' });
+      expect(await a.putApproval(x, T0, 10_000)).toBe(true);
+      expect(await b.getApproval(x.nonce)).toEqual(x);
+      expect(await b.decideApproval(x.nonce, 'approved', 'page', T0, 'decision-mac')).toBe(true);
+      expect(await a.getApproval(x.nonce)).toEqual({ ...x, state: 'approved', decidedBy: 'page', decisionSeal: 'decision-mac' });
+      // A decision written without a seal carries none (a copied row keeps what it is given).
+      const y = approval({ seal: 'facts-mac-2' });
+      await a.putApproval(y, T0, 10_000);
+      await b.decideApproval(y.nonce, 'declined', 'app', T0);
+      expect((await a.getApproval(y.nonce))?.decisionSeal).toBeUndefined();
+      const z = approval({ state: 'approved', decidedBy: 'page', decisionSeal: 'copied' });
+      await a.putApproval(z, T0, 10_000);
+      expect(await b.getApproval(z.nonce)).toEqual(z);
+    });
+
+    it("bounds each owner's live approvals apart from the total, and counts them per owner", async () => {
+      const t = T0 + 30 * DAY_MS;
+      const alice = `alice-${uid()}`;
+      const bob = `bob-${uid()}`;
+      const base = await a.liveApprovals(t);
+      expect(await a.putApproval(approval({ owner: alice, expiresAt: t + 500 }), t, base + 10, 2)).toBe(true);
+      expect(await b.putApproval(approval({ owner: alice, expiresAt: t + 500 }), t, base + 10, 2)).toBe(true);
+      expect(await a.putApproval(approval({ owner: alice, expiresAt: t + 500 }), t, base + 10, 2)).toBe(false);
+      expect(await b.putApproval(approval({ owner: bob, expiresAt: t + 500 }), t, base + 10, 2)).toBe(true);
+      // Without a per-owner bound only the total counts; an expired one of alice's no longer counts.
+      expect(await a.putApproval(approval({ owner: alice, expiresAt: t + 500 }), t, base + 10)).toBe(true);
+      expect(await a.liveApprovals(t, alice)).toBe(3);
+      expect(await b.liveApprovals(t, bob)).toBe(1);
+      expect(await b.liveApprovals(t)).toBe(base + 4);
+      expect(await a.liveApprovals(t + 501, alice)).toBe(0);
+      expect(await a.putApproval(approval({ owner: alice, expiresAt: t + 1000 }), t + 501, base + 10, 1)).toBe(true);
+    });
+
     it('of two deciders on two connections, exactly one wins and its decision stands', async () => {
       for (let round = 0; round < 5; round++) {
         const x = approval();
@@ -393,4 +427,42 @@ describe('PostgreSQL: replicas starting together', () => {
     expect(reserved.filter(Boolean)).toHaveLength(3);
     expect(stores[0]!.where).toMatch(/^postgres:\/\/127\.0\.0\.1:\d+\/fresh_[0-9a-f]{8}$/);
   }, 60_000);
+});
+
+describe('a store made before decisions were sealed', () => {
+  const OLD_APPROVALS = `CREATE TABLE chain_mcp_approvals (nonce TEXT PRIMARY KEY, owner TEXT NOT NULL, token TEXT NOT NULL UNIQUE, facts TEXT NOT NULL,
+    expires_at BIGINT NOT NULL, state TEXT NOT NULL, decided_by TEXT, passkey_challenge TEXT)`;
+
+  it('SQLite: gains the decision seal column on open; its old rows read back with no seal', async () => {
+    const file = join(sqliteDir, `old-${uid()}.db`);
+    const { createRequire } = await import('node:module');
+    const Database = createRequire(import.meta.url)('better-sqlite3') as new (f: string) => { exec(sql: string): void; close(): void };
+    const old = new Database(file);
+    old.exec(OLD_APPROVALS);
+    old.exec(`INSERT INTO chain_mcp_approvals VALUES ('old-nonce', 'alice', 'old-token', '{"tool":"t","title":"t","lines":[],"csrf":"c"}', ${T0 + 1000}, 'approved', 'page', NULL)`);
+    old.close();
+    const store = track(await SqliteStore.open(file));
+    expect(await store.getApproval('old-nonce')).toEqual({ nonce: 'old-nonce', owner: 'alice', tool: 't', title: 't', lines: [], csrf: 'c', token: 'old-token', expiresAt: T0 + 1000, state: 'approved', decidedBy: 'page' });
+    const x = approval({ seal: 's' });
+    await store.putApproval(x, T0, 10_000);
+    expect(await store.decideApproval(x.nonce, 'approved', 'page', T0, 'd')).toBe(true);
+    expect((await store.getApproval(x.nonce))?.decisionSeal).toBe('d');
+    // Opened again: the column is there already.
+    expect((await track(await SqliteStore.open(file)).getApproval(x.nonce))?.decisionSeal).toBe('d');
+  });
+
+  it('PostgreSQL: gains the decision seal column on open', async () => {
+    if (!postgres) throw postgresError ?? new Error('PostgreSQL did not start');
+    const url = await postgres.createDatabase(`old_${randomBytes(4).toString('hex')}`);
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(OLD_APPROVALS);
+    await client.end();
+    const store = track(await PostgresStore.open(url, undefined, 2));
+    const x = approval({ seal: 's' });
+    await store.putApproval(x, T0, 10_000);
+    expect(await store.decideApproval(x.nonce, 'approved', 'page', T0, 'd')).toBe(true);
+    expect((await store.getApproval(x.nonce))?.decisionSeal).toBe('d');
+  });
 });

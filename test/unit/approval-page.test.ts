@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type Approval, ApprovalBook, MAX_PENDING, tooManyPending } from '../../src/approval/book.js';
+import { type Approval, ApprovalBook, MAX_PENDING, MAX_PENDING_PER_OWNER, tooManyPending } from '../../src/approval/book.js';
 import { ApprovalPages } from '../../src/approval/page.js';
 import { PasskeyStore, WEBAUTHN_SCRIPT_HASH } from '../../src/approval/passkey.js';
 import { createLogger, silentLogger } from '../../src/log.js';
@@ -77,10 +77,23 @@ describe('the approval page (mutation survivors, issue 25)', () => {
     expect((await send(url, 'GET')).status).toBe(410);
   });
 
-  it(`holds at most ${MAX_PENDING} live approvals: the next preview is refused, none is dropped`, async () => {
+  it(`holds at most ${MAX_PENDING_PER_OWNER} live approvals per owner and ${MAX_PENDING} in all: the next preview is refused, none is dropped`, async () => {
     const book = new ApprovalBook(() => 0);
-    for (let i = 0; i < MAX_PENDING; i++) await book.open(`n${i}`, { tool: 't', title: 't', lines: [] }, 1000);
-    await expect(book.open('one-more', { tool: 't', title: 't', lines: [] }, 1000)).rejects.toThrow(/previews are already waiting/);
+    const facts = { tool: 't', title: 't', lines: [] };
+    for (let i = 0; i < MAX_PENDING_PER_OWNER; i++) await book.open(`a${i}`, facts, 1000, 'alice');
+    // Alice's share is full: hers is refused (before and at the store), Bob's is not.
+    await expect(book.ensureRoom('alice')).rejects.toThrow(`Refused: ${MAX_PENDING_PER_OWNER} of your previews are already waiting`);
+    await expect(book.open('alice-more', facts, 1000, 'alice')).rejects.toThrow(`Refused: ${MAX_PENDING_PER_OWNER} of your previews are already waiting`);
+    await book.ensureRoom('bob');
+    await book.open('bob-0', facts, 1000, 'bob');
+    // Every owner together: the server's bound, larger, still holds.
+    for (let o = 1; o * MAX_PENDING_PER_OWNER < MAX_PENDING; o++) {
+      for (let i = o === 1 ? 1 : 0; i < MAX_PENDING_PER_OWNER; i++) await book.open(`o${o}-${i}`, facts, 1000, `owner-${o}`);
+    }
+    expect(await book.store.liveApprovals(0)).toBe(MAX_PENDING);
+    await expect(book.ensureRoom('carol')).rejects.toThrow(`Refused: ${MAX_PENDING} previews (of every user) are already waiting`);
+    await expect(book.open('carol-0', facts, 1000, 'carol')).rejects.toThrow(`Refused: ${MAX_PENDING} previews (of every user) are already waiting`);
+    expect(await book.get('a0')).toBeDefined();
     // The refusal tells the model what to do instead of looping on previews.
     expect(tooManyPending()).toMatchObject({ kind: 'policy', hint: expect.stringMatching(/^Ask the human to approve or decline the waiting previews.*Do not loop on previews\.$/) });
   });
@@ -101,7 +114,7 @@ describe('the approval book: expiry at the boundary and waiting (mutation surviv
     now = 101;
     expect(await book.get('n2')).toBeUndefined();
     expect(await book.decide(b, 'approved', 'test')).toBe(false);
-    expect(await book.sweep()).toEqual([{ ...a, state: 'approved', decidedBy: 'test' }, b]);
+    expect(await book.sweep()).toEqual([{ ...a, state: 'approved', decidedBy: 'test', decisionSeal: expect.any(String) }, b]);
   });
 
   it('wait: at once for a decided approval or no time, at the decision, at the time limit, at the expiry, or on abort', async () => {

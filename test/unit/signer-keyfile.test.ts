@@ -78,17 +78,23 @@ describe('the key file', () => {
     expect(signer.lockedMessage()).toBe('The signing key is locked: the human opens the page. Nothing was signed.');
   });
 
-  it('locks again after the idle minutes without a signature; the locked error says how to unlock and holds no secret', async () => {
+  it('locks again after the idle minutes without a confirmed spend (signatures alone do not keep it open); the locked error says how to unlock and holds no secret', async () => {
     const file = await newFile();
     // Only the timers are faked: scrypt still runs on the thread pool.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const signer = openKeyFile(file, { idleMinutes: 1, howToUnlock: () => 'the human opens http://127.0.0.1:9/unlock/x' });
     await signer.unlock(PASSPHRASE);
     vi.advanceTimersByTime(59_000);
-    signer.signHash(new Uint8Array(32).fill(1));
+    signer.confirmedUse();
     vi.advanceTimersByTime(59_000);
     expect(signer.isUnlocked()).toBe(true);
+    // A preview's signature (a transfer's export, signed to learn its ID) does not restart the wait.
+    signer.signHash(new Uint8Array(32).fill(1));
+    signer.signEvmDigest(new Uint8Array(32).fill(2));
     vi.advanceTimersByTime(1_000);
+    expect(signer.isUnlocked()).toBe(false);
+    // Nor does a confirmed use revive a locked key.
+    signer.confirmedUse();
     expect(signer.isUnlocked()).toBe(false);
     const err = (() => {
       try {

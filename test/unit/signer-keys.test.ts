@@ -97,17 +97,23 @@ describe('signerFromPrivateKey', () => {
     expect(s.addresses.evm).toBe('0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC');
   });
 
-  it('locks after the idle time without a signature, and each signature restarts the wait', () => {
+  it('locks after the idle time without a confirmed spend: each confirmed use restarts the wait, a signature alone does not', () => {
     vi.useFakeTimers();
     const s = signerFromPrivateKey(EWOQ, { idleMinutes: 2 });
     vi.advanceTimersByTime(119_000);
     expect(s.isUnlocked()).toBe(true);
-    s.signHash(new Uint8Array(32).fill(7));
+    s.confirmedUse();
     vi.advanceTimersByTime(119_000);
     expect(s.isUnlocked()).toBe(true);
+    // Previews sign (a transfer's export, to learn its ID) every 40 s: the key still locks on time.
+    s.signHash(new Uint8Array(32).fill(7));
+    s.signEvmDigest(new Uint8Array(32).fill(8));
     vi.advanceTimersByTime(1_000);
     expect(s.isUnlocked()).toBe(false);
     expect(() => s.signHash(new Uint8Array(32).fill(7))).toThrow(SignerLockedError);
+    s.confirmedUse();
+    expect(s.isUnlocked()).toBe(false);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('can be locked again, by hand or after the idle lock, without error', () => {
@@ -126,8 +132,8 @@ describe('signerFromPrivateKey', () => {
     vi.useFakeTimers();
     const s = signerFromPrivateKey(EWOQ, { idleMinutes: 5 });
     expect(vi.getTimerCount()).toBe(1);
-    s.signHash(new Uint8Array(32).fill(4));
-    // Each signature replaces the wait; it does not add one.
+    s.confirmedUse();
+    // Each confirmed use replaces the wait; it does not add one.
     expect(vi.getTimerCount()).toBe(1);
     s.lock();
     expect(vi.getTimerCount()).toBe(0);
