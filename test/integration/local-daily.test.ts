@@ -123,6 +123,22 @@ describe('the daily total counts what the chain records the key sent: editing th
     }, 120_000);
   }
 
+  it('at confirm the chain is read again: what the key sent elsewhere since the preview (another store) is counted, nothing is sent', async () => {
+    const h = await harness(DAILY);
+    const p = await h.call('xvm_send', { amount: '0.4 CAM', assetID: 'CAM', to: alice().x });
+    expect(p.isError, p.text).toBe(false);
+    // The same key spends 1.2 CAM from a process with a store of its own and no limit.
+    const elsewhere = await harness();
+    const args = { amount: '1.2 CAM', assetID: 'CAM', to: alice().x };
+    const q = await elsewhere.call('xvm_send', args);
+    expect((await elsewhere.call('xvm_send', { ...args, confirm: q.structured!.confirmationId })).isError).toBe(false);
+    const before = issued();
+    const r = await h.call('xvm_send', { amount: '0.4 CAM', assetID: 'CAM', to: alice().x, confirm: p.structured!.confirmationId });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('; 1.202 CAM was sent already');
+    expect(issued()).toBe(before);
+  });
+
   it('an indexer that cannot answer refuses a spend under a daily limit in one line, and none is sent', async () => {
     const down = recordingNode((_req, res) => {
       res.writeHead(503, { 'content-type': 'text/plain' });
