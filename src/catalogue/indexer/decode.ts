@@ -153,6 +153,7 @@ export function decodeAsset(raw: unknown, native: NativeIdentity | undefined): A
     nft,
     timestamp: timeOf(a.timestamp),
     ...(imitation ? { imitation } : {}),
+    ...(native && native.assetID === str(a.id) ? { native: true } : {}),
   };
 }
 

@@ -33,8 +33,21 @@ export function addressLines(a: AddressRecord): string[] {
   ];
 }
 
-export function assetLine(a: Asset): string {
-  return `${a.name ? quote(a.name) : '(no name)'} (${a.symbol ? quote(a.symbol, 16) : 'no symbol'})${a.imitation ? ` ${a.imitation}` : ''} ${a.id}: ${a.kind}, supply ${a.currentSupply.display}, ${a.denomination} decimals`;
+export function assetLine(a: Asset, inList = false): string {
+  const compact = a.networkSupply ? `native asset, network supply at most ${a.networkSupply.display} (node); the indexer saw ${a.currentSupply.display}` : '';
+  const supply = a.native ? (inList && compact ? compact : nativeSupplyText(a)) : `supply ${a.currentSupply.display}`;
+  return `${a.name ? quote(a.name) : '(no name)'} (${a.symbol ? quote(a.symbol, 16) : 'no symbol'})${a.imitation ? ` ${a.imitation}` : ''} ${a.id}: ${a.kind}, ${supply}, ${a.denomination} decimals`;
+}
+
+/**
+ * The native asset's supply is the network's, which only the node knows; Magellan's currentSupply
+ * of it counts the outputs it indexed on one chain (a few thousand where the network holds millions).
+ */
+export function nativeSupplyText(a: Pick<Asset, 'currentSupply' | 'networkSupply' | 'networkSupplyProblem'>): string {
+  const node = a.networkSupply
+    ? `network supply at most ${a.networkSupply.display} (the node, platform.getCurrentSupply)`
+    : `network supply unknown: the node did not say (${a.networkSupplyProblem ?? 'platform.getCurrentSupply failed'})`;
+  return `the network's native asset: ${node}; the indexer's "currentSupply" ${a.currentSupply.display} is only what it indexed on this chain, not the network's supply`;
 }
 
 export function cTxLine(t: CTx): string {
