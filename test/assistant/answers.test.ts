@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '../../src/codec/index.js';
+import { writeKeyFile } from '../../src/signer/keyfile.js';
 import { startDevnet } from '../../src/devnet/index.js';
 import type { DevnetDialect } from '../../src/devnet/rpc.js';
 import { type RawApi, rawApi } from '../../tools/eval/raw.js';
@@ -113,6 +117,110 @@ describe.each(['spec', 'camino'] as DevnetDialect[])('answers a person can repea
       expect(JSON.stringify(enabled.structured)).not.toContain('inputSchema');
     } finally {
       await dynamic.close();
+    }
+  });
+
+  it('tx_status and wait_for_tx given a 0x hash name the tools that take one, and send nothing', async () => {
+    stack.devnet.router.record = true;
+    const before = stack.devnet.router.requests.length;
+    for (const tool of ['tx_status', 'wait_for_tx']) {
+      const r = await stack.call(tool, { txID: `0x${'ab'.repeat(32)}` });
+      expect(r.isError).toBe(true);
+      expect(r.text).toMatch(/^Invalid input: txID: is a 0x hash, a C-Chain EVM transaction: ask eth_getTransactionReceipt/);
+      expect(r.text).not.toMatch(/expected cb58/);
+    }
+    expect(stack.devnet.router.requests.length).toBe(before);
+    stack.devnet.router.record = false;
+  });
+
+  it('indexer_listTransactions names who sent what came in, in full', async () => {
+    const memo = `0x${Buffer.from('rent for November').toString('hex')}`;
+    const rent = [...stack.devnet.state.txs.values()].find((t) => t.memo === memo)!;
+    const alice = stack.devnet.state.users.get('alice')!.keys[0]!;
+    const record = (await raw.rest(`/v2/transactions/${rent.id}`)) as Rec;
+    const aliceBare = alice.x.slice(2);
+    const senders = [...new Set((record.inputs as Rec[]).flatMap((i) => i.output.addresses as string[]))].filter((a) => a !== aliceBare);
+    expect(senders.length).toBeGreaterThan(0);
+    const r = await stack.call('indexer_listTransactions', { chainID: [stack.devnet.state.chains.X], address: [alice.x], sort: 'timestamp-desc' });
+    const line = r.text.split('\n').find((l) => l.includes(rent.id))!;
+    expect(line).toContain(`received 50 CAM from ${senders[0]}`);
+    expect(line).not.toContain('…');
+  });
+
+  it('account_overview on this node says in its first line whether it can tell when locked amounts unlock', async () => {
+    const key = stack.devnet.state.users.get(stack.devnet.state.devnetUser)!.keys[0]!;
+    const r = await stack.call('account_overview', { addresses: [key.p] });
+    const first = r.text.split('\n')[0]!;
+    if (dialect === 'spec') {
+      expect(first).toMatch(/^This node cannot say when the deposited or bonded amounts unlock/);
+      const balance = (await raw.rpc('P', 'platform.getBalance', { addresses: [key.p] })) as Rec;
+      expect(balance).toBeDefined();
+    } else {
+      expect(first).toBe(`${key.bech32}:`);
+      expect(r.text).toMatch(/deposited until \d{4}-\d{2}-\d{2}/);
+    }
+  });
+
+  it('eth_gasPrice says what a plain 21,000-gas transfer costs at the price', async () => {
+    const price = BigInt((await raw.rpc('C', 'eth_gasPrice', [])) as string);
+    const r = await stack.call('eth_gasPrice');
+    expect(r.text).toContain(`a plain transfer (21,000 gas) costs ${formatAmount(price * 21_000n, { decimals: 18, symbol: 'CAM' })}`);
+  });
+
+  it("a keystore transfer X -> C previews that the node's import takes everything waiting, and what arrives", async () => {
+    const spend = await inMemoryStack({
+      devnet: stack.devnet,
+      env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_KEYSTORE_USER: stack.devnet.keystore.username, CHAIN_MCP_KEYSTORE_PASSWORD: stack.devnet.keystore.password },
+    });
+    try {
+      const state = stack.devnet.state;
+      const keys = state.users.get(state.devnetUser)!.keys;
+      const own = new Set(keys.map((k) => `C-${k.bech32}`));
+      const waiting = [...state.utxos.values()]
+        .filter((u) => !u.spentBy && u.chain === 'C' && u.sourceChain === 'X' && u.assetID === state.nativeAssetID && u.addresses.some((a) => own.has(a)))
+        .reduce((sum, u) => sum + u.amount, 0n);
+      expect(waiting).toBeGreaterThan(0n);
+      const r = await spend.call('transfer', { to: `C-${keys[0]!.bech32}`, evmAddress: keys[0]!.c, amount: '2 CAM' });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text).toContain(`The node's import takes everything waiting for your key from X on C: ${cam(waiting)} already waits there besides this 2 CAM, so more than the amount arrives.`);
+      const [whole, frac = ''] = /cx\.import on C .*fee at most ([\d,.]+) CAM/.exec(r.text)![1]!.replace(/,/g, '').split('.');
+      const fee = BigInt(whole!) * 1_000_000_000n + BigInt(frac.padEnd(9, '0'));
+      expect(r.text).toContain(`Arrives: at least ${cam(2_000_000_000n + waiting - fee)} after the import fee`);
+    } finally {
+      await spend.close();
+    }
+  });
+
+  it("with a key file beside the keystore user (--devnet), \"my addresses\" are the key's, and transfer's description fits both signers", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-answers-'));
+    const passphrase = 'correct horse battery staple 42';
+    await writeKeyFile(join(dir, 'key.json'), stack.devnet.localKey.privateKey, passphrase, { N: 2 ** 12, r: 8, p: 1 });
+    writeFileSync(join(dir, 'passphrase'), `${passphrase}\n`, { mode: 0o600 });
+    const local = await inMemoryStack({
+      devnet: stack.devnet,
+      env: {
+        CHAIN_MCP_ALLOW_SPEND: 'true',
+        CHAIN_MCP_KEYSTORE_USER: stack.devnet.keystore.username,
+        CHAIN_MCP_KEYSTORE_PASSWORD: stack.devnet.keystore.password,
+        CHAIN_MCP_KEY_FILE: join(dir, 'key.json'),
+        CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'),
+      },
+    });
+    try {
+      const key = stack.devnet.localKey;
+      const r = await local.call('xvm_listAddresses');
+      expect(r.isError, r.text).toBe(false);
+      expect(r.text.split('\n')[0]).toBe(`Your addresses (the local key this server signs with): X ${key.x}, P ${key.p}, C-Chain EVM ${r.structured!.evmAddress}. The node's keystore user, if any, signs nothing here.`);
+      expect(String(r.structured!.evmAddress).toLowerCase()).toBe(key.c.toLowerCase());
+      const userKeys = stack.devnet.state.users.get(stack.devnet.keystore.username)!.keys.map((k) => k.x);
+      for (const a of userKeys.filter((a) => a !== key.x)) expect(r.text).not.toContain(a);
+      const { tools } = await local.client.listTools();
+      const transfer = tools.find((t) => t.name === 'transfer')!;
+      expect(transfer.description).not.toMatch(/from the keystore user/);
+      expect(transfer.description).toMatch(/the local key or the keystore user/);
+    } finally {
+      await local.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

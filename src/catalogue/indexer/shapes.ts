@@ -13,7 +13,7 @@ export type Next = z.infer<typeof Next>;
  */
 export const rows = (what: string) => z.array(z.unknown()).describe(what);
 export const Amt = z.object({ value: z.string(), display: z.string() });
-export const TX_ROW = 'Each: id, chainID, chain, type, timestamp{unix,iso}, memo, txFee, inputTotals/outputTotals [{assetID, symbol, amount}], from, to, inputCount, outputCount, genesis; with address: direction (sent/received/both), net (signed). Amounts are {value (smallest unit), display}.';
+export const TX_ROW = 'Each: id, chainID, chain, type, timestamp{unix,iso}, memo, txFee, inputTotals/outputTotals [{assetID, symbol, amount}], from, to, inputCount, outputCount, genesis; with address: direction (sent/received/both), net (signed), senders (of what came in), recipients (of what went out). Amounts are {value (smallest unit), display}.';
 export const CTX_ROW = 'Each: hash, block, type, createdAt, from, to, value/gasPrice/fee {value (wei), display}, nonce, gasLimit, gasUsed, status, contractAddress, logCount.';
 
 
@@ -35,7 +35,7 @@ export const TxSummary = z.object({
 });
 export type TxSummary = z.infer<typeof TxSummary>;
 /** A history row seen from the queried addresses: what they gained or lost, per asset. */
-export type TxRow = TxSummary & { direction?: 'sent' | 'received' | 'both' | 'none'; net?: AssetAmount[] };
+export type TxRow = TxSummary & { direction?: 'sent' | 'received' | 'both' | 'none'; net?: AssetAmount[]; senders?: string[]; recipients?: string[] };
 
 export const Output = z.object({
   id: z.string(),
