@@ -84,6 +84,15 @@ export type DepositOfferOut = z.infer<typeof DepositOfferOut>;
 const RATE_DENOMINATOR = 1_000_000n * 365n * 24n * 3600n;
 
 /**
+ * What `amount` deposited for `duration` seconds earns in total: caminogo deposit.TotalReward,
+ * amount x nominator x (duration - noRewardsPeriodDuration) / (1,000,000 x 365 days), rounded down.
+ */
+export function depositTotalReward(amount: bigint, nominator: bigint, duration: bigint, noRewards: bigint): bigint {
+  const rewarded = duration - noRewards;
+  return rewarded > 0n ? (amount * nominator * rewarded) / RATE_DENOMINATOR : 0n;
+}
+
+/**
  * Why an offer takes no new deposit now, by caminogo's deposit tx rules (txs/executor/camino_tx_executor.go):
  * the offer must be active (start <= now <= end, flags bit 0 "locked" clear), the deposit at least
  * minAmount and, when totalMaxAmount is set, at most what is left; when totalMaxRewardAmount is set,
