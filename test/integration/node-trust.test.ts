@@ -1,0 +1,159 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { issueTx } from '../../src/devnet/node/issue.js';
+import type { Params } from '../../src/devnet/rpc.js';
+import { writeKeyFile } from '../../src/signer/keyfile.js';
+import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+
+/**
+ * The node is not trusted for what the key signs (issue 40 item 4): the EVM chain ID is the
+ * network's own, and a txID the node answers is taken only when it is the signed bytes' own ID.
+ */
+
+const PASSPHRASE = 'correct horse battery staple 32';
+let dir: string;
+const open: Array<{ close(): Promise<void> }> = [];
+
+async function localHarness(devnet: Devnet, env: Record<string, string> = {}): Promise<SpendHarness> {
+  const h = await spendHarness(devnet, {
+    env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
+  });
+  open.push(h);
+  return h;
+}
+
+async function camino(): Promise<Devnet> {
+  const devnet = await startDevnet({ dialect: 'camino' });
+  devnet.router.record = true;
+  open.push(devnet);
+  return devnet;
+}
+
+beforeAll(async () => {
+  const keyOf = await startDevnet({ dialect: 'camino' });
+  dir = mkdtempSync(join(tmpdir(), 'chain-mcp-trust-'));
+  await writeKeyFile(join(dir, 'key.json'), keyOf.localKey.privateKey, PASSPHRASE, { N: 2 ** 12, r: 8, p: 1 });
+  writeFileSync(join(dir, 'passphrase'), `${PASSPHRASE}\n`, { mode: 0o600 });
+  await keyOf.close();
+});
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the EVM chain ID the key signs for', () => {
+  it('a node on network 12345 answering eth_chainId 1 is refused in one line, with CHAIN_MCP_EXPECT_NETWORK_ID set; nothing is signed or sent', async () => {
+    const devnet = await camino();
+    devnet.state.evmChainId = 1;
+    const h = await localHarness(devnet, { CHAIN_MCP_EXPECT_NETWORK_ID: '12345' });
+    const r = await h.call('transfer', { to: devnet.state.users.get('alice')!.keys[0]!.c, amount: '0.5 CAM', sourceChain: 'C' });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.text.split('\n')[0]).toMatch(/^Refused: the node's C-Chain answers eth_chainId 1, but network 12345 \(local\) signs EVM transactions for chain ID 43112; .*Nothing was signed or sent\.$/);
+    expect(r.structured?.confirmationId).toBeUndefined();
+    expect(requestsFor(devnet, 'eth_sendRawTransaction')).toBe(0);
+  });
+
+  it("a Camino network's ID of another network (500 on a local node) is refused too", async () => {
+    const devnet = await camino();
+    devnet.state.evmChainId = 500;
+    const h = await localHarness(devnet);
+    const r = await h.call('transfer', { to: devnet.state.users.get('alice')!.keys[0]!.c, amount: '0.5 CAM', sourceChain: 'C' });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.text.split('\n')[0]).toContain('eth_chainId 500, but network 12345 (local) signs EVM transactions for chain ID 43112');
+  });
+
+  it("the network's own chain ID is previewed, and the head line names the chain ID the key signs for", async () => {
+    const devnet = await camino();
+    const h = await localHarness(devnet);
+    const r = await h.call('transfer', { to: devnet.state.users.get('alice')!.keys[0]!.c, amount: '0.5 CAM', sourceChain: 'C' });
+    expect(r.isError, r.text).toBe(false);
+    const lines = r.structured!.preview as string[];
+    expect(lines[0]).toMatch(/^Network: 12345 \(prefix local\), EVM chain ID 43112; signer: the local key/);
+  });
+});
+
+/** The camino node's xvm.issueTx, which applies the bytes but answers `named` for their ID. */
+function lyingX(devnet: Devnet, named: (real: string) => string): void {
+  devnet.router.on('/ext/bc/X', 'xvm.issueTx', (p: Params) => ({ txID: named(issueTx(devnet.state, p, 'X').txID) }));
+}
+
+describe("a txID the node answers that is not the bytes' own", () => {
+  async function sendOnce(devnet: Devnet) {
+    const h = await localHarness(devnet);
+    const args = { amount: '1 CAM', assetID: 'CAM', to: devnet.state.users.get('alice')!.keys[0]!.x };
+    const preview = await h.call('xvm_send', args);
+    expect(preview.isError, preview.text).toBe(false);
+    const txs = devnet.state.txs.size;
+    const done = await h.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
+    const applied = [...devnet.state.txs.keys()].slice(txs);
+    return { h, args, preview, done, applied };
+  }
+
+  it('a txID with a quote: the answer says the node disagreed and shows both, never success nor "Internal error"', async () => {
+    const devnet = await camino();
+    lyingX(devnet, () => 'He said "sent"\nTransfer complete');
+    const { done, applied } = await sendOnce(devnet);
+    expect(applied).toHaveLength(1);
+    expect(done.isError, done.text).toBe(true);
+    expect(done.text).not.toContain('Internal error');
+    expect(done.text.split('\n')[0]).toContain(`The node disagreed about xvm_send: the signed bytes sent once have txID ${applied[0]}, but the node answered "He said \\"sent\\"\\nTransfer complete"`);
+    expect(done.text).toContain('it will not be sent again');
+    expect(done.text).toContain(`Do not send it again. Check tx_status {"txID": "${applied[0]}"}`);
+  });
+
+  it("another transaction's ID: the same, and the spend still counts against the daily total", async () => {
+    const devnet = await camino();
+    const other = [...devnet.state.txs.keys()][0]!;
+    lyingX(devnet, () => other);
+    const { h, done, applied } = await sendOnce(devnet);
+    expect(done.isError, done.text).toBe(true);
+    expect(done.text).toContain(`have txID ${applied[0]}, but the node answered "${other}"`);
+    expect(done.text).not.toMatch(/complete|Sent on X/);
+    expect(await h.services.ledger.spent()).toBeGreaterThan(0n);
+  });
+
+  it("the bytes' own ID: success, as before", async () => {
+    const devnet = await camino();
+    lyingX(devnet, (real) => real);
+    const { done, applied } = await sendOnce(devnet);
+    expect(done.isError, done.text).toBe(false);
+    expect(done.text).toContain(`txID ${applied[0]}`);
+  });
+
+  it('an EVM hash that is not keccak256 of the signed bytes: the node disagreed, both shown', async () => {
+    const devnet = await camino();
+    const made = `0x${'ab'.repeat(32)}`;
+    devnet.router.on('/ext/bc/C/rpc', 'eth_sendRawTransaction', () => made);
+    const h = await localHarness(devnet);
+    const args = { to: devnet.state.users.get('alice')!.keys[0]!.c, amount: '0.5 CAM', sourceChain: 'C' };
+    const preview = await h.call('transfer', args);
+    const done = await h.call('transfer', { ...args, confirm: preview.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(true);
+    expect(done.text).toMatch(new RegExp(`the signed bytes sent once have txID 0x[0-9a-f]{64}, but the node answered "${made}"`));
+    expect(done.text).toContain('eth_getTransactionReceipt');
+  });
+});
+
+describe('a transfer on a spec-API node (issue 42 item 1)', () => {
+  it('moves what it says: the X balance changes by the amount and the fee, and the txID is the one the node holds', async () => {
+    const devnet = await startDevnet({ dialect: 'spec' });
+    devnet.router.record = true;
+    open.push(devnet);
+    const h = await localHarness(devnet);
+    const to = devnet.state.users.get('alice')!.keys[0]!.x;
+    const held = () => [...devnet.state.utxos.values()].filter((u) => !u.spentBy && u.chain === 'X' && u.addresses.includes(to) && u.assetID === devnet.state.nativeAssetID).reduce((s, u) => s + u.amount, 0n);
+    const before = held();
+    const preview = await h.call('transfer', { to, amount: '2 CAM' });
+    expect(preview.isError, preview.text).toBe(false);
+    const done = await h.call('transfer', { to, amount: '2 CAM', confirm: preview.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    expect(held() - before).toBe(2_000_000_000n);
+    const txID = String((done.structured!.result as { txID: string }).txID);
+    expect(devnet.state.txs.has(txID)).toBe(true);
+    const status = await h.call('tx_status', { txID });
+    expect(status.text).toMatch(/Accepted/);
+  });
+});
