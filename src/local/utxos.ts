@@ -14,10 +14,15 @@ const METHOD: Record<TxChain, { endpoint: 'xvm' | 'platform' | 'cx'; method: str
   C: { endpoint: 'cx', method: 'cx.getUTXOs' },
 };
 
+/** An output type this codec does not read: anyone can leave such a UTXO at any address. */
+const STRANGER_TYPE = /^unexpected [XPC]-chain output type ID \d+$/;
+
 /**
  * Every UTXO of `addresses` on `chain` (atomic ones from `sourceChain` when given), all pages, in
- * hex, each decoded by the chain's codec. A UTXO the codec cannot read stops the build: the server
- * never guesses what a UTXO holds.
+ * hex, each decoded by the chain's codec. A UTXO of an output type the codec does not read is left
+ * out (never spent, so nothing is guessed); one that is malformed otherwise stops the build.
+ * Stranger kinds the codec reads (a CrossTransferOutput, a locked.Out with no lock IDs) are
+ * returned and no builder spends them.
  */
 export async function fetchUtxos(ctx: ToolContext, chain: TxChain, addresses: readonly string[], sourceChain?: TxChain, chainSelector?: string): Promise<Utxo[]> {
   const { endpoint, method } = METHOD[chain];
@@ -39,6 +44,7 @@ export async function fetchUtxos(ctx: ToolContext, chain: TxChain, addresses: re
       try {
         utxo = decodeUtxoHex(chain, String(text));
       } catch (err) {
+        if (STRANGER_TYPE.test((err as Error).message)) continue;
         throw new ChainMcpError('malformed', `A UTXO from ${method} does not decode (${(err as Error).message}); nothing was built.`);
       }
       seen.set(utxoKey(utxo.txID, utxo.outputIndex), utxo);

@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { parseCb58Id, parseChainAddress } from '../../src/codec/index.js';
+import { hexChecksumEncode } from '../../src/codec/encoded.js';
+import { encodeUtxo, ZERO_ID } from '../../src/codec/tx/index.js';
 import { issueTx } from '../../src/devnet/node/issue.js';
+import { pageUtxos } from '../../src/devnet/node/xvm.js';
 import type { Params } from '../../src/devnet/rpc.js';
 import { writeKeyFile } from '../../src/signer/keyfile.js';
 import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
@@ -155,5 +159,49 @@ describe('a transfer on a spec-API node (issue 42 item 1)', () => {
     expect(devnet.state.txs.has(txID)).toBe(true);
     const status = await h.call('tx_status', { txID });
     expect(status.text).toMatch(/Accepted/);
+  });
+});
+
+describe("stranger UTXOs at the key's P address", () => {
+  /** The node's platform.getUTXOs, with a CrossTransferOutput (type 8206) and a locked.Out with no lock IDs added at the key's address. */
+  function withStrangers(devnet: Devnet): void {
+    const key = parseChainAddress(devnet.localKey.p).bytes;
+    const owners = { locktime: 0n, threshold: 1, addresses: [key] };
+    const asset = parseCb58Id(devnet.state.nativeAssetID);
+    const txID = new Uint8Array(32).fill(7);
+    const strangers = [
+      encodeUtxo('P', { txID, outputIndex: 0, assetID: asset, output: { kind: 'cross.transfer', amount: 3_000_000_000n, owners, recipient: new Uint8Array(20).fill(9) } }),
+      encodeUtxo('P', { txID, outputIndex: 1, assetID: asset, output: { kind: 'locked', lockIDs: { depositTxID: ZERO_ID, bondTxID: ZERO_ID }, output: { kind: 'secp.transfer', amount: 4_000_000_000n, owners } } }),
+    ].map(hexChecksumEncode);
+    devnet.router.on('/ext/P', 'platform.getUTXOs', (p: Params) => {
+      const page = pageUtxos(devnet.state, 'P', p, ['P'], false) as { utxos: string[]; numFetched: string | number };
+      if (p.sourceChain !== undefined || p.startIndex !== undefined) return page;
+      return { ...page, utxos: [...strangers, ...page.utxos], numFetched: String(page.utxos.length + strangers.length) };
+    });
+  }
+
+  it('are skipped, not fatal: a P->X transfer is built from the unlocked UTXOs, issued, and the node accepts it', async () => {
+    const devnet = await camino();
+    withStrangers(devnet);
+    const h = await localHarness(devnet);
+    const args = { to: devnet.localKey.x, amount: '1 CAM', sourceChain: 'P' };
+    const preview = await h.call('transfer', args);
+    expect(preview.isError, preview.text).toBe(false);
+    expect(preview.text).not.toContain('does not decode');
+    expect(preview.text).not.toContain('0707070707');
+    const done = await h.call('transfer', { ...args, confirm: preview.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    expect(requestsFor(devnet, 'platform.issueTx')).toBe(1);
+  });
+
+  it('are skipped by a deposit and a claim too', async () => {
+    const devnet = await camino();
+    withStrangers(devnet);
+    const h = await localHarness(devnet);
+    const offer = devnet.state.depositOffers[0]!;
+    const deposit = await h.call('platform_deposit', { offerID: offer.id, amount: '5 CAM', duration: 60 * 86_400 });
+    expect(deposit.isError, deposit.text).toBe(false);
+    const claim = await h.call('platform_claim', { claims: [{ kind: 'validator', owner: devnet.localKey.p, amount: '0.1 CAM' }], to: devnet.localKey.p });
+    expect(claim.isError, claim.text).toBe(false);
   });
 });
