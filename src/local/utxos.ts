@@ -1,5 +1,6 @@
 import type { TxChain, Utxo } from '../codec/tx/index.js';
 import { decodeUtxoHex, utxoKey } from '../codec/tx/index.js';
+import { caminoRpc } from '../context/camino.js';
 import type { ToolContext } from '../core/tool.js';
 import { ChainMcpError } from '../errors.js';
 
@@ -37,7 +38,8 @@ export async function fetchUtxos(ctx: ToolContext, chain: TxChain, addresses: re
     const params: Record<string, unknown> = { addresses: [...addresses], limit: PAGE, encoding: 'hex' };
     if (sourceChain) params.sourceChain = sourceChain;
     if (startIndex) params.startIndex = startIndex;
-    const raw = (await ctx.rpc(endpoint, method, params, { retry: true, chain: chainSelector })) as { utxos?: unknown; numFetched?: unknown; endIndex?: unknown };
+    // platform.getUTXOs is Camino's own (the spec's API lacks it): a node without it is named as such.
+    const raw = (chain === 'P' ? await caminoRpc(ctx, method, params) : await ctx.rpc(endpoint, method, params, { retry: true, chain: chainSelector })) as { utxos?: unknown; numFetched?: unknown; endIndex?: unknown };
     const list = Array.isArray(raw?.utxos) ? raw.utxos : [];
     for (const text of list) {
       let utxo: Utxo;

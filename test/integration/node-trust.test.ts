@@ -9,6 +9,7 @@ import { encodeUtxo, ZERO_ID } from '../../src/codec/tx/index.js';
 import { issueTx } from '../../src/devnet/node/issue.js';
 import { pageUtxos } from '../../src/devnet/node/xvm.js';
 import type { Params } from '../../src/devnet/rpc.js';
+import { depositTotalReward } from '../../src/summarize/platform.js';
 import { writeKeyFile } from '../../src/signer/keyfile.js';
 import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
@@ -203,5 +204,57 @@ describe("stranger UTXOs at the key's P address", () => {
     expect(deposit.isError, deposit.text).toBe(false);
     const claim = await h.call('platform_claim', { claims: [{ kind: 'validator', owner: devnet.localKey.p, amount: '0.1 CAM' }], to: devnet.localKey.p });
     expect(claim.isError, claim.text).toBe(false);
+  });
+});
+
+describe("a deposit's reward against the offer's reward room", () => {
+  const DAY = 86_400;
+  it('a deposit earning more than totalMaxRewardAmount − rewardedAmount is refused before building, naming the amount; one that fits is accepted by the node', async () => {
+    const devnet = await camino();
+    const offer = devnet.state.depositOffers[0]!;
+    const args = { offerID: offer.id, amount: '5 CAM', duration: 60 * DAY };
+    const reward = depositTotalReward({ noRewards: BigInt(offer.noRewardsPeriodDuration), nominator: offer.interestRateNominator }, 5_000_000_000n, BigInt(60 * DAY));
+    expect(reward).toBeGreaterThan(0n);
+    offer.totalMaxAmount = 0n;
+    offer.totalMaxRewardAmount = 100_000_000_000n;
+    offer.rewardedAmount = offer.totalMaxRewardAmount - reward + 1n;
+    const h = await localHarness(devnet);
+    const refused = await h.call('platform_deposit', args);
+    expect(refused.isError, refused.text).toBe(true);
+    expect(refused.text.split('\n')[0]).toMatch(/amount.*this deposit would earn .* more than the .* of rewards this offer has left to pay/);
+    expect(requestsFor(devnet, 'platform.getUTXOs')).toBe(0);
+    // Exactly the room left: built, and the node takes it.
+    offer.rewardedAmount = offer.totalMaxRewardAmount - reward;
+    const preview = await h.call('platform_deposit', args);
+    expect(preview.isError, preview.text).toBe(false);
+    const done = await h.call('platform_deposit', { ...args, confirm: preview.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    expect(offer.rewardedAmount).toBe(offer.totalMaxRewardAmount);
+  });
+});
+
+describe("platform_deposit on a node of the spec's API (issue 42 item 2)", () => {
+  it("reads the node's capitalized offers and names the real obstacle in its first line: the node has no platform.getUTXOs", async () => {
+    const devnet = await startDevnet({ dialect: 'spec' });
+    devnet.router.record = true;
+    open.push(devnet);
+    const h = await localHarness(devnet);
+    const offer = devnet.state.depositOffers[0]!;
+    const r = await h.call('platform_deposit', { offerID: offer.id, amount: '5 CAM', duration: 60 * 86_400 });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toContain('This node does not offer platform.getUTXOs');
+    expect(r.text).not.toContain('no open offer');
+    expect(requestsFor(devnet, 'platform.getAllDepositOffers')).toBe(1);
+    expect(requestsFor(devnet, 'platform.issueTx')).toBe(0);
+  });
+
+  it('an offer outside its terms is still refused by the same reader (the spec spelling read, not ignored)', async () => {
+    const devnet = await startDevnet({ dialect: 'spec' });
+    open.push(devnet);
+    const h = await localHarness(devnet);
+    const offer = devnet.state.depositOffers[0]!;
+    const r = await h.call('platform_deposit', { offerID: offer.id, amount: '5 CAM', duration: offer.minDuration - 1 });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`this offer takes ${offer.minDuration} to ${offer.maxDuration} seconds`);
   });
 });
