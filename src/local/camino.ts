@@ -147,6 +147,8 @@ async function unlock(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loca
 }
 
 const CLAIM_TYPE = { validator: 0n, expiredDeposit: 1n, deposit: 3n } as const;
+/** ClaimTypeAllTreasury: an owner's validator rewards first, then its expired-deposit rewards, in one claimable. */
+const ALL_TREASURY = 2n;
 type Claim = { kind: keyof typeof CLAIM_TYPE; depositTxID?: string; owner?: string; amount: bigint };
 
 async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<LocalSpend> {
@@ -160,20 +162,39 @@ async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Local
   ]);
   const keyOwner = ownerId({ locktime: 0n, threshold: 1, addresses: [env.build.key.shortID] });
   const mine = arr(own?.claimables).map(obj).find((c) => isKeyAlone(env, obj(c.rewardOwner)));
-  const intents = claims.map((c, n) => {
+  const intents: Array<{ id: Uint8Array; type: bigint; amount: bigint; can: bigint }> = [];
+  // The key's own validator and expired-deposit rewards: one claimable per owner (the node refuses
+  // a second claimable with the same owner ID), checked against each kind's own claimable amount.
+  const treasury = { validator: { amount: 0n, can: 0n }, expiredDeposit: { amount: 0n, can: 0n } };
+  // Where the owner's one claimable goes among the deposits' ones: where it was first named.
+  let treasuryAt: number | undefined;
+  claims.forEach((c, n) => {
     if (c.kind === 'deposit') {
       const at = arr(dep?.deposits).map(obj).findIndex((d) => d.depositTxID === c.depositTxID);
       if (at < 0) throw new InputError(`claims[${n}].depositTxID`, `the node has no deposit ${c.depositTxID}`);
       if (!isKeyAlone(env, obj(obj(arr(dep!.deposits)[at]).rewardOwner))) throw new InputError(`claims[${n}].depositTxID`, `its rewards belong to another owner than the key alone (${env.own.p}); the local signer signs only for its key`);
       const can = big(arr(dep!.availableRewards)[at]);
       if (c.amount > can) throw new InputError(`claims[${n}].amount`, `${show(env, c.amount)} is more than the ${show(env, can)} claimable now`);
-      return { id: parseCb58Id(c.depositTxID!), type: CLAIM_TYPE.deposit, amount: c.amount, can };
+      intents.push({ id: parseCb58Id(c.depositTxID!), type: CLAIM_TYPE.deposit, amount: c.amount, can });
+      return;
     }
     if (c.owner !== env.own.p) throw new InputError(`claims[${n}].owner`, `the local signer claims only its key's own rewards (${env.own.p})`);
-    const can = big(c.kind === 'validator' ? mine?.validatorRewards : mine?.expiredDepositRewards);
-    if (c.amount > can) throw new InputError(`claims[${n}].amount`, `${show(env, c.amount)} is more than the ${show(env, can)} claimable now`);
-    return { id: keyOwner, type: CLAIM_TYPE[c.kind], amount: c.amount, can };
+    treasuryAt ??= intents.length;
+    const kind = treasury[c.kind];
+    kind.can = big(c.kind === 'validator' ? mine?.validatorRewards : mine?.expiredDepositRewards);
+    kind.amount += c.amount;
+    if (kind.amount > kind.can) throw new InputError(`claims[${n}].amount`, `${show(env, kind.amount)} is more than the ${show(env, kind.can)} claimable now`);
   });
+  const { validator: v, expiredDeposit: e } = treasury;
+  const owned =
+    v.amount > 0n && e.amount > 0n
+      ? { id: keyOwner, type: ALL_TREASURY, amount: v.amount + e.amount, can: v.can + e.can }
+      : v.amount > 0n
+        ? { id: keyOwner, type: CLAIM_TYPE.validator, amount: v.amount, can: v.can }
+        : e.amount > 0n
+          ? { id: keyOwner, type: CLAIM_TYPE.expiredDeposit, amount: e.amount, can: e.can }
+          : undefined;
+  if (owned) intents.splice(treasuryAt ?? intents.length, 0, owned);
   const to = parseChainAddress(String(args.to));
   if (to.chain !== 'P') throw new InputError('to', 'rewards are paid on P: give a P- address');
   const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
@@ -182,6 +203,10 @@ async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Local
   const view = decodedView(tx, env);
   const total = (view.claimables ?? []).reduce((s, c) => s + c.amount, 0n);
   const lines = [`Claims: ${show(env, total)} in rewards to ${String(args.to)}`, ...intents.map((c, n) => `Claimable now, claim ${n + 1}: ${show(env, c.can)}`)];
+  if (view.inputs.length === 0) {
+    const paid = view.outputs.reduce((s, o) => s + o.amount, 0n);
+    lines.push(`Fee: paid from the claimed rewards (no unlocked CAM of the key is spent); ${show(env, paid)} arrives at ${String(args.to)}`);
+  }
   return single(ctx, env, { chain: 'P', built: tx, bytes: tx.bytes }, lines, [], (ids) =>
     `Claimed: issued once, txID ${ids[0]}. Follow it with platform_getTxStatus {"txID": "${ids[0]}"}, then platform_getBalance {"addresses": ["${String(args.to)}"]}.`,
   );

@@ -258,3 +258,69 @@ describe("platform_deposit on a node of the spec's API (issue 42 item 2)", () =>
     expect(r.text).toContain(`this offer takes ${offer.minDuration} to ${offer.maxDuration} seconds`);
   });
 });
+
+describe('a claim as the node takes it (caminogo ClaimTx)', () => {
+  const keyClaimable = (devnet: Devnet) => devnet.state.claimables.find((c) => c.owner.threshold === 1 && c.owner.addresses.length === 1 && c.owner.addresses[0] === devnet.localKey.p)!;
+  const CAM = 1_000_000_000n;
+
+  it("the key's validator and expired-deposit rewards go in ONE claimable (all treasury), which the node accepts", async () => {
+    const devnet = await camino();
+    const claimable = keyClaimable(devnet);
+    claimable.validatorRewards = CAM;
+    claimable.expiredDepositRewards = CAM / 2n;
+    const h = await localHarness(devnet);
+    const args = {
+      claims: [
+        { kind: 'validator', owner: devnet.localKey.p, amount: '0.5 CAM' },
+        { kind: 'expiredDeposit', owner: devnet.localKey.p, amount: '0.25 CAM' },
+      ],
+      to: devnet.localKey.p,
+    };
+    const preview = await h.call('platform_claim', args);
+    expect(preview.isError, preview.text).toBe(false);
+    const lines = preview.structured!.preview as string[];
+    const claimLines = lines.filter((l) => /^Tx claim \d+:/.test(l));
+    expect(claimLines).toHaveLength(1);
+    expect(claimLines[0]).toContain('0.75 CAM, all treasury rewards of owner');
+    const done = await h.call('platform_claim', { ...args, confirm: preview.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    // The node draws an all-treasury claim from the validator rewards first, then the expired-deposit
+    // ones: of the owner's 1.5 CAM, 0.75 CAM is left, 0.25 of it validator rewards.
+    expect(claimable.validatorRewards).toBe(CAM / 4n);
+    expect(claimable.expiredDepositRewards).toBe(CAM / 2n);
+  });
+
+  it('with no unlocked CAM on P the fee is paid from the claimed reward; the node accepts it and pays the rest', async () => {
+    const devnet = await camino();
+    const { state } = devnet;
+    for (const u of state.utxos.values()) if (!u.spentBy && u.chain === 'P' && !u.depositTxID && !u.bondTxID && u.addresses.includes(devnet.localKey.p)) u.spentBy = 'elsewhere';
+    const claimable = keyClaimable(devnet);
+    claimable.validatorRewards = CAM;
+    const h = await localHarness(devnet);
+    const args = { claims: [{ kind: 'validator', owner: devnet.localKey.p, amount: '0.5 CAM' }], to: devnet.localKey.p };
+    const preview = await h.call('platform_claim', args);
+    expect(preview.isError, preview.text).toBe(false);
+    const lines = preview.structured!.preview as string[];
+    expect(lines.some((l) => l.startsWith('Fee: paid from the claimed rewards'))).toBe(true);
+    expect(lines.filter((l) => /^Tx input /.test(l))).toEqual([]);
+    const done = await h.call('platform_claim', { ...args, confirm: preview.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    const txID = String((done.structured!.result as { txID: string }).txID);
+    const paid = [...state.utxos.values()].filter((u) => u.txID === txID).reduce((s, u) => s + u.amount, 0n);
+    expect(paid).toBe(CAM / 2n - state.fees.txFee);
+    expect(state.txs.get(txID)!.fee).toBe(state.fees.txFee);
+    expect(claimable.validatorRewards).toBe(CAM / 2n);
+  });
+
+  it('a reward that does not cover the fee, with no unlocked CAM, is refused before anything is sent', async () => {
+    const devnet = await camino();
+    const { state } = devnet;
+    for (const u of state.utxos.values()) if (!u.spentBy && u.chain === 'P' && !u.depositTxID && !u.bondTxID && u.addresses.includes(devnet.localKey.p)) u.spentBy = 'elsewhere';
+    keyClaimable(devnet).validatorRewards = CAM;
+    const h = await localHarness(devnet);
+    const r = await h.call('platform_claim', { claims: [{ kind: 'validator', owner: devnet.localKey.p, amount: String(state.fees.txFee) }], to: devnet.localKey.p });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('Cannot build this transaction');
+    expect(requestsFor(devnet, 'platform.issueTx')).toBe(0);
+  });
+});
