@@ -11,6 +11,7 @@ import { pageUtxos } from '../../src/devnet/node/xvm.js';
 import type { Params } from '../../src/devnet/rpc.js';
 import { depositTotalReward } from '../../src/summarize/platform.js';
 import { writeKeyFile } from '../../src/signer/keyfile.js';
+import { recordingNode } from '../helpers/recording-node.js';
 import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
 /**
@@ -322,5 +323,21 @@ describe('a claim as the node takes it (caminogo ClaimTx)', () => {
     expect(r.isError).toBe(true);
     expect(r.text).toContain('Cannot build this transaction');
     expect(requestsFor(devnet, 'platform.issueTx')).toBe(0);
+  });
+});
+
+describe('an indexer outage and the native asset (issue 40 item 6)', () => {
+  it('assetID "CAM" is the node\'s native asset: a 503 from the indexer does not stop the send', async () => {
+    const devnet = await camino();
+    const indexer = recordingNode((_req, res) => res.writeHead(503, { 'content-type': 'text/plain' }).end('unavailable'));
+    const url = await indexer.listen();
+    open.push(indexer);
+    const h = await localHarness(devnet, { CHAIN_MCP_INDEXER_URL: url });
+    const args = { amount: '1 CAM', assetID: 'CAM', to: devnet.state.users.get('alice')!.keys[0]!.x };
+    const preview = await h.call('xvm_send', args);
+    expect(preview.isError, preview.text).toBe(false);
+    const done = await h.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    expect(indexer.seen.filter((r) => r.url.startsWith('/v2/assets'))).toHaveLength(0);
   });
 });
