@@ -13,7 +13,7 @@ import { nativeAmount } from '../summarize/format.js';
 import { isStrangerLine, oneLine } from '../summarize/stranger.js';
 import { type CallHooks, ownerOf } from './context.js';
 import { runOperation } from './operation.js';
-import { jsonSafe, type ToolResult, textResult } from './result.js';
+import { declaredOnly, jsonSafe, type ToolResult, textResult } from './result.js';
 
 export async function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>, owner: string): Promise<void> {
   try {
@@ -293,5 +293,5 @@ export async function callSpend(
   await settle(services, reserved);
   log.info({ audit: 'issued', ...audit, txID: output.txID ?? output.txHash }, 'spend issued');
   const text = await tool.summarize(output, args, ctx);
-  return textResult(text, { status: 'issued', preview: plan.lines, result: output, ...(approvedBy ? { approvedBy } : {}) }, config);
+  return textResult(text, { status: 'issued', preview: plan.lines, result: declaredOnly(tool, output), ...(approvedBy ? { approvedBy } : {}) }, config);
 }
