@@ -7,6 +7,7 @@ import { ChainMcpError, RpcError } from '../errors.js';
 import { userXAddresses } from '../spend/plan.js';
 import { DurationOut, durationOut, memoText, networkOrBlank } from '../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut, timeOut } from '../summarize/format.js';
+import { chainNamer, describePTx } from '../summarize/p-tx.js';
 import { decodeDepositOffer, ratePercent } from '../summarize/platform.js';
 import { withShallowOutputs } from '../summarize/schema.js';
 import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
@@ -152,18 +153,25 @@ const BlockOut = z.object({
   time: TimeOut.optional(),
   txCount: z.number(),
   txIDs: z.array(z.string()),
+  txs: z.array(z.object({ id: z.string(), kind: z.string(), text: z.string() })).describe('Each transaction: its kind and facts, in one line.'),
   encoding: z.string(),
   block: z.unknown().describe('The block as the node sent it (json).'),
 });
-function blockOut(raw: unknown) {
+async function blockOut(raw: unknown, ctx: ToolContext) {
   const r = obj(raw);
   const b = obj(r.block);
   const txs = arr(b.txs ?? b.transactions);
+  const network = await networkOrBlank(ctx);
+  const named = txs.some((t) => obj(obj(t).unsignedTx).destinationChain !== undefined || obj(obj(t).unsignedTx).sourceChain !== undefined) ? await chainNamer(ctx) : (id: string) => `chain ${id}`;
   const out: z.input<typeof BlockOut> = {
     height: big(b.height).toString(),
     parentID: str(b.parentID),
     txCount: txs.length,
     txIDs: txs.map((t) => str(obj(t).id ?? obj(t).txID)).filter(Boolean),
+    txs: txs.map((t) => {
+      const f = describePTx(t, network, named, str(obj(t).id ?? obj(t).txID));
+      return { id: f.id, kind: f.kind, text: f.text };
+    }),
     encoding: str(r.encoding || 'json'),
     block: r.block ?? null,
   };
@@ -172,7 +180,10 @@ function blockOut(raw: unknown) {
   return out;
 }
 const blockText = (o: z.infer<typeof BlockOut>, what: string) =>
-  `${what}: height ${o.height}${o.time ? `, ${o.time.iso}` : ''}, parent ${o.parentID}, ${o.txCount} transaction(s)${o.txIDs.length ? `: ${o.txIDs.slice(0, 5).join(', ')}${o.txIDs.length > 5 ? ', …' : ''}` : ''}.`;
+  [
+    `${what}: height ${o.height}${o.time ? `, ${o.time.iso}` : ''}, parent ${o.parentID}, ${o.txCount} transaction(s)${o.txCount ? ':' : '.'}`,
+    ...listLines(o.txs, 20, (t) => t.text),
+  ].join('\n');
 
 /** Owners the node matches exactly (sorted hash of locktime, threshold, addresses). */
 function ownersOf(addresses: readonly string[], threshold: number | undefined, locktime: bigint) {
@@ -332,7 +343,7 @@ export const caminoTools: ToolDef[] = withShallowOutputs([
     toolset: 'platform',
     input: z.strictObject({}),
     output: BlockOut,
-    run: async (_i, ctx) => blockOut(await caminoRpc(ctx, 'platform.getLastAcceptedBlock')),
+    run: async (_i, ctx) => blockOut(await caminoRpc(ctx, 'platform.getLastAcceptedBlock'), ctx),
     summarize: (o) => blockText(o, 'Last accepted P-Chain block'),
   }),
   defineTool({
@@ -344,7 +355,7 @@ export const caminoTools: ToolDef[] = withShallowOutputs([
     input: z.strictObject({ height: z.number().int().min(0).max(0xffffffff).describe('Block height.') }),
     output: BlockOut,
     // caminogo reads height as a plain uint32: a JSON number (a quoted one does not unmarshal).
-    run: async (input, ctx) => blockOut(await caminoRpc(ctx, 'platform.getBlockAtHeight', { height: input.height })),
+    run: async (input, ctx) => blockOut(await caminoRpc(ctx, 'platform.getBlockAtHeight', { height: input.height }), ctx),
     summarize: (o) => blockText(o, 'P-Chain block'),
   }),
   defineTool({

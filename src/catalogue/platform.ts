@@ -4,7 +4,8 @@ import { nanosToSeconds, parseDateTime, tolerantBigInt } from '../codec/index.js
 import { amountOf, BLOCKCHAIN_STATUS_MEANING, DurationOut, durationOut, meaningOf, networkOrBlank, TX_STATUS_MEANING } from '../summarize/chain.js';
 import { AmountOut, answeredEncoding, big, listLines, nativeAmount, TimeOut, timeOut } from '../summarize/format.js';
 import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
-import { ADDRESS_STATE_MEANING, ADDRESS_STATES, decodeAddressStates, decodeDepositOffer, DepositOfferOut, offerCount, offerLine } from '../summarize/platform.js';
+import { chainNamer, describePTx } from '../summarize/p-tx.js';
+import { ADDRESS_STATE_MEANING, ADDRESS_STATES, decodeAddressStates, decodeDepositOffer, DepositOfferOut, depositTotalReward, offerCount, offerLine } from '../summarize/platform.js';
 import { DecodedUtxo, decodeUtxo, totalsByAsset } from '../summarize/utxo.js';
 import {
   decodeDelegator,
@@ -194,11 +195,8 @@ export const platformTools: ToolDef[] = withShallowOutputs([
       const offers = list.map((o) => {
         const offer = decodeDepositOffer(o, network, nowUnix(ctx));
         if (input.amount === undefined) return offer;
-        // caminogo deposit.TotalReward: amount x nominator x (duration - noRewards) / (1,000,000 x 365 days).
-        const earn = (duration: string) => {
-          const d = BigInt(duration) - BigInt(offer.noRewardsPeriodDuration.seconds);
-          return nativeAmount(d > 0n ? (input.amount! * d * BigInt(offer.interestRateNominator)) / (1_000_000n * 31_536_000n) : 0n, network);
-        };
+        const earn = (duration: string) =>
+          nativeAmount(depositTotalReward(input.amount!, BigInt(offer.interestRateNominator), BigInt(duration), BigInt(offer.noRewardsPeriodDuration.seconds)), network);
         return { ...offer, earns: { atMinDuration: earn(offer.minDuration.seconds), atMaxDuration: earn(offer.maxDuration.seconds), belowMinimum: input.amount < BigInt(offer.minAmount.value) } };
       });
       const ts = input.timestamp ?? nowUnix(ctx);
@@ -310,16 +308,27 @@ export const platformTools: ToolDef[] = withShallowOutputs([
     toolset: 'platform',
     // A real node takes hex (default), hexnc, hexc and json; it refuses cb58.
     input: z.strictObject({ txID: cb58Id('Transaction ID (cb58).'), encoding: encoding(['hex', 'hexnc', 'hexc', 'json']) }),
-    output: z.object({ txID: z.string(), encoding: z.string(), tx: z.unknown() }),
+    output: z.object({
+      txID: z.string(),
+      encoding: z.string(),
+      kind: z.string().optional().describe('json: export, import, deposit, claim, add validator, …'),
+      facts: z.string().optional().describe('json: the transaction in one line (what moved where, the fee).'),
+      tx: z.unknown(),
+    }),
     request: rpc('platform.getTx'),
-    decode: (raw, input) => {
+    decode: async (raw, input, ctx) => {
       const r = obj(raw);
-      return { txID: input.txID, encoding: str(r.encoding ?? input.encoding ?? 'hex'), tx: r.tx ?? null };
+      const out = { txID: input.txID, encoding: str(r.encoding ?? input.encoding ?? 'hex'), tx: r.tx ?? null };
+      if (!r.tx || typeof r.tx !== 'object') return out;
+      const u = obj(obj(r.tx).unsignedTx);
+      const named = u.destinationChain !== undefined || u.sourceChain !== undefined ? await chainNamer(ctx) : (id: string) => `chain ${id}`;
+      const f = describePTx(r.tx, await networkOrBlank(ctx), named, input.txID);
+      return { ...out, kind: f.kind, facts: f.text };
     },
     summarize: (o) =>
       typeof o.tx === 'string'
         ? `P-Chain transaction ${o.txID}: ${o.tx.length} characters of ${o.encoding}. Ask with encoding json to decode it.`
-        : `P-Chain transaction ${o.txID}, decoded in structuredContent.tx.`,
+        : `P-Chain transaction ${o.facts ?? o.txID} (every field in structuredContent.tx).`,
   }),
   defineTool({
     name: 'platform_getTxStatus',

@@ -4,7 +4,7 @@ import { defineTool, type ToolDef } from '../core/tool.js';
 import { listLines } from '../summarize/format.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
 import { issueSignedTx, sendInput, sendLimits, sendParams, sendPlan } from './xvm.spend.js';
-import { shownAmount } from '../spend/plan.js';
+import { onChain, shownAmount, userXAddresses } from '../spend/plan.js';
 
 /**
  * Wallet API (/ext/bc/X/wallet, spec document 2) and the keystore user's addresses.
@@ -53,8 +53,8 @@ export const walletTools: ToolDef[] = [
   }),
   defineTool({
     name: 'xvm_listAddresses',
-    title: "Keystore user's X addresses",
-    description: 'List the X-Chain addresses whose keys the configured keystore user holds.',
+    title: 'Your X addresses',
+    description: "List your X-Chain addresses: the local key's when it signs here, else the keystore user's.",
     tier: 'wallet',
     toolset: 'xvm',
     // Wallet tier for the credentials, but it only reads the keystore.
@@ -64,18 +64,31 @@ export const walletTools: ToolDef[] = [
       offset: z.number().int().min(0).default(0).describe('Skip this many addresses.'),
       limit: z.number().int().min(1).max(1000).default(100).describe('Addresses to return (1-1000, default 100).'),
     }),
-    output: z.object({ total: z.number(), addresses: z.array(z.string()), offset: z.number(), hasMore: z.boolean() }),
+    output: z.object({
+      signer: z.enum(['local key', 'keystore user']).describe('Whose addresses: the key this server signs with, or the node keystore user.'),
+      total: z.number(),
+      addresses: z.array(z.string()),
+      pAddress: z.string().optional().describe('The local key: its P-Chain address.'),
+      evmAddress: z.string().optional().describe('The local key: its C-Chain EVM address.'),
+      offset: z.number(),
+      hasMore: z.boolean(),
+    }),
     request: { kind: 'rpc', endpoint: 'xvm', method: 'xvm.listAddresses', credentials: true, params: () => ({}) },
-    decode: (raw, i) => {
-      const all = Array.isArray((raw as { addresses?: unknown })?.addresses) ? ((raw as { addresses: unknown[] }).addresses.map(str)) : [];
-      return { total: all.length, addresses: all.slice(i.offset, i.offset + i.limit), offset: i.offset, hasMore: i.offset + i.limit < all.length };
+    // Under the local signer "my addresses" are the key's: the keystore user's sign nothing here.
+    run: async (i, ctx) => {
+      const key = await ctx.keyAddresses?.();
+      if (key) return { signer: 'local key' as const, total: 1, addresses: [key.x], pAddress: onChain(key.x, 'P'), evmAddress: key.evm, offset: 0, hasMore: false };
+      const all = await userXAddresses(ctx);
+      return { signer: 'keystore user' as const, total: all.length, addresses: all.slice(i.offset, i.offset + i.limit), offset: i.offset, hasMore: i.offset + i.limit < all.length };
     },
     summarize: (o) =>
-      [
-        `The keystore user controls ${o.total} X addresses.`,
-        ...listLines(o.addresses, 20, (a) => a),
-        ...(o.hasMore ? [`More: call again with offset ${o.offset + o.addresses.length}.`] : []),
-      ].join('\n'),
+      o.signer === 'local key'
+        ? `Your addresses (the local key this server signs with): X ${o.addresses[0]}, P ${o.pAddress}, C-Chain EVM ${o.evmAddress}. The node's keystore user, if any, signs nothing here.`
+        : [
+            `The keystore user controls ${o.total} X addresses.`,
+            ...listLines(o.addresses, 20, (a) => a),
+            ...(o.hasMore ? [`More: call again with offset ${o.offset + o.addresses.length}.`] : []),
+          ].join('\n'),
   }),
   defineTool({
     name: 'platform_createAddress',

@@ -35,5 +35,5 @@ export const KNOWN_NETWORKS: Record<string, { name: string; hrp: string; evmChai
   '1000': { name: 'main', hrp: 'camino', evmChainId: '500', lockModeBondDeposit: true },
   '1001': { name: 'test', hrp: 'columbus', evmChainId: '501', lockModeBondDeposit: true },
   '1002': { name: 'dev', hrp: 'kopernikus', evmChainId: '502', lockModeBondDeposit: true },
-  '12345': { name: 'local', hrp: 'local' },
+  '12345': { name: 'local', hrp: 'local', evmChainId: '43112' },
 };

@@ -34,7 +34,7 @@ export function startingToolsets(dynamic: boolean): Toolset[] {
 export const TOOLSET_ABOUT: Readonly<Record<Toolset, string>> = {
   assistant: 'One-call answers: balances of an address, a validator, the network, a transaction.',
   info: 'The node itself: version, IDs, network, peers, uptime, fees, bootstrapping.',
-  platform: 'P-Chain: validators, delegators, stake, subnets, blockchains, deposit offers, balances.',
+  platform: 'P-Chain: balances, validators, delegators, stake, deposit offers, deposits, claimable rewards, multisig aliases, registered nodes, blocks, upgrades, subnets, blockchains.',
   xvm: 'X-Chain: assets, balances, UTXOs, transactions.',
   cx: 'C-Chain atomic side: UTXOs and atomic transactions between C and X or P.',
   evm: 'C-Chain EVM JSON-RPC: blocks, transactions, receipts, logs, balances, gas, calls.',

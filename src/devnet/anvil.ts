@@ -34,7 +34,7 @@ const tail = (text: string) => text.trim().split('\n').slice(-5).join(' | ').sli
 export async function startAnvil(opts: { chainId?: number; timeoutMs?: number; blockTime?: number } = {}): Promise<Anvil> {
   const bin = anvilBinary();
   if (!bin) throw new Error('anvil is not installed (npm install --save-dev @foundry-rs/anvil)');
-  const args = ['--port', '0', '--host', '127.0.0.1', '--chain-id', String(opts.chainId ?? 500)];
+  const args = ['--port', '0', '--host', '127.0.0.1', '--chain-id', String(opts.chainId ?? 43112)];
   if (opts.blockTime !== undefined) args.push('--block-time', String(opts.blockTime));
   // Generous by default: on a loaded machine anvil can take seconds to print its address.
   const timeoutMs = opts.timeoutMs ?? 30_000;

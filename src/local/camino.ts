@@ -11,14 +11,12 @@ import { caminoRpc } from '../context/camino.js';
 import type { ToolContext } from '../core/tool.js';
 import { InputError } from '../errors.js';
 import { nativeAmount } from '../summarize/format.js';
-import { ratePercent } from '../summarize/platform.js';
+import { depositTotalReward, type OfferTerms, offerTerms, ratePercent } from '../summarize/platform.js';
 import type { LocalEnv } from './env.js';
 import { decodedView } from './render.js';
 import { type Args, addressBytes, built, type LocalBuilder, type LocalSpend, memoBytes, onlyOwn, single } from './spends.js';
 import { fetchUtxos } from './utxos.js';
 
-const YEAR = 31_536_000n;
-const RATE_DENOMINATOR = 1_000_000n * YEAR;
 /** An offer owner's short ID when it has none (ids.ShortEmpty in cb58). */
 const NO_OWNER = new Set(['', '111111111111111111116DBWJs']);
 
@@ -38,10 +36,10 @@ async function platform(ctx: ToolContext, method: string, params: Record<string,
   return obj(await caminoRpc(ctx, method, params));
 }
 
-/** The offers open at `at` (platform.getAllDepositOffers answers those active then), by ID. */
-async function offersAt(ctx: ToolContext, at: bigint): Promise<Map<string, Record<string, unknown>>> {
+/** The offers open at `at` (platform.getAllDepositOffers answers those active then), by ID, read as the read tools read them. */
+async function offersAt(ctx: ToolContext, at: bigint): Promise<Map<string, OfferTerms>> {
   const raw = await platform(ctx, 'platform.getAllDepositOffers', { timestamp: Number(at) });
-  return new Map(arr(raw.depositOffers).map(obj).map((o) => [String(o.id ?? ''), o]));
+  return new Map(arr(raw.depositOffers).map(offerTerms).map((o) => [o.id, o]));
 }
 
 /** The key alone, as the node's owner (threshold 1, locktime 0): whose rewards the key may sign for. */
@@ -61,30 +59,39 @@ async function deposit(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
   const offer = (await offersAt(ctx, now)).get(offerID);
   // caminogo DepositTx: the offer active now, the duration within its bounds, at least its minimum, within its cap.
   if (!offer) throw new InputError('offerID', `no open offer ${offerID} takes deposits now; platform_getAllDepositOffers lists the open ones`);
-  if ((big(offer.flags) & 1n) === 1n) throw new InputError('offerID', `offer ${offerID} is locked and takes no deposits`);
-  if (!NO_OWNER.has(String(offer.ownerAddress ?? ''))) throw new InputError('offerID', `offer ${offerID} takes deposits only with its owner's signed permission, which this server does not build`);
-  const [minD, maxD] = [Number(big(offer.minDuration)), Number(big(offer.maxDuration))];
+  if ((offer.flags & 1n) === 1n) throw new InputError('offerID', `offer ${offerID} is locked and takes no deposits`);
+  if (!NO_OWNER.has(offer.ownerAddress)) throw new InputError('offerID', `offer ${offerID} takes deposits only with its owner's signed permission, which this server does not build`);
+  const [minD, maxD] = [Number(offer.minDuration), Number(offer.maxDuration)];
   if (duration < minD || duration > maxD) throw new InputError('duration', `this offer takes ${minD} to ${maxD} seconds (${humanDuration(BigInt(minD))} to ${humanDuration(BigInt(maxD))}), got ${duration}`);
-  const minAmount = big(offer.minAmount);
-  if (amount < minAmount) throw new InputError('amount', `this offer takes at least ${show(env, minAmount)}`);
-  const cap = big(offer.totalMaxAmount);
-  if (cap > 0n && amount > cap - big(offer.depositedAmount)) throw new InputError('amount', `this offer has room for ${show(env, cap - big(offer.depositedAmount))} more`);
+  if (amount < offer.minAmount) throw new InputError('amount', `this offer takes at least ${show(env, offer.minAmount)}`);
+  const cap = offer.totalMax;
+  if (cap > 0n && amount > cap - offer.deposited) throw new InputError('amount', `this offer has room for ${show(env, cap - offer.deposited)} more`);
+  // The reward this deposit would earn must fit in what the offer has left to pay (RemainingReward).
+  const potential = depositTotalReward(offer, amount, BigInt(duration));
+  const rewardRoom = offer.totalMaxReward > offer.rewarded ? offer.totalMaxReward - offer.rewarded : 0n;
+  if (offer.totalMaxReward > 0n && potential > rewardRoom) {
+    throw new InputError('amount', `this deposit would earn ${show(env, potential)}, more than the ${show(env, rewardRoom)} of rewards this offer has left to pay; deposit less or for less time`);
+  }
   const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
   const reward = args.rewardAddress ? { addresses: [addressBytes('rewardAddress', String(args.rewardAddress))] } : undefined;
   const memo = memoBytes(args);
   const tx = built(() => buildDepositTx(env.build, { utxos, depositOfferID: parseCb58Id(offerID), duration, amount, ...(reward ? { rewardsOwner: reward } : {}), ...(memo ? { memo } : {}) }));
   // What the bytes lock, read back from them; the offer's terms from the node.
   const view = decodedView(tx, env);
+  // Whose rewards they are, from the bytes: only the key alone claims them with platform_claim here.
+  const owner = view.deposit!.rewardsOwner;
+  const keyAlone = owner.threshold === 1 && owner.addresses.length === 1 && owner.addresses[0] === env.own.p;
+  const ownerText = owner.threshold === 1 && owner.addresses.length === 1 ? owner.addresses[0]! : `${owner.threshold} of ${owner.addresses.join(', ')}`;
   const locked = view.outputs.filter((o) => o.lock?.depositTxID === THIS_TX).reduce((s, o) => s + o.amount, 0n);
   const end = now + BigInt(view.deposit!.depositDuration);
-  const unlockPeriod = big(offer.unlockPeriodDuration);
-  const noRewards = big(offer.noRewardsPeriodDuration);
-  const nominator = big(offer.interestRateNominator);
+  const { unlockPeriod, noRewards, nominator } = offer;
   const rewarded = BigInt(view.deposit!.depositDuration) - noRewards;
-  const total = (locked * (rewarded > 0n ? rewarded : 0n) * nominator) / RATE_DENOMINATOR;
+  const total = depositTotalReward(offer, locked, BigInt(view.deposit!.depositDuration));
   const lines = [
     `Deposits: ${show(env, locked)}, locked from acceptance (about now) until about ${iso(end)}${unlockPeriod > 0n ? `, unlocking gradually from about ${iso(end - unlockPeriod)}` : ''}`,
-    `Earns: ${ratePercent(nominator)} % a year for ${humanDuration(rewarded > 0n ? rewarded : 0n)} (the offer pays nothing in its last ${humanDuration(noRewards)}), about ${show(env, total)} in total, claimable as it accrues with platform_claim`,
+    `Earns: ${ratePercent(nominator)} % a year for ${humanDuration(rewarded > 0n ? rewarded : 0n)} (the offer pays nothing in its last ${humanDuration(noRewards)}), about ${show(env, total)} in total, ${
+      keyAlone ? 'claimable by you as it accrues with platform_claim' : `paid to ${ownerText} (NOT your address): that owner claims them, you cannot`
+    }`,
   ];
   return single(ctx, env, { chain: 'P', built: tx, bytes: tx.bytes }, lines, [], (ids) =>
     `Deposited: issued once, txID ${ids[0]} (also the deposit's ID). Follow it with platform_getTxStatus {"txID": "${ids[0]}"}; once Committed, platform_getDeposits {"depositTxIDs": ["${ids[0]}"]} shows it.`,
@@ -98,7 +105,7 @@ async function unlock(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loca
   const now = big(raw.timestamp) || env.build.now;
   const deposits = arr(raw.deposits).map(obj);
   const starts = [...new Set(deposits.map((d) => big(d.start)))];
-  const offers = new Map<string, Record<string, unknown>>();
+  const offers = new Map<string, OfferTerms>();
   for (const at of starts) for (const [id, o] of await offersAt(ctx, at)) offers.set(id, o);
   const plan = deposits.map((d, n) => {
     const id = String(d.depositTxID ?? ids[n]);
@@ -108,7 +115,7 @@ async function unlock(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loca
     if (end <= now) return { id, expired: true, amount: amount - unlocked, end };
     const offer = offers.get(String(d.depositOfferID));
     if (!offer) throw new InputError('depositTxIDs', `deposit ${id}'s offer is not known to the node, so what is unlockable cannot be told`);
-    const period = big(offer.unlockPeriodDuration);
+    const period = offer.unlockPeriod;
     const periodStart = end - period;
     let total = 0n;
     // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.min does not take
@@ -146,6 +153,8 @@ async function unlock(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loca
 }
 
 const CLAIM_TYPE = { validator: 0n, expiredDeposit: 1n, deposit: 3n } as const;
+/** ClaimTypeAllTreasury: an owner's validator rewards first, then its expired-deposit rewards, in one claimable. */
+const ALL_TREASURY = 2n;
 type Claim = { kind: keyof typeof CLAIM_TYPE; depositTxID?: string; owner?: string; amount: bigint };
 
 async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<LocalSpend> {
@@ -159,20 +168,39 @@ async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Local
   ]);
   const keyOwner = ownerId({ locktime: 0n, threshold: 1, addresses: [env.build.key.shortID] });
   const mine = arr(own?.claimables).map(obj).find((c) => isKeyAlone(env, obj(c.rewardOwner)));
-  const intents = claims.map((c, n) => {
+  const intents: Array<{ id: Uint8Array; type: bigint; amount: bigint; can: bigint }> = [];
+  // The key's own validator and expired-deposit rewards: one claimable per owner (the node refuses
+  // a second claimable with the same owner ID), checked against each kind's own claimable amount.
+  const treasury = { validator: { amount: 0n, can: 0n }, expiredDeposit: { amount: 0n, can: 0n } };
+  // Where the owner's one claimable goes among the deposits' ones: where it was first named.
+  let treasuryAt: number | undefined;
+  claims.forEach((c, n) => {
     if (c.kind === 'deposit') {
       const at = arr(dep?.deposits).map(obj).findIndex((d) => d.depositTxID === c.depositTxID);
       if (at < 0) throw new InputError(`claims[${n}].depositTxID`, `the node has no deposit ${c.depositTxID}`);
       if (!isKeyAlone(env, obj(obj(arr(dep!.deposits)[at]).rewardOwner))) throw new InputError(`claims[${n}].depositTxID`, `its rewards belong to another owner than the key alone (${env.own.p}); the local signer signs only for its key`);
       const can = big(arr(dep!.availableRewards)[at]);
       if (c.amount > can) throw new InputError(`claims[${n}].amount`, `${show(env, c.amount)} is more than the ${show(env, can)} claimable now`);
-      return { id: parseCb58Id(c.depositTxID!), type: CLAIM_TYPE.deposit, amount: c.amount, can };
+      intents.push({ id: parseCb58Id(c.depositTxID!), type: CLAIM_TYPE.deposit, amount: c.amount, can });
+      return;
     }
     if (c.owner !== env.own.p) throw new InputError(`claims[${n}].owner`, `the local signer claims only its key's own rewards (${env.own.p})`);
-    const can = big(c.kind === 'validator' ? mine?.validatorRewards : mine?.expiredDepositRewards);
-    if (c.amount > can) throw new InputError(`claims[${n}].amount`, `${show(env, c.amount)} is more than the ${show(env, can)} claimable now`);
-    return { id: keyOwner, type: CLAIM_TYPE[c.kind], amount: c.amount, can };
+    treasuryAt ??= intents.length;
+    const kind = treasury[c.kind];
+    kind.can = big(c.kind === 'validator' ? mine?.validatorRewards : mine?.expiredDepositRewards);
+    kind.amount += c.amount;
+    if (kind.amount > kind.can) throw new InputError(`claims[${n}].amount`, `${show(env, kind.amount)} is more than the ${show(env, kind.can)} claimable now`);
   });
+  const { validator: v, expiredDeposit: e } = treasury;
+  const owned =
+    v.amount > 0n && e.amount > 0n
+      ? { id: keyOwner, type: ALL_TREASURY, amount: v.amount + e.amount, can: v.can + e.can }
+      : v.amount > 0n
+        ? { id: keyOwner, type: CLAIM_TYPE.validator, amount: v.amount, can: v.can }
+        : e.amount > 0n
+          ? { id: keyOwner, type: CLAIM_TYPE.expiredDeposit, amount: e.amount, can: e.can }
+          : undefined;
+  if (owned) intents.splice(treasuryAt ?? intents.length, 0, owned);
   const to = parseChainAddress(String(args.to));
   if (to.chain !== 'P') throw new InputError('to', 'rewards are paid on P: give a P- address');
   const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
@@ -181,6 +209,10 @@ async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Local
   const view = decodedView(tx, env);
   const total = (view.claimables ?? []).reduce((s, c) => s + c.amount, 0n);
   const lines = [`Claims: ${show(env, total)} in rewards to ${String(args.to)}`, ...intents.map((c, n) => `Claimable now, claim ${n + 1}: ${show(env, c.can)}`)];
+  if (view.inputs.length === 0) {
+    const paid = view.outputs.reduce((s, o) => s + o.amount, 0n);
+    lines.push(`Fee: paid from the claimed rewards (no unlocked CAM of the key is spent); ${show(env, paid)} arrives at ${String(args.to)}`);
+  }
   return single(ctx, env, { chain: 'P', built: tx, bytes: tx.bytes }, lines, [], (ids) =>
     `Claimed: issued once, txID ${ids[0]}. Follow it with platform_getTxStatus {"txID": "${ids[0]}"}, then platform_getBalance {"addresses": ["${String(args.to)}"]}.`,
   );

@@ -12,7 +12,8 @@ export type Shower = (assetID: string, amount: bigint) => string;
 
 /** Display for every asset a view names, looked up once each. */
 export async function showerFor(ctx: ToolContext, env: LocalEnv, views: readonly TxView[]): Promise<Shower> {
-  const ids = new Set<string>();
+  // The native asset always (an EVM step's value and every fee are in it, with no view naming it).
+  const ids = new Set<string>([env.network.assetID]);
   for (const v of views) {
     for (const i of v.inputs) ids.add(i.assetID);
     for (const o of v.outputs) ids.add(o.assetID);
@@ -123,7 +124,7 @@ export function renderTx(built: BuiltTx, view: TxView, env: LocalEnv, show: Show
     const owner = d.rewardsOwner;
     const ownerText = owner.threshold === 1 && owner.addresses.length === 1 ? owner.addresses[0]! : `${owner.threshold} of ${owner.addresses.join(', ')}`;
     lines.push(
-      `${label} deposit: offer ${d.depositOfferID}, duration ${humanDuration(BigInt(d.depositDuration))} (${d.depositDuration} s), rewards to ${ownerText}${owner.addresses.every(isOwn) ? ' (your address)' : ''}`,
+      `${label} deposit: offer ${d.depositOfferID}, duration ${humanDuration(BigInt(d.depositDuration))} (${d.depositDuration} s), rewards to ${ownerText}${owner.threshold === 1 && owner.addresses.length === 1 && isOwn(owner.addresses[0]!) ? ' (your address)' : ' (NOT your address)'}`,
     );
   }
   for (const [n, c] of (view.claimables ?? []).entries()) {

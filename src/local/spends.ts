@@ -16,6 +16,7 @@ import type { LocalSigner } from '../signer/types.js';
 import { resolveAsset } from '../spend/plan.js';
 import { nativeAmount } from '../summarize/format.js';
 import type { LocalEnv } from './env.js';
+import { checkEvmChainId } from './chain-id.js';
 import { decodedView, renderTx, showerFor } from './render.js';
 import { fetchUtxos } from './utxos.js';
 
@@ -166,9 +167,10 @@ async function render(ctx: ToolContext, env: LocalEnv, steps: LocalStep[], head:
   return { lines, fees };
 }
 
-function headLines(env: LocalEnv): string[] {
+/** The first lines of every local preview; an EVM transaction's names the chain ID its signature is valid on. */
+function headLines(env: LocalEnv, evmChainId?: bigint): string[] {
   return [
-    `Network: ${env.network.networkID} (prefix ${env.network.hrp}); signer: the local key (${env.own.x}, ${env.own.evm})`,
+    `Network: ${env.network.networkID} (prefix ${env.network.hrp})${evmChainId === undefined ? '' : `, EVM chain ID ${evmChainId}`}; signer: the local key (${env.own.x}, ${env.own.evm})`,
     env.signer.isUnlocked() ? 'Key: unlocked' : 'Key: LOCKED. The human unlocks it by typing the passphrase on the approval page; nothing can be signed until then.',
   ];
 }
@@ -389,6 +391,8 @@ async function evmSend(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
     evmNumber(ctx, 'eth_maxPriorityFeePerGas', []),
     evmNumber(ctx, 'eth_getBalance', [env.own.evm, 'latest']),
   ]);
+  // Before anything is built or signed: the chain the signature is valid on is the network's own.
+  checkEvmChainId(ctx.config.expectNetworkId ?? env.network.networkID, chainId);
   const gas = await evmNumber(ctx, 'eth_estimateGas', [{ from: env.own.evm, to, value: `0x${value.toString(16)}` }]);
   // Room for the base fee to double before the tx is mined; never more than this is paid.
   const maxFeePerGas = baseFee * 2n + tip;
@@ -399,7 +403,7 @@ async function evmSend(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
   const feeUnits = (maxFeeWei + WEI_PER_UNIT - 1n) / WEI_PER_UNIT;
   const mark = back.to?.toLowerCase() === env.own.evm.toLowerCase() ? ' (your address)' : '';
   const lines = [
-    ...headLines(env),
+    ...headLines(env, back.chainId),
     `Tx: C-Chain EVM send (EIP-1559), chain ID ${back.chainId}, from ${env.own.evm}, nonce ${back.nonce}`,
     `Tx to: ${back.to}${mark}`,
     `Tx value: ${show(back.value)} (${back.value} wei)`,

@@ -1,5 +1,6 @@
 import type { TxChain, Utxo } from '../codec/tx/index.js';
 import { decodeUtxoHex, utxoKey } from '../codec/tx/index.js';
+import { caminoRpc } from '../context/camino.js';
 import type { ToolContext } from '../core/tool.js';
 import { ChainMcpError } from '../errors.js';
 
@@ -14,10 +15,15 @@ const METHOD: Record<TxChain, { endpoint: 'xvm' | 'platform' | 'cx'; method: str
   C: { endpoint: 'cx', method: 'cx.getUTXOs' },
 };
 
+/** An output type this codec does not read: anyone can leave such a UTXO at any address. */
+const STRANGER_TYPE = /^unexpected [XPC]-chain output type ID \d+$/;
+
 /**
  * Every UTXO of `addresses` on `chain` (atomic ones from `sourceChain` when given), all pages, in
- * hex, each decoded by the chain's codec. A UTXO the codec cannot read stops the build: the server
- * never guesses what a UTXO holds.
+ * hex, each decoded by the chain's codec. A UTXO of an output type the codec does not read is left
+ * out (never spent, so nothing is guessed); one that is malformed otherwise stops the build.
+ * Stranger kinds the codec reads (a CrossTransferOutput, a locked.Out with no lock IDs) are
+ * returned and no builder spends them.
  */
 export async function fetchUtxos(ctx: ToolContext, chain: TxChain, addresses: readonly string[], sourceChain?: TxChain, chainSelector?: string): Promise<Utxo[]> {
   const { endpoint, method } = METHOD[chain];
@@ -32,13 +38,15 @@ export async function fetchUtxos(ctx: ToolContext, chain: TxChain, addresses: re
     const params: Record<string, unknown> = { addresses: [...addresses], limit: PAGE, encoding: 'hex' };
     if (sourceChain) params.sourceChain = sourceChain;
     if (startIndex) params.startIndex = startIndex;
-    const raw = (await ctx.rpc(endpoint, method, params, { retry: true, chain: chainSelector })) as { utxos?: unknown; numFetched?: unknown; endIndex?: unknown };
+    // platform.getUTXOs is Camino's own (the spec's API lacks it): a node without it is named as such.
+    const raw = (chain === 'P' ? await caminoRpc(ctx, method, params) : await ctx.rpc(endpoint, method, params, { retry: true, chain: chainSelector })) as { utxos?: unknown; numFetched?: unknown; endIndex?: unknown };
     const list = Array.isArray(raw?.utxos) ? raw.utxos : [];
     for (const text of list) {
       let utxo: Utxo;
       try {
         utxo = decodeUtxoHex(chain, String(text));
       } catch (err) {
+        if (STRANGER_TYPE.test((err as Error).message)) continue;
         throw new ChainMcpError('malformed', `A UTXO from ${method} does not decode (${(err as Error).message}); nothing was built.`);
       }
       seen.set(utxoKey(utxo.txID, utxo.outputIndex), utxo);

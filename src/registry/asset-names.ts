@@ -9,7 +9,8 @@ import { skeleton } from '../summarize/stranger.js';
  * Asset fields named by symbol or name ("GLD", "Gold"): the ID is put in place before the input is
  * parsed, when exactly one asset carries that symbol or name and no other asset looks like it.
  * Ambiguous or look-alike names are refused, naming the candidates; the native asset's own symbol
- * stays as it is (every node resolves it as an alias). The names come from the indexer's asset list.
+ * stays as it is (every node resolves it as an alias), read from the node, so an indexer outage does
+ * not stop a native-asset spend. The other names come from the indexer's asset list.
  */
 
 interface Site {
@@ -92,16 +93,23 @@ export async function resolveAssetNames(input: AnyObject, args: unknown, ctx: To
     return known.some((c) => [c.symbol, c.name].some((n) => n.toLowerCase() === t.toLowerCase() || (skeleton(n) !== '' && skeleton(n) === skeleton(t))));
   };
   const todo = [];
+  let network: Awaited<ReturnType<ToolContext['network']>> | undefined;
   for (const site of sites) {
     const text = String(site.holder[site.key]).trim();
     // Without an indexer there are no names to resolve: the schema refuses what is no ID or alias.
     if (!ctx.config.indexerUrl) continue;
+    // The native symbol is the node's (its network and avm.getAssetDescription), never the
+    // indexer's: an indexer that is down, or lists a token of the same symbol, does not change it.
+    network ??= await ctx.network();
+    if (network.assetSymbol !== '' && text.toLowerCase() === network.assetSymbol.toLowerCase()) {
+      site.holder[site.key] = network.assetSymbol;
+      continue;
+    }
     // Only what reads as a name: a mistyped ID or stray symbols are left to the schema's refusal.
     const nameShaped = text.length <= 40 && /^[\p{L}\p{N}][\p{L}\p{N} ._-]*$/u.test(text) && /\p{L}/u.test(text) && !(text.length >= 40 && isCb58Shaped(text)) && !/^([XPC]-|NodeID-|0x)/i.test(text);
     if (text !== '' && nameShaped && (!aliasShaped(text) || (await named(text)))) todo.push(site);
   }
   if (todo.length === 0) return copy;
-  let network: Awaited<ReturnType<ToolContext['network']>> | undefined;
   for (const site of todo) {
     const text = String(site.holder[site.key]).trim();
     if (text === '') continue;

@@ -1,7 +1,7 @@
 import type { ToolDef } from '../core/tool.js';
 import { startingToolsets, TOOLSET_ABOUT, TOOLSET_SPEND_ABOUT, TOOLSETS, type Toolset } from '../core/toolsets.js';
 import type { Config } from '../config.js';
-import { type ToolListing, toolListing } from './listing.js';
+import type { ToolListing } from './listing.js';
 import { whyHidden } from './select.js';
 
 /**
@@ -127,33 +127,11 @@ export class ToolsetSession {
     if (tools.length === 0) return refuse(this.unavailable(toolset));
     if (this.enabled.has(toolset)) return ok(`The ${toolset} toolset is already enabled (${tools.length} tools).`, { toolset, enabled: true, tools: tools.map((t) => t.name) });
     this.enabled.add(toolset);
-    const { described, omitted } = this.describe(tools);
-    const more = omitted ? ` Input schemas of ${omitted} did not fit this answer: tools/list has them.` : ' Their input schemas are in the structured result.';
-    const text = `Enabled ${toolset}: ${tools.map((t) => t.name).join(', ')}. They are callable now.${more}`;
+    // Names and one-line descriptions only: the host re-lists tools (list_changed) and gets the
+    // schemas there; repeating every schema here doubled what the model read.
+    const described = tools.map((t) => ({ name: t.name, description: firstLine(t.description) }));
+    const text = [`Enabled ${toolset}: ${tools.length} tool(s), callable now (their input schemas come with the updated tool list):`, ...described.map((t) => `- ${t.name}: ${t.description}`)].join('\n');
     return { ...ok(text, { toolset, enabled: true, tools: described }), changed: true };
-  }
-
-  /**
-   * Name, first sentence and input schema of each new tool, so a host that ignores
-   * list_changed can still call them; schemas stop at the structured-result budget.
-   */
-  private describe(tools: readonly ToolDef[]): { described: Array<{ name: string; description: string; inputSchema?: unknown }>; omitted: number } {
-    const rows = tools.map((t) => ({ name: t.name, description: firstLine(t.description) }));
-    const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v), 'utf8') + 1;
-    // Every row's name and description always fit; schemas are added in order while they fit.
-    let bytes = 200 + rows.reduce((sum, row) => sum + size(row), 0);
-    let omitted = 0;
-    const described = rows.map((row, i) => {
-      const inputSchema = toolListing(tools[i]!).inputSchema;
-      const extra = size({ ...row, inputSchema }) - size(row);
-      if (omitted === 0 && bytes + extra <= this.config.maxStructuredBytes) {
-        bytes += extra;
-        return { ...row, inputSchema };
-      }
-      omitted++;
-      return row;
-    });
-    return { described, omitted };
   }
 
   /** A toolset with no tool the tiers and filters allow: which setting would change that. */

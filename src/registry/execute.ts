@@ -5,7 +5,7 @@ import type { Services } from '../services.js';
 import { type CallHooks, makeContext } from './context.js';
 import { effectiveSchemas } from './listing.js';
 import { parseInput, runOperation } from './operation.js';
-import { errorResult, type ToolResult, textResult } from './result.js';
+import { declaredOnly, errorResult, type ToolResult, textResult } from './result.js';
 import { callSpend } from './spend-call.js';
 import { callLocalSpend, LOCAL_TOOLS, localRoute, refusedUnderLocal } from './local-spend.js';
 import { resolveDisplayAmounts } from '../spend/amounts.js';
@@ -38,7 +38,7 @@ export async function callTool(services: Services, tool: ToolDef, args: unknown,
     if (tool.tier === 'read') checkInputNetwork(input, services.cachedNetwork());
     const output = (await runOperation(tool, input, ctx)) as Record<string, unknown>;
     const text = await tool.summarize(output, input, ctx);
-    return textResult(text, output, config);
+    return textResult(text, declaredOnly(tool, output), config);
   } catch (err) {
     // Not a failure: the protocol layer sends the human's question back (input_required).
     if (err instanceof HumanInputNeeded) throw err;

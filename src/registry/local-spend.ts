@@ -4,10 +4,11 @@ import { needsLink } from '../approval/flow.js';
 import { parseChainAddress } from '../codec/index.js';
 import type { SpendLimits, ToolContext, ToolDef } from '../core/tool.js';
 import { ChainMcpError, HttpStatusError, toChainMcpError } from '../errors.js';
+import type { LocalEnv } from '../local/env.js';
 import type { LocalRecord } from '../local/records.js';
 import type { Services } from '../services.js';
 import type { LocalSigner } from '../signer/types.js';
-import { checkOwn, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
+import { checkOutflow, checkOwn, checkPrefixes, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
 import { isStrangerLine, oneLine } from '../summarize/stranger.js';
 import { type CallHooks, ownerOf } from './context.js';
 import { jsonSafe, type ToolResult, textResult } from './result.js';
@@ -71,16 +72,46 @@ function keyOwns(signer: LocalSigner): (address: string) => Promise<boolean | un
   };
 }
 
-async function issueStep(ctx: ToolContext, chain: 'X' | 'P' | 'C' | 'EVM', hex: string): Promise<string> {
+/** The node named another txID than the signed bytes' own: the bytes went out, the node's word is not taken. */
+class NodeDisagreed extends Error {
+  constructor(readonly named: string) {
+    super('the node named another txID');
+  }
+}
+
+/** What the node named, shown safely: quoted and escaped (a quote or a newline cannot break the answer), clipped. */
+const shownID = (named: string) => JSON.stringify(named.length > 100 ? `${named.slice(0, 100)}…` : named);
+
+/** Issues one signed step; the node's txID is taken only when it is the ID of the bytes sent (`expected`). */
+async function issueStep(ctx: ToolContext, chain: 'X' | 'P' | 'C' | 'EVM', hex: string, expected: string): Promise<string> {
   if (chain === 'EVM') {
     const raw = await ctx.rpc('evm', 'eth_sendRawTransaction', [hex], { retry: false });
     if (typeof raw !== 'string' || raw === '') throw new ChainMcpError('malformed', 'The node answered eth_sendRawTransaction without a transaction hash.');
-    return raw;
+    // Hex hashes compare without case; anything else must be the keccak256 of the bytes exactly.
+    if (raw.toLowerCase() !== expected.toLowerCase()) throw new NodeDisagreed(raw);
+    return expected;
   }
   const where = chain === 'X' ? (['xvm', 'xvm.issueTx'] as const) : chain === 'P' ? (['platform', 'platform.issueTx'] as const) : (['cx', 'cx.issueTx'] as const);
   const raw = (await ctx.rpc(where[0], where[1], { tx: hex, encoding: 'hex' }, { retry: false })) as { txID?: unknown };
   if (typeof raw?.txID !== 'string' || raw.txID === '') throw new ChainMcpError('malformed', `The node answered ${where[1]} without a txID.`);
-  return raw.txID;
+  if (raw.txID !== expected) throw new NodeDisagreed(raw.txID);
+  return expected;
+}
+
+/**
+ * The answer when the node named another txID: never a success, and nothing that invites sending
+ * again (the bytes went out once; whether they are on the chain is for the human to check).
+ */
+function disagreed(tool: ToolDef, chain: 'X' | 'P' | 'C' | 'EVM', step: number, of: number, issued: readonly string[], expected: string, named: string): ChainMcpError {
+  const before = issued.map((id, n) => `Step ${n + 1} was issued once (txID ${id}). `).join('');
+  const which = of > 1 ? `step ${step} of ${of}` : tool.name;
+  const after = step < of ? ` Step ${step + 1} was not sent.` : '';
+  const check = chain === 'EVM' ? `eth_getTransactionReceipt {"txHash": "${expected}"}` : `tx_status {"txID": "${expected}"}`;
+  return new ChainMcpError(
+    'unknown_outcome',
+    `${before}The node disagreed about ${which}: the signed bytes sent once have txID ${expected}, but the node answered ${shownID(named)}. It is not known whether it was accepted; it will not be sent again.${after}`,
+    { hint: `Do not send it again. Check ${check} (the bytes' own ID), on another node if this one may be wrong, and the balances, before deciding anything with the human.` },
+  );
 }
 
 const EXPORT_WAIT_MS = 60_000;
@@ -99,6 +130,28 @@ async function awaitAccepted(ctx: ToolContext, chain: 'X' | 'P' | 'C' | 'EVM', t
 }
 
 /**
+ * The rolling 24 h total under the local signer: the larger of what the chain records the key
+ * sent (the indexer, src/local/sent.ts) and the store's ledger (reservations in flight, and what
+ * the record cannot show); the store only adds, so deleting its rows or a restart with a fresh
+ * memory store lowers nothing. `onChainOnly`: what the chain knows beyond the store's rows.
+ * Under a daily limit a total nobody can tell refuses the spend.
+ */
+async function dailySpent(services: Services, ctx: ToolContext, env: LocalEnv): Promise<{ spent: bigint; onChainOnly: bigint }> {
+  const stored = await services.ledger.spent();
+  if (services.config.maxSpendPerDay === undefined) return { spent: stored, onChainOnly: 0n };
+  const { chainSent } = await import('../local/sent.js');
+  const chain = await chainSent(ctx, env, services.now());
+  if (chain === undefined) {
+    throw new ChainMcpError(
+      'policy',
+      'Refused: CHAIN_MCP_MAX_SPEND_PER_DAY is set, and the indexer (CHAIN_MCP_INDEXER_URL) could not say what the key sent in the last 24 hours, so the daily total cannot be checked. Nothing was sent.',
+      { hint: 'Try again when the indexer answers, or ask the operator to set CHAIN_MCP_INDEXER_URL.' },
+    );
+  }
+  return chain > stored ? { spent: chain, onChainOnly: chain - stored } : { spent: stored, onChainOnly: 0n };
+}
+
+/**
  * The local signer's spend protocol. `limits` carry the input's amount and recipients; the fee
  * comes from the decoded bytes. Every refusal before the issue sends nothing.
  */
@@ -107,6 +160,8 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const { confirm, ...args } = input;
   // Loaded only when a spend is built: the codec, the builders and the curve stay out of the start.
   const { LockedForBuild, signStep } = await import('../local/spends.js');
+  const { countedTotal, keptOutflow } = await import('../local/outflow.js');
+  const { spendHead } = await import('../local/intent.js');
   const { LOCAL_BUILDERS } = await import('../local/builders.js');
   const { localEnv } = await import('../local/env.js');
   const builder = LOCAL_BUILDERS[tool.name];
@@ -114,7 +169,8 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   tool.validate?.(args, services.now());
   const limits: SpendLimits = spendLimits(tool, args);
   const cached = services.cachedNetwork();
-  checkWithoutRequests(limits, config, cached, await services.ledger.spent());
+  // The amount, recipients and daily total are checked on the decoded bytes below, not on these arguments.
+  if (cached) checkPrefixes(limits, cached);
   await pinNetwork(limits, config, () => ctx.network(), cached !== undefined);
   const isOwn = keyOwns(signer);
   await checkOwn(limits, config, isOwn);
@@ -132,12 +188,15 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     }
     await checkOwn({ ...limits, own: spend.own }, config, isOwn);
     const hashes = spend.steps.map((s) => sha256Hex(s.bytes));
-    const total = (limits.amount ?? 0n) + spend.fee;
+    // The limits apply to what the bytes do, decoded from them: everything leaving the key, every fee included.
+    const { outflow, head } = await spendHead(ctx, env, spend.steps);
+    const total = countedTotal(outflow);
     // Read after the preview's reads (another process may have spent meanwhile); the reservation at the confirm decides.
-    const spentToday = await services.ledger.spent();
-    if (config.maxSpendPerDay !== undefined && spentToday + total > config.maxSpendPerDay) throw overDailyTotal(total, spentToday, config, services.cachedNetwork());
-    const clean = spend.lines.map(oneLine);
-    const preview = [...clean.filter((l) => !isStrangerLine(l)), `Counted against the limits: ${total} smallest units (amount and every fee)`, ...clean.filter(isStrangerLine)];
+    const { spent: spentToday } = await dailySpent(services, ctx, env);
+    checkOutflow({ total, strangers: outflow.strangers, rewardOwner: outflow.strangeRewardOwner, notYours: outflow.notYours }, config, env.network, spentToday);
+    // Human first (DESIGN section 9): the intents, the total leaving the key, the warnings; then every detail.
+    const clean = [...head.intents, head.total, ...head.warnings, ...spend.lines].map(oneLine);
+    const preview = [...clean.filter((l) => !isStrangerLine(l)), ...clean.filter(isStrangerLine)];
     if (!signer.isUnlocked()) {
       // Nothing is approved or signed with a locked key: the preview says how to unlock.
       log.info({ audit: 'preview', ...audit, locked: true }, 'spend preview (key locked)');
@@ -154,7 +213,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     }
     const { id, expiresAt } = await services.confirmations.issue(tool.name, bound(args, hashes), services.now(), ownerOf(hooks));
     const nonce = id.split('.')[0]!;
-    const lines = [...preview.filter((l) => !isStrangerLine(l)), ...limitsInForce(config, spentToday), ...preview.filter(isStrangerLine)];
+    const lines = [...preview.filter((l) => !isStrangerLine(l)), ...limitsInForce(config, spentToday, env.network), ...preview.filter(isStrangerLine)];
     const record: LocalRecord = { tool: tool.name, spend, hashes, total, lines, expiresAt };
     await services.localRecords.put(nonce, record);
     log.info({ audit: 'preview', ...audit, fee: spend.fee.toString(), unsignedSha256: hashes }, 'spend preview');
@@ -178,7 +237,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), how].join('\n');
     const result = textResult(
       text,
-      { status: 'preview', preview, confirmationId: id, expiresAt: new Date(expiresAt).toISOString(), ...(approvalUrl ? { approvalUrl } : {}), details: jsonSafe(spend.details) },
+      { status: 'preview', preview, confirmationId: id, expiresAt: new Date(expiresAt).toISOString(), ...(approvalUrl ? { approvalUrl } : {}), details: jsonSafe({ ...spend.details, leaving: total }) },
       config,
     );
     return meta ? { ...result, _meta: meta } : result;
@@ -213,6 +272,21 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
       hint: 'Call the tool again without confirm for a fresh preview.',
     });
   }
+  // The limits again, on the kept bytes decoded afresh: a record rewritten in the store (its bytes
+  // and a forged id together) still cannot take more than the limits allow, nor pay a stranger.
+  const keptEnv = await localEnv(ctx, signer);
+  const outflow = await keptOutflow(record.spend.steps, keptEnv);
+  const total = countedTotal(outflow);
+  let onChainOnly = 0n;
+  try {
+    const today = await dailySpent(services, ctx, keptEnv);
+    onChainOnly = today.onChainOnly;
+    checkOutflow({ total, strangers: outflow.strangers, rewardOwner: outflow.strangeRewardOwner, notYours: outflow.notYours }, config, keptEnv.network, today.spent);
+  } catch (err) {
+    await services.localRecords.take(nonce);
+    log.warn({ audit: 'refused', ...audit, why: 'kept bytes over a limit' }, 'spend refused');
+    throw err;
+  }
   if (!signer.isUnlocked()) {
     log.info({ audit: 'refused', ...audit, why: 'key locked' }, 'spend refused: key locked');
     throw new ChainMcpError('confirmation', `${await services.lockedKeyMessage()} Nothing was sent; the confirmationId stays valid until it expires.`, {
@@ -244,8 +318,9 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     log.warn({ audit: 'refused', ...audit, why: 'preview already used' }, 'spend refused');
     throw new ChainMcpError('confirmation', 'Confirmation refused: this preview was already used. Nothing was sent.', { hint: 'Call the tool again without confirm to get a fresh preview.' });
   }
-  const reserved = await services.ledger.reserve(record.total, config.maxSpendPerDay);
-  if (!reserved) throw overDailyTotal(record.total, await services.ledger.spent(), config, services.cachedNetwork());
+  // What the chain records beyond the store's rows shrinks the room the store's atomic reservation checks.
+  const reserved = await services.ledger.reserve(total, config.maxSpendPerDay === undefined ? undefined : config.maxSpendPerDay - onChainOnly);
+  if (!reserved) throw overDailyTotal(total, await services.ledger.spent(), config, services.cachedNetwork());
   log.info({ audit: 'confirmed', ...audit, ...(approvedBy ? { approvedBy } : {}), unsignedSha256: record.hashes }, 'spend confirmed');
   // A confirmed spend, and only that, keeps an idle key unlocked (previews never do).
   signer.confirmedUse();
@@ -274,13 +349,18 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
           );
         }
       }
-      const txID = await issueStep(ctx, step.chain, hex);
-      if (txID !== expected) log.warn({ audit: 'txid_mismatch', ...audit, expected, txID }, 'the node named another txID than sha256 of the bytes');
+      const txID = await issueStep(ctx, step.chain, hex, expected);
       txIDs.push(txID);
       // Sent: the reservation stays counted whatever happens to a later step.
       if (n === 0) await services.ledger.commit(reserved).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'daily total: reservation not marked sent'));
       log.info({ audit: 'issued', ...audit, step: n + 1, txID }, 'spend issued');
     } catch (err) {
+      if (err instanceof NodeDisagreed) {
+        // The bytes went out: what they spend stays counted.
+        if (n === 0) await services.ledger.commit(reserved).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'daily total: reservation not marked sent'));
+        log.warn({ audit: 'txid_mismatch', ...audit, step: n + 1, expected, named: shownID(err.named) }, 'the node named another txID than the signed bytes');
+        throw disagreed(tool, step.chain, n + 1, steps.length, txIDs, expected, err.named);
+      }
       const error = toChainMcpError(err);
       const lost = ['timeout', 'connection', 'malformed', 'cancelled', 'too_large'].includes(error.kind) || (error instanceof HttpStatusError && error.status >= 500);
       if (n === 0 && !lost) await services.ledger.release(reserved).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'daily total: reservation not released'));

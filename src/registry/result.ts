@@ -2,6 +2,8 @@ import type { Config } from '../config.js';
 import { renderError, toChainMcpError } from '../errors.js';
 import { redactSecrets, redactValue } from '../redact.js';
 import { clipText } from '../summarize/format.js';
+import type { ToolDef } from '../core/tool.js';
+import { declaredSchema, onlyDeclared } from '../summarize/schema.js';
 import { cleanValue } from '../summarize/stranger.js';
 import { fitStructured } from './structured-budget.js';
 
@@ -25,6 +27,14 @@ export function errorResult(err: unknown, config: Config): ToolResult {
   const error = toChainMcpError(err);
   const text = clipText(redactSecrets(renderError(error), config.secrets), config.maxOutputBytes);
   return { content: [{ type: 'text', text }], isError: true };
+}
+
+/**
+ * A tool's output with only the fields it declares, at every depth (its deep output schema): what
+ * a node adds to an answer never reaches structuredContent. The summary reads the output as decoded.
+ */
+export function declaredOnly(tool: Pick<ToolDef, 'output'>, output: Record<string, unknown>): Record<string, unknown> {
+  return onlyDeclared(declaredSchema(tool.output), output) as Record<string, unknown>;
 }
 
 /** JSON-safe copy (bigints as decimal strings) for structuredContent. */

@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { NetworkInfo } from '../context/network.js';
 import type { SpendPlan, ToolContext, ToolDef } from '../core/tool.js';
 import { ChainMcpError, HttpStatusError, toChainMcpError } from '../errors.js';
 import { humanDecision, needsLink } from '../approval/flow.js';
@@ -8,10 +9,11 @@ import { amountFacts, amountLines } from '../spend/amounts.js';
 import { checkOwn, checkWithFee, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
 import { txFees } from '../spend/plan.js';
 import type { Reservation } from '../state/store.js';
+import { nativeAmount } from '../summarize/format.js';
 import { isStrangerLine, oneLine } from '../summarize/stranger.js';
 import { type CallHooks, ownerOf } from './context.js';
 import { runOperation } from './operation.js';
-import { jsonSafe, type ToolResult, textResult } from './result.js';
+import { declaredOnly, jsonSafe, type ToolResult, textResult } from './result.js';
 
 export async function redeemOrRefuse(services: Services, tool: ToolDef, args: Record<string, unknown>, confirm: string, audit: Record<string, unknown>, owner: string): Promise<void> {
   try {
@@ -23,11 +25,13 @@ export async function redeemOrRefuse(services: Services, tool: ToolDef, args: Re
 }
 
 /** The limits in force, for the human to see beside the preview. */
-export function limitsInForce(config: Config, spentToday: bigint): string[] {
+export function limitsInForce(config: Config, spentToday: bigint, network?: Pick<NetworkInfo, 'assetSymbol'>): string[] {
   const lines: string[] = [];
-  if (config.maxSpend !== undefined) lines.push(`Limit in force: at most ${config.maxSpend} smallest units per spend (CHAIN_MCP_MAX_SPEND)`);
+  // In the native unit when the network is known (the local signer's preview), else in the smallest unit.
+  const amount = (v: bigint) => (network ? nativeAmount(v, network).display : `${v} smallest units`);
+  if (config.maxSpend !== undefined) lines.push(`Limit in force: at most ${amount(config.maxSpend)} per spend (CHAIN_MCP_MAX_SPEND)`);
   if (config.maxSpendPerDay !== undefined) {
-    lines.push(`Limit in force: at most ${config.maxSpendPerDay} smallest units in any 24 hours, fees included (CHAIN_MCP_MAX_SPEND_PER_DAY); ${spentToday} sent in the last 24 hours`);
+    lines.push(`Limit in force: at most ${amount(config.maxSpendPerDay)} in any 24 hours, fees included (CHAIN_MCP_MAX_SPEND_PER_DAY); ${network ? amount(spentToday) : spentToday} sent in the last 24 hours`);
   }
   if (config.allowedRecipients) lines.push(`Limit in force: recipients only from CHAIN_MCP_ALLOWED_RECIPIENTS (${config.allowedRecipients.length})`);
   if (config.expectNetworkId) lines.push(`Limit in force: network ${config.expectNetworkId} only (CHAIN_MCP_EXPECT_NETWORK_ID)`);
@@ -289,5 +293,5 @@ export async function callSpend(
   await settle(services, reserved);
   log.info({ audit: 'issued', ...audit, txID: output.txID ?? output.txHash }, 'spend issued');
   const text = await tool.summarize(output, args, ctx);
-  return textResult(text, { status: 'issued', preview: plan.lines, result: output, ...(approvedBy ? { approvedBy } : {}) }, config);
+  return textResult(text, { status: 'issued', preview: plan.lines, result: declaredOnly(tool, output), ...(approvedBy ? { approvedBy } : {}) }, config);
 }

@@ -128,7 +128,7 @@ export async function pinNetwork(limits: SpendLimits, config: Config, network: (
 }
 
 /** A bech32 recipient must carry the node's prefix; unknown networks (prefix "custom") cannot be checked. */
-function checkPrefixes(limits: SpendLimits, network: NetworkInfo): void {
+export function checkPrefixes(limits: SpendLimits, network: NetworkInfo): void {
   if (network.source !== 'configuration' && network.hrp === 'custom') return;
   for (const recipient of limits.recipients) {
     if (!/^[XPC]-/.test(recipient)) continue;
@@ -145,4 +145,46 @@ export const sumAmounts = (amounts: readonly bigint[]): bigint => amounts.reduce
 /** Recipient list without the optional fields the caller left out. */
 export function recipientsOf(...addresses: Array<string | readonly string[] | undefined>): string[] {
   return addresses.flatMap((a) => (a === undefined ? [] : typeof a === 'string' ? [a] : [...a]));
+}
+
+/**
+ * The limits on what a spend's decoded bytes do (the local signer, at preview and again at
+ * confirm): `total` is everything that leaves the key, fees included; `strangers` every address
+ * that is not the key's and receives an output or a deposit's rewards; `rewardOwner` a deposit's
+ * rewards owner that is not the key alone; `notYours` addresses where the key's own was expected.
+ * `spent` is the rolling 24 h total before this spend.
+ */
+export function checkOutflow(
+  out: { total: bigint; strangers: readonly string[]; rewardOwner?: string | undefined; notYours?: readonly string[] },
+  config: Config,
+  network: NetworkInfo | undefined,
+  spent: bigint | undefined,
+): void {
+  if (config.maxSpend !== undefined && out.total > config.maxSpend) {
+    throw policy(
+      `Refused: this spend takes ${shown(out.total, network)} out of the key's control (amount and every fee, read from its bytes), over CHAIN_MCP_MAX_SPEND (${shown(config.maxSpend, network)}).`,
+      'Send a smaller amount, leave baseFee out (the node\'s current base fee), or ask the operator to raise the limit.',
+    );
+  }
+  const allowed = new Set((config.allowedRecipients ?? []).map(normalizeRecipient));
+  if (out.rewardOwner !== undefined && anyLimit(config) && !out.strangers.every((a) => allowed.has(normalizeRecipient(a)))) {
+    throw policy(
+      `Refused: the deposit's rewards go to ${out.rewardOwner}, NOT your address, and a spending limit is set; rewards may go to another address only when it is in CHAIN_MCP_ALLOWED_RECIPIENTS.`,
+      'Leave rewardAddress out (the rewards then go to your key), or ask the operator to allow-list that address.',
+    );
+  }
+  // Where the key's own address was expected (an import's or a claim's outputs), another passes a limit only allow-listed.
+  const unexpected = (out.notYours ?? []).find((a) => !allowed.has(normalizeRecipient(a)));
+  if (unexpected !== undefined && anyLimit(config)) {
+    throw policy(
+      `Refused: ${unexpected} receives where your own address was expected (NOT your address), and a spending limit is set.`,
+      'Give one of your own addresses, or ask the operator to add it to CHAIN_MCP_ALLOWED_RECIPIENTS if it is yours.',
+    );
+  }
+  if (config.allowedRecipients !== undefined) {
+    for (const recipient of out.strangers) {
+      if (!allowed.has(normalizeRecipient(recipient))) throw policy(`Refused: ${recipient} is not in CHAIN_MCP_ALLOWED_RECIPIENTS (read from the transaction's bytes).`, 'Only the operator can add recipients to the allow-list.');
+    }
+  }
+  if (config.maxSpendPerDay !== undefined && spent !== undefined && spent + out.total > config.maxSpendPerDay) throw overDailyTotal(out.total, spent, config, network);
 }

@@ -84,6 +84,15 @@ export type DepositOfferOut = z.infer<typeof DepositOfferOut>;
 const RATE_DENOMINATOR = 1_000_000n * 365n * 24n * 3600n;
 
 /**
+ * What `amount` deposited for `duration` seconds earns in total: caminogo deposit.TotalReward,
+ * amount x nominator x (duration - noRewardsPeriodDuration) / (1,000,000 x 365 days), rounded down.
+ */
+export function depositTotalReward(amount: bigint, nominator: bigint, duration: bigint, noRewards: bigint): bigint {
+  const rewarded = duration - noRewards;
+  return rewarded > 0n ? (amount * nominator * rewarded) / RATE_DENOMINATOR : 0n;
+}
+
+/**
  * Why an offer takes no new deposit now, by caminogo's deposit tx rules (txs/executor/camino_tx_executor.go):
  * the offer must be active (start <= now <= end, flags bit 0 "locked" clear), the deposit at least
  * minAmount and, when totalMaxAmount is set, at most what is left; when totalMaxRewardAmount is set,
@@ -126,34 +135,68 @@ export function ratePercent(nominator: bigint): string {
   return frac ? `${whole}.${frac}` : whole.toString();
 }
 
+/** A deposit offer's terms as numbers, from a node's answer in either spelling (`MinDuration` or `minDuration`). */
+export interface OfferTerms {
+  id: string;
+  start: bigint;
+  end: bigint;
+  flags: bigint;
+  minAmount: bigint;
+  minDuration: bigint;
+  maxDuration: bigint;
+  unlockPeriod: bigint;
+  noRewards: bigint;
+  nominator: bigint;
+  /** Caps a real node sends (APIDepositOffer); 0 where the spec's offer has none. */
+  totalMax: bigint;
+  deposited: bigint;
+  totalMaxReward: bigint;
+  rewarded: bigint;
+  /** cb58 short ID of the offer's owner; empty where the node names none. */
+  ownerAddress: string;
+}
+
+/** The one reader of an offer, shared by the read tools and the local signer's deposit. */
+export function offerTerms(raw: unknown): OfferTerms {
+  const r = (raw ?? {}) as Record<string, unknown>;
+  return {
+    id: String(field(r, 'ID') ?? field(r, 'Id') ?? ''),
+    start: big(field(r, 'Start')),
+    end: big(field(r, 'End')),
+    flags: big(field(r, 'Flags')),
+    minAmount: big(field(r, 'MinAmount')),
+    minDuration: big(field(r, 'MinDuration')),
+    maxDuration: big(field(r, 'MaxDuration')),
+    unlockPeriod: big(field(r, 'UnlockPeriodDuration')),
+    noRewards: big(field(r, 'NoRewardsPeriodDuration')),
+    nominator: big(field(r, 'InterestRateNominator')),
+    totalMax: big(field(r, 'TotalMaxAmount')),
+    deposited: big(field(r, 'DepositedAmount')),
+    totalMaxReward: big(field(r, 'TotalMaxRewardAmount')),
+    rewarded: big(field(r, 'RewardedAmount')),
+    ownerAddress: String(field(r, 'OwnerAddress') ?? ''),
+  };
+}
+
+/**
+ * The reward a deposit of `amount` for `duration` seconds earns in total (caminogo
+ * deposit/camino_deposit.go TotalReward): amount × (duration − no-rewards period) × nominator / (10⁶ × year).
+ */
+export function depositTotalReward(o: Pick<OfferTerms, 'noRewards' | 'nominator'>, amount: bigint, duration: bigint): bigint {
+  const rewarded = duration > o.noRewards ? duration - o.noRewards : 0n;
+  return (amount * rewarded * o.nominator) / RATE_DENOMINATOR;
+}
+
 /** `now`: Unix seconds, for whether the offer takes deposits now. */
 export function decodeDepositOffer(raw: unknown, network: Pick<NetworkInfo, 'assetSymbol'>, now: bigint): DepositOfferOut {
   const r = (raw ?? {}) as Record<string, unknown>;
-  const nominator = big(field(r, 'InterestRateNominator'));
-  const flags = big(field(r, 'Flags'));
-  // Caps a real node sends (APIDepositOffer); the spec's offer has none.
-  const totalMax = big(field(r, 'TotalMaxAmount'));
-  const deposited = big(field(r, 'DepositedAmount'));
-  const notOpen = offerClosedReasons(
-    {
-      start: big(field(r, 'Start')),
-      end: big(field(r, 'End')),
-      flags,
-      minAmount: big(field(r, 'MinAmount')),
-      minDuration: big(field(r, 'MinDuration')),
-      noRewards: big(field(r, 'NoRewardsPeriodDuration')),
-      nominator,
-      totalMax,
-      deposited,
-      totalMaxReward: big(field(r, 'TotalMaxRewardAmount')),
-      rewarded: big(field(r, 'RewardedAmount')),
-    },
-    now,
-  );
+  const t = offerTerms(raw);
+  const { nominator, flags, totalMax, deposited } = t;
+  const notOpen = offerClosedReasons(t, now);
   const memoRaw = field(r, 'Memo');
   const epoch = { unix: '0', iso: '1970-01-01T00:00:00.000Z' };
   return {
-    id: String(field(r, 'ID') ?? field(r, 'Id') ?? ''),
+    id: t.id,
     interestRateNominator: nominator.toString(),
     interestRatePercent: ratePercent(nominator),
     start: timeOut(field(r, 'Start')) ?? epoch,

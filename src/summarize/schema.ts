@@ -33,10 +33,53 @@ export function shallow<T extends AnyObject>(deep: T): T {
     const description = field.description ?? inner.description;
     shape[key] = description ? flat.describe(description) : flat;
   }
-  return z.object(shape) as unknown as T;
+  const listed = z.object(shape);
+  DEEP.set(listed, deep);
+  return listed as unknown as T;
 }
 
 /** The same tools with shallow output schemas (see `shallow`). */
 export function withShallowOutputs<T extends { output: AnyObject }>(tools: T[]): T[] {
   return tools.map((tool) => ({ ...tool, output: shallow(tool.output) }));
+}
+
+/** The deep schema each shallow one was made from: what a tool declares, field by field. */
+const DEEP = new WeakMap<z.ZodType, z.ZodType>();
+
+/** The declared (deep) output schema behind a listed one. */
+export function declaredSchema(listed: z.ZodType): z.ZodType {
+  return DEEP.get(listed) ?? listed;
+}
+
+/**
+ * `value` with only the fields `schema` declares, at every depth: a node that adds fields to an
+ * answer adds nothing to structuredContent. Objects declared open (a record, a loose object) keep
+ * their keys; anything the schema does not describe is kept as it is.
+ */
+export function onlyDeclared(schema: z.ZodType, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable || schema instanceof z.ZodDefault) return onlyDeclared(schema.unwrap() as z.ZodType, value);
+  if (schema instanceof z.ZodArray) return Array.isArray(value) ? value.map((v) => onlyDeclared(schema.element as z.ZodType, v)) : value;
+  if (schema instanceof z.ZodRecord) {
+    if (typeof value !== 'object' || Array.isArray(value)) return value;
+    const valueType = schema._zod.def.valueType as z.ZodType;
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, onlyDeclared(valueType, v)]));
+  }
+  if (schema instanceof z.ZodUnion) {
+    const fits = (schema.options as z.ZodType[]).find((o) => o.safeParse(value).success);
+    return fits ? onlyDeclared(fits, value) : value;
+  }
+  if (schema instanceof z.ZodObject) {
+    if (typeof value !== 'object' || Array.isArray(value)) return value;
+    const shape = schema.shape as Record<string, z.ZodType>;
+    const catchall = schema._zod.def.catchall as z.ZodType | undefined;
+    const open = catchall !== undefined && !(catchall instanceof z.ZodNever);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      if (Object.hasOwn(shape, k)) out[k] = onlyDeclared(shape[k]!, v);
+      else if (open) out[k] = v;
+    }
+    return out;
+  }
+  return value;
 }

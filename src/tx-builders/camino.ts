@@ -66,6 +66,12 @@ export interface ClaimIntent {
   claims: readonly { id: Uint8Array; type: bigint; amount: bigint; ownerAuth?: number[] }[];
   to?: Recipient;
   memo?: Uint8Array;
+  /**
+   * Where the fee comes from: the key's unlocked UTXOs, or the claimed rewards (the node mints them
+   * before it checks the burn, camino_tx_executor.go ClaimTx VerifyLock with the claimed amount),
+   * or `auto` (default): the UTXOs when they cover it, else the rewards.
+   */
+  feeFrom?: 'utxos' | 'reward' | 'auto';
 }
 
 /**
@@ -192,6 +198,19 @@ export function buildUnlockDepositTx(env: BuildEnv, intent: UnlockDepositIntent)
   return finish(env, unsigned, credentialPlan(inputs), txFee, changeTotals(fee.change));
 }
 
+/** Whether a claim's fee comes out of what it claims (see ClaimIntent.feeFrom). */
+function claimFeeFromReward(env: BuildEnv, intent: ClaimIntent, minted: bigint): boolean {
+  const from = intent.feeFrom ?? 'auto';
+  const coverable = minted > env.txFee;
+  if (from === 'reward') {
+    if (!coverable) throw new BuildError('insufficient-funds', `the rewards claimed (${minted} nCAM) do not cover the fee (${env.txFee} nCAM)`);
+    return true;
+  }
+  if (from === 'utxos' || !coverable) return false;
+  const pool = spendable(env, intent.utxos, true).filter((u) => sameBytes(u.assetID, env.feeAssetID));
+  return pool.reduce((s, u) => s + u.amount, 0n) < env.txFee;
+}
+
 export function buildClaimTx(env: BuildEnv, intent: ClaimIntent): BuiltTx {
   if (intent.claims.length === 0) throw new BuildError('bad-intent', 'name at least one reward to claim');
   const ids = new Set<string>();
@@ -202,10 +221,12 @@ export function buildClaimTx(env: BuildEnv, intent: ClaimIntent): BuiltTx {
     if (ids.has(hexOf(c.id))) throw new BuildError('bad-intent', `claimable ${cb58(c.id)} is named twice`);
     ids.add(hexOf(c.id));
   }
-  const fee = feeInputs(env, intent.utxos);
   const to = intent.to ?? keyRecipient(env);
-  const claimed = intent.claims.map((c) => outputOf(env.feeAssetID, c.amount, to));
   const minted = intent.claims.reduce((s, c) => s + c.amount, 0n);
+  const fromReward = claimFeeFromReward(env, intent, minted);
+  const fee = fromReward ? { inputs: [], change: [] } : feeInputs(env, intent.utxos);
+  // From the reward: no inputs, one output of what is claimed less the fee.
+  const claimed = fromReward ? [outputOf(env.feeAssetID, minted - env.txFee, to)] : intent.claims.map((c) => outputOf(env.feeAssetID, c.amount, to));
   const claimables = intent.claims.map((c) => ({ id: c.id, type: c.type, amount: c.amount, ownerAuth: { sigIndices: [...(c.ownerAuth ?? [0])] } }));
   const unsigned: ClaimTx = {
     chain: 'P',

@@ -100,7 +100,8 @@ describe('account_overview against the devnet', () => {
       expect(Object.fromEntries([...byPath].map(([path, bodies]) => [path, bodies.sort()]))).toEqual({
         '/ext/bc/X': ['xvm.getAllBalances', 'xvm.getAllBalances', 'xvm.getUTXOs', 'xvm.getUTXOs', 'xvm.getUTXOs', 'xvm.getUTXOs'],
         // Key 0 has locked P funds: its UTXOs are asked for their lock IDs (a spec node lacks the method).
-        '/ext/P': ['platform.getBalance', 'platform.getBalance', 'platform.getUTXOs'],
+        // platform.getCurrentSupply: the asset list's native row carries the node's supply beside the indexer's.
+        '/ext/P': ['platform.getBalance', 'platform.getBalance', 'platform.getCurrentSupply', 'platform.getUTXOs'],
         '/ext/bc/C/cx': ['cx.getUTXOs', 'cx.getUTXOs'],
         // Three non-native assets on X, asked on C for both 0x addresses in one batch.
         '/ext/bc/C/rpc': [`[${Array(6).fill('eth_getAssetBalance')}]`, '[eth_getBalance,eth_getBalance]'],

@@ -7,10 +7,16 @@ import { QUESTIONS } from '../../tools/eval/questions.js';
 
 /**
  * The eval suite (docs/eval.md): everyday questions, each answered by the tool calls an assistant
- * should make, must carry the facts the simulator's own state says are true, in both dialects.
+ * should make, must carry the facts the simulator's own state (or the node's own answer) says are
+ * true, in both dialects, with every toolset listed and with --dynamic's enable_toolset first.
  * No model in the loop: it proves the tools give what the answer needs.
  */
-describe.each(['spec', 'camino'] as const)('everyday questions, %s dialect', (dialect) => {
+describe.each([
+  ['spec', 'default'],
+  ['camino', 'default'],
+  ['spec', 'dynamic'],
+  ['camino', 'dynamic'],
+] as const)('everyday questions, %s dialect, %s listing', (dialect, listing) => {
   let devnet: Devnet;
   beforeAll(async () => {
     // The eval's transfer signs with the keystore user, which a Camino node serves only when enabled.
@@ -19,7 +25,7 @@ describe.each(['spec', 'camino'] as const)('everyday questions, %s dialect', (di
   afterAll(() => devnet?.close());
 
   it.each(QUESTIONS.filter((q) => !q.dialects || q.dialects.includes(dialect)).map((q) => [q.id, q] as const))('%s', async (_id, question) => {
-    const outcome = await ask(devnet, question);
+    const outcome = await ask(devnet, question, listing);
     expect(outcome.wrongOutcome, question.question).toBeUndefined();
     expect(outcome.missing, `${question.question}\nmissing from the answer`).toEqual([]);
   });

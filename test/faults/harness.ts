@@ -7,6 +7,9 @@ import { silentLogger } from '../../src/log.js';
 import { selectTools } from '../../src/registry/select.js';
 import { buildServer } from '../../src/server.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { parseCb58Id, parseChainAddress } from '../../src/codec/index.js';
+import { attachCredentials, encodeUnsignedTx, sha256, signedTxHex, sortOutputs, type TransferableOutput, type UnsignedTx } from '../../src/codec/tx/index.js';
+import { signerFromPrivateKey } from '../../src/signer/index.js';
 import { type FaultProxy, startFaultProxy } from '../../tools/fault-proxy.js';
 import { EXAMPLES } from '../contract/examples/index.js';
 import type { CallResult } from '../helpers/stack.js';
@@ -115,7 +118,10 @@ export interface Unrunnable {
 const EXAMPLE_KEYS = ['camino1qyqszqgpqyqszqgpqyqszqgpqyqszqgpua39v8', 'camino1qgpqyqszqgpqyqszqgpqyqszqgpqyqszdehq83'];
 
 /** A tool's contract example with its placeholder keys replaced by devnet keys of the keystore user. */
-export function devnetArgs(tool: ToolDef, devnet: Devnet): Record<string, unknown> | undefined {
+export async function devnetArgs(tool: ToolDef, devnet: Devnet): Promise<Record<string, unknown> | undefined> {
+  // The simulator verifies signed bytes as a node does: these two carry bytes signed by its funded key.
+  if (tool.name === 'wallet_issueTx') return { tx: signedTxHex(signedXSend(devnet)), encoding: 'hex' };
+  if (tool.name === 'eth_sendRawTransaction') return { signedTx: await signedEvmSend(devnet) };
   const args = exampleArgs(tool);
   if (!args) return undefined;
   const keys = devnet.state.users.get(devnet.keystore.username)!.keys;
@@ -137,7 +143,7 @@ export async function representatives(stack: ProxiedStack, tier: ToolDef['tier']
   for (const tool of stack.tools) {
     if (tool.tier !== tier || !tool.request) continue;
     const key = `${tool.toolset}/${tool.request.kind}`;
-    const args = tier === 'spend' ? devnetArgs(tool, stack.devnet) : exampleArgs(tool);
+    const args = tier === 'spend' ? await devnetArgs(tool, stack.devnet) : exampleArgs(tool);
     if (seen.has(key) || !args || !proxyFor(stack, tool)) continue;
     let baseline = await stack.call(tool.name, args);
     // The fault stacks run with a short timeout: on a loaded machine a baseline may miss it.
@@ -166,4 +172,35 @@ export async function representatives(stack: ProxiedStack, tier: ToolDef['tier']
 /** Every catalogue tool the given configuration exposes (for reports). */
 export function exposed(env: Record<string, string>): ToolDef[] {
   return selectTools(CATALOGUE, loadConfig(env));
+}
+
+/** A 1 nCAM X send signed by the devnet's funded local key, from one of its unlocked UTXOs, the fee exact. */
+function signedXSend(devnet: Devnet): Uint8Array {
+  const { state, localKey } = devnet;
+  const u = [...state.utxos.values()].find((x) => !x.spentBy && x.chain === 'X' && x.addresses.includes(localKey.x) && x.assetID === state.nativeAssetID && x.lock === 'unlocked' && x.locktime === 0n && x.threshold === 1);
+  if (!u) throw new Error('the devnet key holds no X UTXO');
+  const out = (amount: bigint): TransferableOutput => ({
+    assetID: parseCb58Id(state.nativeAssetID),
+    output: { kind: 'secp.transfer', amount, owners: { locktime: 0n, threshold: 1, addresses: [parseChainAddress(localKey.x).bytes] } },
+  });
+  const tx: UnsignedTx = {
+    chain: 'X',
+    kind: 'base',
+    networkID: state.networkID,
+    blockchainID: parseCb58Id(state.chains.X),
+    outputs: sortOutputs('X', [out(1n), out(u.amount - 1n - state.fees.txFee)]),
+    inputs: [{ txID: parseCb58Id(u.txID), outputIndex: u.outputIndex, assetID: parseCb58Id(u.assetID), input: { kind: 'secp.transfer', amount: u.amount, sigIndices: [0] } }],
+    memo: new Uint8Array(),
+  };
+  const bytes = encodeUnsignedTx(tx);
+  return attachCredentials('X', bytes, [{ signatures: [signerFromPrivateKey(localKey.privateKey).signHash(sha256(bytes))] }]);
+}
+
+/** A 1 wei EVM send by the devnet's funded local key at its next nonce, for the devnet's chain ID. */
+async function signedEvmSend(devnet: Devnet): Promise<string> {
+  const { privateKeyToAccount } = await import('viem/accounts');
+  const account = privateKeyToAccount(`0x${Buffer.from(devnet.localKey.privateKey).toString('hex')}`);
+  const nonce = devnet.state.cNonces.get(account.address.toLowerCase()) ?? devnet.state.cNonces.get(account.address) ?? 0;
+  const fee = devnet.state.cBaseFee * 2n;
+  return account.signTransaction({ type: 'eip1559', chainId: devnet.state.evmChainId, nonce, gas: 21_000n, maxFeePerGas: fee, maxPriorityFeePerGas: 1n, to: account.address, value: 1n });
 }

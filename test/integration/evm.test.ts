@@ -97,8 +97,8 @@ describe('EVM tools against a real anvil behind the devnet', () => {
 
   it('identifies the node and chain', async () => {
     expect((await stack.call('web3_clientVersion')).text).toContain('anvil');
-    expect((await stack.call('eth_chainId')).structured).toEqual({ chainId: '500', hex: '0x1f4' });
-    expect((await stack.call('net_version')).structured!.networkVersion).toBe('500');
+    expect((await stack.call('eth_chainId')).structured).toEqual({ chainId: '43112', hex: '0xa868' });
+    expect((await stack.call('net_version')).structured!.networkVersion).toBe('43112');
     expect((await stack.call('net_listening')).structured!.listening).toBe(true);
     // anvil has no net_peerCount: the devnet answers it from its own model.
     expect((await stack.call('net_peerCount')).structured!.peerCount).toBe(String(devnet.state.peers.length));

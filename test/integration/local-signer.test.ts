@@ -265,11 +265,15 @@ describe('a two-step transfer counts both fees', () => {
     return { exportFee, importFee };
   }
 
-  it('in the daily total: a limit of amount + both fees passes, one unit less is refused before anything is sent', async () => {
+  it('in the daily total: a move to the key\'s own C account counts both fees (the amount stays the key\'s); that limit passes, one unit less is refused before anything is sent', async () => {
     const { exportFee, importFee } = await fees();
     // The two fees differ (X's txFee, C's gas x base fee), so counting one of them twice fails one side.
     expect(exportFee).not.toBe(importFee);
-    const total = CAM + exportFee + importFee;
+    // What the chain records the key sent today already (this file's earlier spends) counts too.
+    const probe = await (await harness({ CHAIN_MCP_MAX_SPEND_PER_DAY: '1' })).call('transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' });
+    const [whole, frac = ''] = /; ([\d.]+) CAM was sent already/.exec(probe.text)![1]!.split('.');
+    const already = BigInt(whole!) * CAM + BigInt(frac.padEnd(9, '0'));
+    const total = already + exportFee + importFee;
     const tight = await harness({ CHAIN_MCP_MAX_SPEND_PER_DAY: String(total - 1n) });
     const before = issued();
     const refused = await tight.call('transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' });
@@ -277,7 +281,7 @@ describe('a two-step transfer counts both fees', () => {
     expect(refused.text).toContain('CHAIN_MCP_MAX_SPEND_PER_DAY');
     const exact = await harness({ CHAIN_MCP_MAX_SPEND_PER_DAY: String(total) });
     const p = await previewOf(exact, 'transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' });
-    expect(p.structured!.preview).toContain(`Counted against the limits: ${total} smallest units (amount and every fee)`);
+    expect((p.structured!.preview as string[])[1]).toBe(`Total leaving your key: ${show(exportFee + importFee)} (every fee; nothing else leaves)`);
     expect(issued()).toEqual(before);
     const done = await exact.call('transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM', confirm: p.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);

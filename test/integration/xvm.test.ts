@@ -250,12 +250,12 @@ describe("the keystore user's addresses, a page at a time", () => {
       const all = stack.devnet.state.users.get('devnet')!.keys.map((k) => k.x);
       expect(all.length).toBeGreaterThanOrEqual(2);
       const first = await stack.call('xvm_listAddresses', { limit: 1 });
-      expect(first.structured).toEqual({ total: all.length, addresses: [all[0]], offset: 0, hasMore: true });
+      expect(first.structured).toEqual({ signer: 'keystore user', total: all.length, addresses: [all[0]], offset: 0, hasMore: true });
       expect(first.text).toContain('More: call again with offset 1.');
       const second = await stack.call('xvm_listAddresses', { offset: 1, limit: 1 });
       expect(second.structured).toMatchObject({ addresses: [all[1]], offset: 1 });
       const rest = await stack.call('xvm_listAddresses', { offset: 1 });
-      expect(rest.structured).toEqual({ total: all.length, addresses: all.slice(1), offset: 1, hasMore: false });
+      expect(rest.structured).toEqual({ signer: 'keystore user', total: all.length, addresses: all.slice(1), offset: 1, hasMore: false });
       expect(rest.text).not.toContain('More:');
     } finally {
       await stack.close();

@@ -93,18 +93,25 @@ describe('input rules of staking and subnet entries', () => {
   });
 });
 
-describe("the keystore user's addresses, decoded a page at a time", () => {
+describe("your addresses: the keystore user's a page at a time, or the local key's", () => {
   const list = tool('xvm_listAddresses');
-  const all = { addresses: ['X-a', 'X-b', 'X-c'] };
-  it('slices by offset and limit and says whether there is more', () => {
-    expect(list.decode!(all, list.input.parse({ offset: 1, limit: 1 }) as never, ctx())).toEqual({ total: 3, addresses: ['X-b'], offset: 1, hasMore: true });
-    expect(list.decode!(all, list.input.parse({ offset: 1, limit: 2 }) as never, ctx())).toEqual({ total: 3, addresses: ['X-b', 'X-c'], offset: 1, hasMore: false });
-    expect(list.decode!({ addresses: [7, 'X-a'] }, list.input.parse({}) as never, ctx())).toEqual({ total: 2, addresses: ['', 'X-a'], offset: 0, hasMore: false });
-    expect(list.decode!(null, list.input.parse({}) as never, ctx())).toEqual({ total: 0, addresses: [], offset: 0, hasMore: false });
+  const keystore = (addresses: unknown) => ({ ...ctx(), rpc: async () => ({ addresses }), keyAddresses: async () => undefined }) as unknown as ToolContext;
+  const all = ['X-a', 'X-b', 'X-c'];
+  it('slices by offset and limit and says whether there is more', async () => {
+    expect(await list.run!(list.input.parse({ offset: 1, limit: 1 }) as never, keystore(all))).toEqual({ signer: 'keystore user', total: 3, addresses: ['X-b'], offset: 1, hasMore: true });
+    expect(await list.run!(list.input.parse({ offset: 1, limit: 2 }) as never, keystore(all))).toEqual({ signer: 'keystore user', total: 3, addresses: ['X-b', 'X-c'], offset: 1, hasMore: false });
+    expect(await list.run!(list.input.parse({}) as never, keystore(null))).toEqual({ signer: 'keystore user', total: 0, addresses: [], offset: 0, hasMore: false });
+  });
+
+  it("answers the local key's addresses when it signs, without asking the keystore", async () => {
+    const local = { ...ctx(), rpc: async () => { throw new Error('the keystore is not asked'); }, keyAddresses: async () => ({ x: 'X-columbus1abc', evm: '0xabc' }) } as unknown as ToolContext;
+    const o = await list.run!(list.input.parse({}) as never, local);
+    expect(o).toEqual({ signer: 'local key', total: 1, addresses: ['X-columbus1abc'], pAddress: 'P-columbus1abc', evmAddress: '0xabc', offset: 0, hasMore: false });
+    expect(await list.summarize!(o as never, {} as never, ctx())).toMatch(/^Your addresses \(the local key this server signs with\): X X-columbus1abc, P P-columbus1abc, C-Chain EVM 0xabc\./);
   });
 
   it('tells the model where to go on', async () => {
-    const text = await list.summarize!({ total: 3, addresses: ['X-b'], offset: 1, hasMore: true } as never, {} as never, ctx());
+    const text = await list.summarize!({ signer: 'keystore user', total: 3, addresses: ['X-b'], offset: 1, hasMore: true } as never, {} as never, ctx());
     expect(text).toBe('The keystore user controls 3 X addresses.\n- X-b\nMore: call again with offset 2.');
   });
 });

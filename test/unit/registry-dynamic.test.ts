@@ -173,46 +173,44 @@ describe('get_toolset_tools', () => {
 });
 
 describe('enable_toolset', () => {
-  it('enables a toolset, names its tools and reports that the tool list changed', () => {
-    const schema = { type: 'object', properties: {} };
+  it('enables a toolset, names its tools with one line each and reports that the tool list changed', () => {
     expect(session().call('enable_toolset', { toolset: 'info' })).toEqual({
-      content: [{ type: 'text', text: 'Enabled info: info_a, info_b. They are callable now. Their input schemas are in the structured result.' }],
+      content: [
+        {
+          type: 'text',
+          text: 'Enabled info: 2 tool(s), callable now (their input schemas come with the updated tool list):\n- info_a: Reads version 1.2 of the node.\n- info_b: No period at the end',
+        },
+      ],
       structuredContent: {
         toolset: 'info',
         enabled: true,
         tools: [
-          { name: 'info_a', description: 'Reads version 1.2 of the node.', inputSchema: schema },
-          { name: 'info_b', description: 'No period at the end', inputSchema: schema },
+          { name: 'info_a', description: 'Reads version 1.2 of the node.' },
+          { name: 'info_b', description: 'No period at the end' },
         ],
       },
       changed: true,
     });
   });
 
-  it('stops adding input schemas at the structured-result budget and says tools/list has the rest', () => {
+  it('returns no input schema however many tools it enables (the host re-lists them)', () => {
     const big = Array.from({ length: 60 }, (_, i) =>
       defineTool({
         name: `info_${i}`,
         title: 'x',
-        description: 'One.',
+        description: 'One. Two.',
         tier: 'read',
         toolset: 'info',
-        // The last tool's schema is tiny: it would still fit, yet schemas stop at the first that does not.
-        input: i === 59 ? z.object({}) : z.object(Object.fromEntries(Array.from({ length: 20 }, (_, j) => [`field${j}`, z.string().describe('A field with a description.')]))),
+        input: z.object(Object.fromEntries(Array.from({ length: 20 }, (_, j) => [`field${j}`, z.string().describe('A field with a description.')]))),
         output: z.object({}),
         summarize: () => '',
       }),
     );
-    const cfg = config();
-    const r = new ToolsetSession(big, big, cfg).call('enable_toolset', { toolset: 'info' });
-    const rows = (r.structuredContent as { tools: Array<{ name: string; inputSchema?: unknown }> }).tools;
+    const r = new ToolsetSession(big, big, config()).call('enable_toolset', { toolset: 'info' });
+    const rows = (r.structuredContent as { tools: Array<Record<string, unknown>> }).tools;
     expect(rows).toHaveLength(60);
-    const withSchema = rows.filter((t) => t.inputSchema).length;
-    expect(withSchema).toBeGreaterThan(0);
-    expect(withSchema).toBeLessThan(60);
-    expect(rows.map((t) => t.inputSchema !== undefined)).toEqual(rows.map((_, i) => i < withSchema));
-    expect(Buffer.byteLength(JSON.stringify(r.structuredContent), 'utf8')).toBeLessThanOrEqual(cfg.maxStructuredBytes);
-    expect(r.content[0]!.text).toContain(`Input schemas of ${60 - withSchema} did not fit this answer: tools/list has them.`);
+    expect(rows.every((t) => Object.keys(t).sort().join() === 'description,name' && t.description === 'One.')).toBe(true);
+    expect(JSON.stringify(r)).not.toContain('field0');
   });
 
   it('answers "already enabled" the second time, without a change', () => {
@@ -254,7 +252,7 @@ describe('enable_toolset', () => {
 
   it('enables a spend toolset once spending and the keystore are configured', () => {
     const s = session(config({ CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_KEYSTORE_USER: 'u', CHAIN_MCP_KEYSTORE_PASSWORD: 'pass-word' }));
-    expect(s.call('enable_toolset', { toolset: 'xvm' }).content[0]!.text).toBe('Enabled xvm: xvm_send. They are callable now. Their input schemas are in the structured result.');
+    expect(s.call('enable_toolset', { toolset: 'xvm' }).content[0]!.text).toMatch(/^Enabled xvm: 1 tool\(s\), callable now[^\n]*\n- xvm_send: /);
   });
 });
 

@@ -8,7 +8,7 @@ writeFileSync(doc, evalDoc());
 const outcomes = await runEval();
 for (const o of outcomes) {
   const verdict = o.wrongOutcome ? `WRONG ${o.wrongOutcome}` : o.missing.length ? `MISSING ${o.missing.join('; ')}` : 'ok';
-  console.log(`${o.dialect.padEnd(6)} ${o.id.padEnd(24)} ${String(o.calls).padStart(2)} call(s) ${String(o.bytes).padStart(7)} B  ${verdict}`);
+  console.log(`${o.dialect.padEnd(6)} ${o.listing.padEnd(7)} ${o.id.padEnd(24)} ${String(o.calls).padStart(2)} call(s) ${String(o.bytes).padStart(7)} B  ${verdict}`);
 }
 for (const [dialect, ok, calls, bytes, perQuestion] of evalTotals(outcomes)) console.log(`${dialect}: ${ok} answered fully, ${calls} calls, ${bytes} (${perQuestion} a question)`);
 process.exit(outcomes.every((o) => o.missing.length === 0 && !o.wrongOutcome) ? 0 : 1);

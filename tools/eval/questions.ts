@@ -1,5 +1,10 @@
 import { formatAmount, formatChainAddress } from '../../src/codec/index.js';
 import { type DevnetState, registeredId, type UserKey, utxosOf } from '../../src/devnet/state/index.js';
+import type { RawApi } from './raw.js';
+
+/** What the node and the indexer say, asked directly before the question (empty when the docs are written). */
+// biome-ignore lint/suspicious/noExplicitAny: raw JSON answers, read field by field
+export type Truth = Record<string, any>;
 
 /**
  * Everyday questions a person asks an assistant, each with the tool calls an assistant should
@@ -12,10 +17,16 @@ export interface EvalQuestion {
   question: string;
   /** Server settings the question needs beyond the default (read tier, node and indexer URLs). */
   env?: Record<string, string>;
+  /** The node's and indexer's own answers the facts are computed from (not the server's). */
+  raw?(api: RawApi, world: EvalWorld): Promise<Truth>;
   /** The calls an assistant should make, in order. */
-  calls(world: EvalWorld): EvalCall[];
+  calls(world: EvalWorld, truth: Truth): EvalCall[];
   /** What the answer must say: each fact must appear in the text of some call (what a model repeats). */
-  facts(world: EvalWorld): Fact[];
+  facts(world: EvalWorld, truth: Truth): Fact[];
+  /** Every fact must be in an answer's first line. */
+  firstLine?: boolean;
+  /** The server holds a key file beside the keystore user, as `--devnet` with a key file. */
+  localKey?: boolean;
   /** The answer is a refusal (isError) that still carries the facts. */
   refusal?: boolean;
   /** Only nodes of these dialects can answer it (Camino's own methods); default both. */
@@ -31,6 +42,8 @@ export interface EvalCall {
 export interface Fact {
   what: string;
   text: string | RegExp;
+  /** This fact must be in an answer's first line. */
+  firstLine?: boolean;
 }
 
 export interface EvalWorld {
@@ -304,4 +317,171 @@ export const QUESTIONS: readonly EvalQuestion[] = [
       { what: 'that nothing was sent yet', text: /nothing sent/i },
     ],
   },
+  // Issue 42: answers a person can repeat. Each truth is what the node or the indexer itself says.
+  {
+    id: 'native-supply-indexer',
+    question: 'How much CAM is there? (asked of the indexer\'s asset list)',
+    raw: async (api) => ({ supply: await api.rpc('P', 'platform.getCurrentSupply') }),
+    calls: () => [{ tool: 'indexer_listAssets', args: {} }],
+    facts: (w, t) => [
+      { what: "the network's supply, the node's figure, first", text: `network supply at most ${cam(w, BigInt(t.supply?.supply ?? 0))}`, firstLine: true },
+      { what: "that the indexer's figure is not the network's", text: /indexer's "currentSupply" [^\n]* not the network's supply/, firstLine: true },
+    ],
+  },
+  {
+    id: 'offer-reward',
+    question: 'What would 100,000 CAM earn in the open deposit offer?',
+    raw: async (api, w) => ({ offers: ((await api.rpc('P', 'platform.getAllDepositOffers', { timestamp: String(w.state.now()) })) as Truth).depositOffers ?? [] }),
+    calls: () => [{ tool: 'network_overview', args: {} }],
+    facts: (w, t) => {
+      const open = (t.offers ?? []).find((o: Truth) => (BigInt(offerField(o, 'flags')) & 1n) === 0n) ?? {};
+      const max = BigInt(offerField(open, 'maxDuration'));
+      const noRewards = BigInt(offerField(open, 'noRewardsPeriodDuration'));
+      // caminogo deposit.TotalReward (docs/real-nodes.md).
+      const reward = max > noRewards ? (100_000_000_000_000n * BigInt(offerField(open, 'interestRateNominator')) * (max - noRewards)) / (1_000_000n * 31_536_000n) : 0n;
+      return [
+        { what: "the reward by the node's terms over the longest duration", text: `100,000 CAM for ${max / 86_400n} days earns ${cam(w, reward)}` },
+        { what: 'the no-rewards period', text: `no rewards in the last ${noRewards / 86_400n} days` },
+      ];
+    },
+  },
+  {
+    id: 'block-facts',
+    question: 'What happened in the P-Chain block with the export?',
+    dialects: ['camino'],
+    raw: async (api, w) => ({ block: await api.rpc('P', 'platform.getBlockAtHeight', { height: exportBlock(w), encoding: 'json' }), x: await xChainID(api) }),
+    calls: (w) => [{ tool: 'platform_getBlockAtHeight', args: { height: exportBlock(w) } }],
+    facts: (w, t) => exportFacts(w, t.block?.block?.txs?.[0] ?? {}, t.x),
+  },
+  {
+    id: 'block-spec-node',
+    question: 'What happened in the P-Chain block with the export? (asked of a spec-API node)',
+    dialects: ['spec'],
+    refusal: true,
+    calls: (w) => [{ tool: 'platform_getBlockAtHeight', args: { height: exportBlock(w) } }],
+    facts: () => [{ what: 'that this node lacks the method, first', text: /^This node does not offer platform\.getBlockAtHeight/, firstLine: true }],
+  },
+  {
+    id: 'p-tx-text',
+    question: 'What does this P-Chain transaction do? (json, a host that passes only text)',
+    raw: async (api, w) => ({ tx: ((await api.rpc('P', 'platform.getTx', { txID: pExport(w), encoding: 'json' })) as Truth).tx, x: await xChainID(api) }),
+    calls: (w) => [{ tool: 'platform_getTx', args: { txID: pExport(w), encoding: 'json' } }],
+    facts: (w, t) => exportFacts(w, t.tx ?? {}, t.x),
+  },
+  {
+    id: 'p-export-indexer',
+    question: 'Where did this P-Chain export go? (from the indexer)',
+    raw: async (api, w) => ({ record: await api.rest(`/v2/transactions/${pExport(w)}`), x: await xChainID(api) }),
+    calls: (w) => [{ tool: 'indexer_getTransaction', args: { id: pExport(w) } }],
+    facts: (w, t) => {
+      const left = ((t.record?.outputs ?? []) as Truth[]).find((o) => o.chainID !== t.record?.chainID) ?? {};
+      const to = left.chainID && left.chainID === t.x ? 'X-Chain' : `chain ${left.chainID ?? '?'}`;
+      return [
+        { what: 'the destination chain, first', text: `exported to the ${to}`, firstLine: true },
+        { what: 'the exported output, as having left P', text: `${cam(w, BigInt(left.amount ?? 0))} exported to the ${to} for ${left.addresses?.[0] ?? '?'} (left this chain` },
+      ];
+    },
+  },
+  {
+    id: 'tx-status-evm-hash',
+    question: 'Did my C-Chain transaction 0x… go through?',
+    refusal: true,
+    calls: () => [{ tool: 'tx_status', args: { txID: `0x${'5e'.repeat(32)}` } }],
+    facts: () => [{ what: 'the tool that takes a 0x hash', text: /eth_getTransactionReceipt/, firstLine: true }],
+  },
+  {
+    id: 'history-sender',
+    question: 'Who sent alice the rent for November?',
+    raw: async (api, w) => ({ record: await api.rest(`/v2/transactions/${rentTx(w)}`) }),
+    calls: (w) => [{ tool: 'indexer_listTransactions', args: { chainID: [w.state.chains.X], address: [w.alice[0]!.x], sort: 'timestamp-desc' } }],
+    facts: (w, t) => {
+      const alice = w.alice[0]!.x.slice(2);
+      const sender = ((t.record?.inputs ?? []) as Truth[]).flatMap((i) => (i.output?.addresses ?? []) as string[]).find((a) => a !== alice) ?? '?';
+      return [{ what: 'the sender, in full', text: `received ${cam(w, 50_000_000_000n)} from ${sender}` }];
+    },
+  },
+  {
+    id: 'gas-cost',
+    question: 'What does a plain C-Chain transfer cost in gas right now?',
+    raw: async (api) => ({ price: await api.rpc('C', 'eth_gasPrice', []) }),
+    calls: () => [{ tool: 'eth_gasPrice', args: {} }],
+    facts: (w, t) => [
+      { what: 'the cost of 21,000 gas at the price, in CAM', text: `costs ${formatAmount(BigInt(t.price ?? 0) * 21_000n, { decimals: 18, symbol: w.state.assetSymbol })}` },
+    ],
+  },
+  {
+    id: 'unlock-unknown-spec',
+    question: 'When do my deposited and bonded CAM unlock? (asked of a spec-API node)',
+    dialects: ['spec'],
+    calls: (w) => [{ tool: 'account_overview', args: { addresses: [w.devnet[0]!.p] } }],
+    facts: () => [{ what: 'that this node cannot say when, first', text: /^This node cannot say when the deposited or bonded amounts unlock/, firstLine: true }],
+  },
+  {
+    id: 'my-addresses-local-key',
+    question: 'What are my addresses? (--devnet with a key file)',
+    localKey: true,
+    calls: () => [{ tool: 'xvm_listAddresses', args: {} }],
+    facts: (w) => [
+      { what: "the key's X address", text: `X ${w.state.localKey?.x ?? '?'}`, firstLine: true },
+      { what: "the key's P address", text: `P ${w.state.localKey?.p ?? '?'}`, firstLine: true },
+    ],
+  },
+  {
+    id: 'transfer-sweep',
+    question: 'Move 2 CAM from my X account to my C account (up to the approval; keystore signer).',
+    env: { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_APPROVAL: 'confirm-id' },
+    calls: (w) => [{ tool: 'transfer', args: { to: `C-${w.devnet[0]!.bech32}`, evmAddress: w.devnet[0]!.c, amount: `2 ${w.state.assetSymbol}` } }],
+    facts: (w) => {
+      const own = new Set(w.devnet.map((k) => `C-${k.bech32}`));
+      const waiting = utxosOf(w.state, 'C', [...own], { sourceChain: 'X' })
+        .filter((u) => u.assetID === w.state.nativeAssetID)
+        .reduce((sum, u) => sum + u.amount, 0n);
+      return [
+        { what: "that the node's import takes everything waiting, with the amount", text: `${cam(w, waiting)} already waits there besides this ${cam(w, 2_000_000_000n)}, so more than the amount arrives` },
+        { what: 'what arrives', text: /Arrives: at least [\d,.]+ CAM after the import fee/ },
+      ];
+    },
+  },
+  {
+    id: 'platform-toolset',
+    question: 'Which tools cover deposits, claimable rewards, multisig aliases, registered nodes, blocks and upgrades?',
+    calls: () => [{ tool: 'list_toolsets', args: {} }],
+    facts: () => [{ what: "the platform toolset's line naming them", text: /- platform [^\n]*deposits[^\n]*claimable rewards[^\n]*multisig aliases[^\n]*registered nodes[^\n]*blocks[^\n]*upgrades/ }],
+  },
 ];
+
+/** An offer field in a Camino node's spelling (`maxDuration`) or the spec's (`MaxDuration`); 0 when absent. */
+function offerField(o: Truth, name: string): string {
+  return String(o[name] ?? o[name[0]!.toUpperCase() + name.slice(1)] ?? 0);
+}
+
+function pExport(w: EvalWorld): string {
+  return [...w.state.txs.values()].find((t) => t.chain === 'P' && t.type === 'export')?.id ?? '';
+}
+
+function exportBlock(w: EvalWorld): number {
+  const id = pExport(w);
+  return w.state.pBlocks.find((b) => b.txIDs.includes(id))?.height ?? 0;
+}
+
+function rentTx(w: EvalWorld): string {
+  const memo = `0x${Buffer.from('rent for November').toString('hex')}`;
+  return [...w.state.txs.values()].find((t) => t.memo === memo)?.id ?? '';
+}
+
+async function xChainID(api: RawApi): Promise<string> {
+  return String(((await api.rpc('info', 'info.getBlockchainID', { alias: 'X' })) as Truth).blockchainID ?? '');
+}
+
+/** A P export as the node's json shows it: where it went, what left, the fee (inputs less every output). */
+function exportFacts(w: EvalWorld, tx: Truth, xID: string | undefined): Fact[] {
+  const u = (tx.unsignedTx ?? {}) as Truth;
+  const to = u.destinationChain && u.destinationChain === xID ? 'X-Chain' : `chain ${u.destinationChain ?? '?'}`;
+  const sum = (list: Truth[] | undefined, key: 'input' | 'output') => (list ?? []).reduce((s, x) => s + BigInt(x[key]?.amount ?? 0), 0n);
+  const out = (u.exportedOutputs ?? [])[0]?.output ?? {};
+  return [
+    { what: 'its kind and destination', text: `export to the ${to}` },
+    { what: 'what left the P-Chain, for whom', text: `${cam(w, BigInt(out.amount ?? 0))} for ${out.addresses?.[0] ?? '?'} left the P-Chain` },
+    { what: 'its fee', text: `fee ${cam(w, sum(u.inputs, 'input') - sum(u.outputs, 'output') - sum(u.exportedOutputs, 'output'))}` },
+  ];
+}

@@ -36,6 +36,7 @@ const Account = z.object({
   p: z.object({ total: AmountOut, unlocked: AmountOut, bonded: AmountOut, deposited: AmountOut, bondedDeposited: AmountOut }).optional().describe('P-Chain, native asset.'),
   waiting: z.array(Waiting).describe('Native funds exported to X or C and not imported yet.'),
   locks: z.array(Lock).optional().describe('P: why each locked amount is locked (deposit, bond) and until when.'),
+  lockTimesUnknown: z.boolean().optional().describe("true: this node lacks Camino's deposit and bond methods, so when the locked amounts unlock is unknown."),
   claimable: Claim.optional().describe('P: rewards this address can claim now.'),
 });
 const EvmBalance = z.object({
@@ -174,16 +175,15 @@ export const accountOverview = defineTool({
           if (count > 0) waiting.push({ on, from, amount: show(total), utxos: count, nextStep });
         }
         // Locked P funds: why and until when, from the UTXOs' lock IDs (a Camino node's own methods).
-        let pExtra: { locks?: z.infer<typeof Lock>[]; claimable?: z.infer<typeof Claim> } = {};
+        let pExtra: { locks?: z.infer<typeof Lock>[]; claimable?: z.infer<typeof Claim>; lockTimesUnknown?: boolean } = {};
         if (pPart && big(pPart.total.value) !== big(pPart.unlocked.value)) {
           try {
             const { locks, claim } = await pLocks(ctx, `P-${bare}`, network);
             pExtra = { locks, claimable: claim };
           } catch (err) {
-            // A node of the spec's API has no lock IDs to read: the P line above is all it can tell.
-            if (!(err instanceof ChainMcpError && err.message.startsWith('This node does not offer'))) {
-              problems.push({ step: `P locks of ${bare}`, error: (err as Error).message.split('\n')[0]! });
-            }
+            // A node of the spec's API has no lock IDs to read: the P line above is all it can tell, and the answer says so first.
+            if (err instanceof ChainMcpError && err.message.startsWith('This node does not offer')) pExtra = { lockTimesUnknown: true };
+            else problems.push({ step: `P locks of ${bare}`, error: (err as Error).message.split('\n')[0]! });
           }
         }
         return { address: bare, x: xLines, ...(pPart ? { p: pPart } : {}), waiting, ...pExtra };
@@ -227,6 +227,13 @@ export const accountOverview = defineTool({
   summarize: (o, _i, ctx) => {
     const now = nowUnix(ctx);
     const lines: string[] = [];
+    const unknown = o.accounts.filter((a) => a.lockTimesUnknown && a.p);
+    if (unknown.length) {
+      const locked = unknown.map((a) => `${a.address}: bonded ${a.p!.bonded.display}, deposited ${a.p!.deposited.display}, bonded+deposited ${a.p!.bondedDeposited.display}`);
+      lines.push(
+        `This node cannot say when the deposited or bonded amounts unlock: it serves the spec's API, without Camino's platform.getDeposits and validator lock reads (${locked.join('; ')}). A Camino node answers it.`,
+      );
+    }
     for (const a of o.accounts) {
       lines.push(`${a.address}:`);
       lines.push(`- X: ${a.x.length ? a.x.map((l) => l.amount.display + (l.native ? ' (native)' : '')).join(', ') : 'nothing'}`);

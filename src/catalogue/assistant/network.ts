@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../core/tool.js';
 import { DurationOut, networkOrBlank } from '../../summarize/chain.js';
 import { AmountOut, big, listLines, nativeAmount, TimeOut } from '../../summarize/format.js';
-import { offerStatus } from '../../summarize/platform.js';
+import { depositTotalReward, offerStatus } from '../../summarize/platform.js';
 import { arr, type Out, type Problem, problemLines, problemsField, rec, step, str, units } from './shared.js';
 
 const Offer = z.object({
@@ -12,10 +12,17 @@ const Offer = z.object({
   minAmount: AmountOut,
   minDuration: DurationOut,
   maxDuration: DurationOut,
+  noRewardsPeriodDuration: DurationOut.describe('The last part of a deposit that earns nothing.'),
+  example: z
+    .object({ amount: AmountOut, duration: DurationOut, reward: AmountOut })
+    .describe("What a deposit of `amount` (100,000 or the offer's minimum) earns over the longest duration, by the node's formula."),
   end: TimeOut,
   open: z.boolean(),
   notOpen: z.array(z.string()),
 });
+
+/** The example deposit of an offer line: 100,000 of the native asset, or the offer's minimum when that is more. */
+const EXAMPLE_DEPOSIT = 100_000n * 10n ** 9n;
 
 export const networkOverview = defineTool({
   name: 'network_overview',
@@ -74,22 +81,30 @@ export const networkOverview = defineTool({
       const b = boot[i];
       if (b) bootstrapped[chain] = b.isBootstrapped === true;
     });
+    const network = await networkOrBlank(ctx);
     const offerList = arr(offers?.depositOffers)
       .map(rec)
       .sort((a, b) => Number(big(b.interestRateNominator) - big(a.interestRateNominator)))
       .slice(0, 10)
-      .map((o) => ({
-        id: str(o.id),
-        interestRatePercent: str(o.interestRatePercent),
-        minAmount: o.minAmount as AmountOut,
-        minDuration: o.minDuration as DurationOut,
-        maxDuration: o.maxDuration as DurationOut,
-        end: o.end as TimeOut,
-        open: o.open === true,
-        notOpen: arr(o.notOpen).map(str),
-      }));
+      .map((o) => {
+        const noRewards = (o.noRewardsPeriodDuration ?? { seconds: '0', human: '0 s' }) as DurationOut;
+        const maxDuration = o.maxDuration as DurationOut;
+        const amount = units(o.minAmount) > EXAMPLE_DEPOSIT ? units(o.minAmount) : EXAMPLE_DEPOSIT;
+        const reward = depositTotalReward(amount, big(o.interestRateNominator), big(maxDuration.seconds), big(noRewards.seconds));
+        return {
+          id: str(o.id),
+          interestRatePercent: str(o.interestRatePercent),
+          minAmount: o.minAmount as AmountOut,
+          minDuration: o.minDuration as DurationOut,
+          maxDuration,
+          noRewardsPeriodDuration: noRewards,
+          example: { amount: nativeAmount(amount, network), duration: maxDuration, reward: nativeAmount(reward, network) },
+          end: o.end as TimeOut,
+          open: o.open === true,
+          notOpen: arr(o.notOpen).map(str),
+        };
+      });
     const stats = rec(validators?.stats);
-    const network = await networkOrBlank(ctx);
     const own = units(stats.totalStake);
     const delegated = units(stats.totalDelegated);
     return {
@@ -151,7 +166,10 @@ export const networkOverview = defineTool({
             ...listLines(
               o.depositOffers.offers,
               10,
-              (d) => `${d.interestRatePercent} % a year [${offerStatus(d)}], from ${d.minAmount.display}, ${d.minDuration.human} to ${d.maxDuration.human}, until ${d.end.iso}`,
+              (d) =>
+                `${d.interestRatePercent} % a year [${offerStatus(d)}], from ${d.minAmount.display}, ${d.minDuration.human} to ${d.maxDuration.human}` +
+                `${d.noRewardsPeriodDuration.seconds !== '0' ? `, no rewards in the last ${d.noRewardsPeriodDuration.human}` : ''}` +
+                `: ${d.example.amount.display} for ${d.example.duration.human} earns ${d.example.reward.display}, until ${d.end.iso}`,
             ),
           ]
         : []),

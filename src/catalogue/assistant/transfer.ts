@@ -5,7 +5,7 @@ import { amount, hexAddress } from '../../core/fields.js';
 import { defineTool, type SpendPlan, type ToolContext } from '../../core/tool.js';
 import { ChainMcpError, InputError, toChainMcpError } from '../../errors.js';
 import { atomicFee, boundedBaseFee, exportGas, importGas } from '../../spend/atomic-fee.js';
-import { atomicWaiting, credentials, onChain, ownMark, pUnlocked, txFees, userXAddresses, xBalance } from '../../spend/plan.js';
+import { type AtomicWaiting, atomicWaiting, credentials, onChain, ownMark, pUnlocked, txFees, userXAddresses, xBalance } from '../../spend/plan.js';
 import { nativeAmount } from '../../summarize/format.js';
 import { arr, bareOf, FINAL, rec, sleep, str } from './shared.js';
 
@@ -117,6 +117,8 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
   let cFee = 0n;
   let cFeeText = '';
   let baseFee: bigint | undefined;
+  // What already waits for the key on the destination: the node's import takes all of it, not only this amount.
+  let waitingNow: AtomicWaiting | undefined;
   if (route.steps.some((st) => st.chain === 'C')) {
     const bounded = await boundedBaseFee(ctx, undefined);
     baseFee = bounded.baseFee;
@@ -125,6 +127,7 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
     if (route.from === 'C') gas = exportGas(Math.max(1, keys.length), [1]);
     else {
       const waiting = await atomicWaiting(ctx, 'cx', keys.map((a) => onChain(a, 'C')), route.from, network);
+      waitingNow = waiting;
       if (!waiting) {
         throw new ChainMcpError('policy', 'The node did not list the outputs waiting on C, so the import fee has no bound; nothing was sent.', {
           hint: 'Try again when cx_getUTXOs answers for your addresses.',
@@ -140,7 +143,18 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
   if (route.from === 'X') before = await xBalance(ctx, await userXAddresses(ctx), await nativeAlias(ctx));
   else if (route.from === 'P') before = await pUnlocked(ctx, (await userXAddresses(ctx)).map((a) => `P-${bareOf(a)}`), network.assetID);
   const leaving = i.amount + (route.from === 'C' ? cFee : txFee);
-  const arrives = route.steps.length > 1 && route.to === 'X' ? i.amount - txFee : undefined;
+  if (route.steps.length > 1 && route.to === 'X') waitingNow = await atomicWaiting(ctx, 'xvm', await userXAddresses(ctx), route.from, network);
+  const importFee = route.to === 'C' ? cFee : txFee;
+  const arriving = i.amount + (waitingNow?.native ?? 0n);
+  const arrives = route.steps.length > 1 ? (arriving > importFee ? arriving - importFee : 0n) : undefined;
+  const sweep =
+    route.steps.length < 2
+      ? []
+      : !waitingNow
+        ? [`The node's import takes everything waiting for your key from ${route.from} on ${route.to}, not only this amount (the node did not list what waits there now).`]
+        : waitingNow.native > 0n
+          ? [`The node's import takes everything waiting for your key from ${route.from} on ${route.to}: ${show(waitingNow.native)} already waits there besides this ${show(i.amount)}, so more than the amount arrives.`]
+          : [];
   // X and P steps pay txFee each, a C step its atomic fee.
   const fee = txFee * BigInt(route.steps.filter((st) => st.chain !== 'C').length) + cFee;
   const lines = [
@@ -150,7 +164,7 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
     `Fees: at most ${show(fee)} in all, counted against the limits`,
     ...route.steps.map((_, n) => stepLine(route, n, i, show(txFee), atomicFeeText, show(i.amount))),
     "Change to: one of your addresses (the node picks)",
-    ...(arrives !== undefined ? [`Arrives: about ${show(arrives > 0n ? arrives : 0n)} after the import fee`] : []),
+    ...(arrives !== undefined ? [`Arrives: ${route.to === 'C' ? 'at least' : 'about'} ${show(arrives)} after the import fee`, ...sweep] : []),
     route.from === 'C' ? 'Balance after on C: check eth_getBalance' : before === undefined ? 'Balance after: unknown' : before < leaving ? `Balance: NOT ENOUGH, you hold ${show(before)} unlocked on ${route.from} and this needs ${show(leaving)}` : `Balance after on ${route.from}: ${show(before - leaving)} (now ${show(before)})`,
     ...(route.steps.length > 1 ? ['If the import fails, the exported funds wait on the destination chain and can be imported later; nothing is retried automatically.'] : []),
   ];
@@ -212,7 +226,7 @@ export const transfer = defineTool({
   name: 'transfer',
   title: 'Transfer the native asset',
   description:
-    'Move the native asset from the keystore user to an X or C address, same chain (one send) or cross-chain (export then import, one confirmation). Returns a preview first; run again with confirm.',
+    'Move the native asset from your own addresses (the signing key: the local key or the keystore user) to an X or C address, same chain (one send) or cross-chain (export then import, one confirmation). Returns a preview first; run again with confirm.',
   tier: 'spend',
   toolset: 'assistant',
   input: transferInput,

@@ -62,7 +62,18 @@ async function lookupTx(ctx: ToolContext, txID: string): Promise<TxStatusOut> {
   return result('unknown', 'Unknown');
 }
 
-const txIdField = cb58Id('cb58 ID on X, P or C; for 0x hashes use eth_*.');
+/** A 0x hash is a C-Chain EVM transaction: the refusal names the tools that take one, not only "expected cb58". */
+export const EVM_HASH_REFUSAL =
+  'is a 0x hash, a C-Chain EVM transaction: ask eth_getTransactionReceipt (status, block, gas used) or eth_getTransactionByHash with it; this tool takes cb58 IDs of X, P and C atomic transactions';
+const txIdField = z
+  .string()
+  .max(100)
+  .superRefine((v, zctx) => {
+    if (/^0x[0-9a-fA-F]{64}$/.test(v)) return zctx.addIssue({ code: 'custom', message: EVM_HASH_REFUSAL });
+    const cb58 = cb58Id('').safeParse(v);
+    if (!cb58.success) zctx.addIssue({ code: 'custom', message: cb58.error.issues[0]?.message ?? 'expected a cb58 ID' });
+  })
+  .describe('cb58 ID on X, P or C; for 0x hashes use eth_getTransactionReceipt.');
 
 export const txStatus = defineTool({
   name: 'tx_status',

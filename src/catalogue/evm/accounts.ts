@@ -4,6 +4,9 @@ import { hexAddress } from '../../core/fields.js';
 import type { ToolDef } from '../../core/tool.js';
 import { AmountOut, weiAmount } from '../../summarize/format.js';
 import { RESULT_TEXT_MAX } from './shared.js';
+
+/** The gas of a plain value transfer to an address without code (the EVM's intrinsic gas). */
+const PLAIN_TRANSFER_GAS = 21_000n;
 import { balanceSymbol, blockTag, CallObject, chain, dec, evmTool, gwei, num, obj, quantity, str } from './shared.js';
 
 export const accountTools: ToolDef[] = [
@@ -76,10 +79,14 @@ export const accountTools: ToolDef[] = [
     title: 'Gas price',
     description: 'Get the suggested gas price on the C-Chain, in wei and gwei.',
     input: z.strictObject({ chain }),
-    output: z.object({ gasPrice: z.string().describe('Wei.'), display: z.string() }),
+    output: z.object({
+      gasPrice: z.string().describe('Wei.'),
+      display: z.string(),
+      plainTransferCost: AmountOut.describe('A plain transfer (21,000 gas) at this price.'),
+    }),
     params: () => [],
-    decode: (raw) => ({ gasPrice: dec(raw), display: gwei(num(raw)) }),
-    summarize: (o) => `Suggested gas price: ${o.display} (${o.gasPrice} wei).`,
+    decode: async (raw, _i, ctx) => ({ gasPrice: dec(raw), display: gwei(num(raw)), plainTransferCost: weiAmount(num(raw) * PLAIN_TRANSFER_GAS, await balanceSymbol(ctx)) }),
+    summarize: (o) => `Suggested gas price: ${o.display} (${o.gasPrice} wei); a plain transfer (21,000 gas) costs ${o.plainTransferCost.display} at this price.`,
   }),
   evmTool({
     name: 'eth_feeHistory',

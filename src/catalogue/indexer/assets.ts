@@ -1,13 +1,14 @@
 /** Addresses, assets and outputs (UTXOs), and which chains an address was seen on. */
 import { z } from 'zod';
 import { assetIdOrAlias, cb58Id } from '../../core/fields.js';
-import { defineTool, type ToolDef } from '../../core/tool.js';
+import { defineTool, type ToolContext, type ToolDef } from '../../core/tool.js';
+import { toChainMcpError } from '../../errors.js';
 import { listLines } from '../../summarize/format.js';
 import { type AssetAmount, chainAlias, indexerAssets, isoShort, nativeIdentity, statusOrEmpty, totalsList } from '../../summarize/indexer.js';
 import { STRANGER_NOTE } from '../../summarize/stranger.js';
 import { decodeAddress, decodeAsset, decodeOutput } from './decode.js';
 import { address, addresses, arr, chainIDs, listParams, rec, str } from './fields.js';
-import { addressLines, assetLine, outputLine } from './lines.js';
+import { addressLines, assetLine, nativeSupplyText, outputLine } from './lines.js';
 import { common, indexerRequest, listPairs, nextLine, nextPage, repeated, seg, single } from './request.js';
 import { type AddressRecord, Amt, type Asset, AssetShallow, Next, Output, rows } from './shapes.js';
 
@@ -28,6 +29,17 @@ const getAddrReq = indexerRequest<z.output<typeof getAddrInput>>({
   path: (i) => `/v2/addresses/${seg(i.address)}`,
   notFound: (i) => `The indexer has no record of address ${i.address} (it never received anything).`,
 });
+
+/** The native asset's row gets the node's supply beside the indexer's (see nativeSupplyText). */
+async function withNetworkSupply(asset: Asset, ctx: ToolContext): Promise<Asset> {
+  if (!asset.native) return asset;
+  try {
+    const out = await ctx.call('platform_getCurrentSupply', {});
+    return { ...asset, networkSupply: out.supply as Asset['currentSupply'] };
+  } catch (err) {
+    return { ...asset, networkSupplyProblem: toChainMcpError(err).message };
+  }
+}
 
 const listAssetsInput = z.strictObject({ ...listParams });
 const listAssetsReq = indexerRequest<z.output<typeof listAssetsInput>>({ path: () => '/v2/assets', query: listPairs });
@@ -54,6 +66,12 @@ const getOutputReq = indexerRequest<z.output<typeof getOutputInput>>({
   path: (i) => `/v2/outputs/${seg(i.id)}`,
   notFound: (i) => `The indexer knows no output ${i.id}.`,
 });
+
+/** The first line names the native asset's two figures, so a model does not take the indexer's for the network's. */
+function nativeFirst(assets: Asset[]): string {
+  const native = assets.find((a) => a.native);
+  return native ? ` ${native.symbol || native.id} is ${nativeSupplyText(native)}.` : '';
+}
 
 export const addressChainsTools: ToolDef[] = [
   defineTool({
@@ -133,10 +151,10 @@ export const assetTools: ToolDef[] = [
     run: async (input, ctx) => {
       const r = rec((await listAssetsReq.fetch(input, ctx)).raw);
       const native = await nativeIdentity(ctx);
-      const assets = arr(r.assets).map((raw) => decodeAsset(raw, native));
+      const assets = await Promise.all(arr(r.assets).map((raw) => withNetworkSupply(decodeAsset(raw, native), ctx)));
       return { count: assets.length, assets, next: nextPage(r, input, assets) };
     },
-    summarize: (o) => [`${o.count} asset(s).`, ...listLines(o.assets as Asset[], 30, assetLine), STRANGER_NOTE, ...nextLine('indexer_listAssets', o.next)].join('\n'),
+    summarize: (o) => [`${o.count} asset(s).${nativeFirst(o.assets as Asset[])}`, ...listLines(o.assets as Asset[], 30, (a) => assetLine(a, true)), STRANGER_NOTE, ...nextLine('indexer_listAssets', o.next)].join('\n'),
   }),
   defineTool({
     ...common,
@@ -146,7 +164,7 @@ export const assetTools: ToolDef[] = [
     input: getAssetInput,
     output: AssetShallow,
     request: getAssetReq.request,
-    run: async (input, ctx) => decodeAsset((await getAssetReq.fetch(input, ctx)).raw, await nativeIdentity(ctx)),
+    run: async (input, ctx) => withNetworkSupply(decodeAsset((await getAssetReq.fetch(input, ctx)).raw, await nativeIdentity(ctx)), ctx),
     summarize: (o) => `${assetLine(o)}; on chain ${o.chainID}${o.timestamp ? `, created ${isoShort(o.timestamp)}` : ''}.\n${STRANGER_NOTE}`,
   }),
   defineTool({

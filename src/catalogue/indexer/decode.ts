@@ -102,7 +102,17 @@ export function relativeTo(raw: unknown, row: TxSummary, owners: ReadonlySet<str
   });
   const gained = net.some((a) => !a.amount.value.startsWith('-'));
   const lost = net.some((a) => a.amount.value.startsWith('-'));
-  return { ...row, direction: gained && lost ? 'both' : gained ? 'received' : lost ? 'sent' : 'none', net };
+  // Who was on the other side: the senders of what came in, the recipients of what went out.
+  const others = (list: unknown[]) => uniq(list.flatMap((o) => arr(rec(o).addresses).map(str)).filter((a) => !owners.has(a)), 5);
+  const senders = others(arr(t.inputs).map((i) => rec(i).output));
+  const recipients = others(arr(t.outputs));
+  return {
+    ...row,
+    direction: gained && lost ? 'both' : gained ? 'received' : lost ? 'sent' : 'none',
+    net,
+    ...(gained && senders.length ? { senders } : {}),
+    ...(lost && recipients.length ? { recipients } : {}),
+  };
 }
 
 export async function txContext(ctx: ToolContext, txs: unknown[]) {
@@ -153,6 +163,7 @@ export function decodeAsset(raw: unknown, native: NativeIdentity | undefined): A
     nft,
     timestamp: timeOf(a.timestamp),
     ...(imitation ? { imitation } : {}),
+    ...(native && native.assetID === str(a.id) ? { native: true } : {}),
   };
 }
 

@@ -4,22 +4,23 @@ import { isoShort, shortId } from '../../summarize/indexer.js';
 import { quote } from '../../summarize/stranger.js';
 import type { AddressRecord, Asset, CTx, Output, TxRow } from './shapes.js';
 
-const shortAddress = (a: string): string => (a.length > 24 ? `${a.slice(0, 14)}…${a.slice(-4)}` : a);
+/** Addresses in full (a person copies them); more than `max` are counted, not cut. */
+const addressList = (list: readonly string[], max = 2): string => `${list.slice(0, max).join(', ')}${list.length > max ? ` and ${list.length - max} more` : ''}`;
 
 export function txLine(t: TxRow): string {
   const out = t.outputTotals.map((a) => a.amount.display).join(', ') || 'nothing';
   const memo = t.memo ? `, memo ${quote(t.memo, 60)}` : '';
-  const to = t.to.length ? ` to ${t.to.slice(0, 2).map(shortAddress).join(', ')}${t.to.length > 2 ? ', …' : ''}` : '';
-  return `${isoShort(t.timestamp)} ${t.chain || shortId(t.chainID)} ${t.type || 'tx'} ${t.id}: ${t.net ? `${netText(t)}; ` : ''}out ${out}${to}; fee ${t.txFee.display}${memo}`;
+  const to = t.to.length ? ` to ${addressList(t.to)}` : '';
+  return `${isoShort(t.timestamp)} ${t.chain || shortId(t.chainID)} ${t.type || 'tx'} ${t.id}: ${t.net ? `${netText(t)}; ` : ''}out ${out}${t.net ? '' : to}; fee ${t.txFee.display}${memo}`;
 }
 
-/** "received 50 CAM", "sent 51.001 CAM" (a sender's net includes the fee), or both. */
+/** "received 50 CAM from local1…", "sent 51.001 CAM to local1…" (a sender's net includes the fee), or both. */
 function netText(t: TxRow): string {
-  const part = (sign: boolean, word: string) => {
+  const part = (sign: boolean, word: string, who: string[] | undefined, preposition: string) => {
     const list = (t.net ?? []).filter((a) => a.amount.value.startsWith('-') === sign).map((a) => a.amount.display.replace(/^-/, ''));
-    return list.length ? `${word} ${list.join(', ')}` : '';
+    return list.length ? `${word} ${list.join(', ')}${who?.length ? ` ${preposition} ${addressList(who)}` : ''}` : '';
   };
-  return [part(true, 'sent'), part(false, 'received')].filter(Boolean).join(', ') || 'no net change';
+  return [part(true, 'sent', t.recipients, 'to'), part(false, 'received', t.senders, 'from')].filter(Boolean).join(', ') || 'no net change';
 }
 
 export function outputLine(o: Output): string {
@@ -33,8 +34,21 @@ export function addressLines(a: AddressRecord): string[] {
   ];
 }
 
-export function assetLine(a: Asset): string {
-  return `${a.name ? quote(a.name) : '(no name)'} (${a.symbol ? quote(a.symbol, 16) : 'no symbol'})${a.imitation ? ` ${a.imitation}` : ''} ${a.id}: ${a.kind}, supply ${a.currentSupply.display}, ${a.denomination} decimals`;
+export function assetLine(a: Asset, inList = false): string {
+  const compact = a.networkSupply ? `native asset, network supply at most ${a.networkSupply.display} (node); the indexer saw ${a.currentSupply.display}` : '';
+  const supply = a.native ? (inList && compact ? compact : nativeSupplyText(a)) : `supply ${a.currentSupply.display}`;
+  return `${a.name ? quote(a.name) : '(no name)'} (${a.symbol ? quote(a.symbol, 16) : 'no symbol'})${a.imitation ? ` ${a.imitation}` : ''} ${a.id}: ${a.kind}, ${supply}, ${a.denomination} decimals`;
+}
+
+/**
+ * The native asset's supply is the network's, which only the node knows; Magellan's currentSupply
+ * of it counts the outputs it indexed on one chain (a few thousand where the network holds millions).
+ */
+export function nativeSupplyText(a: Pick<Asset, 'currentSupply' | 'networkSupply' | 'networkSupplyProblem'>): string {
+  const node = a.networkSupply
+    ? `network supply at most ${a.networkSupply.display} (the node, platform.getCurrentSupply)`
+    : `network supply unknown: the node did not say (${a.networkSupplyProblem ?? 'platform.getCurrentSupply failed'})`;
+  return `the network's native asset: ${node}; the indexer's "currentSupply" ${a.currentSupply.display} is only what it indexed on this chain, not the network's supply`;
 }
 
 export function cTxLine(t: CTx): string {

@@ -13,7 +13,7 @@ export type Next = z.infer<typeof Next>;
  */
 export const rows = (what: string) => z.array(z.unknown()).describe(what);
 export const Amt = z.object({ value: z.string(), display: z.string() });
-export const TX_ROW = 'Each: id, chainID, chain, type, timestamp{unix,iso}, memo, txFee, inputTotals/outputTotals [{assetID, symbol, amount}], from, to, inputCount, outputCount, genesis; with address: direction (sent/received/both), net (signed). Amounts are {value (smallest unit), display}.';
+export const TX_ROW = 'Each: id, chainID, chain, type, timestamp{unix,iso}, memo, txFee, inputTotals/outputTotals [{assetID, symbol, amount}], from, to, inputCount, outputCount, genesis; with address: direction (sent/received/both), net (signed), senders (of what came in), recipients (of what went out). Amounts are {value (smallest unit), display}.';
 export const CTX_ROW = 'Each: hash, block, type, createdAt, from, to, value/gasPrice/fee {value (wei), display}, nonce, gasLimit, gasUsed, status, contractAddress, logCount.';
 
 
@@ -35,7 +35,7 @@ export const TxSummary = z.object({
 });
 export type TxSummary = z.infer<typeof TxSummary>;
 /** A history row seen from the queried addresses: what they gained or lost, per asset. */
-export type TxRow = TxSummary & { direction?: 'sent' | 'received' | 'both' | 'none'; net?: AssetAmount[] };
+export type TxRow = TxSummary & { direction?: 'sent' | 'received' | 'both' | 'none'; net?: AssetAmount[]; senders?: string[]; recipients?: string[] };
 
 export const Output = z.object({
   id: z.string(),
@@ -51,6 +51,7 @@ export const Output = z.object({
   timestamp: TimeOut.optional(),
   spent: z.boolean(),
   redeemingTransactionID: z.string(),
+  exportedTo: z.string().optional().describe('Set when the output left its transaction\'s chain: the chain it was exported to, where it waits for an import.'),
 });
 export type Output = z.infer<typeof Output>;
 
@@ -70,7 +71,8 @@ export const TxShallow = z.object({
   from: z.array(z.string()),
   to: z.array(z.string()),
   inputs: rows('Spent outputs (first 200) as in indexer_getOutput, plus signers.'),
-  outputs: rows('First 200, as in indexer_getOutput.'),
+  outputs: rows('First 200, as in indexer_getOutput; an exported one carries exportedTo.'),
+  destinationChain: z.string().optional().describe('An export: the chain its exported outputs went to.'),
 });
 
 export const AddressRecord = z.object({
@@ -103,9 +105,12 @@ export const Asset = z.object({
   nft: z.boolean(),
   timestamp: TimeOut.optional(),
   imitation: z.string().optional().describe('Set when the asset imitates the native one: it is NOT the native asset.'),
+  native: z.boolean().optional().describe('The network\'s native asset: currentSupply is only what the indexer saw; networkSupply is the network\'s.'),
+  networkSupply: AmountOut.optional().describe("The native asset only: the node's figure (platform.getCurrentSupply, an upper bound)."),
+  networkSupplyProblem: z.string().optional().describe('Why the node\'s supply could not be read.'),
 });
 export type Asset = z.infer<typeof Asset>;
-export const AssetShallow = Asset.extend({ currentSupply: Amt });
+export const AssetShallow = Asset.extend({ currentSupply: Amt, networkSupply: Amt.optional() });
 
 export const CTx = z.object({
   hash: z.string(),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { cb58Id } from '../../core/fields.js';
 import { defineTool, type ToolDef } from '../../core/tool.js';
 import { listLines } from '../../summarize/format.js';
-import { type AssetAmount, isoShort } from '../../summarize/indexer.js';
+import { type AssetAmount, chainAlias, type IndexerStatus, isoShort } from '../../summarize/indexer.js';
 import { quote, STRANGER_NOTE } from '../../summarize/stranger.js';
 import { decodeOutput, decodeTxSummary, relativeTo, txContext } from './decode.js';
 import { addresses, arr, chainIDs, listParams, rec, str } from './fields.js';
@@ -29,6 +29,22 @@ const getTxReq = indexerRequest<z.output<typeof getTxInput>>({
   path: (i) => `/v2/transactions/${seg(i.id)}`,
   notFound: (i) => `The indexer knows no transaction ${i.id}.`,
 });
+
+/** "X-Chain" for an alias the indexer reports (x, X); an ID stays as it is. */
+function chainWord(alias: string): string {
+  return alias.length === 1 ? `${alias.toUpperCase()}-Chain` : alias;
+}
+
+function chainName(status: IndexerStatus, chainID: string): string {
+  const alias = chainAlias(status, chainID);
+  return alias ? chainWord(alias) : `chain ${chainID}`;
+}
+
+/** An exported output left this chain: it waits on the destination until an import there spends it. */
+function exportedLine(o: Output): string {
+  const where = o.spent ? `imported there in ${o.redeemingTransactionID}` : `waiting there for an import`;
+  return `${o.amount.display} exported to the ${o.exportedTo} for ${o.addresses.join(', ') || '(no address)'} (left this chain; ${where}) ${o.id}`;
+}
 
 export const xpTools: ToolDef[] = [
   defineTool({
@@ -74,6 +90,16 @@ export const xpTools: ToolDef[] = [
       const raw = (await getTxReq.fetch(input, ctx)).raw;
       const { status, assets, natives } = await txContext(ctx, [raw]);
       const t = rec(raw);
+      const home = str(t.chainID);
+      // Magellan files an export's exported outputs under the chain they went to: that chain is the destination.
+      const outputs = arr(t.outputs)
+        .slice(0, 200)
+        .map((o) => {
+          const out = decodeOutput(o, assets);
+          const chainID = str(rec(o).chainID);
+          return chainID && home && chainID !== home ? { ...out, exportedTo: chainName(status, chainID) } : out;
+        });
+      const destinations = [...new Set(outputs.map((o) => o.exportedTo).filter((c): c is string => !!c))];
       return {
         ...decodeTxSummary(raw, assets, status, natives),
         inputs: arr(t.inputs)
@@ -82,18 +108,19 @@ export const xpTools: ToolDef[] = [
             ...decodeOutput(rec(i).output, assets),
             signers: arr(rec(i).credentials).map((c) => str(rec(c).address)),
           })),
-        outputs: arr(t.outputs).slice(0, 200).map((o) => decodeOutput(o, assets)),
+        outputs,
+        ...(destinations.length ? { destinationChain: destinations.join(', ') } : {}),
       };
     },
     summarize: (o) =>
       [
-        `${o.type || 'Transaction'} ${o.id} on ${o.chain || o.chainID} at ${isoShort(o.timestamp)}${o.genesis ? ' (genesis)' : ''}.`,
+        `${o.type || 'Transaction'} ${o.id} on ${o.chain ? `the ${chainWord(o.chain)}` : o.chainID}${o.destinationChain ? `, exported to the ${o.destinationChain}` : ''} at ${isoShort(o.timestamp)}${o.genesis ? ' (genesis)' : ''}.`,
         `Fee ${o.txFee.display}.${o.memo ? ` Memo: ${quote(o.memo, 200)}.` : ''}`,
         `In: ${(o.inputTotals as AssetAmount[]).map((a) => a.amount.display).join(', ') || 'nothing'}; out: ${(o.outputTotals as AssetAmount[]).map((a) => a.amount.display).join(', ') || 'nothing'}.`,
         `${o.inputCount} input(s):`,
         ...listLines(o.inputs as Output[], 10, (i) => `${i.amount.display} from ${i.addresses.join(', ') || '(no address)'}`),
         `${o.outputCount} output(s):`,
-        ...listLines(o.outputs as Output[], 10, outputLine),
+        ...listLines(o.outputs as Output[], 10, (out) => (out.exportedTo ? exportedLine(out) : outputLine(out))),
       ].join('\n'),
   }),
 ];

@@ -114,7 +114,9 @@ function output(chain: TxChain, r: Reader, inUtxo: boolean): UtxoOutput {
   if (chain === 'P') {
     if (t === TYPE_IDS.P.LockedOut) {
       const ids = lockIDs(r);
-      rule(!(isZero(ids.depositTxID) && isZero(ids.bondTxID)), 'locked output has no lock IDs');
+      // locked.Out.Verify refuses only nesting; a UTXO with both IDs empty (anyone's DepositTx can
+      // leave one at any address) is read as it is, and no builder takes it.
+      if (!inUtxo) rule(!(isZero(ids.depositTxID) && isZero(ids.bondTxID)), 'locked output has no lock IDs');
       return { kind: 'locked', lockIDs: ids, output: innerTransferOutput('P', r, 'a locked output') };
     }
     if (t === TYPE_IDS.P.StakeableLockOut) {
@@ -122,6 +124,13 @@ function output(chain: TxChain, r: Reader, inUtxo: boolean): UtxoOutput {
       rule(locktime !== 0n, 'invalid locktime: a stakeable locked output has locktime 0');
       return { kind: 'stakeable', locktime, output: innerTransferOutput('P', r, 'a stakeable locked output') };
     }
+  }
+  if (inUtxo && chain === 'P' && t === TYPE_IDS.P.CrossTransferOutput) {
+    // secp256k1fx.CrossTransferOutput: the TransferOutput's fields inline, then the recipient.
+    const { amount, owners: o } = secpTransferOutput(r);
+    const recipient = r.fixed(SHORT_ID, 'a recipient');
+    rule(!isZero(recipient), 'receipient cannot be empty');
+    return { kind: 'cross.transfer', amount, owners: o, recipient };
   }
   if (inUtxo && (chain === 'X' || chain === 'P') && t === TYPE_IDS[chain].MintOutput) return { kind: 'secp.mint', owners: owners(r) };
   if (inUtxo && chain === 'X') {

@@ -68,6 +68,11 @@ function utxoOutput(w: Writer, chain: TxChain, out: UtxoOutput): void {
       w.u32(typeId(chain, 'NftMintOutput')).u32(out.groupID);
       ownersBody(w, out.owners);
       return;
+    case 'cross.transfer':
+      w.u32(typeId(chain, 'CrossTransferOutput')).u64(out.amount);
+      ownersBody(w, out.owners);
+      w.fixed(out.recipient, SHORT_ID, 'a recipient');
+      return;
     default:
       throw new TxCodecError(`unknown output kind ${(out as { kind: string }).kind}`);
   }

@@ -49,6 +49,7 @@ export const TYPE_IDS = {
     BaseTx: 8200,
     ClaimTx: 8202,
     MultisigCredential: 8204,
+    CrossTransferOutput: 8206,
   },
   C: {
     ImportTx: 0,
@@ -117,11 +118,24 @@ export interface StakeableLockOutput {
   output: SecpTransferOutput;
 }
 
+/**
+ * Camino secp256k1fx.CrossTransferOutput (P type 8206): a TransferOutput naming a recipient on the
+ * export's target chain. Anyone can leave one at any address with a P BaseTx; it is read so a UTXO
+ * list never fails on one, and never spent by the local signer.
+ */
+export interface CrossTransferOutput {
+  kind: 'cross.transfer';
+  amount: bigint;
+  owners: OutputOwners;
+  /** 20-byte short ID on the target chain. */
+  recipient: Uint8Array;
+}
+
 /** What a transaction output may hold (`avax.TransferableOut`). */
 export type TransferableOut = SecpTransferOutput | LockedOutput | StakeableLockOutput;
 
 /** What a UTXO may hold (`verify.State`). */
-export type UtxoOutput = TransferableOut | SecpMintOutput | NftTransferOutput | NftMintOutput;
+export type UtxoOutput = TransferableOut | SecpMintOutput | NftTransferOutput | NftMintOutput | CrossTransferOutput;
 
 /** secp256k1fx.TransferInput (type 5): amount and which owner addresses sign. */
 export interface SecpTransferInput {

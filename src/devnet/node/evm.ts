@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -91,7 +90,7 @@ function needHexAddress(value: unknown, position: number): string {
   return value.toLowerCase();
 }
 
-function txJson(b: CBlock, t: CTransaction) {
+function txJson(b: CBlock, t: CTransaction, chainId: number) {
   return {
     blockHash: b.hash,
     blockNumber: hex(b.number),
@@ -107,7 +106,7 @@ function txJson(b: CBlock, t: CTransaction) {
     transactionIndex: hex(t.index),
     value: hex(t.value),
     type: '0x2',
-    chainId: hex(500),
+    chainId: hex(chainId),
     v: '0x0',
     r: `0x${'11'.repeat(32)}`,
     s: `0x${'22'.repeat(32)}`,
@@ -128,7 +127,7 @@ function logsJson(b: CBlock, t: CTransaction) {
   }));
 }
 
-function blockJson(b: CBlock, full: boolean) {
+function blockJson(b: CBlock, full: boolean, chainId: number) {
   return {
     number: hex(b.number),
     hash: b.hash,
@@ -142,7 +141,7 @@ function blockJson(b: CBlock, full: boolean) {
     difficulty: '0x1',
     nonce: '0x0000000000000000',
     size: hex(600 + b.transactions.length * 110),
-    transactions: full ? b.transactions.map((t) => txJson(b, t)) : b.transactions.map((t) => t.hash),
+    transactions: full ? b.transactions.map((t) => txJson(b, t, chainId)) : b.transactions.map((t) => t.hash),
     uncles: [],
   };
 }
@@ -157,7 +156,7 @@ function findTx(state: DevnetState, hash: unknown): { b: CBlock; t: CTransaction
 }
 
 /** The devnet's own answers for the EVM reads, from its C-chain model. */
-function builtin(state: DevnetState, router?: RpcRouter): Record<string, (p: unknown[]) => unknown> {
+function builtin(state: DevnetState): Record<string, (p: unknown[]) => unknown> {
   const last = () => state.cBlocks[state.cBlocks.length - 1]!;
   return {
     web3_clientVersion: () => `devnet-evm/${state.version.vmVersions.evm ?? 'v0'}`,
@@ -213,15 +212,15 @@ function builtin(state: DevnetState, router?: RpcRouter): Record<string, (p: unk
     },
     eth_getBlockByNumber: (p) => {
       const b = resolveBlock(state, p[0]);
-      return b ? blockJson(b, p[1] === true) : null;
+      return b ? blockJson(b, p[1] === true, state.evmChainId) : null;
     },
     eth_getBlockByHash: (p) => {
       const b = typeof p[0] === 'string' ? state.cBlocks.find((x) => x.hash === String(p[0]).toLowerCase()) : undefined;
-      return b ? blockJson(b, p[1] === true) : null;
+      return b ? blockJson(b, p[1] === true, state.evmChainId) : null;
     },
     eth_getTransactionByHash: (p) => {
       const f = findTx(state, p[0]);
-      return f ? txJson(f.b, f.t) : null;
+      return f ? txJson(f.b, f.t, state.evmChainId) : null;
     },
     eth_getTransactionReceipt: (p) => {
       const f = findTx(state, p[0]);
@@ -277,9 +276,9 @@ function builtin(state: DevnetState, router?: RpcRouter): Record<string, (p: unk
     },
     eth_sendRawTransaction: (p) => {
       if (typeof p[0] !== 'string' || !/^0x[0-9a-fA-F]+$/.test(p[0])) throw new RpcFault('invalid argument 0: expected hex data', -32602);
-      // A Camino node's EVM decodes, recovers the sender and checks nonce, price and funds.
-      if (router?.dialect === 'camino') return sendRawTransaction(state, p[0] as `0x${string}`);
-      return `0x${createHash('sha256').update(Buffer.from(p[0].slice(2), 'hex')).digest('hex')}`;
+      // An EVM node of either API decodes, recovers the sender and checks nonce, price and funds;
+      // the hash it answers is keccak256 of the bytes, never one made up.
+      return sendRawTransaction(state, p[0] as `0x${string}`);
     },
   };
 }
@@ -333,7 +332,7 @@ async function forward(url: string, method: string, params: unknown[]): Promise<
 }
 
 export function registerEvm(router: RpcRouter, state: DevnetState): void {
-  const own = builtin(state, router);
+  const own = builtin(state);
   for (const path of ['/ext/bc/C/rpc', `/ext/bc/${state.chains.C}/rpc`]) {
     for (const method of new Set([...FORWARDED, ...Object.keys(own)])) {
       router.on(path, method, async (params) => {
@@ -449,7 +448,7 @@ function serve(ws: WebSocket, state: DevnetState): void {
         if (ws.readyState !== WebSocket.OPEN) return;
         const send = (result: unknown) => ws.send(JSON.stringify({ jsonrpc: '2.0', method: 'eth_subscription', params: { subscription: id, result } }));
         if (kind === 'newHeads') {
-          const { transactions: _t, uncles: _u, ...head } = blockJson(b, false);
+          const { transactions: _t, uncles: _u, ...head } = blockJson(b, false, state.evmChainId);
           send(head);
           return;
         }

@@ -259,7 +259,14 @@ function applyC(state: DevnetState, d: DecodedSignedTx): { txID: string } {
 
 /** The issueTx of one chain: decode, verify, apply; the node's own wording for each refusal. */
 export function issueTx(state: DevnetState, p: Params, chain: TxChain): { txID: string } {
-  const bytes = txBytes(p, chain);
+  return issueBytes(state, txBytes(p, chain), chain);
+}
+
+/**
+ * Signed bytes, however they were encoded on the wire: decoded, verified and applied, in either
+ * dialect. The answer is always the bytes' own txID (sha256 of them), never a made-up one.
+ */
+export function issueBytes(state: DevnetState, bytes: Uint8Array, chain: TxChain): { txID: string } {
   let decoded: DecodedSignedTx;
   try {
     decoded = decodeSignedTx(chain, bytes);

@@ -531,7 +531,8 @@ export function createState(): DevnetState {
     cBalances: new Map(),
     cNonces: new Map(),
     cAssetBalances: new Map(),
-    evmChainId: 500,
+    // caminogo genesis/genesis_local.json: the local network's C-Chain signs for chain ID 43112.
+    evmChainId: 43112,
     cBaseFee: 25_000_000_000n,
     cPriorityFee: 1_000_000_000n,
     cBlockListeners: new Set(),

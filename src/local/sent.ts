@@ -1,0 +1,122 @@
+/**
+ * What the chain records the local key sent in the last 24 hours (CHAIN_MCP_MAX_SPEND_PER_DAY
+ * under the local signer): read from the indexer's record of the key's transactions, so deleting
+ * rows of the state store, or a fresh memory store after a restart, does not lower the total.
+ *
+ * X, P and C atomic transactions: GET /v2/transactions?address=<the key>&startTime=… (magellan
+ * api/v2.go, params `address`, `startTime`, `limit`, paged with `next`); each counts what its
+ * inputs held by the key bring less its outputs to the key alone (one owner, threshold 1, no
+ * locktime beyond the transaction), native asset only: amounts paid away and fees. EVM
+ * transactions: GET /v2/ctransactions?fromAddress=<0x>&startTime=…; each counts its value
+ * (unless to the key's own 0x address) and the most its gas could burn (gas limit × max fee).
+ *
+ * What the record cannot show: an atomic C export's EVM inputs and an atomic C import's 0x
+ * credits (only its fee is counted here), and a deposit's lock (a deposited output looks like the
+ * key's own); those are counted by the state store's own ledger, which the caller takes when it
+ * says more.
+ */
+import type { ToolContext } from '../core/tool.js';
+import type { LocalEnv } from './env.js';
+
+const DAY_S = 86_400;
+const PAGE = 1000;
+/** At most this many pages per list: a key with more transactions a day is not told here. */
+const MAX_PAGES = 10;
+const WEI_PER_UNIT = 1_000_000_000n;
+
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+function big(v: unknown): bigint {
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
+  if (typeof v === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(v)) return BigInt(v);
+  throw new Error(`not an amount: ${String(v).slice(0, 40)}`);
+}
+
+/** `X-local1abc` -> `local1abc`: how Magellan lists addresses. */
+const bare = (a: string) => a.slice(a.indexOf('-') + 1);
+
+function unixOf(v: unknown): number {
+  const t = typeof v === 'string' ? Date.parse(v) : Number.NaN;
+  return Number.isFinite(t) ? Math.floor(t / 1000) : Number.NaN;
+}
+
+/** Every item of a list, following `next` (bounded); undefined when it does not end within MAX_PAGES. */
+async function all(ctx: ToolContext, path: string, first: Array<[string, string]>, key: string): Promise<unknown[] | undefined> {
+  const items: unknown[] = [];
+  let query: Array<[string, string]> = first;
+  for (let n = 0; n < MAX_PAGES; n++) {
+    const raw = obj(await ctx.indexer(path, query));
+    items.push(...arr(raw[key]));
+    const next = typeof raw.next === 'string' && raw.next.trim() !== '' ? raw.next : undefined;
+    if (!next) return items;
+    query = [...new URLSearchParams(next.includes('?') ? next.slice(next.indexOf('?') + 1) : next)];
+  }
+  return undefined;
+}
+
+/** What one X/P/C atomic transaction of the indexer took from the key (native, smallest unit). */
+function xpSent(tx: Record<string, unknown>, key: string, native: string, cChainID: string): bigint {
+  let held = 0n;
+  for (const i of arr(tx.inputs)) {
+    const o = obj(obj(i).output);
+    if (o.assetID === native && arr(o.addresses).map(String).includes(key)) held += big(o.amount);
+  }
+  if (held === 0n) return 0n;
+  // An import into C credits 0x addresses the record does not list as outputs: its fee is counted here, its credit by the store.
+  if (tx.chainID === cChainID && arr(tx.outputs).length === 0) return big(tx.txFee ?? 0);
+  const at = unixOf(tx.timestamp);
+  let kept = 0n;
+  for (const raw of arr(tx.outputs)) {
+    const o = obj(raw);
+    const addresses = arr(o.addresses).map(String);
+    const alone = addresses.length === 1 && addresses[0] === key && Number(o.threshold ?? 1) === 1 && !(Number(o.locktime ?? 0) > at);
+    if (o.assetID === native && alone) kept += big(o.amount);
+  }
+  return held > kept ? held - kept : 0n;
+}
+
+/** What one EVM transaction from the key's 0x address took (native smallest unit, rounded up). */
+function evmSent(tx: Record<string, unknown>, evm: string): bigint {
+  const gas = big(tx.gasLimit) * big(tx.maxFeePerGas ?? tx.gasPrice);
+  const value = String(tx.toAddr ?? '').toLowerCase() === evm ? 0n : big(tx.value);
+  return (gas + value + WEI_PER_UNIT - 1n) / WEI_PER_UNIT;
+}
+
+/**
+ * The native amount the chain records the key sent since 24 hours before `nowMs`; undefined
+ * when the indexer cannot say (none configured, unreachable, an answer this cannot read, or
+ * more transactions than it pages through).
+ */
+export async function chainSent(ctx: ToolContext, env: LocalEnv, nowMs: number): Promise<bigint | undefined> {
+  const since = String(Math.floor(nowMs / 1000) - DAY_S);
+  const key = bare(env.own.x);
+  const evm = env.own.evm.toLowerCase();
+  try {
+    const [txs, ctxs] = await Promise.all([
+      all(ctx, '/v2/transactions', [['address', key], ['startTime', since], ['limit', String(PAGE)]], 'transactions'),
+      all(ctx, '/v2/ctransactions', [['fromAddress', evm], ['startTime', since], ['limit', String(PAGE)]], 'Transactions'),
+    ]);
+    if (!txs || !ctxs) return undefined;
+    let sent = 0n;
+    const seen = new Set<string>();
+    for (const raw of txs) {
+      const tx = obj(raw);
+      const id = String(tx.id ?? '');
+      if (seen.has(id)) continue;
+      seen.add(id);
+      sent += xpSent(tx, key, env.network.assetID, env.chainIDs.C);
+    }
+    for (const raw of ctxs) {
+      const tx = obj(raw);
+      if (String(tx.fromAddr ?? '').toLowerCase() !== evm) continue;
+      const id = String(tx.hash ?? '');
+      if (seen.has(id)) continue;
+      seen.add(id);
+      sent += evmSent(tx, evm);
+    }
+    return sent;
+  } catch {
+    return undefined;
+  }
+}

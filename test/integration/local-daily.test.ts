@@ -1,0 +1,166 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import type { DevnetState } from '../../src/devnet/state/index.js';
+import { writeKeyFile } from '../../src/signer/keyfile.js';
+import { MemoryStore } from '../../src/state/memory.js';
+import { PostgresStore } from '../../src/state/postgres.js';
+import { SqliteStore } from '../../src/state/sqlite.js';
+import type { StateStore } from '../../src/state/store.js';
+import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
+import { recordingNode } from '../helpers/recording-node.js';
+import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+
+/**
+ * Under the local signer the rolling 24 h total (CHAIN_MCP_MAX_SPEND_PER_DAY) counts what the
+ * indexer records the key sent, so ledger rows deleted from any state backend, or a restart with
+ * a fresh memory store, let nothing more through; an indexer that cannot say refuses the spend.
+ * Each test has a fresh simulator: its only earlier spend by the key is the seed's 0.001 CAM fee.
+ */
+
+const CAM = 1_000_000_000n;
+let devnet: Devnet;
+let state: DevnetState;
+let dir: string;
+const open: SpendHarness[] = [];
+const PASSPHRASE = 'correct horse battery staple 32';
+const ISSUES = ['avm.issueTx', 'platform.issueTx', 'avax.issueTx', 'eth_sendRawTransaction'];
+const issued = () => ISSUES.reduce((n, m) => n + requestsFor(devnet, m), 0);
+
+async function harness(env: Record<string, string> = {}, store?: StateStore): Promise<SpendHarness> {
+  const h = await spendHarness(devnet, {
+    env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
+    ...(store ? { state: store } : {}),
+  });
+  open.push(h);
+  return h;
+}
+
+const alice = () => state.users.get('alice')!.keys[0]!;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'chain-mcp-daily-'));
+  const first = await startDevnet({ dialect: 'camino' });
+  await writeKeyFile(join(dir, 'key.json'), first.localKey.privateKey, PASSPHRASE, { N: 2 ** 12, r: 8, p: 1 });
+  await first.close();
+  writeFileSync(join(dir, 'passphrase'), `${PASSPHRASE}\n`, { mode: 0o600 });
+});
+beforeEach(async () => {
+  devnet = await startDevnet({ dialect: 'camino' });
+  devnet.router.record = true;
+  state = devnet.state;
+});
+afterEach(async () => {
+  for (const h of open.splice(0)) await h.close();
+  await devnet.close();
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the daily total counts what the chain records the key sent: editing the store lowers nothing', () => {
+  const DAILY = { CHAIN_MCP_MAX_SPEND_PER_DAY: String((3n * CAM) / 2n) };
+  let postgres: TestPostgres | undefined;
+  afterAll(async () => {
+    await postgres?.stop();
+  });
+  const backends: Array<{ name: string; open(): Promise<{ store: StateStore; wipe(): Promise<StateStore> }> }> = [
+    {
+      name: 'memory (a restart starts a fresh store)',
+      open: async () => ({ store: new MemoryStore(), wipe: async () => new MemoryStore() }),
+    },
+    {
+      name: 'sqlite (ledger rows deleted in the file)',
+      open: async () => {
+        const store = await SqliteStore.open(join(dir, `state-${Date.now()}.db`));
+        const wipe = async () => {
+          // As a shell writing the file would: the store's own connection, the table emptied.
+          (store as unknown as { db: { exec(sql: string): void } }).db.exec('DELETE FROM chain_mcp_ledger');
+          return store;
+        };
+        return { store, wipe };
+      },
+    },
+    {
+      name: 'postgres (ledger rows deleted by a role that can write the table)',
+      open: async () => {
+        postgres ??= await startPostgres();
+        const store = await PostgresStore.open(postgres.url, undefined, 2);
+        const wipe = async () => {
+          await store.pool.query('DELETE FROM chain_mcp_ledger');
+          return store;
+        };
+        return { store, wipe };
+      },
+    },
+  ];
+
+  for (const backend of backends) {
+    it(`${backend.name}: 1 CAM sent under a 1.5 CAM daily limit, the rows gone, another 1 CAM is still refused`, async () => {
+      const { store, wipe } = await backend.open();
+      try {
+        const h = await harness(DAILY, store);
+        const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
+        const p = await h.call('xvm_send', args);
+        expect(p.isError, p.text).toBe(false);
+        const done = await h.call('xvm_send', { ...args, confirm: p.structured!.confirmationId });
+        expect(done.isError, done.text).toBe(false);
+        const tampered = await wipe();
+        expect(await tampered.spent('default', Date.now())).toBe(0n);
+        const again = await harness(DAILY, tampered);
+        const before = issued();
+        const r = await again.call('xvm_send', args);
+        expect(r.isError).toBe(true);
+        expect(r.text).toContain('CHAIN_MCP_MAX_SPEND_PER_DAY');
+        expect(r.text).toContain('; 1.002 CAM was sent already');
+        expect(issued()).toBe(before);
+      } finally {
+        for (const h of open.splice(0)) await h.close();
+        await store.close().catch(() => undefined);
+      }
+    }, 120_000);
+  }
+
+  it('at confirm the chain is read again: what the key sent elsewhere since the preview (another store) is counted, nothing is sent', async () => {
+    const h = await harness(DAILY);
+    const p = await h.call('xvm_send', { amount: '0.4 CAM', assetID: 'CAM', to: alice().x });
+    expect(p.isError, p.text).toBe(false);
+    // The same key spends 1.2 CAM from a process with a store of its own and no limit.
+    const elsewhere = await harness();
+    const args = { amount: '1.2 CAM', assetID: 'CAM', to: alice().x };
+    const q = await elsewhere.call('xvm_send', args);
+    expect((await elsewhere.call('xvm_send', { ...args, confirm: q.structured!.confirmationId })).isError).toBe(false);
+    const before = issued();
+    const r = await h.call('xvm_send', { amount: '0.4 CAM', assetID: 'CAM', to: alice().x, confirm: p.structured!.confirmationId });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('; 1.202 CAM was sent already');
+    expect(issued()).toBe(before);
+  });
+
+  it('an indexer that cannot answer refuses a spend under a daily limit in one line, and none is sent', async () => {
+    const down = recordingNode((_req, res) => {
+      res.writeHead(503, { 'content-type': 'text/plain' });
+      res.end('unavailable');
+    });
+    const url = await down.listen();
+    try {
+      const h = await harness({ ...DAILY, CHAIN_MCP_INDEXER_URL: url });
+      const before = issued();
+      const r = await h.call('xvm_send', { amount: '0.1 CAM', assetID: state.nativeAssetID, to: alice().x });
+      expect(r.isError).toBe(true);
+      expect(r.text.split('\n')[0]).toBe(
+        'Refused: CHAIN_MCP_MAX_SPEND_PER_DAY is set, and the indexer (CHAIN_MCP_INDEXER_URL) could not say what the key sent in the last 24 hours, so the daily total cannot be checked. Nothing was sent.',
+      );
+      expect(issued()).toBe(before);
+      // Without a daily limit the key's transactions are not asked for.
+      const free = await harness({ CHAIN_MCP_INDEXER_URL: url });
+      const seen = down.seen.length;
+      expect((await free.call('xvm_send', { amount: '0.1 CAM', assetID: state.nativeAssetID, to: alice().x })).isError).toBe(false);
+      expect(down.seen.slice(seen).filter((q) => /transactions/.test(q.url))).toEqual([]);
+    } finally {
+      await down.close();
+    }
+  });
+});
