@@ -178,13 +178,9 @@ export function offerTerms(raw: unknown): OfferTerms {
   };
 }
 
-/**
- * The reward a deposit of `amount` for `duration` seconds earns in total (caminogo
- * deposit/camino_deposit.go TotalReward): amount × (duration − no-rewards period) × nominator / (10⁶ × year).
- */
-export function depositTotalReward(o: Pick<OfferTerms, 'noRewards' | 'nominator'>, amount: bigint, duration: bigint): bigint {
-  const rewarded = duration > o.noRewards ? duration - o.noRewards : 0n;
-  return (amount * rewarded * o.nominator) / RATE_DENOMINATOR;
+/** depositTotalReward with an offer's terms (caminogo deposit/camino_deposit.go TotalReward). */
+export function offerTotalReward(o: Pick<OfferTerms, 'noRewards' | 'nominator'>, amount: bigint, duration: bigint): bigint {
+  return depositTotalReward(amount, o.nominator, duration, o.noRewards);
 }
 
 /** `now`: Unix seconds, for whether the offer takes deposits now. */
