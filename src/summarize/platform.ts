@@ -178,15 +178,6 @@ export function offerTerms(raw: unknown): OfferTerms {
   };
 }
 
-/**
- * The reward a deposit of `amount` for `duration` seconds earns in total (caminogo
- * deposit/camino_deposit.go TotalReward): amount × (duration − no-rewards period) × nominator / (10⁶ × year).
- */
-export function depositTotalReward(o: Pick<OfferTerms, 'noRewards' | 'nominator'>, amount: bigint, duration: bigint): bigint {
-  const rewarded = duration > o.noRewards ? duration - o.noRewards : 0n;
-  return (amount * rewarded * o.nominator) / RATE_DENOMINATOR;
-}
-
 /** `now`: Unix seconds, for whether the offer takes deposits now. */
 export function decodeDepositOffer(raw: unknown, network: Pick<NetworkInfo, 'assetSymbol'>, now: bigint): DepositOfferOut {
   const r = (raw ?? {}) as Record<string, unknown>;

@@ -214,7 +214,7 @@ describe("a deposit's reward against the offer's reward room", () => {
     const devnet = await camino();
     const offer = devnet.state.depositOffers[0]!;
     const args = { offerID: offer.id, amount: '5 CAM', duration: 60 * DAY };
-    const reward = depositTotalReward({ noRewards: BigInt(offer.noRewardsPeriodDuration), nominator: offer.interestRateNominator }, 5_000_000_000n, BigInt(60 * DAY));
+    const reward = depositTotalReward(5_000_000_000n, offer.interestRateNominator, BigInt(60 * DAY), BigInt(offer.noRewardsPeriodDuration));
     expect(reward).toBeGreaterThan(0n);
     offer.totalMaxAmount = 0n;
     offer.totalMaxRewardAmount = 100_000_000_000n;
