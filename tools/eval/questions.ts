@@ -256,9 +256,9 @@ export const QUESTIONS: readonly EvalQuestion[] = [
       // each second, so the total is taken at the node's clock now or the two seconds before.
       const now = w.state.now();
       const total = (at: number) => c.validatorRewards + c.expiredDepositRewards + depositReward(w, 'deposit:0', at).reward + depositReward(w, 'deposit:1', at).reward;
-      const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      const literal = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       return [
-        { what: 'the total claimable', text: new RegExp([now, now - 1, now - 2].map((at) => escape(cam(w, total(at)))).join('|')) },
+        { what: 'the total claimable', text: new RegExp([now, now - 1, now - 2].map((at) => literal(cam(w, total(at)))).join('|')) },
         { what: 'the validator rewards', text: cam(w, c.validatorRewards) },
         { what: 'the expired deposit rewards', text: cam(w, c.expiredDepositRewards) },
         { what: 'the reward of the deposit whose rewards ended, by its ID', text: `${cam(w, depositReward(w, 'deposit:1', now).reward)} of deposit ${registeredId('deposit:1')}` },
