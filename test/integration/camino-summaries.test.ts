@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { claimableReward, type DevnetState, fund, registeredId, unlockableAmount } from '../../src/devnet/state/index.js';
+import { RpcFault } from '../../src/devnet/rpc.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
 /**
@@ -201,5 +202,19 @@ describe('Camino reads and holder summaries (camino dialect, clock held)', () =>
     expect(r.isError, r.text).toBe(false);
     const hints = r.text.split('\n').filter((l) => l.includes('platform_unlockDeposit'));
     expect(hints.map((l) => l.slice(l.indexOf('{')))).toEqual([JSON.stringify({ depositTxIDs: [ended] }), JSON.stringify({ depositTxIDs: [running] })].map((j) => j.replace(':', ': ')));
+  });
+
+  // Last: it replaces the node's platform.getUTXOs for the rest of this devnet.
+  it("platform_getClaimables still answers the node's figures when the deposits cannot be read, and says what is left out", async () => {
+    const d0 = devnet.state.users.get('devnet')!.keys[0]!;
+    devnet.router.on('/ext/P', 'platform.getUTXOs', () => {
+      throw new RpcFault('utxo index offline');
+    });
+    const r = await stack.call('platform_getClaimables', { addresses: [d0.p] });
+    expect(r.isError, r.text).toBe(false);
+    const c = devnet.state.claimables.find((x) => x.owner.addresses.length === 1 && x.owner.addresses[0] === d0.p)!;
+    expect((r.structured as Rec).total.value).toBe(String(c.validatorRewards + c.expiredDepositRewards));
+    expect((r.structured as Rec).depositsNotRead).toContain('utxo index offline');
+    expect(r.text.split('\n')[1]).toContain('Deposit rewards not read, so not in the total: ');
   });
 });
