@@ -22,6 +22,8 @@ export default defineConfig({
       'test/eval/**/*.test.ts',
       'test/client/http.test.ts',
       'test/integration/*.test.ts',
+      // The state store contract (issue 44, group `state`): memory, SQLite and a real PostgreSQL in this process.
+      'test/state/contract.test.ts',
     ],
     // A freshness check of generated code (src/core/app-class.ts against a rebuild of the installed
     // ext-apps): no mutated file reaches it, and inside Stryker's sandbox, where node_modules is a

@@ -10,6 +10,7 @@ import { AmountOut, big, listLines, nativeAmount, TimeOut, timeOut } from '../su
 import { chainNamer, describePTx } from '../summarize/p-tx.js';
 import { decodeDepositOffer, ratePercent } from '../summarize/platform.js';
 import { withShallowOutputs } from '../summarize/schema.js';
+import { decodeUtxo, type DecodedUtxo } from '../summarize/utxo.js';
 import { quote, STRANGER_NOTE } from '../summarize/stranger.js';
 
 /**
@@ -35,7 +36,7 @@ const ownerOut = (raw: unknown) => {
   const r = obj(raw);
   return { addresses: arr(r.addresses).map(str), threshold: big(r.threshold).toString(), locktime: big(r.locktime).toString() };
 };
-const ownerText = (o: z.infer<typeof OwnerOut>) =>
+export const ownerText = (o: z.infer<typeof OwnerOut>) =>
   o.addresses.length === 1 && o.threshold === '1' ? o.addresses[0]! : `${o.threshold} of ${o.addresses.join(', ')}`;
 
 export const DepositOut = z.object({
@@ -132,6 +133,30 @@ export async function readDeposits(ctx: ToolContext, ids: readonly string[]): Pr
   return { timestamp, deposits };
 }
 
+/** Pages of platform.getUTXOs, bounded. */
+const MAX_PAGES = 20;
+const PAGE = 1024;
+
+/**
+ * Every P UTXO of one address, each once: the node's pages may overlap (a UTXO at the page
+ * boundary comes again), so UTXOs are keyed by their ID.
+ */
+export async function pUtxos(ctx: ToolContext, address: string, hrp: string): Promise<DecodedUtxo[]> {
+  const seen = new Map<string, DecodedUtxo>();
+  let startIndex: unknown;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const r = obj(await caminoRpc(ctx, 'platform.getUTXOs', { addresses: [address], limit: PAGE, encoding: 'hex', ...(startIndex ? { startIndex } : {}) }));
+    const utxos = arr(r.utxos).map(str);
+    for (const text of utxos) {
+      const u = decodeUtxo(text, hrp, str(r.encoding) || 'hex');
+      if (u) seen.set(u.utxoID, u);
+    }
+    if (utxos.length < PAGE) break;
+    startIndex = r.endIndex;
+  }
+  return [...seen.values()];
+}
+
 /** One holder's line: amount, offer, unlock date, rewards. */
 export function depositLine(d: DepositOut, now: bigint): string {
   const offer = d.interestRatePercent ? `${d.interestRatePercent} % a year${d.offerMemo ? ` ${quote(d.offerMemo, 40)}` : ''}` : `offer ${d.depositOfferID}`;
@@ -200,13 +225,30 @@ export async function ownPAddresses(ctx: ToolContext): Promise<string[]> {
   return own.map((a) => `P-${a.slice(a.indexOf('-') + 1)}`);
 }
 
+const DepositClaim = z.object({ depositTxID: z.string(), claimable: AmountOut });
 const ClaimableOut = z.object({
   owner: OwnerOut,
-  found: z.boolean().describe('false: the node has nothing claimable for this exact owner.'),
+  found: z.boolean().describe('false: nothing claimable for this exact owner (the node has no entry, no deposit reward).'),
   validatorRewards: AmountOut,
-  expiredDepositRewards: AmountOut.describe('Unclaimed rewards of deposits that ended.'),
+  expiredDepositRewards: AmountOut.describe('Unclaimed rewards of deposits that were unlocked after they ended.'),
+  depositRewards: AmountOut.describe("Rewards of deposits this owner is the reward owner of, held by the owner's addresses: claimable now, per deposit."),
+  deposits: z.array(DepositClaim).describe('Those deposits with something claimable: platform_claim {kind: "deposit", depositTxID}.'),
   total: AmountOut,
 });
+
+/**
+ * The deposits held by these P addresses (the lock IDs of their UTXOs, native asset only), read with
+ * platform.getDeposits: a node has no method that lists deposits by reward owner.
+ */
+async function depositsHeldBy(ctx: ToolContext, addresses: readonly string[], network: { hrp: string; assetID: string }): Promise<DepositOut[]> {
+  const ids = new Set<string>();
+  for (const address of new Set(addresses)) {
+    for (const u of await pUtxos(ctx, address, network.hrp)) {
+      if (u.depositTxID && (!network.assetID || u.assetID === network.assetID)) ids.add(u.depositTxID);
+    }
+  }
+  return ids.size ? (await readDeposits(ctx, [...ids])).deposits : [];
+}
 
 export const caminoTools: ToolDef[] = withShallowOutputs([
   defineTool({
@@ -232,7 +274,7 @@ export const caminoTools: ToolDef[] = withShallowOutputs([
   defineTool({
     name: 'platform_getClaimables',
     title: 'Claimable rewards',
-    description: 'Rewards claimable now per owner (Camino): validator rewards and expired deposits. Default: own addresses.',
+    description: "Rewards claimable now per owner (Camino): validator rewards, expired deposits, and the held deposits' rewards by deposit ID. Default: own addresses.",
     tier: 'read',
     toolset: 'platform',
     input: z.strictObject({
@@ -240,7 +282,7 @@ export const caminoTools: ToolDef[] = withShallowOutputs([
       threshold: z.number().int().min(1).max(64).optional().describe('One joint owner of all addresses with this threshold.'),
       locktime: z.number().int().min(0).optional().describe('Owner locktime; default 0.'),
     }),
-    output: z.object({ claimables: z.array(ClaimableOut), total: AmountOut }),
+    output: z.object({ claimables: z.array(ClaimableOut), total: AmountOut, depositsNotRead: z.string().optional().describe('Why the deposits held could not be read (their rewards are then not counted).') }),
     run: async (input, ctx) => {
       const network = await networkOrBlank(ctx);
       const show = (v: bigint) => nativeAmount(v, network);
@@ -248,27 +290,49 @@ export const caminoTools: ToolDef[] = withShallowOutputs([
       if (addresses.length === 0) throw new ChainMcpError('input', 'Invalid input: addresses: required (no local key or keystore user is configured to default to).');
       if (input.threshold !== undefined && input.threshold > addresses.length) throw new ChainMcpError('input', `Invalid input: threshold: ${input.threshold} is more than the ${addresses.length} address(es) given.`);
       const owners = ownersOf(addresses, input.threshold, BigInt(input.locktime ?? 0));
-      const raw = obj(await caminoRpc(ctx, 'platform.getClaimables', { owners }));
+      // The deposits are a second read: when it fails, the node's own figures still answer, with a word on what is missing.
+      let depositsNotRead: string | undefined;
+      const [raw, deposits] = await Promise.all([
+        caminoRpc(ctx, 'platform.getClaimables', { owners }).then(obj),
+        depositsHeldBy(ctx, addresses, network).catch((err: unknown) => {
+          depositsNotRead = (err as Error).message.split('\n')[0]!;
+          return [] as DepositOut[];
+        }),
+      ]);
       const replies = arr(raw.claimables).map(obj);
       let total = 0n;
       const claimables = owners.map((o) => {
         const owner = ownerOut(o);
         // The node leaves out owners with nothing claimable, so replies are matched by their owner.
         const reply = replies.find((r) => sameOwner(ownerOut(r.rewardOwner), owner));
+        // A deposit's reward is its reward owner's, claimed per deposit (claimType 3), whoever holds the deposit.
+        const own = deposits.filter((d) => sameOwner(d.rewardOwner, owner) && d.claimableReward.value !== '0');
         const v = big(reply?.validatorRewards);
         const e = big(reply?.expiredDepositRewards);
-        total += v + e;
-        return { owner, found: reply !== undefined, validatorRewards: show(v), expiredDepositRewards: show(e), total: show(v + e) };
+        const d = own.reduce((sum, x) => sum + big(x.claimableReward.value), 0n);
+        total += v + e + d;
+        return {
+          owner,
+          found: reply !== undefined || own.length > 0,
+          validatorRewards: show(v),
+          expiredDepositRewards: show(e),
+          depositRewards: show(d),
+          deposits: own.map((x) => ({ depositTxID: x.depositTxID, claimable: x.claimableReward })),
+          total: show(v + e + d),
+        };
       });
-      return { claimables, total: show(total) };
+      return { claimables, total: show(total), ...(depositsNotRead ? { depositsNotRead } : {}) };
     },
     summarize: (o) =>
       [
-        `Claimable now: ${o.total.display} in total.`,
+        `Claimable now: ${o.total.display} in total (validator rewards, rewards of ended deposits, and rewards of the deposits these addresses hold).`,
+        ...(o.depositsNotRead ? [`Deposit rewards not read, so not in the total: ${o.depositsNotRead}`] : []),
         ...listLines(o.claimables, 20, (c) =>
-          c.found ? `${ownerText(c.owner)}: ${c.total.display} (validator rewards ${c.validatorRewards.display}, expired deposit rewards ${c.expiredDepositRewards.display})` : `${ownerText(c.owner)}: nothing claimable`,
+          c.found
+            ? `${ownerText(c.owner)}: ${c.total.display} (validator rewards ${c.validatorRewards.display}, expired deposit rewards ${c.expiredDepositRewards.display}, deposit rewards ${c.depositRewards.display}${c.deposits.length ? `: ${c.deposits.map((d) => `${d.claimable.display} of deposit ${d.depositTxID}`).join(', ')}` : ''})`
+            : `${ownerText(c.owner)}: nothing claimable`,
         ),
-        'Rewards of running deposits are claimable per deposit: see platform_getDeposits.',
+        'Claim with platform_claim (a deposit reward by its deposit ID above). A deposit held by other addresses is not listed: account_overview of its holder names its ID.',
       ].join('\n'),
   }),
   defineTool({

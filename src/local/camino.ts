@@ -11,7 +11,7 @@ import { caminoRpc } from '../context/camino.js';
 import type { ToolContext } from '../core/tool.js';
 import { InputError } from '../errors.js';
 import { nativeAmount } from '../summarize/format.js';
-import { offerTotalReward, type OfferTerms, offerTerms, ratePercent } from '../summarize/platform.js';
+import { depositTotalReward, type OfferTerms, offerTerms, ratePercent } from '../summarize/platform.js';
 import type { LocalEnv } from './env.js';
 import { decodedView } from './render.js';
 import { type Args, addressBytes, built, type LocalBuilder, type LocalSpend, memoBytes, onlyOwn, single } from './spends.js';
@@ -67,7 +67,7 @@ async function deposit(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
   const cap = offer.totalMax;
   if (cap > 0n && amount > cap - offer.deposited) throw new InputError('amount', `this offer has room for ${show(env, cap - offer.deposited)} more`);
   // The reward this deposit would earn must fit in what the offer has left to pay (RemainingReward).
-  const potential = offerTotalReward(offer, amount, BigInt(duration));
+  const potential = depositTotalReward(amount, offer.nominator, BigInt(duration), offer.noRewards);
   const rewardRoom = offer.totalMaxReward > offer.rewarded ? offer.totalMaxReward - offer.rewarded : 0n;
   if (offer.totalMaxReward > 0n && potential > rewardRoom) {
     throw new InputError('amount', `this deposit would earn ${show(env, potential)}, more than the ${show(env, rewardRoom)} of rewards this offer has left to pay; deposit less or for less time`);
@@ -86,7 +86,7 @@ async function deposit(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
   const end = now + BigInt(view.deposit!.depositDuration);
   const { unlockPeriod, noRewards, nominator } = offer;
   const rewarded = BigInt(view.deposit!.depositDuration) - noRewards;
-  const total = offerTotalReward(offer, locked, BigInt(view.deposit!.depositDuration));
+  const total = depositTotalReward(locked, offer.nominator, BigInt(view.deposit!.depositDuration), offer.noRewards);
   const lines = [
     `Deposits: ${show(env, locked)}, locked from acceptance (about now) until about ${iso(end)}${unlockPeriod > 0n ? `, unlocking gradually from about ${iso(end - unlockPeriod)}` : ''}`,
     `Earns: ${ratePercent(nominator)} % a year for ${humanDuration(rewarded > 0n ? rewarded : 0n)} (the offer pays nothing in its last ${humanDuration(noRewards)}), about ${show(env, total)} in total, ${

@@ -178,11 +178,6 @@ export function offerTerms(raw: unknown): OfferTerms {
   };
 }
 
-/** depositTotalReward with an offer's terms (caminogo deposit/camino_deposit.go TotalReward). */
-export function offerTotalReward(o: Pick<OfferTerms, 'noRewards' | 'nominator'>, amount: bigint, duration: bigint): bigint {
-  return depositTotalReward(amount, o.nominator, duration, o.noRewards);
-}
-
 /** `now`: Unix seconds, for whether the offer takes deposits now. */
 export function decodeDepositOffer(raw: unknown, network: Pick<NetworkInfo, 'assetSymbol'>, now: bigint): DepositOfferOut {
   const r = (raw ?? {}) as Record<string, unknown>;

@@ -81,13 +81,18 @@ describe('Camino reads against a camino-dialect node', () => {
       ],
     });
     const c = devnet.state.claimables[0]!;
-    const list = r.structured!.claimables as Array<{ found: boolean; validatorRewards: { value: string }; expiredDepositRewards: { value: string } }>;
+    const list = r.structured!.claimables as Array<{ found: boolean; validatorRewards: { value: string }; expiredDepositRewards: { value: string }; depositRewards: { value: string }; deposits: Array<{ depositTxID: string; claimable: { value: string } }> }>;
     // The node answers only d0's owner; alice's is left out and must not take d0's figures.
     expect(list[0]!.found).toBe(false);
+    expect(list[0]!.deposits).toEqual([]);
     expect(list[1]!.found).toBe(true);
     expect(list[1]!.validatorRewards.value).toBe(String(c.validatorRewards));
     expect(list[1]!.expiredDepositRewards.value).toBe(String(c.expiredDepositRewards));
-    expect((r.structured!.total as { value: string }).value).toBe(String(c.validatorRewards + c.expiredDepositRewards));
+    // d0's two deposits (its reward owner alone) are counted too, each by its ID.
+    expect(list[1]!.deposits.map((d) => d.depositTxID).sort()).toEqual([registeredId('deposit:0'), registeredId('deposit:1')].sort());
+    const deposits = list[1]!.deposits.reduce((sum, d) => sum + BigInt(d.claimable.value), 0n);
+    expect(list[1]!.depositRewards.value).toBe(String(deposits));
+    expect((r.structured!.total as { value: string }).value).toBe(String(c.validatorRewards + c.expiredDepositRewards + deposits));
     expect(r.text).toContain(`${alice.p}: nothing claimable`);
   });
 
@@ -95,7 +100,9 @@ describe('Camino reads against a camino-dialect node', () => {
     const r = await stack.call('platform_getClaimables', {});
     expect(r.isError, r.text).toBe(false);
     const c = devnet.state.claimables[0]!;
-    expect((r.structured!.total as { value: string }).value).toBe(String(c.validatorRewards + c.expiredDepositRewards));
+    const deposits = (r.structured!.claimables as Array<{ depositRewards: { value: string } }>).reduce((sum, x) => sum + BigInt(x.depositRewards.value), 0n);
+    expect(deposits).toBeGreaterThan(0n);
+    expect((r.structured!.total as { value: string }).value).toBe(String(c.validatorRewards + c.expiredDepositRewards + deposits));
   });
 
   it('platform_getMultisigAlias: owners and threshold; an ordinary address is no alias', async () => {

@@ -156,5 +156,21 @@ describe('chain-mcp --check (npm run doctor)', () => {
       expect(fromFile.out).not.toContain('come from the environment');
       expect(fromFile.out).not.toContain('comes from the environment');
     });
+
+    it('spends on with exactly one secret from the environment: warned too, in the singular (issue 44)', async () => {
+      const file = join(dir, 'ks-one');
+      writeFileSync(file, 'alice password\n', { mode: 0o600 });
+      const { out } = await check({
+        CHAIN_MCP_NODE_URL: camino.nodeUrl,
+        CHAIN_MCP_KEY_FILE: keyFile,
+        CHAIN_MCP_ALLOW_SPEND: 'true',
+        CHAIN_MCP_KEYSTORE_USER: 'alice',
+        CHAIN_MCP_KEYSTORE_PASSWORD_FILE: file,
+        CHAIN_MCP_AUTH_TOKEN: 'node auth token value',
+      });
+      expect(lines(out)).toContain(
+        "warn  spends are on and CHAIN_MCP_AUTH_TOKEN comes from the environment, which every process of the same OS user can read (/proc/<pid>/environ): use CHAIN_MCP_AUTH_TOKEN_FILE with a file only chain-mcp's OS user reads",
+      );
+    });
   });
 });

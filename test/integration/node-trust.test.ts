@@ -9,7 +9,7 @@ import { encodeUtxo, ZERO_ID } from '../../src/codec/tx/index.js';
 import { issueTx } from '../../src/devnet/node/issue.js';
 import { pageUtxos } from '../../src/devnet/node/xvm.js';
 import type { Params } from '../../src/devnet/rpc.js';
-import { offerTotalReward } from '../../src/summarize/platform.js';
+import { depositTotalReward } from '../../src/summarize/platform.js';
 import { writeKeyFile } from '../../src/signer/keyfile.js';
 import { recordingNode } from '../helpers/recording-node.js';
 import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
@@ -214,7 +214,7 @@ describe("a deposit's reward against the offer's reward room", () => {
     const devnet = await camino();
     const offer = devnet.state.depositOffers[0]!;
     const args = { offerID: offer.id, amount: '5 CAM', duration: 60 * DAY };
-    const reward = offerTotalReward({ noRewards: BigInt(offer.noRewardsPeriodDuration), nominator: offer.interestRateNominator }, 5_000_000_000n, BigInt(60 * DAY));
+    const reward = depositTotalReward(5_000_000_000n, offer.interestRateNominator, BigInt(60 * DAY), BigInt(offer.noRewardsPeriodDuration));
     expect(reward).toBeGreaterThan(0n);
     offer.totalMaxAmount = 0n;
     offer.totalMaxRewardAmount = 100_000_000_000n;

@@ -199,14 +199,25 @@ describe.each(backends)('the state store contract: $name', (backend) => {
     });
 
     it('a waiter on one connection is woken by a decision made on the other', async () => {
-      const x = approval({ expiresAt: Date.now() + 60_000 });
+      const x = approval({ expiresAt: Date.now() + 600_000 });
       await a.putApproval(x, Date.now(), 10_000);
-      // Bounded below the test's timeout: a wake-up that never comes shows as 'pending', not a hang.
-      const waiting = a.waitApproval(x.nonce, 20_000);
-      await new Promise((r) => setTimeout(r, 50));
+      // The wait would last 10 minutes and reads the state again at its end, so a wake-up that never
+      // comes would still end "approved", only late (issue 44): a guard far beyond any wake-up
+      // (notifications arrive in milliseconds, SQLite polls every 200 ms) tells the two apart.
+      // A first short wait opens the listening connection, so the long one below is parked (its first
+      // read done) well before the decision: a decision read at once would need no wake-up.
+      expect(await a.waitApproval(x.nonce, 1)).toBe('pending');
+      const waiting = a.waitApproval(x.nonce, 600_000);
+      await new Promise((r) => setTimeout(r, 200));
       expect(await b.decideApproval(x.nonce, 'approved', 'page', Date.now())).toBe(true);
-      expect(await waiting).toBe('approved');
-    });
+      let guard: NodeJS.Timeout | undefined;
+      const notWoken = new Promise<string>((resolve) => (guard = setTimeout(() => resolve('not woken within 15 s'), 15_000)));
+      try {
+        expect(await Promise.race([waiting, notWoken])).toBe('approved');
+      } finally {
+        clearTimeout(guard);
+      }
+    }, 30_000);
 
     it('a wait ends at once on a decided approval, at its time limit, and on abort', async () => {
       const x = approval({ expiresAt: Date.now() + 60_000 });

@@ -180,3 +180,14 @@ describe('configuration rules (mutation survivors, issue 25)', () => {
   });
 });
 
+describe('CHAIN_MCP_RATE_LIMIT units (issue 44)', () => {
+  it('reads s and sec as per second, min as per minute, h and hour as per hour', () => {
+    const rate = (text: string) => loadConfig({ CHAIN_MCP_RATE_LIMIT: text }).rateLimit;
+    expect(rate('5/sec')).toEqual({ points: 5, seconds: 1, text: '5/sec' });
+    expect(rate('5/s')).toEqual({ points: 5, seconds: 1, text: '5/s' });
+    expect(rate('30/min')).toEqual({ points: 30, seconds: 60, text: '30/min' });
+    expect(rate('1000/h')).toEqual({ points: 1000, seconds: 3600, text: '1000/h' });
+    expect(rate('1000/hour')).toEqual({ points: 1000, seconds: 3600, text: '1000/hour' });
+    expect(refusal({ CHAIN_MCP_RATE_LIMIT: '5/second' })).toMatch(/^CHAIN_MCP_RATE_LIMIT: expected requests per period/);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanText, cleanValue, imitatesNative, imitationWarning, isStrangerLine, oneLine, quote, shortAsset, skeleton, strangerLine } from '../../src/summarize/stranger.js';
+import { cleanText, cleanValue, imitatesNative, imitationWarning, isStrangerLine, oneLine, quote, shortAsset, skeleton, skeletons, strangerLine } from '../../src/summarize/stranger.js';
 
 const NATIVE = { assetID: 'native', assetSymbol: 'CAM', name: 'Camino' };
 const asset = (symbol: string, name = 'Token') => ({ assetID: 'other', symbol, name });
@@ -135,5 +135,35 @@ describe('stranger-written text', () => {
     expect(Object.keys(clean)).toEqual(['__proto__', 'b']);
     expect(Object.getOwnPropertyDescriptor(clean, '__proto__')).toEqual({ value: { polluted: 'yes' }, enumerable: true, writable: true, configurable: true });
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('stranger text survivors (issue 44)', () => {
+  it('removes the supplementary variation selectors U+E0100-E01EF everywhere: summaries, structured values, approval lines, skeletons', () => {
+    const hidden = `C\u{E0100}A\u{E0150}M\u{E01EF}`;
+    expect(cleanText(hidden)).toBe('CAM');
+    expect(quote(`memo${'\u{E0100}'}`)).toBe('"memo"');
+    expect(cleanValue({ symbol: hidden })).toEqual({ symbol: 'CAM' });
+    expect(oneLine(`To: X-local1abc\u{E01EF}`)).toBe('To: X-local1abc');
+    expect(skeleton(hidden)).toBe(skeleton('CAM'));
+    // The range ends at U+E01EF: the next code point is not a selector and stays.
+    expect([...cleanText('a\u{E01F0}')]).toHaveLength(2);
+  });
+
+  it('cuts combining marks stacked beyond two on a letter in approval lines too', () => {
+    const zalgo = `Amount: 5 Z${'\u0300\u0301\u0302\u0303'.repeat(8)} to X-local1abc`;
+    expect(oneLine(zalgo)).toBe('Amount: 5 Z\u0300\u0301 to X-local1abc');
+    // Two on a letter (Vietnamese) are real text and stay.
+    expect(oneLine('Memo: Vi\u00EA\u0323t')).toBe('Memo: Vi\u00EA\u0323t');
+    expect(oneLine(`a${'\u0301'.repeat(127)}b`)).toBe('a\u0301\u0301b');
+  });
+
+  it('folds I and l in the look-alike check even where the confusables table leaves an "i" ("CAMꞮNO" imitates "Camino")', () => {
+    // U+A7AE LATIN CAPITAL LETTER SMALL CAPITAL I and U+A646 CYRILLIC CAPITAL LETTER IOTA reach the skeleton as "i".
+    for (const name of ['CAM\uA7AENO', 'Cam\uA646no', 'CAMINO', 'CAMlNO', 'Camino']) {
+      expect(skeletons(name), name).toContain(skeleton('Camino'));
+      expect(imitatesNative(asset('XYZ', name), NATIVE), name).toBe(true);
+    }
+    expect(imitatesNative(asset('XYZ', 'CAMERO'), NATIVE)).toBe(false);
   });
 });

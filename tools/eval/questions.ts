@@ -265,10 +265,16 @@ export const QUESTIONS: readonly EvalQuestion[] = [
     calls: (w) => [{ tool: 'platform_getClaimables', args: { addresses: [w.devnet[0]!.p] } }],
     facts: (w) => {
       const c = w.state.claimables[0]!;
+      // The key's own deposits' rewards are claimable too (issue 42 item 6); the running one's grows
+      // each second, so the total is taken at the node's clock now or the two seconds before.
+      const now = w.state.now();
+      const total = (at: number) => c.validatorRewards + c.expiredDepositRewards + depositReward(w, 'deposit:0', at).reward + depositReward(w, 'deposit:1', at).reward;
+      const literal = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       return [
-        { what: 'the total claimable', text: cam(w, c.validatorRewards + c.expiredDepositRewards) },
+        { what: 'the total claimable', text: new RegExp([now, now - 1, now - 2].map((at) => literal(cam(w, total(at)))).join('|')) },
         { what: 'the validator rewards', text: cam(w, c.validatorRewards) },
         { what: 'the expired deposit rewards', text: cam(w, c.expiredDepositRewards) },
+        { what: 'the reward of the deposit whose rewards ended, by its ID', text: `${cam(w, depositReward(w, 'deposit:1', now).reward)} of deposit ${registeredId('deposit:1')}` },
       ];
     },
   },

@@ -66,15 +66,17 @@ const ALL_UTXOS = { fetchAll: true, items: 0 };
 function lockLine(l: z.infer<typeof Lock>, now: bigint): string {
   const what = l.reason === 'deposit' ? 'deposited' : l.reason === 'bond' ? `bonded${l.nodeID ? ` to ${l.nodeID}` : ''}` : `deposited and bonded${l.nodeID ? ` to ${l.nodeID}` : ''}`;
   const at = (t: { iso: string; unix: string }) => `${t.iso.slice(0, 10)} (${relativeTime(BigInt(t.unix), now)})`;
+  // A validator that has not started yet (pending): its stake is locked from now, its period starts later.
+  const pending = l.bondStart && BigInt(l.bondStart.unix) > now ? `, staking starts ${at(l.bondStart)}` : '';
   const until =
     l.depositUnlockTime && l.bondEnd
-      ? ` until ${at(l.until!)}: the deposit unlocks ${l.depositUnlockTime.iso.slice(0, 10)}, the staking period ends ${l.bondEnd.iso.slice(0, 10)}`
+      ? ` until ${at(l.until!)}: the deposit unlocks ${l.depositUnlockTime.iso.slice(0, 10)}${pending}, the staking period ends ${l.bondEnd.iso.slice(0, 10)}`
       : l.until
-        ? ` until ${at(l.until)}`
-        : ' (end unknown)';
+        ? `${pending} until ${at(l.until)}`
+        : ` (end unknown: the node lists no ${l.bondTxID ? 'validator for this bond' : 'deposit for this lock'})`;
   const gradual = l.unlockPeriodStart && BigInt(l.unlockPeriodStart.unix) > now ? `, unlocking gradually from ${l.unlockPeriodStart.iso.slice(0, 10)}` : '';
   const unlockable = l.unlockableNow && l.unlockableNow.value !== '0' ? `, ${l.unlockableNow.display} unlockable now` : '';
-  const reward = l.depositReward ? `, deposit reward ${l.depositReward.display} claimable now` : '';
+  const reward = l.depositReward ? `, deposit reward ${l.depositReward.display} claimable now${l.depositRewardOwner ? ` by its reward owner ${l.depositRewardOwner}, not this address alone` : ''}` : '';
   const ids = [l.depositTxID && `deposit ${l.depositTxID}`, l.bondTxID && `bond ${l.bondTxID}`].filter(Boolean).join(', ');
   return `${l.amount.display} ${what}${until}${gradual}${unlockable}${reward} (${ids})`;
 }

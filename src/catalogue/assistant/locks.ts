@@ -3,9 +3,8 @@ import { z } from 'zod';
 import type { ToolContext } from '../../core/tool.js';
 import type { NetworkInfo } from '../../core/network.js';
 import { AmountOut, big, nativeAmount, TimeOut, timeOut } from '../../summarize/format.js';
-import { decodeUtxo, type DecodedUtxo } from '../../summarize/utxo.js';
 import { caminoRpc } from '../../context/camino.js';
-import { type DepositOut, readDeposits } from '../camino.js';
+import { type DepositOut, ownerText, pUtxos, readDeposits } from '../camino.js';
 import { arr, rec, str } from './shared.js';
 
 export const Lock = z.object({
@@ -15,11 +14,13 @@ export const Lock = z.object({
   bondTxID: z.string().optional(),
   until: TimeOut.optional().describe('When it is free: the deposit unlock time, the staking end, the later of both.'),
   depositUnlockTime: TimeOut.optional().describe('Deposits: start + duration.'),
+  bondStart: TimeOut.optional().describe('Bonds: the start of the staking period (a pending validator has not started).'),
   bondEnd: TimeOut.optional().describe('Bonds: the end of the staking period.'),
   unlockPeriodStart: TimeOut.optional().describe('Deposits: from here it unlocks linearly until `until`.'),
   unlockableNow: AmountOut.optional(),
   nodeID: z.string().optional().describe('Bonds: the validator staked on.'),
   depositReward: AmountOut.optional().describe('Deposits: reward claimable now.'),
+  depositRewardOwner: z.string().optional().describe('Deposits whose reward owner is not this address alone: who claims the reward.'),
 });
 export type Lock = z.infer<typeof Lock>;
 
@@ -31,40 +32,16 @@ export const Claim = z.object({
 });
 export type Claim = z.infer<typeof Claim>;
 
-/** Pages of platform.getUTXOs, bounded. */
-const MAX_PAGES = 20;
-const PAGE = 1024;
-
-/**
- * Every P UTXO of one address, each once: the node's pages may overlap (a UTXO at the page
- * boundary comes again), so UTXOs are keyed by their ID.
- */
-export async function pUtxos(ctx: ToolContext, address: string, hrp: string): Promise<DecodedUtxo[]> {
-  const seen = new Map<string, DecodedUtxo>();
-  let startIndex: unknown;
-  for (let page = 0; page < MAX_PAGES; page++) {
-    const r = rec(await caminoRpc(ctx, 'platform.getUTXOs', { addresses: [address], limit: PAGE, encoding: 'hex', ...(startIndex ? { startIndex } : {}) }));
-    const utxos = arr(r.utxos).map(str);
-    for (const text of utxos) {
-      const u = decodeUtxo(text, hrp, str(r.encoding) || 'hex');
-      if (u) seen.set(u.utxoID, u);
-    }
-    if (utxos.length < PAGE) break;
-    startIndex = r.endIndex;
-  }
-  return [...seen.values()];
-}
-
-/** The validator (current or pending) a bond belongs to: its node and end time. */
-async function bondEnds(ctx: ToolContext, bondIDs: readonly string[]): Promise<Map<string, { nodeID: string; end: bigint }>> {
-  const out = new Map<string, { nodeID: string; end: bigint }>();
+/** The validator (current or pending) a bond belongs to: its node and staking period. */
+async function bondEnds(ctx: ToolContext, bondIDs: readonly string[]): Promise<Map<string, { nodeID: string; start: bigint; end: bigint }>> {
+  const out = new Map<string, { nodeID: string; start: bigint; end: bigint }>();
   if (bondIDs.length === 0) return out;
   const wanted = new Set(bondIDs);
   for (const method of ['platform.getCurrentValidators', 'platform.getPendingValidators']) {
     const r = rec(await ctx.rpc('platform', method, {}, { retry: true }));
     for (const v of [...arr(r.validators), ...arr(r.delegators)].map(rec)) {
       const txID = str(v.txID);
-      if (wanted.has(txID)) out.set(txID, { nodeID: str(v.nodeID), end: big(v.endTime) });
+      if (wanted.has(txID)) out.set(txID, { nodeID: str(v.nodeID), start: big(v.startTime), end: big(v.endTime) });
     }
   }
   return out;
@@ -95,6 +72,8 @@ export async function pLocks(ctx: ToolContext, address: string, network: Network
     bondEnds(ctx, bondIDs),
     caminoRpc(ctx, 'platform.getClaimables', { owners: [{ locktime: '0', threshold: '1', addresses: [address] }] }),
   ]);
+  // Deposit rewards belong to the deposit's reward owner: this address's own only when it is that owner alone.
+  const ownedAlone = (d: DepositOut) => d.rewardOwner.threshold === '1' && d.rewardOwner.addresses.length > 0 && d.rewardOwner.addresses.every((a) => a === address);
   const locks: Lock[] = [...groups.values()].map((g) => {
     const d = g.depositTxID ? deposits.get(g.depositTxID) : undefined;
     const b = g.bondTxID ? bonds.get(g.bondTxID) : undefined;
@@ -105,15 +84,16 @@ export async function pLocks(ctx: ToolContext, address: string, network: Network
     // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.min and Math.max do not take
     if (ends.length) lock.until = timeOut(ends.reduce((a, c) => (c > a ? c : a)))!;
     if (d) lock.depositUnlockTime = d.unlockTime;
+    if (b) lock.bondStart = timeOut(b.start)!;
     if (b) lock.bondEnd = timeOut(b.end)!;
     if (d?.unlockPeriodStart) lock.unlockPeriodStart = d.unlockPeriodStart;
     if (d?.unlockableNow) lock.unlockableNow = d.unlockableNow;
     if (d) lock.depositReward = d.claimableReward;
+    if (d && !ownedAlone(d)) lock.depositRewardOwner = ownerText(d.rewardOwner);
     if (b) lock.nodeID = b.nodeID;
     return lock;
   });
-  // Deposit rewards belong to the deposit's reward owner: count only those this address owns alone.
-  const mine = [...deposits.values()].filter((d) => d.rewardOwner.addresses.length === 1 && d.rewardOwner.addresses[0] === address && d.rewardOwner.threshold === '1');
+  const mine = [...deposits.values()].filter(ownedAlone);
   const depositRewards = mine.reduce((s, d) => s + BigInt(d.claimableReward.value), 0n);
   const reply = arr(rec(claimables).claimables).map(rec).find((c) => arr(rec(c.rewardOwner).addresses).map(str).join() === address);
   const validatorRewards = big(reply?.validatorRewards);
