@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from './codec/address.js';
@@ -68,11 +68,6 @@ function secretsFromFiles(env: NodeJS.ProcessEnv, given: (k: string) => boolean)
     delete out[file];
   }
   return { env: out, fromEnv };
-}
-
-/** The default store when spends are on: a file beside the passkeys, so the daily total survives restarts. */
-export function defaultStateFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(dirname(defaultPasskeyFile(env)), 'state.db');
 }
 
 /** CHAIN_MCP_STATE: where the state that guards money lives (src/state/). */
@@ -515,8 +510,10 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
     keyPassphrase = readSecretFile('CHAIN_MCP_KEY_PASSPHRASE_FILE', e.CHAIN_MCP_KEY_PASSPHRASE_FILE);
     if (keyPassphrase.length === 0) throw new ConfigError(`CHAIN_MCP_KEY_PASSPHRASE_FILE: ${e.CHAIN_MCP_KEY_PASSPHRASE_FILE} is empty`);
   }
-  // Spends on: the daily total must survive a restart, so the default is a file, not memory.
-  const state = e.CHAIN_MCP_STATE ? parseStateSetting(e.CHAIN_MCP_STATE) : e.CHAIN_MCP_ALLOW_SPEND ? { kind: 'sqlite' as const, file: defaultStateFile(env) } : { kind: 'memory' as const };
+  // Memory by default, spends on or off: a first transfer needs no database (Node 20 has no
+  // node:sqlite). What must survive a restart under the local signer, the daily total, comes from
+  // the chain; under the keystore signer it resets, and --check says so (stateFinding).
+  const state: StateSetting = e.CHAIN_MCP_STATE ? parseStateSetting(e.CHAIN_MCP_STATE) : { kind: 'memory' };
   if (state.kind === 'postgres' && !e.CHAIN_MCP_STATE_KEY) {
     throw new ConfigError(
       'CHAIN_MCP_STATE_KEY: required with a shared store (CHAIN_MCP_STATE=postgres://…): the same 64 hex digits on every replica (openssl rand -hex 32), so any replica can check the confirmation ids another issued',

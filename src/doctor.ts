@@ -134,8 +134,13 @@ async function stateFinding(config: Config): Promise<Finding> {
   } catch (err) {
     return { level: 'fail', text: `state store ${where} cannot be used: ${(err as Error).message}` };
   }
-  if (config.state.kind === 'memory' && config.allowSpend && config.maxSpendPerDay !== undefined) {
-    return { level: 'warn', text: `state store: ${where}; CHAIN_MCP_MAX_SPEND_PER_DAY starts from zero at every restart (CHAIN_MCP_STATE=sqlite:<file> keeps it)` };
+  // Under the local signer the daily total is what the chain says the key sent; under the
+  // keystore signer it is the store's own count, which memory loses at a restart.
+  if (config.state.kind === 'memory' && config.allowSpend && config.maxSpendPerDay !== undefined && config.signer !== 'local') {
+    return {
+      level: 'warn',
+      text: `state store: ${where}; under the keystore signer CHAIN_MCP_MAX_SPEND_PER_DAY starts from zero at every restart (CHAIN_MCP_STATE=sqlite:<file> keeps it)`,
+    };
   }
   return { level: 'ok', text: `state store: ${where}${config.state.kind === 'postgres' ? '; confirmation ids bound by CHAIN_MCP_STATE_KEY' : ''}` };
 }

@@ -238,9 +238,9 @@ export const SETTINGS: readonly Setting[] = [
   // --- state
   {
     env: 'CHAIN_MCP_STATE',
-    default: 'memory; with spends on, sqlite:<config dir>/chain-mcp/state.db',
+    default: 'memory',
     meaning:
-      'where confirmation ids, pending approvals, approval-card secrets and the rolling daily total live: `memory` (a restart forgets them), `sqlite:<file>` (one machine; survives restarts) or `postgres://user:password@host:5432/database` (several replicas)',
+      'where confirmation ids, pending approvals, approval-card secrets and the keystore signer\'s daily total live: `memory` (a restart forgets them; the local signer\'s daily total comes from the chain), `sqlite:<file>` (one machine; survives restarts; node:sqlite on Node 22.5+, or better-sqlite3 if installed) or `postgres://user:password@host:5432/database` (several replicas)',
     group: 'state',
   },
   {

@@ -61,9 +61,9 @@ describe('configuration rules (mutation survivors, issue 25)', () => {
     });
   });
 
-  it('keeps the state in memory without spends, and in a file under the config folder with them, so the daily total survives a restart', () => {
+  it('keeps the state in memory by default, spends on or off, so a first transfer needs no database', () => {
     expect(loadConfig({ XDG_CONFIG_HOME: '/cfg' }).state).toEqual({ kind: 'memory' });
-    expect(loadConfig({ XDG_CONFIG_HOME: '/cfg', CHAIN_MCP_ALLOW_SPEND: 'true' }).state).toEqual({ kind: 'sqlite', file: '/cfg/chain-mcp/state.db' });
+    expect(loadConfig({ XDG_CONFIG_HOME: '/cfg', CHAIN_MCP_ALLOW_SPEND: 'true' }).state).toEqual({ kind: 'memory' });
     expect(loadConfig({ XDG_CONFIG_HOME: '/cfg', CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_STATE: 'memory' }).state).toEqual({ kind: 'memory' });
     expect(loadConfig({ CHAIN_MCP_STATE: 'sqlite:/var/lib/chain-mcp/s.db' }).state).toEqual({ kind: 'sqlite', file: '/var/lib/chain-mcp/s.db' });
     expect(loadConfig({ CHAIN_MCP_STATE: 'sqlite:rel/s.db' }).state).toEqual({ kind: 'sqlite', file: `${process.cwd()}/rel/s.db` });
