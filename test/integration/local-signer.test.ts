@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signerFromPrivateKey } from '../../src/signer/index.js';
 import { writeKeyFile } from '../../src/signer/keyfile.js';
-import { SqliteStore } from '../../src/state/sqlite.js';
 import type { StateStore } from '../../src/state/store.js';
 import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
@@ -593,26 +592,5 @@ describe("Camino's own spends on a node of the spec's API", () => {
       await h.close();
       await spec.close();
     }
-  });
-});
-
-describe('a local-signer preview kept in a shared state store', () => {
-  it('is confirmed on another process with the same key and store, issued once; the process that made it then finds it used', async () => {
-    // Two processes as two connections to one SQLite file, one state key, one key file each unlocked.
-    const file = join(dir, 'shared-state.db');
-    const stateKey = 'ab'.repeat(32);
-    const one = await harness({ CHAIN_MCP_STATE_KEY: stateKey }, await SqliteStore.open(file));
-    const two = await harness({ CHAIN_MCP_STATE_KEY: stateKey }, await SqliteStore.open(file));
-    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
-    const preview = await previewOf(one, 'xvm_send', args);
-    const before = issued();
-    const done = await two.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
-    expect(done.isError, done.text).toBe(false);
-    expect(done.text).toMatch(/^Sent on X: issued once, txID \w+/);
-    // Exactly the previewed outputs, from the bytes the first process built.
-    expect(sorted(outputsIn(preview.structured!.preview as string[], 'Tx'))).toEqual(sorted(stateOutputs(String((done.structured!.result as { txID: string }).txID))));
-    const again = await one.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
-    expect(again.isError).toBe(true);
-    expect(issued()['avm.issueTx']).toBe(before['avm.issueTx']! + 1);
   });
 });

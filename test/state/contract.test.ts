@@ -73,6 +73,11 @@ beforeAll(async () => {
   });
 }, 120_000);
 
+it("runs SQLite on the Node's own node:sqlite, nothing compiled (vitest.config.ts runs this file on a Node that has it)", async () => {
+  const store = track(await SqliteStore.open(join(sqliteDir, 'driver.db')));
+  expect(store.driver).toBe('node:sqlite');
+});
+
 it('runs against a real PostgreSQL', () => {
   if (postgresError) throw postgresError;
   expect(postgres?.url).toMatch(/^postgres:\/\/postgres(:[^@]+)?@127\.0\.0\.1:\d+\/postgres$/);
