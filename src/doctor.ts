@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { ChainMcpError, HttpStatusError, RpcError, toChainMcpError } from './errors.js';
 import type { Services } from './services.js';
-import { keyFileOpenToOthers, readKeyFileAddresses } from './signer/keyfile.js';
+import { readKeyFileAddresses } from './signer/keyfile.js';
 import { describeState, openStateStore } from './state/open.js';
 import type { Endpoint } from './wire.js';
 
@@ -49,7 +49,9 @@ export async function diagnose(services: Services): Promise<Finding[]> {
   } catch (err) {
     const e = toChainMcpError(err);
     const text =
-      e.kind === 'connection' || e.kind === 'timeout'
+      e.kind === 'connection' && e.message.startsWith('Cannot reach')
+        ? `cannot reach the node at ${node}: no network or DNS; check this machine's network connection and DNS (the URL may be right)`
+        : e.kind === 'connection' || e.kind === 'timeout'
         ? `cannot reach the node at ${node} (${why(e)}); check CHAIN_MCP_NODE_URL and that the node is running`
         : e instanceof HttpStatusError && e.status === 404
           ? `${node} answers, but not as a node of this family (/ext/info is 404); check CHAIN_MCP_NODE_URL`
@@ -204,7 +206,6 @@ export function signerFindings(services: Services): Finding[] {
       text: 'signer: none, so spends stay off (make a key with `chain-mcp key new` or `chain-mcp key import` in a terminal, or set CHAIN_MCP_KEYSTORE_USER)',
     });
   }
-  let present = true;
   try {
     const addresses = readKeyFileAddresses(config.keyFile);
     const state = !services.signer
@@ -214,16 +215,12 @@ export function signerFindings(services: Services): Finding[] {
         : `locked (the human unlocks it on the approval page; it locks again after ${config.keyIdleMinutes} minutes without a spend)`;
     findings.push({ level: 'ok', text: `key file ${config.keyFile}: present, C address ${addresses.evm}, ${state}` });
   } catch (err) {
-    present = false;
     const absent = /^no key file/.test((err as Error).message);
     findings.push(
       absent
         ? { level: 'ok', text: `key file ${config.keyFile}: absent (\`chain-mcp key new\` or \`chain-mcp key import\` makes one)` }
         : { level: 'fail', text: `key file ${config.keyFile}: ${(err as Error).message}` },
     );
-  }
-  if (present && keyFileOpenToOthers(config.keyFile)) {
-    findings.push({ level: 'warn', text: `key file ${config.keyFile} is readable by other users: chmod 600 it` });
   }
   if (config.allowSpend && config.secretsFromEnv.length > 0) {
     const names = config.secretsFromEnv;

@@ -251,6 +251,18 @@ export const SETTINGS: readonly Setting[] = [
     secret: true,
   },
   // --- --http
+  {
+    env: 'CHAIN_MCP_STATE_KEY_FILE',
+    default: 'unset',
+    meaning: 'a file holding `CHAIN_MCP_STATE_KEY` instead of the variable (never both), read once at start; keep it mode 0600, readable by chain-mcp\'s user only',
+    group: 'state',
+  },
+  {
+    env: 'CHAIN_MCP_STATE_FILE',
+    default: 'unset',
+    meaning: 'a file holding the value of `CHAIN_MCP_STATE` (such as a `postgres://` URL with its password) instead of the variable (never both), read once at start; keep it mode 0600',
+    group: 'state',
+  },
   { env: 'CHAIN_MCP_HTTP_TOKEN', default: 'unset', meaning: 'bearer token every `--http` request must carry (16+ characters; required with spend or admin tools, unless OAuth is on: the single-user mode)', group: 'http', secret: true },
   { env: 'CHAIN_MCP_HTTP_IDLE_MS', default: '1800000', meaning: 'an `--http` session unused this long is closed', group: 'http' },
   { env: 'CHAIN_MCP_HTTP_MAX_SESSIONS', default: '32', meaning: 'at most this many `--http` sessions at once; a new one beyond is refused', group: 'http' },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { ConfigError } from '../config.js';
@@ -85,7 +85,12 @@ export class SqliteStore implements StateStore {
   ) {}
 
   static async open(file: string): Promise<SqliteStore> {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    if (file !== ':memory:') {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      // Created 0600 before SQLite opens it (its -wal and -shm files take the database's mode):
+      // the store holds approval and card tokens another OS user must not read.
+      closeSync(openSync(file, 'a', 0o600));
+    }
     const { db, driver } = await openDb(file);
     db.exec('PRAGMA busy_timeout = 10000');
     db.exec('PRAGMA journal_mode = WAL');

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkHttpConfig, loadConfig, tierWarnings, unknownNameWarnings } from '../../src/config.js';
 import { TOOLSETS } from '../../src/core/toolsets.js';
@@ -180,3 +183,23 @@ describe('configuration rules (mutation survivors, issue 25)', () => {
   });
 });
 
+
+describe('the state key and the database URL from files (CHAIN_MCP_STATE_KEY_FILE, CHAIN_MCP_STATE_FILE)', () => {
+  it('reads each once at start, without its trailing newline; both forms at once are refused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-state-files-'));
+    try {
+      const key = join(dir, 'key');
+      const url = join(dir, 'url');
+      writeFileSync(key, `${'AB'.repeat(32)}\n`, { mode: 0o600 });
+      writeFileSync(url, 'postgres://chain:db-secret-pass@127.0.0.1:5432/chain\n', { mode: 0o600 });
+      const config = loadConfig({ CHAIN_MCP_STATE_KEY_FILE: key, CHAIN_MCP_STATE_FILE: url });
+      expect(config.stateKey).toBe('ab'.repeat(32));
+      expect(config.state).toEqual({ kind: 'postgres', url: 'postgres://chain:db-secret-pass@127.0.0.1:5432/chain' });
+      expect(config.secrets).toContain('db-secret-pass');
+      expect(() => loadConfig({ CHAIN_MCP_STATE_KEY_FILE: key, CHAIN_MCP_STATE_KEY: '0f'.repeat(32) })).toThrow('CHAIN_MCP_STATE_KEY and CHAIN_MCP_STATE_KEY_FILE: set one, not both');
+      expect(() => loadConfig({ CHAIN_MCP_STATE_FILE: join(dir, 'missing') })).toThrow(`CHAIN_MCP_STATE_FILE: cannot read ${join(dir, 'missing')} (no such file)`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
