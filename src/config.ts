@@ -7,7 +7,7 @@ import { isHexAddress, parseChainAddress } from './codec/address.js';
 import { parseUnits } from './codec/amount.js';
 import { nearest } from './core/nearest.js';
 import { openModeTrouble, unreadableTrouble, windowsPathTrouble } from './core/files.js';
-import { TOOLSETS, type Toolset } from './core/toolsets.js';
+import { DEFAULT_OFF, TOOLSETS, type Toolset } from './core/toolsets.js';
 import { SETTINGS, shortMeaning } from './settings.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
 import type { Config, StateSetting } from './core/config.js';
@@ -377,7 +377,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'http', type: 'boolean', help: 'serve Streamable HTTP on 127.0.0.1 (path /mcp)' },
   { name: 'port', type: 'string', arg: 'N', help: 'HTTP port (default 3000)' },
   { name: 'host', type: 'string', arg: 'ADDR', help: 'HTTP address (default 127.0.0.1; another only with OAuth)' },
-  { name: 'check', type: 'boolean', help: 'check the node and indexer setup, print what works and why not, exit' },
+  { name: 'check', type: 'boolean', help: 'check the setup (node, indexer, signer, state; with --http its port and settings too), print what works and why not, exit' },
   {
     name: 'devnet',
     type: 'boolean',
@@ -386,18 +386,18 @@ export const FLAGS: readonly Flag[] = [
   { name: 'node-url', type: 'string', arg: 'URL', env: 'CHAIN_MCP_NODE_URL', help: 'CHAIN_MCP_NODE_URL (default http://127.0.0.1:9650)' },
   { name: 'indexer-url', type: 'string', arg: 'URL', env: 'CHAIN_MCP_INDEXER_URL', help: 'CHAIN_MCP_INDEXER_URL' },
   { name: 'runner-url', type: 'string', arg: 'URL', env: 'CHAIN_MCP_RUNNER_URL', help: 'CHAIN_MCP_RUNNER_URL' },
-  { name: 'toolsets', type: 'string', arg: 'a,b', env: 'CHAIN_MCP_TOOLSETS', help: 'CHAIN_MCP_TOOLSETS (default all)' },
+  { name: 'toolsets', type: 'string', arg: 'a,b', env: 'CHAIN_MCP_TOOLSETS', help: `CHAIN_MCP_TOOLSETS (default: all but the ${[...DEFAULT_OFF].join(' and ')} reads, each one enable_toolset away)` },
   { name: 'tools', type: 'string', arg: 'a,b', env: 'CHAIN_MCP_TOOLS', help: 'CHAIN_MCP_TOOLS' },
   { name: 'exclude-tools', type: 'string', arg: 'a,b', env: 'CHAIN_MCP_EXCLUDE_TOOLS', help: 'CHAIN_MCP_EXCLUDE_TOOLS' },
-  { name: 'allow-spend', type: 'boolean', env: 'CHAIN_MCP_ALLOW_SPEND', help: 'CHAIN_MCP_ALLOW_SPEND=true (needs the keystore user)' },
+  { name: 'allow-spend', type: 'boolean', env: 'CHAIN_MCP_ALLOW_SPEND', help: 'CHAIN_MCP_ALLOW_SPEND=true (needs a signer: the key file `chain-mcp key new` makes, or a keystore user)' },
   { name: 'allow-admin', type: 'boolean', env: 'CHAIN_MCP_ALLOW_ADMIN', help: 'CHAIN_MCP_ALLOW_ADMIN=true' },
-  { name: 'max-spend', type: 'string', arg: 'N', env: 'CHAIN_MCP_MAX_SPEND', help: 'CHAIN_MCP_MAX_SPEND: cap for one spend, in the smallest unit' },
+  { name: 'max-spend', type: 'string', arg: 'N', env: 'CHAIN_MCP_MAX_SPEND', help: 'CHAIN_MCP_MAX_SPEND: cap for one spend, fees included ("1.5 CAM", or nCAM digits)' },
   {
     name: 'max-spend-per-day',
     type: 'string',
     arg: 'N',
     env: 'CHAIN_MCP_MAX_SPEND_PER_DAY',
-    help: 'CHAIN_MCP_MAX_SPEND_PER_DAY: rolling 24 h total of everything sent, fees included',
+    help: 'CHAIN_MCP_MAX_SPEND_PER_DAY: rolling 24 h total of everything sent, fees included ("10 CAM", or nCAM digits)',
   },
   {
     name: 'expect-network-id',
@@ -440,8 +440,9 @@ export const HELP = [
   ...SETTINGS.map((s) => helpRow(s.env, `${shortMeaning(s.meaning)}${s.default === 'unset' ? '' : ` (default ${s.default})`}`)),
   '',
   'Secrets (tokens, passwords, the admin secret) are never shown; the keystore password and the auth',
-  "token and password can come from a *_FILE instead of the environment. The key's passphrase is typed",
-  'on the approval page (or read from CHAIN_MCP_KEY_PASSPHRASE_FILE), never taken from the environment.',
+  'token and password, the state key and the state URL can come from a *_FILE instead of the environment.',
+  "The key's passphrase is typed on the unlock page (or read from CHAIN_MCP_KEY_PASSPHRASE_FILE), never",
+  'taken from the environment.',
 ].join('\n');
 
 /** The parseArgs options, from the table. */

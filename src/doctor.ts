@@ -159,7 +159,7 @@ async function keystoreFinding(services: Services, config: Config): Promise<Find
       const wrong = await passwordRefusal(services, config.keystore);
       if (wrong) return { level: 'fail', text: wrong };
     }
-    return { level: 'ok', text: `keystore API enabled${config.keystore ? `; user "${config.keystore.username}" exists and the password opens it` : '; no CHAIN_MCP_KEYSTORE_USER set, so wallet and spend tools stay off'}` };
+    return { level: 'ok', text: `keystore API enabled${config.keystore ? `; user "${config.keystore.username}" exists and the password opens it` : config.signer === 'local' ? '; no keystore user set (spends sign with the local key; the keystore-only wallet tools stay off)' : '; no CHAIN_MCP_KEYSTORE_USER set, so wallet and spend tools stay off'}` };
   } catch (err) {
     // The executor already says a 404 on /ext/keystore means the API is off (execute.ts keystoreDisabled).
     const off = (err instanceof HttpStatusError && err.status === 404) || (err instanceof ChainMcpError && /keystore API is disabled/.test(err.message));

@@ -306,6 +306,20 @@ export const SETTINGS: readonly Setting[] = [
 
 /** `--help`'s short form of a meaning: up to the first `;` or `:` clause. */
 export function shortMeaning(meaning: string): string {
-  const cut = meaning.search(/; |: /);
-  return cut > 0 ? meaning.slice(0, cut) : meaning;
+  // The first "; " or ": " outside parentheses and backticks: a cut inside one would leave it open.
+  let depth = 0;
+  let code = false;
+  for (let i = 0; i < meaning.length - 1; i++) {
+    const c = meaning[i]!;
+    if (c === '`') code = !code;
+    else if (!code && c === '(') depth++;
+    else if (!code && c === ')') depth = Math.max(0, depth - 1);
+    else if (!code && depth === 0 && (c === ';' || c === ':') && meaning[i + 1] === ' ' && i > 0) {
+      const head = meaning.slice(0, i);
+      // A head that is only a value (`human`) says nothing alone: the whole meaning then.
+      if (/^`[^`]+`$/.test(head)) return meaning;
+      return head;
+    }
+  }
+  return meaning;
 }

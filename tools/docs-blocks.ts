@@ -42,6 +42,15 @@ export function renderSettings(settings: readonly Setting[] = SETTINGS): string 
   }).join('\n\n');
 }
 
+/** docs/configuration.md's flags table: every flag of `--help`, from the same FLAGS table. */
+export function renderFlags(): string {
+  const rows = FLAGS.map((f) => {
+    const flag = `${f.short ? `\`-${f.short}\`, ` : ''}\`--${f.name}${f.arg ? ` ${f.arg}` : ''}\``;
+    return `| ${flag} | ${f.env ? `\`${f.env}\`` : ''} | ${cell(f.help)} |`;
+  });
+  return ['| flag | variable | what it does |', '|---|---|---|', ...rows].join('\n');
+}
+
 const INDEXER = { CHAIN_MCP_INDEXER_URL: 'http://127.0.0.1:8080' };
 const EVERYTHING = {
   ...INDEXER,
