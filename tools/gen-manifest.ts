@@ -57,6 +57,33 @@ export function bundleEnv(settings: readonly Setting[] = SETTINGS): Record<strin
   return Object.fromEntries(settings.flatMap((s) => (s.bundle ? [[s.env, ph(`user_config.${s.bundle.key}`)]] : [])));
 }
 
+/**
+ * server.json's (MCP Registry) variables: the same settings the one-click bundle offers, with
+ * their bundle descriptions, so the two listings cannot disagree. No `runtimeHint`: the package is
+ * not on the npm registry yet, and a host that reads one would run `npx chain-mcp` and fail.
+ */
+export function serverJsonEnv(settings: readonly Setting[] = SETTINGS): Array<Record<string, unknown>> {
+  return settings.flatMap((s) => {
+    if (!s.bundle) return [];
+    return [
+      {
+        name: s.env,
+        description: s.bundle.description ?? s.meaning,
+        isRequired: false,
+        ...(s.bundle.sensitive || s.secret ? { isSecret: true } : {}),
+        ...(s.bundle.type === 'boolean' ? { default: s.default } : {}),
+      },
+    ];
+  });
+}
+
+/** server.json with its variables regenerated (the rest of the file is kept as written). */
+export function serverJsonText(current: string): string {
+  const server = JSON.parse(current) as { packages: Array<Record<string, unknown>> };
+  server.packages = server.packages.map(({ runtimeHint: _, ...p }) => ({ ...p, environmentVariables: serverJsonEnv() }));
+  return `${JSON.stringify(server, null, 2)}\n`;
+}
+
 const PROMPTS = [
   {
     name: 'portfolio_report',
@@ -140,5 +167,7 @@ export function manifestText(catalogue: readonly ToolDef[] = CATALOGUE): string 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const out = resolve(process.cwd(), process.argv[2] ?? 'manifest.json');
   writeFileSync(out, manifestText());
+  const serverJson = resolve(process.cwd(), 'server.json');
+  writeFileSync(serverJson, serverJsonText(readFileSync(serverJson, 'utf8')));
   process.stderr.write(`wrote ${out} (${CATALOGUE.length} tools)\n`);
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FLAGS, HELP, knownEnvNames } from '../../src/config.js';
 import { SETTINGS } from '../../src/settings.js';
 import { renderFlags, renderSettings, renderSizes, SETTINGS_DOC, SIZES_DOC, withBlock } from '../../tools/docs-blocks.js';
-import { bundleEnv, userConfig } from '../../tools/gen-manifest.js';
+import { bundleEnv, serverJsonEnv, serverJsonText, userConfig } from '../../tools/gen-manifest.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -51,6 +51,15 @@ describe('one source for every setting (src/settings.ts)', () => {
     expect(HELP).not.toContain('(default all)');
     expect(HELP).toMatch(/--toolsets a,b +CHAIN_MCP_TOOLSETS \(default: all but the evm and cx reads/);
     expect(HELP).toContain('typed on the unlock page');
+  });
+
+  it('server.json (MCP Registry) offers the bundle\'s settings, the key file among them, and no runtimeHint (npm run manifest)', () => {
+    const text = read('server.json');
+    expect(text).toBe(serverJsonText(text));
+    const server = JSON.parse(text) as { packages: Array<Record<string, unknown>> };
+    expect(server.packages[0]!.environmentVariables).toEqual(serverJsonEnv());
+    expect(server.packages[0]).not.toHaveProperty('runtimeHint');
+    expect(serverJsonEnv().map((v) => v.name)).toContain('CHAIN_MCP_KEY_FILE');
   });
 
   it(`${SIZES_DOC} holds the tool list sizes of today's catalogue (npm run readme)`, () => {
