@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { PROMPT_INFO } from '../src/assistant/extras.js';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CATALOGUE } from '../src/catalogue/index.js';
@@ -87,25 +88,25 @@ export function serverJsonText(current: string): string {
 const PROMPTS = [
   {
     name: 'portfolio_report',
-    description: 'What an address holds on X, P and C, in display units.',
+    description: PROMPT_INFO.portfolio_report.description,
     arguments: ['address'],
     text: `Report what ${ph('arguments.address')} holds on X, P and C (account_overview), in display units.`,
   },
   {
     name: 'validator_report',
-    description: "A validator's period, stake, uptime, delegators and reward owner.",
+    description: PROMPT_INFO.validator_report.description,
     arguments: ['nodeID'],
     text: `Report on the validator ${ph('arguments.nodeID')} (validator_lookup).`,
   },
   {
     name: 'staking_options',
-    description: 'Minimum stakes, staking periods and the deposit offers active now.',
+    description: PROMPT_INFO.staking_options.description,
     arguments: [],
     text: 'Explain the staking options and the deposit offers active now (network_overview).',
   },
   {
     name: 'guarded_transfer',
-    description: 'Send the native asset with a preview and your explicit confirmation.',
+    description: PROMPT_INFO.guarded_transfer.description,
     arguments: ['to', 'amount'],
     text: `Send ${ph('arguments.amount')} of the native asset to ${ph('arguments.to')} with transfer: preview first, execute only after I confirm.`,
   },

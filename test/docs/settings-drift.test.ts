@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FLAGS, HELP, knownEnvNames } from '../../src/config.js';
 import { SETTINGS } from '../../src/settings.js';
-import { renderFlags, renderSettings, renderSizes, SETTINGS_DOC, SIZES_DOC, withBlock } from '../../tools/docs-blocks.js';
+import { renderExtras, renderFlags, renderSettings, renderSizes, SETTINGS_DOC, SIZES_DOC, TOOLS_DOC, withBlock } from '../../tools/docs-blocks.js';
 import { bundleEnv, serverJsonEnv, serverJsonText, userConfig } from '../../tools/gen-manifest.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -60,6 +60,14 @@ describe('one source for every setting (src/settings.ts)', () => {
     expect(server.packages[0]!.environmentVariables).toEqual(serverJsonEnv());
     expect(server.packages[0]).not.toHaveProperty('runtimeHint');
     expect(serverJsonEnv().map((v) => v.name)).toContain('CHAIN_MCP_KEY_FILE');
+  });
+
+  it(`${TOOLS_DOC} documents every prompt, resource, discovery tool and approval_decide (npm run readme)`, () => {
+    const page = read(TOOLS_DOC);
+    expect(page).toBe(withBlock(page, 'extras', renderExtras(), TOOLS_DOC));
+    for (const name of ['portfolio_report', 'validator_report', 'staking_options', 'guarded_transfer', 'chain://network', 'chain://tools', 'chain://limits', 'list_toolsets', 'get_toolset_tools', 'enable_toolset', 'approval_decide']) {
+      expect(page).toContain(`| \`${name}\` |`);
+    }
   });
 
   it(`${SIZES_DOC} holds the tool list sizes of today's catalogue (npm run readme)`, () => {
