@@ -70,8 +70,9 @@ const EVERYTHING = {
 export const SIZE_ROWS: ReadonlyArray<readonly [string, NodeJS.ProcessEnv, { appsHost?: boolean }?]> = [
   ['default (read tier, no indexer URL)', {}],
   ['**default + CHAIN_MCP_INDEXER_URL** (what most users run)', INDEXER],
-  ['everything (all tiers, keystore, indexer, runner)', EVERYTHING],
-  ['everything, to an MCP Apps host (view and card links, `approval_decide`)', EVERYTHING, { appsHost: true }],
+  ['all tiers (keystore, indexer, runner); the `evm` and `cx` reads one `enable_toolset` away', EVERYTHING],
+  ['all tiers, to an MCP Apps host (view and card links, `approval_decide`)', EVERYTHING, { appsHost: true }],
+  ['everything: all tiers and **CHAIN_MCP_TOOLSETS=all** (every catalogue tool)', { ...EVERYTHING, CHAIN_MCP_TOOLSETS: 'all' }],
   ['**CHAIN_MCP_DYNAMIC=true** (start; node and indexer)', { ...INDEXER, CHAIN_MCP_DYNAMIC: 'true' }],
   ['CHAIN_MCP_DYNAMIC=true with everything (start)', { ...EVERYTHING, CHAIN_MCP_DYNAMIC: 'true' }],
   ['CHAIN_MCP_TOOLSETS=assistant,info', { CHAIN_MCP_TOOLSETS: 'assistant,info' }],
