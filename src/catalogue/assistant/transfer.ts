@@ -212,7 +212,7 @@ export const transfer = defineTool({
   name: 'transfer',
   title: 'Transfer the native asset',
   description:
-    'Move the native asset from the keystore user to an X or C address, same chain (one send) or cross-chain (export then import, one confirmation). Returns a preview first; run again with confirm.',
+    'Move the native asset from your own addresses (the local key or the keystore user) to an X or C address, same chain (one send) or cross-chain (export then import, one confirmation). Returns a preview first; run again with confirm.',
   tier: 'spend',
   toolset: 'assistant',
   input: transferInput,
