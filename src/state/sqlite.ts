@@ -27,23 +27,21 @@ export type SqliteDriver = 'node:sqlite' | 'better-sqlite3';
  * node:sqlite when this Node has it (22.5+; unflagged from 22.13), else better-sqlite3 12 if it is
  * installed beside chain-mcp (an optional native addon, never a dependency: loaded only here).
  */
-async function openDb(file: string): Promise<{ db: Db; driver: SqliteDriver }> {
+async function loadDriver(): Promise<{ Database: new (file: string) => Db; driver: SqliteDriver }> {
   // Names in variables: neither is bundled (tools/bundle.ts), and Node 20's types have no node:sqlite.
   const builtin = 'node:sqlite';
   try {
     const { DatabaseSync } = (await import(builtin)) as { DatabaseSync: new (file: string) => Db };
-    return { db: new DatabaseSync(file), driver: 'node:sqlite' };
+    return { Database: DatabaseSync, driver: 'node:sqlite' };
   } catch (err) {
     if (!isMissing(err)) throw err;
   }
   const addon = 'better-sqlite3';
-  let Database: new (file: string) => Db;
   try {
-    Database = createRequire(import.meta.url)(addon) as typeof Database;
+    return { Database: createRequire(import.meta.url)(addon) as new (file: string) => Db, driver: 'better-sqlite3' };
   } catch {
     throw new ConfigError(NO_SQLITE);
   }
-  return { db: new Database(file), driver: 'better-sqlite3' };
 }
 
 function isMissing(err: unknown): boolean {
@@ -85,13 +83,15 @@ export class SqliteStore implements StateStore {
   ) {}
 
   static async open(file: string): Promise<SqliteStore> {
+    // No file is made when no driver can open it.
+    const { Database, driver } = await loadDriver();
     if (file !== ':memory:') {
       mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
       // Created 0600 before SQLite opens it (its -wal and -shm files take the database's mode):
       // the store holds approval and card tokens another OS user must not read.
       closeSync(openSync(file, 'a', 0o600));
     }
-    const { db, driver } = await openDb(file);
+    const db = new Database(file);
     db.exec('PRAGMA busy_timeout = 10000');
     db.exec('PRAGMA journal_mode = WAL');
     // NORMAL: a commit is synced at checkpoints only; the reservation before a spend is synced
