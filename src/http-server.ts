@@ -133,6 +133,21 @@ async function serveStateless(opts: { config: Config; log: Logger; services: Ser
 }
 
 /** Streamable HTTP on 127.0.0.1 at /mcp, one MCP server per session, sharing the process's services. */
+/** The one line for a port that cannot be listened on, or undefined for another error. */
+function portTrouble(port: number, host: string, code: string | undefined): string | undefined {
+  if (code !== 'EADDRINUSE' && code !== 'EACCES') return undefined;
+  return `--port ${port}: ${code === 'EADDRINUSE' ? `the port is in use on ${host} (another chain-mcp?)` : 'not allowed to listen on this port'}; stop what uses it or choose another with --port N`;
+}
+
+/** For `--check --http`: listens on the port and closes at once; the start's own line when it cannot. */
+export function probePort(port: number, host: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => resolve(portTrouble(port, host, err.code) ?? `--port ${port}: cannot listen on ${host} (${err.code ?? err.message})`));
+    probe.listen(port, host, () => probe.close(() => resolve(undefined)));
+  });
+}
+
 export async function serveHttp(opts: { config: Config; log: Logger; services: Services; port: number; host?: string; now?: () => number }) {
   checkHttpConfig(opts.config);
   const host = opts.host ?? '127.0.0.1';
@@ -248,14 +263,8 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
   await new Promise<void>((resolve, reject) => {
     // A port in use is a setup mistake, said in one line (main prints ConfigError), not a stack trace.
     http.once('error', (err: NodeJS.ErrnoException) => {
-      const busy = err.code === 'EADDRINUSE';
-      const denied = err.code === 'EACCES';
-      if (!busy && !denied) return reject(err);
-      reject(
-        new ConfigError(
-          `--port ${opts.port}: ${busy ? `the port is in use on ${host} (another chain-mcp?)` : 'not allowed to listen on this port'}; stop what uses it or choose another with --port N`,
-        ),
-      );
+      const line = portTrouble(opts.port, host, err.code);
+      reject(line ? new ConfigError(line) : err);
     });
     http.listen(opts.port, host, resolve);
   });

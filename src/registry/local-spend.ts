@@ -175,6 +175,12 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const isOwn = keyOwns(signer);
   await checkOwn(limits, config, isOwn);
   const audit = { tool: tool.name, signer: 'local', amount: limits.amount?.toString(), recipients: limits.recipients };
+  // The channel the approval will take is known now: with none, the human is never asked to unlock
+  // a key for a spend that would then be refused.
+  if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
+    log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
+    throw noChannel();
+  }
 
   if (typeof confirm !== 'string') {
     const env = await localEnv(ctx, signer);
@@ -202,10 +208,6 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
       log.info({ audit: 'preview', ...audit, locked: true }, 'spend preview (key locked)');
       const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), `${await services.lockedKeyMessage()} Call this tool again once it is unlocked, for a preview to approve.`].join('\n');
       return textResult(text, { status: 'preview', preview, details: jsonSafe(spend.details) }, config);
-    }
-    if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
-      log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
-      throw noChannel();
     }
     if (config.approval === 'human') {
       for (const gone of await services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');

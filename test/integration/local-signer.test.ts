@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signerFromPrivateKey } from '../../src/signer/index.js';
 import { writeKeyFile } from '../../src/signer/keyfile.js';
-import { SqliteStore } from '../../src/state/sqlite.js';
 import type { StateStore } from '../../src/state/store.js';
 import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
@@ -621,26 +620,5 @@ describe("Camino's own spends on a node of the spec's API", () => {
       await h.close();
       await spec.close();
     }
-  });
-});
-
-describe('a local-signer preview kept in SQLite (one machine, no shared key)', () => {
-  it('is not confirmed by another process on the same file, even with the same CHAIN_MCP_STATE_KEY: each process binds its previews to a secret of its own', async () => {
-    // Two processes as two connections to one SQLite file, one state key in both environments.
-    const file = join(dir, 'shared-state.db');
-    const stateKey = 'ab'.repeat(32);
-    const one = await harness({ CHAIN_MCP_STATE_KEY: stateKey }, await SqliteStore.open(file));
-    const two = await harness({ CHAIN_MCP_STATE_KEY: stateKey }, await SqliteStore.open(file));
-    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
-    const preview = await previewOf(one, 'xvm_send', args);
-    const before = issued();
-    const elsewhere = await two.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
-    expect(elsewhere.isError).toBe(true);
-    expect(elsewhere.text).toContain('kept by another process (not this server)');
-    expect(issued()).toEqual(before);
-    // The process that made it still confirms it, once.
-    const done = await one.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
-    expect(done.isError, done.text).toBe(false);
-    expect(issued()['avm.issueTx']).toBe(before['avm.issueTx']! + 1);
   });
 });
