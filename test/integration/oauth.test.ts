@@ -236,6 +236,44 @@ describe('--http with OAuth', () => {
     }
   });
 
+  it('X-Real-IP and X-Forwarded-For count only from a CHAIN_MCP_TRUSTED_PROXIES peer: from loopback alone they are the sender\'s own word', async () => {
+    const forged = (port: number, headers: Record<string, string>) =>
+      fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer forged', ...headers }, body: JSON.stringify(INIT) }).then(
+        async (res) => {
+          await res.text();
+          return res.status;
+        },
+      );
+    // No trusted proxy: a new X-Real-IP (or X-Forwarded-For) on each request still counts against the one peer.
+    const plain = await start(env({ CHAIN_MCP_RATE_LIMIT: '3/min' }));
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push(await forged(plain.port, { 'x-real-ip': `203.0.113.${i + 1}`, 'x-forwarded-for': `198.51.100.${i + 1}` }));
+      // The address is stopped once it has used its allowance (the fourth refusal counts, the fifth is held).
+      expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    } finally {
+      await plain.close();
+    }
+    // Behind a trusted proxy on loopback: each client its own allowance, named by the proxy's headers.
+    const proxied = await start(env({ CHAIN_MCP_RATE_LIMIT: '3/min', CHAIN_MCP_TRUSTED_PROXIES: '127.0.0.1, ::1' }));
+    try {
+      const one: number[] = [];
+      for (let i = 0; i < 5; i++) one.push(await forged(proxied.port, { 'x-real-ip': '203.0.113.9' }));
+      expect(one).toEqual([401, 401, 401, 401, 429]);
+      expect(await forged(proxied.port, { 'x-real-ip': '203.0.113.10' })).toBe(401);
+      // X-Forwarded-For: the right-most hop the proxy appended, not what the client wrote before it.
+      const viaForwarded: number[] = [];
+      for (let i = 0; i < 5; i++) viaForwarded.push(await forged(proxied.port, { 'x-forwarded-for': `198.51.100.${i + 1}, 203.0.113.20` }));
+      expect(viaForwarded).toEqual([401, 401, 401, 401, 429]);
+      expect(await forged(proxied.port, { 'x-forwarded-for': '203.0.113.20, 203.0.113.21' })).toBe(401);
+    } finally {
+      await proxied.close();
+    }
+    expect(() => loadConfig(env({ CHAIN_MCP_TRUSTED_PROXIES: '10.0.0.0/33' }))).toThrow(/^CHAIN_MCP_TRUSTED_PROXIES: expected IP addresses or networks/);
+    expect(() => loadConfig(env({ CHAIN_MCP_TRUSTED_PROXIES: 'proxy.internal' }))).toThrow(/^CHAIN_MCP_TRUSTED_PROXIES: expected IP addresses or networks/);
+    expect(() => loadConfig(devnetEnv(devnet, { CHAIN_MCP_TRUSTED_PROXIES: '127.0.0.1' }))).toThrow(/^CHAIN_MCP_TRUSTED_PROXIES: set only with CHAIN_MCP_OAUTH_ISSUER/);
+  });
+
   const browser = (user: string, port: number) => {
     const b = testBrowser(issuer, user, PUBLIC_ORIGIN, port);
     return (url: string, init?: Parameters<typeof b.go>[1]) => b.go(url, init);
