@@ -12,7 +12,7 @@ export interface TestIssuer {
   issuer: string;
   /** Requests the issuer answered, by path (discovery is cached by the server). */
   hits: Map<string, number>;
-  mint(opts: { sub: string; scope?: string; claims?: Record<string, unknown>; aud?: string; alg?: 'RS256' | 'ES256' | 'EdDSA'; expiresIn?: number; iss?: string; unpublished?: boolean; noSub?: boolean }): Promise<string>;
+  mint(opts: { sub: string; scope?: string; claims?: Record<string, unknown>; aud?: string; alg?: 'RS256' | 'ES256' | 'EdDSA'; expiresIn?: number; iss?: string; unpublished?: boolean; noSub?: boolean; noExp?: boolean }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -82,8 +82,8 @@ export async function startIssuer(opts: { style?: 'oidc' | 'rfc8414'; path?: str
         .setProtectedHeader({ alg: o.unpublished ? 'ES256' : alg, kid: o.unpublished ? 'test-ES256' : `test-${alg}`, typ: 'at+jwt' })
         .setIssuer(o.iss ?? issuer)
         .setAudience(o.aud ?? '')
-        .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + (o.expiresIn ?? 600));
+        .setIssuedAt();
+      if (!o.noExp) jwt.setExpirationTime(Math.floor(Date.now() / 1000) + (o.expiresIn ?? 600));
       if (!o.noSub) jwt.setSubject(o.sub);
       return jwt.sign(key);
     },

@@ -94,6 +94,9 @@ export class ApprovalPages {
   }
 
   private ownOrigin(req: IncomingMessage): boolean {
+    // Where the browser tells where a form came from, only this page itself counts.
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin') return false;
     const origin = req.headers.origin;
     return origin !== undefined && (origin === this.origin || origin === this.origin?.replace('127.0.0.1', 'localhost'));
   }

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { serveHttp } from '../../src/http-server.js';
@@ -16,6 +17,8 @@ import { startIssuer, type TestIssuer, testBrowser } from '../../tools/test-issu
  * --http as an OAuth 2.1 resource server against a real token issuer on loopback (test/helpers/issuer.ts):
  * RFC 9728 metadata, 401 naming it, audience/issuer/expiry/signature checks, scopes that decide
  * tools/list and answer 403 insufficient_scope, ownership of confirmation ids, and the rate limit.
+ * Drives src/auth/resource.ts, verify.ts, scopes.ts, rate.ts, client-address.ts and approval-login.ts
+ * from the outside (the HTTP endpoint).
  */
 const PUBLIC_ORIGIN = 'https://chain.example.test';
 const PUBLIC_URL = `${PUBLIC_ORIGIN}/mcp`;
@@ -119,6 +122,8 @@ describe('--http with OAuth', () => {
         [await token('alice', 'chain:read', { unpublished: true }), 'the token signature does not verify'],
         [await token('alice', 'chain:read', { iss: 'https://impostor.example.test' }), 'the token is from another issuer'],
         [await token('alice', 'chain:read', { noSub: true }), 'the token names no subject'],
+        // A token without an expiry would be good forever: refused, whatever else it carries.
+        [await token('alice', 'chain:read chain:spend chain:admin', { noExp: true }), 'the token has no expiry'],
         ['not-a-jwt', 'the token is not a signed JWT this server can verify'],
       ];
       for (const [jwt, why] of bad) {
@@ -155,6 +160,10 @@ describe('--http with OAuth', () => {
       expect(readerTools).not.toContain('xvm_send');
       expect(spenderTools).toContain('xvm_send');
       expect(spenderTools.filter((n) => !readerTools.includes(n)).length).toBeGreaterThan(5);
+      // Wallet tools act as the operator's keystore user: chain:spend, never chain:read alone.
+      expect(readerTools).not.toContain('xvm_createAddress');
+      expect(readerTools).not.toContain('xvm_listAddresses');
+      expect(spenderTools).toContain('xvm_createAddress');
       // Scopes also arrive as a list (`scp`) or as Auth0's `permissions`.
       for (const claims of [{ scp: ['chain:read', 'chain:spend'] }, { permissions: ['chain:read', 'chain:spend'] }]) {
         const other = await connect(server.port, await token('alice', '', { claims }));
@@ -166,6 +175,12 @@ describe('--http with OAuth', () => {
       expect(res.status).toBe(403);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", scope="chain:spend"/);
       await res.text();
+      const sentBefore = requestsFor(devnet, 'avm.createAddress') + requestsFor(devnet, 'xvm.createAddress');
+      const wallet = await post(server.port, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'xvm_createAddress', arguments: {} } }, await token('alice', 'chain:read'));
+      expect(wallet.status).toBe(403);
+      expect(wallet.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", scope="chain:spend"/);
+      await wallet.text();
+      expect(requestsFor(devnet, 'avm.createAddress') + requestsFor(devnet, 'xvm.createAddress')).toBe(sentBefore);
       // Spends stay the operator's choice: chain:spend without CHAIN_MCP_ALLOW_SPEND lists none.
       const readOnly = await start(env({ CHAIN_MCP_ALLOW_SPEND: 'false' }));
       const c = await connect(readOnly.port, await token('alice', 'chain:read chain:spend'));
@@ -274,6 +289,43 @@ describe('--http with OAuth', () => {
     expect(() => loadConfig(devnetEnv(devnet, { CHAIN_MCP_TRUSTED_PROXIES: '127.0.0.1' }))).toThrow(/^CHAIN_MCP_TRUSTED_PROXIES: set only with CHAIN_MCP_OAUTH_ISSUER/);
   });
 
+  it('under OAuth a request naming another Host, or sent from another Origin, is refused before anything is served (DNS rebinding)', async () => {
+    const server = await start(env());
+    const raw = (path: string, headers: Record<string, string>, method = 'POST', body = JSON.stringify(INIT)) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: server.port, path, method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.end(method === 'POST' ? body : undefined);
+      });
+    try {
+      const jwt = await token('alice', 'chain:read');
+      const bearer = { authorization: `Bearer ${jwt}` };
+      const sent = requestsFor(devnet, 'info.getNodeID');
+      // A rebound name (the attacker's domain now resolving to this server) or any other host.
+      for (const host of ['evil.example.test', `evil.example.test:${server.port}`, 'chain.example.test.evil.example', '10.0.0.1']) {
+        const refused = await raw('/mcp', { ...bearer, host });
+        expect(refused.status, host).toBe(403);
+        expect(refused.text).toContain('this host or origin is not the public URL');
+        expect((await raw('/.well-known/oauth-protected-resource/mcp', { host }, 'GET')).status, host).toBe(403);
+        expect((await raw('/approve/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', { host }, 'GET')).status, host).toBe(403);
+      }
+      // The public host (a proxy passes it on) is served; from another site's page it is not.
+      expect((await raw('/mcp', { ...bearer, host: 'chain.example.test' })).status).toBe(200);
+      expect((await raw('/mcp', { ...bearer, host: 'chain.example.test', origin: 'https://evil.example.test' })).status).toBe(403);
+      expect((await raw('/mcp', { ...bearer, host: 'chain.example.test', origin: PUBLIC_ORIGIN })).status).toBe(200);
+      expect(requestsFor(devnet, 'info.getNodeID')).toBe(sent);
+    } finally {
+      await server.close();
+    }
+  });
+
   const browser = (user: string, port: number) => {
     const b = testBrowser(issuer, user, PUBLIC_ORIGIN, port);
     return (url: string, init?: Parameters<typeof b.go>[1]) => b.go(url, init);
@@ -322,12 +374,23 @@ describe('--http with OAuth', () => {
       expect(html).toContain('1000000000');
       const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
       expect(csrf).toBeDefined();
-      // Another site's form is refused even with the user's cookie.
-      const foreign = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example.test' }, body: `decision=approve&csrf=${csrf}` });
-      expect(foreign.status).toBe(403);
-      await foreign.text();
+      // Another site's form is refused even with the user's cookie and the page's own form token:
+      // a foreign Origin, none at all, or the browser's word that the form came from another site.
+      // (A foreign Origin is already refused by the server's host and origin check; the page refuses the rest.)
+      const evil = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example.test' }, body: `decision=approve&csrf=${csrf}` });
+      expect(evil.status).toBe(403);
+      await evil.text();
+      for (const headers of [{}, { origin: PUBLIC_ORIGIN, 'sec-fetch-site': 'cross-site' }, { origin: PUBLIC_ORIGIN, 'sec-fetch-site': 'same-site' }]) {
+        const foreign = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: `decision=approve&csrf=${csrf}` });
+        expect(foreign.status, JSON.stringify(headers)).toBe(403);
+        expect(await foreign.text()).toContain('accepted only from this page itself');
+      }
       expect(requestsFor(devnet, 'xvm.send')).toBe(before);
-      const approved = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://chain.example.test' }, body: `decision=approve&csrf=${csrf}` });
+      const approved = await alice(approvalUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://chain.example.test', 'sec-fetch-site': 'same-origin' },
+        body: `decision=approve&csrf=${csrf}`,
+      });
       expect(approved.status).toBe(200);
       expect(await approved.text()).toContain('Approved');
 

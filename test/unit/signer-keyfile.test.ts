@@ -175,6 +175,8 @@ describe('the unlock form on the approval page', () => {
     const { signer, pages, url, csrfOf, post } = await setup();
     expect((await post(await csrfOf(), PASSPHRASE, { origin: 'http://evil.example' })).status).toBe(403);
     expect((await post(await csrfOf(), PASSPHRASE, {})).status).toBe(403);
+    // The page's own Origin, but the browser says the form came from another site.
+    expect((await post(await csrfOf(), PASSPHRASE, { origin: new URL(url).origin, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect((await post('made-up-token-made-up-token', PASSPHRASE)).status).toBe(403);
     const port = new URL(url).port;
     expect((await send(url, 'GET', { host: `attacker.example:${port}` })).status).toBe(403);
