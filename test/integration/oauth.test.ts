@@ -380,7 +380,8 @@ describe('--http with OAuth', () => {
       const evil = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example.test' }, body: `decision=approve&csrf=${csrf}` });
       expect(evil.status).toBe(403);
       await evil.text();
-      for (const headers of [{}, { origin: PUBLIC_ORIGIN, 'sec-fetch-site': 'cross-site' }, { origin: PUBLIC_ORIGIN, 'sec-fetch-site': 'same-site' }]) {
+      const crossSite: Array<Record<string, string>> = [{}, { origin: PUBLIC_ORIGIN, 'sec-fetch-site': 'cross-site' }, { origin: PUBLIC_ORIGIN, 'sec-fetch-site': 'same-site' }];
+      for (const headers of crossSite) {
         const foreign = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: `decision=approve&csrf=${csrf}` });
         expect(foreign.status, JSON.stringify(headers)).toBe(403);
         expect(await foreign.text()).toContain('accepted only from this page itself');
