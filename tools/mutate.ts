@@ -32,6 +32,8 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   server: ['src/server.ts', 'src/http-server.ts'],
   context: ['src/context/**/*.ts'],
   catalogue: ['src/catalogue/*.spend.ts', 'src/catalogue/keystore.admin.ts', 'src/catalogue/wallet.ts', 'src/catalogue/auth.ts'],
+  // Issue 44: OAuth (tokens, scopes, the approval page's sign-in), rate limits and forwarded client addresses.
+  auth: ['src/auth/**/*.ts'],
 };
 
 /** A group's glob as a regular expression: a double star and slash for any folders (or none), a star for any part of a name. */
