@@ -100,6 +100,17 @@ describe('--http with OAuth', () => {
         expect(doc.authorization_servers).toEqual([issuer.issuer]);
         expect(doc.scopes_supported).toEqual(['chain:read', 'chain:spend', 'chain:admin']);
       }
+      // Browsers' clients read it across origins: the preflight is answered, anything but GET is not served.
+      const preflight = await fetch(`http://127.0.0.1:${server.port}/.well-known/oauth-protected-resource/mcp`, { method: 'OPTIONS' });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
+      const posted = await fetch(`http://127.0.0.1:${server.port}/.well-known/oauth-protected-resource`, { method: 'POST', body: '{}' });
+      expect(posted.status).toBe(405);
+      expect(posted.headers.get('allow')).toBe('GET, OPTIONS');
+      const got = await fetch(`http://127.0.0.1:${server.port}/.well-known/oauth-protected-resource`);
+      expect(got.headers.get('access-control-allow-origin')).toBe('*');
+      await got.text();
       const health = await fetch(`http://127.0.0.1:${server.port}/healthz`);
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok' });
@@ -124,6 +135,9 @@ describe('--http with OAuth', () => {
         [await token('alice', 'chain:read', { noSub: true }), 'the token names no subject'],
         // A token without an expiry would be good forever: refused, whatever else it carries.
         [await token('alice', 'chain:read chain:spend chain:admin', { noExp: true }), 'the token has no expiry'],
+        [await token('alice', 'chain:read', { notBefore: 600 }), 'the token is not valid yet'],
+        [await token('alice', 'chain:read', { hs256: true }), 'the token algorithm is not one of RS256, ES256, EdDSA'],
+        [await token('alice', 'chain:read', { kid: 'rotated-away' }), 'the token is signed by a key the issuer does not publish'],
         ['not-a-jwt', 'the token is not a signed JWT this server can verify'],
       ];
       for (const [jwt, why] of bad) {
@@ -321,6 +335,21 @@ describe('--http with OAuth', () => {
       expect((await raw('/mcp', { ...bearer, host: 'chain.example.test', origin: 'https://evil.example.test' })).status).toBe(403);
       expect((await raw('/mcp', { ...bearer, host: 'chain.example.test', origin: PUBLIC_ORIGIN })).status).toBe(200);
       expect(requestsFor(devnet, 'info.getNodeID')).toBe(sent);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an identity provider that cannot be reached is the server\'s trouble (HTTP 500), not the token\'s (no 401 loop), and is tried again', async () => {
+    const server = await start(env({ CHAIN_MCP_OAUTH_ISSUER: 'http://127.0.0.1:9/realms/gone' }));
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await post(server.port, INIT, await token('alice', 'chain:read'));
+        expect(res.status).toBe(500);
+        const body = (await res.json()) as { error?: string; error_description?: string };
+        expect(body.error).toBe('server_error');
+        expect(body.error_description).toMatch(/^the identity provider cannot be reached: no metadata for the issuer http:\/\/127\.0\.0\.1:9\/realms\/gone/);
+      }
     } finally {
       await server.close();
     }
