@@ -8,6 +8,8 @@ import { serveHttp } from '../../src/http-server.js';
 import { diagnose } from '../../src/doctor.js';
 import { silentLogger } from '../../src/log.js';
 import { createServices } from '../../src/server.js';
+import { Services } from '../../src/services.js';
+import { LOGIN_TTL_MS } from '../../src/auth/approval-login.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { devnetEnv } from '../helpers/stack.js';
 import { requestsFor } from '../helpers/spend-harness.js';
@@ -431,6 +433,73 @@ describe('--http with OAuth', () => {
       await one.close();
       await two.close();
       await server.close();
+    }
+  });
+
+  it('the approval page under OAuth: its cookies, a sign-in that did not start here, a forged or lapsed sign-in, and each wrong request answered without deciding', async () => {
+    let now = Date.now();
+    const config = loadConfig(env({ CHAIN_MCP_APPROVAL: 'human', CHAIN_MCP_OAUTH_CLIENT_ID: 'chain-mcp-approvals', CHAIN_MCP_APPROVAL_WAIT_MS: '0' }));
+    const services = new Services({ config, log: silentLogger(), now: () => now });
+    const server = await serveHttp({ config, log: silentLogger(), services, port: 0 });
+    const one = await connect(server.port, await token('user-1', 'chain:read chain:spend'));
+    const local = (url: string) => url.replace(PUBLIC_ORIGIN, `http://127.0.0.1:${server.port}`);
+    const form = { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_ORIGIN };
+    const previewUrl = async () => {
+      const preview = await one.callTool({ name: 'xvm_send', arguments: { amount: '1000000000', assetID: 'CAM', to: devnet.state.users.get('alice')!.keys[1]!.x } });
+      return (preview.structuredContent as { approvalUrl: string }).approvalUrl;
+    };
+    try {
+      const first = await previewUrl();
+      const before = requestsFor(devnet, 'xvm.send');
+      expect((await fetch(local(`${PUBLIC_ORIGIN}/approve/${'A'.repeat(32)}`))).status).toBe(404);
+      // The first visit goes to the provider; the PKCE verifier waits in a cookie only this path, over HTTPS, gets.
+      const visit = await fetch(local(first), { redirect: 'manual' });
+      expect(visit.status).toBe(302);
+      const [pkce] = visit.headers.getSetCookie();
+      expect(pkce).toMatch(/^chain_mcp_pkce=[^;]+; Path=\/approve; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/);
+      const state = new URL(visit.headers.get('location') ?? '').searchParams.get('state');
+      const cookie = pkce!.split(';')[0]!;
+      const callback = (query: string, headers: Record<string, string> = { cookie }) => fetch(local(`${PUBLIC_ORIGIN}/approve/callback?${query}`), { headers, redirect: 'manual' });
+      // A callback that did not start here, answers another sign-in, or brings a code the provider never issued.
+      expect((await callback(`code=x&state=${state}`, {})).status).toBe(400);
+      expect((await callback('code=x&state=another')).status).toBe(400);
+      expect((await callback(`state=${state}`)).status).toBe(400);
+      const forgedCode = await callback(`code=forged&state=${state}`);
+      expect(forgedCode.status).toBe(403);
+      expect(await forgedCode.text()).toContain('did not confirm who you are');
+      // A post with no sign-in, or a login cookie this deployment did not sign, decides nothing.
+      const forgedLogin = `chain_mcp_login=${Buffer.from(JSON.stringify({ o: 'oauth:user-1', exp: now + 60_000 })).toString('base64url')}.AAAA`;
+      for (const headers of [form, { ...form, cookie: forgedLogin }]) {
+        const anon = await fetch(local(first), { method: 'POST', headers, body: 'decision=approve&csrf=x', redirect: 'manual' });
+        expect(anon.status).toBe(403);
+        expect(await anon.text()).toContain('Sign in first');
+      }
+      const alice = testBrowser(issuer, 'user-1', PUBLIC_ORIGIN, server.port);
+      const html = await (await alice.go(first)).text();
+      const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+      expect((await alice.go(first, { method: 'PUT' })).status).toBe(405);
+      const noDecision = await alice.go(first, { method: 'POST', headers: form, body: `csrf=${csrf}` });
+      expect(noDecision.status).toBe(400);
+      const wrongToken = await alice.go(first, { method: 'POST', headers: form, body: 'decision=approve&csrf=not-this-page' });
+      expect(wrongToken.status).toBe(403);
+      expect(await wrongToken.text()).toContain('This form is not from this page');
+      // Past its 5 minutes the approval is gone; past 10 the sign-in is too, so a new preview needs a new sign-in.
+      now += LOGIN_TTL_MS + 1_000;
+      expect((await alice.go(first, { method: 'POST', headers: form, body: `decision=approve&csrf=${csrf}` })).status).toBe(410);
+      const second = await previewUrl();
+      const lapsed = await alice.go(second, { method: 'POST', headers: form, body: 'decision=approve&csrf=x' });
+      expect(lapsed.status).toBe(403);
+      expect(await lapsed.text()).toContain('Sign in first');
+      const declined = await alice.decide(second, 'decline');
+      expect(declined.status).toBe(200);
+      expect(await declined.text()).toContain('Declined');
+      const again = await alice.decide(second, 'approve');
+      expect(again.status).toBe(409);
+      expect(requestsFor(devnet, 'xvm.send')).toBe(before);
+    } finally {
+      await one.close();
+      await server.close();
+      await services.close();
     }
   });
 
