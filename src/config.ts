@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -253,6 +254,14 @@ const secretText = (min = MIN_SECRET_CHARS) =>
     .min(min, `expected at least ${min} characters (a shorter secret cannot be redacted reliably)`)
     .max(1024, 'expected at most 1024 characters');
 
+/** One CHAIN_MCP_TRUSTED_PROXIES entry: an IP address, or a network as address/prefix length. */
+function proxyEntry(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
 const wholeNumber = (what: string, min: number, max: number, fallback: number) =>
   z
     .string()
@@ -333,6 +342,11 @@ const envSchema = z.object({
     .transform(parseRate)
     .refine((r) => r.points >= 1 && r.points <= 1_000_000, 'expected between 1 and 1000000 requests per period')
     .default({ points: 60, seconds: 60, text: '60/min' }),
+  CHAIN_MCP_TRUSTED_PROXIES: z
+    .string()
+    .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
+    .refine((list) => list.every(proxyEntry), 'expected IP addresses or networks separated by commas, such as 10.0.0.5,192.168.1.0/24,::1')
+    .optional(),
   CHAIN_MCP_SIGNER: z.enum(['local', 'keystore']).optional(),
   CHAIN_MCP_KEY_FILE: z.string().trim().min(1).optional(),
   CHAIN_MCP_KEY_PASSPHRASE_FILE: z.string().trim().min(1).optional(),
@@ -528,6 +542,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
     throw new ConfigError('CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD: set both or neither');
   }
   const oauth = oauthSettings(e.CHAIN_MCP_OAUTH_ISSUER, e.CHAIN_MCP_OAUTH_AUDIENCE, e.CHAIN_MCP_PUBLIC_URL, e.CHAIN_MCP_OAUTH_CLIENT_ID);
+  // Only the OAuth endpoint counts requests per client address; elsewhere the setting would promise nothing.
+  if (e.CHAIN_MCP_TRUSTED_PROXIES?.length && !oauth) throw new ConfigError('CHAIN_MCP_TRUSTED_PROXIES: set only with CHAIN_MCP_OAUTH_ISSUER (the per-address limit it feeds)');
   if (oauth && e.CHAIN_MCP_DYNAMIC) {
     throw new ConfigError('CHAIN_MCP_DYNAMIC and CHAIN_MCP_OAUTH_ISSUER: choose one; toolsets enabled on demand live in an MCP session, and OAuth serves every request on its own (any replica)');
   }
@@ -631,6 +647,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
     httpMaxSessions: e.CHAIN_MCP_HTTP_MAX_SESSIONS,
     oauth,
     rateLimit: e.CHAIN_MCP_RATE_LIMIT,
+    ...(e.CHAIN_MCP_TRUSTED_PROXIES?.length ? { trustedProxies: e.CHAIN_MCP_TRUSTED_PROXIES } : {}),
   };
 }
 

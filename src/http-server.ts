@@ -164,7 +164,7 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
     const pool = opts.services.state.kind === 'postgres' ? (opts.services.state as { pool?: unknown }).pool : undefined;
     const limits = new RateLimits(opts.config.rateLimit, opts.log, typeof pool === 'object' ? pool : undefined);
     await limits.ready;
-    resourceServer = new ResourceServer(oauth, limits, opts.log);
+    resourceServer = new ResourceServer(oauth, limits, opts.log, opts.config.trustedProxies);
     if (oauth.clientId) {
       // The sign-in cookie's key: the replicas' shared key only with a shared store; one process keeps its own random one.
       loginPages = new LoginApprovalPages({ publicUrl: oauth.publicUrl, clientId: oauth.clientId, issuer: resourceServer.issuer, book: opts.services.approvals, log: opts.log, stateKey: opts.services.state.shared ? opts.config.stateKey : undefined, now: opts.services.now });

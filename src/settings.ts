@@ -292,6 +292,12 @@ export const SETTINGS: readonly Setting[] = [
     meaning: 'under OAuth, requests to the MCP endpoint per user (per address before a valid token): `N/s`, `N/min` or `N/h`; over it HTTP 429 with `Retry-After`; counted across replicas on PostgreSQL',
     group: 'http',
   },
+  {
+    env: 'CHAIN_MCP_TRUSTED_PROXIES',
+    default: 'unset',
+    meaning: "under OAuth, the proxies (IP addresses or networks, comma-separated) whose `X-Real-IP` or `X-Forwarded-For` names the client for the per-address limit; from any other peer, loopback included, those headers are ignored",
+    group: 'http',
+  },
   // --- results, logs, timeouts
   { env: 'CHAIN_MCP_TIMEOUT_MS', default: '15000', meaning: 'per-request timeout (reads retry transient failures within it)', group: 'results' },
   { env: 'CHAIN_MCP_LOG_LEVEL', default: 'info', meaning: 'pino level; logs go to stderr only, secrets masked', group: 'results' },

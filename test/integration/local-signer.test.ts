@@ -372,6 +372,17 @@ describe('what sends nothing', () => {
     expect(await h.services.ledger.spent()).toBe(0n);
   });
 
+  it('a spend the human approved says who approved it in its issued result, as under the keystore signer', async () => {
+    const h = await spendHarness(devnet, {
+      env: { CHAIN_MCP_APPROVAL: 'human', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase') },
+      capabilities: { elicitation: { form: {} } },
+      elicit: () => ({ action: 'accept', content: { approve: true } }),
+    });
+    open.push(h);
+    const { done } = await spend(h, 'xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice().x });
+    expect(done.structured?.approvedBy).toBe('form-elicitation');
+  });
+
   it('a locked key: the preview says how to unlock and offers nothing to confirm; a key locked after the preview signs nothing', async () => {
     const h = await harness();
     const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
