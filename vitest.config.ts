@@ -1,13 +1,26 @@
 import { defineConfig } from 'vitest/config';
+import { sqlitePool } from './test/helpers/sqlite-pool.js';
+
+/**
+ * The tests that open a SQLite store in the test process or spawn the server on the test's own
+ * Node: they run on a Node with node:sqlite (this one from 22.13; on Node 20 the registry's Node 24,
+ * tools/sqlite-node.ts), so nothing is compiled for them. Everything else runs on this Node.
+ */
+export const SQLITE_TESTS = ['test/state/contract.test.ts', 'test/integration/state-sqlite.test.ts', 'test/integration/local-signer-sqlite.test.ts'];
+
+const shared = {
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+};
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // Finds the browser (and unpacks the npm one) once, before the workers start.
     globalSetup: ['test/helpers/browser-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
-    pool: 'forks',
     maxWorkers: 2,
+    projects: [
+      { test: { ...shared, name: 'node', include: ['test/**/*.test.ts'], exclude: SQLITE_TESTS, pool: 'forks' } },
+      { test: { ...shared, name: 'sqlite', include: SQLITE_TESTS, pool: sqlitePool } },
+    ],
   },
 });

@@ -32,6 +32,8 @@ export default defineConfig({
       'test/unit/views-app-class.test.ts',
       // Their work happens in another process (the built bin, anvil) or in a browser page of the views.
       'test/integration/{doctor,evm,start-mistakes,stdio,views,key-cli,signer-unlock}.test.ts',
+      // They need node:sqlite, which Node 20 lacks: npm test runs them on a Node that has it (vitest.config.ts).
+      'test/integration/{state-sqlite,local-signer-sqlite}.test.ts',
     ],
     globalSetup: ['test/helpers/browser-setup.ts'],
     testTimeout: 30_000,

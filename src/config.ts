@@ -1,12 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { isHexAddress, parseChainAddress } from './codec/address.js';
 import { parseUnits } from './codec/amount.js';
 import { nearest } from './core/nearest.js';
-import { TOOLSETS, type Toolset } from './core/toolsets.js';
+import { openModeTrouble, unreadableTrouble, windowsPathTrouble } from './core/files.js';
+import { DEFAULT_OFF, TOOLSETS, type Toolset } from './core/toolsets.js';
 import { SETTINGS, shortMeaning } from './settings.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
 import type { Config, StateSetting } from './core/config.js';
@@ -38,7 +40,10 @@ export function keyFilePath(env: NodeJS.ProcessEnv = process.env): string {
  * Secrets that may come from a file instead of the environment (`/proc/<pid>/environ` is readable
  * by every process of the same OS user; a file can be readable by chain-mcp's own user only).
  */
-export const SECRET_FILES = ['CHAIN_MCP_KEYSTORE_PASSWORD', 'CHAIN_MCP_AUTH_PASSWORD', 'CHAIN_MCP_AUTH_TOKEN'] as const;
+export const SECRET_FILES = ['CHAIN_MCP_KEYSTORE_PASSWORD', 'CHAIN_MCP_AUTH_PASSWORD', 'CHAIN_MCP_AUTH_TOKEN', 'CHAIN_MCP_STATE_KEY', 'CHAIN_MCP_STATE'] as const;
+
+/** Settings that name a file chain-mcp reads or writes: each is checked for a Windows path on POSIX. */
+const PATH_SETTINGS = ['CHAIN_MCP_KEY_FILE', 'CHAIN_MCP_KEY_PASSPHRASE_FILE', 'CHAIN_MCP_PASSKEY_FILE', ...SECRET_FILES.map((n) => `${n}_FILE`)];
 
 /** A secret file's text without one trailing newline (what `echo secret > file` adds). */
 function readSecretFile(variable: string, path: string): string {
@@ -46,7 +51,8 @@ function readSecretFile(variable: string, path: string): string {
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
-    throw new ConfigError(`${variable}: cannot read ${path} (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new ConfigError(unreadableTrouble(variable, path) ?? `${variable}: cannot read ${path} (${code === 'ENOENT' ? 'no such file' : (code ?? 'error')})`);
   }
   return text.replace(/\r?\n$/, '');
 }
@@ -70,11 +76,6 @@ function secretsFromFiles(env: NodeJS.ProcessEnv, given: (k: string) => boolean)
   return { env: out, fromEnv };
 }
 
-/** The default store when spends are on: a file beside the passkeys, so the daily total survives restarts. */
-export function defaultStateFile(env: NodeJS.ProcessEnv = process.env): string {
-  return join(dirname(defaultPasskeyFile(env)), 'state.db');
-}
-
 /** CHAIN_MCP_STATE: where the state that guards money lives (src/state/). */
 
 /** Parses CHAIN_MCP_STATE; a postgres URL is never echoed (it may hold a password). */
@@ -84,6 +85,8 @@ export function parseStateSetting(text: string): StateSetting {
   if (value.startsWith('sqlite:')) {
     const file = value.slice('sqlite:'.length);
     if (file === '') throw new ConfigError('CHAIN_MCP_STATE: sqlite: needs a file, as in sqlite:/var/lib/chain-mcp/state.db');
+    const windows = windowsPathTrouble('CHAIN_MCP_STATE', file);
+    if (windows) throw new ConfigError(windows);
     return { kind: 'sqlite', file: resolve(file) };
   }
   if (/^postgres(ql)?:\/\//.test(value)) {
@@ -95,6 +98,41 @@ export function parseStateSetting(text: string): StateSetting {
     return { kind: 'postgres', url: value };
   }
   throw new ConfigError(`CHAIN_MCP_STATE: expected memory, sqlite:<file> or postgres://user:password@host:5432/database (got "${value.slice(0, 40)}")`);
+}
+
+/**
+ * A node URL that ends in one API's path (`…/ext/bc/C/rpc`, `…/ext/info`): chain-mcp adds each
+ * API's path to the base URL, so the calls would go to `…/ext/bc/C/rpc/ext/info`. Only the origin
+ * is shown (the URL may hold credentials).
+ */
+function apiPathTrouble(text: string | undefined): string | undefined {
+  let u: URL;
+  try {
+    u = new URL((text ?? '').trim());
+  } catch {
+    return undefined;
+  }
+  const at = u.pathname.search(/\/ext(\/|$)/);
+  if (at < 0) return undefined;
+  const base = `${u.origin}${u.pathname.slice(0, at)}`;
+  return `CHAIN_MCP_NODE_URL: ${u.pathname.slice(at)} is the path of one of the node's APIs; give the node's base URL, ${base}, and chain-mcp adds each API's path itself`;
+}
+
+/**
+ * Files that hold secrets and that other users may read (the key file, each `*_FILE`, a SQLite
+ * state file): one warning each, with the chmod that fixes it. Printed at start and by --check.
+ */
+export function fileWarnings(config: Config, rawEnv: NodeJS.ProcessEnv): string[] {
+  const files: Array<[string, string | undefined]> = [
+    ['CHAIN_MCP_KEY_FILE', config.signer === 'local' ? config.keyFile : undefined],
+    ['CHAIN_MCP_KEY_PASSPHRASE_FILE', config.keyPassphraseFile],
+    ...SECRET_FILES.map((n) => [`${n}_FILE`, rawEnv[`${n}_FILE`]?.trim() || undefined] as [string, string | undefined]),
+    ['CHAIN_MCP_STATE', config.state.kind === 'sqlite' ? config.state.file : undefined],
+  ];
+  return files.flatMap(([name, path]) => {
+    const line = path ? openModeTrouble(name, path) : undefined;
+    return line ? [line] : [];
+  });
 }
 
 /** Thrown for configuration that cannot start the server; main prints `message` as one line. */
@@ -216,6 +254,14 @@ const secretText = (min = MIN_SECRET_CHARS) =>
     .min(min, `expected at least ${min} characters (a shorter secret cannot be redacted reliably)`)
     .max(1024, 'expected at most 1024 characters');
 
+/** One CHAIN_MCP_TRUSTED_PROXIES entry: an IP address, or a network as address/prefix length. */
+function proxyEntry(entry: string): boolean {
+  const [address = '', prefix, extra] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || extra !== undefined) return false;
+  return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
 const wholeNumber = (what: string, min: number, max: number, fallback: number) =>
   z
     .string()
@@ -296,6 +342,11 @@ const envSchema = z.object({
     .transform(parseRate)
     .refine((r) => r.points >= 1 && r.points <= 1_000_000, 'expected between 1 and 1000000 requests per period')
     .default({ points: 60, seconds: 60, text: '60/min' }),
+  CHAIN_MCP_TRUSTED_PROXIES: z
+    .string()
+    .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
+    .refine((list) => list.every(proxyEntry), 'expected IP addresses or networks separated by commas, such as 10.0.0.5,192.168.1.0/24,::1')
+    .optional(),
   CHAIN_MCP_SIGNER: z.enum(['local', 'keystore']).optional(),
   CHAIN_MCP_KEY_FILE: z.string().trim().min(1).optional(),
   CHAIN_MCP_KEY_PASSPHRASE_FILE: z.string().trim().min(1).optional(),
@@ -340,7 +391,7 @@ export const FLAGS: readonly Flag[] = [
   { name: 'http', type: 'boolean', help: 'serve Streamable HTTP on 127.0.0.1 (path /mcp)' },
   { name: 'port', type: 'string', arg: 'N', help: 'HTTP port (default 3000)' },
   { name: 'host', type: 'string', arg: 'ADDR', help: 'HTTP address (default 127.0.0.1; another only with OAuth)' },
-  { name: 'check', type: 'boolean', help: 'check the node and indexer setup, print what works and why not, exit' },
+  { name: 'check', type: 'boolean', help: 'check the setup (node, indexer, signer, state; with --http its port and settings too), print what works and why not, exit' },
   {
     name: 'devnet',
     type: 'boolean',
@@ -349,18 +400,18 @@ export const FLAGS: readonly Flag[] = [
   { name: 'node-url', type: 'string', arg: 'URL', env: 'CHAIN_MCP_NODE_URL', help: 'CHAIN_MCP_NODE_URL (default http://127.0.0.1:9650)' },
   { name: 'indexer-url', type: 'string', arg: 'URL', env: 'CHAIN_MCP_INDEXER_URL', help: 'CHAIN_MCP_INDEXER_URL' },
   { name: 'runner-url', type: 'string', arg: 'URL', env: 'CHAIN_MCP_RUNNER_URL', help: 'CHAIN_MCP_RUNNER_URL' },
-  { name: 'toolsets', type: 'string', arg: 'a,b', env: 'CHAIN_MCP_TOOLSETS', help: 'CHAIN_MCP_TOOLSETS (default all)' },
+  { name: 'toolsets', type: 'string', arg: 'a,b', env: 'CHAIN_MCP_TOOLSETS', help: `CHAIN_MCP_TOOLSETS (default: all but the ${[...DEFAULT_OFF].join(' and ')} reads, each one enable_toolset away)` },
   { name: 'tools', type: 'string', arg: 'a,b', env: 'CHAIN_MCP_TOOLS', help: 'CHAIN_MCP_TOOLS' },
   { name: 'exclude-tools', type: 'string', arg: 'a,b', env: 'CHAIN_MCP_EXCLUDE_TOOLS', help: 'CHAIN_MCP_EXCLUDE_TOOLS' },
-  { name: 'allow-spend', type: 'boolean', env: 'CHAIN_MCP_ALLOW_SPEND', help: 'CHAIN_MCP_ALLOW_SPEND=true (needs the keystore user)' },
+  { name: 'allow-spend', type: 'boolean', env: 'CHAIN_MCP_ALLOW_SPEND', help: 'CHAIN_MCP_ALLOW_SPEND=true (needs a signer: the key file `chain-mcp key new` makes, or a keystore user)' },
   { name: 'allow-admin', type: 'boolean', env: 'CHAIN_MCP_ALLOW_ADMIN', help: 'CHAIN_MCP_ALLOW_ADMIN=true' },
-  { name: 'max-spend', type: 'string', arg: 'N', env: 'CHAIN_MCP_MAX_SPEND', help: 'CHAIN_MCP_MAX_SPEND: cap for one spend, in the smallest unit' },
+  { name: 'max-spend', type: 'string', arg: 'N', env: 'CHAIN_MCP_MAX_SPEND', help: 'CHAIN_MCP_MAX_SPEND: cap for one spend, fees included ("1.5 CAM", or nCAM digits)' },
   {
     name: 'max-spend-per-day',
     type: 'string',
     arg: 'N',
     env: 'CHAIN_MCP_MAX_SPEND_PER_DAY',
-    help: 'CHAIN_MCP_MAX_SPEND_PER_DAY: rolling 24 h total of everything sent, fees included',
+    help: 'CHAIN_MCP_MAX_SPEND_PER_DAY: rolling 24 h total of everything sent, fees included ("10 CAM", or nCAM digits)',
   },
   {
     name: 'expect-network-id',
@@ -403,8 +454,9 @@ export const HELP = [
   ...SETTINGS.map((s) => helpRow(s.env, `${shortMeaning(s.meaning)}${s.default === 'unset' ? '' : ` (default ${s.default})`}`)),
   '',
   'Secrets (tokens, passwords, the admin secret) are never shown; the keystore password and the auth',
-  "token and password can come from a *_FILE instead of the environment. The key's passphrase is typed",
-  'on the approval page (or read from CHAIN_MCP_KEY_PASSPHRASE_FILE), never taken from the environment.',
+  'token and password, the state key and the state URL can come from a *_FILE instead of the environment.',
+  "The key's passphrase is typed on the unlock page (or read from CHAIN_MCP_KEY_PASSPHRASE_FILE), never",
+  'taken from the environment.',
 ].join('\n');
 
 /** The parseArgs options, from the table. */
@@ -460,6 +512,13 @@ export function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): { cli
 export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
   // An unfilled MCPB placeholder ("${user_config.x}") means the user left the field empty.
   const isGiven = (e: NodeJS.ProcessEnv) => (k: string) => e[k] !== undefined && !/^\$\{[^}]*\}$/.test(e[k] ?? '');
+  // Before any file is read: a Windows path here would be read as a relative name.
+  for (const name of PATH_SETTINGS) {
+    const windows = isGiven(rawEnv)(name) ? windowsPathTrouble(name, (rawEnv[name] ?? '').trim()) : undefined;
+    if (windows) throw new ConfigError(windows);
+  }
+  const nodeUrlPath = apiPathTrouble(rawEnv.CHAIN_MCP_NODE_URL);
+  if (nodeUrlPath) throw new ConfigError(nodeUrlPath);
   const { env, fromEnv } = secretsFromFiles(rawEnv, isGiven(rawEnv));
   const given = isGiven(env);
   const relevant = Object.fromEntries(
@@ -483,6 +542,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
     throw new ConfigError('CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD: set both or neither');
   }
   const oauth = oauthSettings(e.CHAIN_MCP_OAUTH_ISSUER, e.CHAIN_MCP_OAUTH_AUDIENCE, e.CHAIN_MCP_PUBLIC_URL, e.CHAIN_MCP_OAUTH_CLIENT_ID);
+  // Only the OAuth endpoint counts requests per client address; elsewhere the setting would promise nothing.
+  if (e.CHAIN_MCP_TRUSTED_PROXIES?.length && !oauth) throw new ConfigError('CHAIN_MCP_TRUSTED_PROXIES: set only with CHAIN_MCP_OAUTH_ISSUER (the per-address limit it feeds)');
   if (oauth && e.CHAIN_MCP_DYNAMIC) {
     throw new ConfigError('CHAIN_MCP_DYNAMIC and CHAIN_MCP_OAUTH_ISSUER: choose one; toolsets enabled on demand live in an MCP session, and OAuth serves every request on its own (any replica)');
   }
@@ -507,6 +568,8 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
   if (e.CHAIN_MCP_SIGNER === 'local' && !existsSync(keyFile)) {
     throw new ConfigError(`CHAIN_MCP_SIGNER=local: no key file at ${keyFile}; make one with \`chain-mcp key new\` or \`chain-mcp key import\` in a terminal, or set CHAIN_MCP_KEY_FILE`);
   }
+  const keyUnreadable = signer === 'local' ? unreadableTrouble('CHAIN_MCP_KEY_FILE', keyFile) : undefined;
+  if (keyUnreadable) throw new ConfigError(keyUnreadable);
   if (e.CHAIN_MCP_SIGNER === 'keystore' && !e.CHAIN_MCP_KEYSTORE_USER) {
     throw new ConfigError('CHAIN_MCP_SIGNER=keystore: set CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD (or CHAIN_MCP_KEYSTORE_PASSWORD_FILE)');
   }
@@ -515,8 +578,10 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
     keyPassphrase = readSecretFile('CHAIN_MCP_KEY_PASSPHRASE_FILE', e.CHAIN_MCP_KEY_PASSPHRASE_FILE);
     if (keyPassphrase.length === 0) throw new ConfigError(`CHAIN_MCP_KEY_PASSPHRASE_FILE: ${e.CHAIN_MCP_KEY_PASSPHRASE_FILE} is empty`);
   }
-  // Spends on: the daily total must survive a restart, so the default is a file, not memory.
-  const state = e.CHAIN_MCP_STATE ? parseStateSetting(e.CHAIN_MCP_STATE) : e.CHAIN_MCP_ALLOW_SPEND ? { kind: 'sqlite' as const, file: defaultStateFile(env) } : { kind: 'memory' as const };
+  // Memory by default, spends on or off: a first transfer needs no database (Node 20 has no
+  // node:sqlite). What must survive a restart under the local signer, the daily total, comes from
+  // the chain; under the keystore signer it resets, and --check says so (stateFinding).
+  const state: StateSetting = e.CHAIN_MCP_STATE ? parseStateSetting(e.CHAIN_MCP_STATE) : { kind: 'memory' };
   if (state.kind === 'postgres' && !e.CHAIN_MCP_STATE_KEY) {
     throw new ConfigError(
       'CHAIN_MCP_STATE_KEY: required with a shared store (CHAIN_MCP_STATE=postgres://…): the same 64 hex digits on every replica (openssl rand -hex 32), so any replica can check the confirmation ids another issued',
@@ -582,6 +647,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
     httpMaxSessions: e.CHAIN_MCP_HTTP_MAX_SESSIONS,
     oauth,
     rateLimit: e.CHAIN_MCP_RATE_LIMIT,
+    ...(e.CHAIN_MCP_TRUSTED_PROXIES?.length ? { trustedProxies: e.CHAIN_MCP_TRUSTED_PROXIES } : {}),
   };
 }
 
@@ -650,7 +716,7 @@ export function tierWarnings(config: Config): string[] {
   const lines: string[] = [];
   if (config.allowSpend && !config.keystore && config.signer !== 'local') {
     lines.push(
-      'CHAIN_MCP_ALLOW_SPEND is on, but spend tools stay hidden: they sign with the keystore user, and CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD are not set',
+      `CHAIN_MCP_ALLOW_SPEND is on, but spend tools stay hidden: nothing can sign (no key file at ${config.keyFile}, no keystore user); make a key with \`chain-mcp key new\` (or \`chain-mcp key import\`) in a terminal, or set CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD`,
     );
   }
   if (config.allowAdmin && !config.keystore) {

@@ -1,7 +1,7 @@
 import type { Config } from './config.js';
 import { ChainMcpError, HttpStatusError, RpcError, toChainMcpError } from './errors.js';
 import type { Services } from './services.js';
-import { keyFileOpenToOthers, readKeyFileAddresses } from './signer/keyfile.js';
+import { readKeyFileAddresses } from './signer/keyfile.js';
 import { describeState, openStateStore } from './state/open.js';
 import type { Endpoint } from './wire.js';
 
@@ -49,7 +49,9 @@ export async function diagnose(services: Services): Promise<Finding[]> {
   } catch (err) {
     const e = toChainMcpError(err);
     const text =
-      e.kind === 'connection' || e.kind === 'timeout'
+      e.kind === 'connection' && e.message.startsWith('Cannot reach')
+        ? `cannot reach the node at ${node}: no network or DNS; check this machine's network connection and DNS (the URL may be right)`
+        : e.kind === 'connection' || e.kind === 'timeout'
         ? `cannot reach the node at ${node} (${why(e)}); check CHAIN_MCP_NODE_URL and that the node is running`
         : e instanceof HttpStatusError && e.status === 404
           ? `${node} answers, but not as a node of this family (/ext/info is 404); check CHAIN_MCP_NODE_URL`
@@ -134,8 +136,13 @@ async function stateFinding(config: Config): Promise<Finding> {
   } catch (err) {
     return { level: 'fail', text: `state store ${where} cannot be used: ${(err as Error).message}` };
   }
-  if (config.state.kind === 'memory' && config.allowSpend && config.maxSpendPerDay !== undefined) {
-    return { level: 'warn', text: `state store: ${where}; CHAIN_MCP_MAX_SPEND_PER_DAY starts from zero at every restart (CHAIN_MCP_STATE=sqlite:<file> keeps it)` };
+  // Under the local signer the daily total is what the chain says the key sent; under the
+  // keystore signer it is the store's own count, which memory loses at a restart.
+  if (config.state.kind === 'memory' && config.allowSpend && config.maxSpendPerDay !== undefined && config.signer !== 'local') {
+    return {
+      level: 'warn',
+      text: `state store: ${where}; under the keystore signer CHAIN_MCP_MAX_SPEND_PER_DAY starts from zero at every restart (CHAIN_MCP_STATE=sqlite:<file> keeps it)`,
+    };
   }
   return { level: 'ok', text: `state store: ${where}${config.state.kind === 'postgres' ? '; confirmation ids bound by CHAIN_MCP_STATE_KEY' : ''}` };
 }
@@ -152,7 +159,7 @@ async function keystoreFinding(services: Services, config: Config): Promise<Find
       const wrong = await passwordRefusal(services, config.keystore);
       if (wrong) return { level: 'fail', text: wrong };
     }
-    return { level: 'ok', text: `keystore API enabled${config.keystore ? `; user "${config.keystore.username}" exists and the password opens it` : '; no CHAIN_MCP_KEYSTORE_USER set, so wallet and spend tools stay off'}` };
+    return { level: 'ok', text: `keystore API enabled${config.keystore ? `; user "${config.keystore.username}" exists and the password opens it` : config.signer === 'local' ? '; no keystore user set (spends sign with the local key; the keystore-only wallet tools stay off)' : '; no CHAIN_MCP_KEYSTORE_USER set, so wallet and spend tools stay off'}` };
   } catch (err) {
     // The executor already says a 404 on /ext/keystore means the API is off (execute.ts keystoreDisabled).
     const off = (err instanceof HttpStatusError && err.status === 404) || (err instanceof ChainMcpError && /keystore API is disabled/.test(err.message));
@@ -199,7 +206,6 @@ export function signerFindings(services: Services): Finding[] {
       text: 'signer: none, so spends stay off (make a key with `chain-mcp key new` or `chain-mcp key import` in a terminal, or set CHAIN_MCP_KEYSTORE_USER)',
     });
   }
-  let present = true;
   try {
     const addresses = readKeyFileAddresses(config.keyFile);
     const state = !services.signer
@@ -209,16 +215,12 @@ export function signerFindings(services: Services): Finding[] {
         : `locked (the human unlocks it on the approval page; it locks again after ${config.keyIdleMinutes} minutes without a spend)`;
     findings.push({ level: 'ok', text: `key file ${config.keyFile}: present, C address ${addresses.evm}, ${state}` });
   } catch (err) {
-    present = false;
     const absent = /^no key file/.test((err as Error).message);
     findings.push(
       absent
         ? { level: 'ok', text: `key file ${config.keyFile}: absent (\`chain-mcp key new\` or \`chain-mcp key import\` makes one)` }
         : { level: 'fail', text: `key file ${config.keyFile}: ${(err as Error).message}` },
     );
-  }
-  if (present && keyFileOpenToOthers(config.keyFile)) {
-    findings.push({ level: 'warn', text: `key file ${config.keyFile} is readable by other users: chmod 600 it` });
   }
   if (config.allowSpend && config.secretsFromEnv.length > 0) {
     const names = config.secretsFromEnv;

@@ -165,6 +165,21 @@ async function serveStateless(serve: NodeHandler, opts: { services: Services }, 
   await serve(Object.assign(req, { auth }), res, body);
 }
 
+/** The one line for a port that cannot be listened on, or undefined for another error. */
+function portTrouble(port: number, host: string, code: string | undefined): string | undefined {
+  if (code !== 'EADDRINUSE' && code !== 'EACCES') return undefined;
+  return `--port ${port}: ${code === 'EADDRINUSE' ? `the port is in use on ${host} (another chain-mcp?)` : 'not allowed to listen on this port'}; stop what uses it or choose another with --port N`;
+}
+
+/** For `--check --http`: listens on the port and closes at once; the start's own line when it cannot. */
+export function probePort(port: number, host: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => resolve(portTrouble(port, host, err.code) ?? `--port ${port}: cannot listen on ${host} (${err.code ?? err.message})`));
+    probe.listen(port, host, () => probe.close(() => resolve(undefined)));
+  });
+}
+
 /**
  * Streamable HTTP on 127.0.0.1 at /mcp, sharing the process's services: a 2025-11-25 client gets
  * one MCP server per session (server-initiated elicitation, the card), a 2026-07-28 client one per
@@ -186,7 +201,7 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
     const pool = opts.services.state.kind === 'postgres' ? (opts.services.state as { pool?: unknown }).pool : undefined;
     const limits = new RateLimits(opts.config.rateLimit, opts.log, typeof pool === 'object' ? pool : undefined);
     await limits.ready;
-    resourceServer = new ResourceServer(oauth, limits, opts.log);
+    resourceServer = new ResourceServer(oauth, limits, opts.log, opts.config.trustedProxies);
     if (oauth.clientId) {
       // The sign-in cookie's key: the replicas' shared key only with a shared store; one process keeps its own random one.
       loginPages = new LoginApprovalPages({ publicUrl: oauth.publicUrl, clientId: oauth.clientId, issuer: resourceServer.issuer, book: opts.services.approvals, log: opts.log, stateKey: opts.services.state.shared ? opts.config.stateKey : undefined, now: opts.services.now });
@@ -289,14 +304,8 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
   await new Promise<void>((resolve, reject) => {
     // A port in use is a setup mistake, said in one line (main prints ConfigError), not a stack trace.
     http.once('error', (err: NodeJS.ErrnoException) => {
-      const busy = err.code === 'EADDRINUSE';
-      const denied = err.code === 'EACCES';
-      if (!busy && !denied) return reject(err);
-      reject(
-        new ConfigError(
-          `--port ${opts.port}: ${busy ? `the port is in use on ${host} (another chain-mcp?)` : 'not allowed to listen on this port'}; stop what uses it or choose another with --port N`,
-        ),
-      );
+      const line = portTrouble(opts.port, host, err.code);
+      reject(line ? new ConfigError(line) : err);
     });
     http.listen(opts.port, host, resolve);
   });

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
-import { ConfigError, checkToolNames, defaultPasskeyFile, HELP, keyFilePath, loadConfig, namesToCheck, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
+import { ConfigError, checkHttpConfig, checkToolNames, defaultPasskeyFile, fileWarnings, HELP, keyFilePath, loadConfig, namesToCheck, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
+import type { Config } from './core/config.js';
 import { createLogger } from './log.js';
 import type { Terminal as TerminalType } from './signer/tty.js';
 import { VERSION } from './version.js';
@@ -19,7 +20,11 @@ async function main(): Promise<void> {
     return;
   }
   let stopDevnet: (() => Promise<void>) | undefined;
+  const setupWarnings: string[] = [];
   if (cli.devnet) {
+    for (const name of ['CHAIN_MCP_NODE_URL', 'CHAIN_MCP_INDEXER_URL'] as const) {
+      if (env[name]?.trim()) setupWarnings.push(`--devnet: the simulator replaces ${name} (${originOf(env[name].trim())}); drop --devnet to use that ${name === 'CHAIN_MCP_NODE_URL' ? 'node' : 'indexer'}`);
+    }
     // The simulator is developer tooling; it is loaded only when asked for.
     const { startDevnet } = await import('./devnet/index.js');
     // A real node's names by default, so a newcomer sees what a real node looks like.
@@ -52,7 +57,9 @@ async function main(): Promise<void> {
   // Under --check the report says everything a log line would, and log lines on the same
   // terminal would interleave with it (issue 23), so the logger stays silent.
   const log = createLogger(cli.check ? 'silent' : config.logLevel, config.secrets);
-  if (!cli.check) for (const line of tierWarnings(config)) process.stderr.write(`chain-mcp: ${line}\n`);
+  // The same lines at start (stderr) and in --check (warn lines of the report).
+  setupWarnings.push(...tierWarnings(config), ...fileWarnings(config, env));
+  if (!cli.check) for (const line of setupWarnings) process.stderr.write(`chain-mcp: ${line}\n`);
   const { createServices } = await import('./server.js');
   // Opened before serving: a store that cannot be used stops the start with one line. Under --check
   // the report says what is wrong with it instead (doctor.ts opens it itself).
@@ -72,7 +79,9 @@ async function main(): Promise<void> {
     // The report's own tier line covers the tier warnings; unknown names lead it.
     const findings = [
       ...unknownNames.map((text) => ({ level: 'warn' as const, text })),
+      ...setupWarnings.map((text) => ({ level: 'warn' as const, text })),
       ...(signerTrouble ? [{ level: 'fail' as const, text: signerTrouble }] : []),
+      ...(cli.http ? await httpFindings(config, cli.port, cli.host) : []),
       ...(await diagnose(services)),
     ];
     process.stdout.write(`chain-mcp ${VERSION} check\n${renderFindings(findings)}\n`);
@@ -133,6 +142,31 @@ async function main(): Promise<void> {
   closeMcp = () => handle.close();
   process.stdin.once('end', () => void shutdown());
   log.debug({ nodeUrl: config.nodeUrl }, 'serving MCP on stdio');
+}
+
+/** A URL's origin and path without credentials, for a message. */
+function originOf(text: string): string {
+  try {
+    const u = new URL(text);
+    return `${u.origin}${u.pathname === '/' ? '' : u.pathname}`;
+  } catch {
+    return text;
+  }
+}
+
+/** `--check --http`: what would stop `--http` from starting, in the words the start uses. */
+async function httpFindings(config: Config, port: number, host: string): Promise<Array<{ level: 'ok' | 'fail'; text: string }>> {
+  const found: Array<{ level: 'ok' | 'fail'; text: string }> = [];
+  try {
+    checkHttpConfig(config);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    found.push({ level: 'fail', text: err.message });
+  }
+  const { probePort } = await import('./http-server.js');
+  const busy = await probePort(port, host);
+  found.push(busy ? { level: 'fail', text: busy } : { level: 'ok', text: `--http: ${host} port ${port} is free to listen on` });
+  return found;
 }
 
 const PASSKEY_USAGE = 'usage: chain-mcp passkey add [--name TEXT] [--port N]';

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Config, ConfigError } from './config.js';
 import { ConfirmationBook } from './confirm.js';
 import type { CallOptions, ToolDef } from './core/tool.js';
@@ -124,7 +125,7 @@ export class Services {
       }
       this.signer = keyFile;
       unlock = new UnlockForm(keyFile, opts.log, opts.config.keyIdleMinutes);
-      keyFile.setHowToUnlock(() => this.unlockText(this.approvalPages.unlockUrlNow()));
+      keyFile.setHowToUnlock(() => this.unlockText());
     }
     // The daily total belongs to where the money comes from: the key (by its address) or the keystore user.
     this.ledger = new SpendLedger(this.now, this.state, this.signer ? `local:${this.signer.addresses.evm.toLowerCase()}` : signerOf(opts.config));
@@ -164,22 +165,35 @@ export class Services {
   }
 
   /**
-   * How the human unlocks the local key, for a spend's refusal (starts the approval page if needed).
-   * Never holds a secret; the page's address is a loopback URL the model may pass on.
+   * The refusal line for a spend that needs the locked key: how the human unlocks it, and that
+   * nothing was signed. It never names the unlock page's address: a page token the model holds is
+   * one it could pace out against the human. The address reaches the human through the client's
+   * URL elicitation when it offers one (a page token of its own), else through the terminal: the
+   * line logged at start, logged again now.
    */
-  async howToUnlock(): Promise<string> {
-    return this.unlockText(this.signer ? await this.approvalPages.unlockUrl() : undefined);
+  async lockedKeyMessage(elicitUrl?: (message: string, url: string, elicitationId: string) => Promise<'accept' | 'decline' | 'cancel'>): Promise<string> {
+    return `The signing key is locked: ${await this.howToUnlock(elicitUrl)}. Nothing was signed.`;
   }
 
-  /** The whole refusal line for a spend that needs the locked key: how to unlock, and that nothing was signed. */
-  async lockedKeyMessage(): Promise<string> {
-    return `The signing key is locked: ${await this.howToUnlock()}. Nothing was signed.`;
+  private async howToUnlock(elicitUrl?: (message: string, url: string, elicitationId: string) => Promise<'accept' | 'decline' | 'cancel'>): Promise<string> {
+    if (!this.signer || this.config.keyPassphrase !== undefined) return this.unlockText();
+    if (elicitUrl) {
+      const url = await this.approvalPages.newUnlockUrl();
+      if (url) {
+        const answer = await elicitUrl('Unlock the signing key: type its passphrase on this page (never in the chat).', url, randomUUID());
+        this.log.info({ audit: 'unlock_offered', channel: 'url-elicitation', answer }, 'unlock page offered through the client');
+        if (answer === 'accept') return 'the human was shown the unlock page by their client; once they type the passphrase there it unlocks';
+      }
+    }
+    const url = await this.approvalPages.unlockUrl();
+    // For the person at the terminal, not the model: the result says only where to look.
+    this.log.info({ key: this.signer.addresses.evm, unlockUrl: url }, `signing key locked: to sign spends, open ${url} in a browser on this computer and type the passphrase`);
+    return this.unlockText();
   }
 
-  private unlockText(url: string | undefined): string {
+  private unlockText(): string {
     if (this.config.keyPassphrase !== undefined) return 'restart chain-mcp: it unlocks the key from CHAIN_MCP_KEY_PASSPHRASE_FILE at start';
-    if (url === undefined) return 'the human unlocks it by typing the passphrase on the approval page';
-    return `the human opens ${url} in a browser on this computer and types the passphrase there (never in the chat)`;
+    return "the human opens the unlock page whose address chain-mcp's log (stderr, the host's MCP server log) names, and types the passphrase there (never in the chat)";
   }
 
   catalogue(): Promise<readonly ToolDef[]> {

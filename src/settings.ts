@@ -238,9 +238,9 @@ export const SETTINGS: readonly Setting[] = [
   // --- state
   {
     env: 'CHAIN_MCP_STATE',
-    default: 'memory; with spends on, sqlite:<config dir>/chain-mcp/state.db',
+    default: 'memory',
     meaning:
-      'where confirmation ids, pending approvals, approval-card secrets and the rolling daily total live: `memory` (a restart forgets them), `sqlite:<file>` (one machine; the daily total survives restarts, pending previews do not) or `postgres://user:password@host:5432/database` (several replicas)',
+      'where confirmation ids, pending approvals, approval-card secrets and the keystore signer\'s daily total live: `memory` (a restart forgets them; the local signer\'s daily total comes from the chain), `sqlite:<file>` (one machine; the keystore signer\'s daily total survives restarts, pending previews do not; node:sqlite on Node 22.5+, or better-sqlite3 if installed) or `postgres://user:password@host:5432/database` (several replicas)',
     group: 'state',
   },
   {
@@ -251,6 +251,18 @@ export const SETTINGS: readonly Setting[] = [
     secret: true,
   },
   // --- --http
+  {
+    env: 'CHAIN_MCP_STATE_KEY_FILE',
+    default: 'unset',
+    meaning: 'a file holding `CHAIN_MCP_STATE_KEY` instead of the variable (never both), read once at start; keep it mode 0600, readable by chain-mcp\'s user only',
+    group: 'state',
+  },
+  {
+    env: 'CHAIN_MCP_STATE_FILE',
+    default: 'unset',
+    meaning: 'a file holding the value of `CHAIN_MCP_STATE` (such as a `postgres://` URL with its password) instead of the variable (never both), read once at start; keep it mode 0600',
+    group: 'state',
+  },
   { env: 'CHAIN_MCP_HTTP_TOKEN', default: 'unset', meaning: 'bearer token every `--http` request must carry (16+ characters; required with spend or admin tools, unless OAuth is on: the single-user mode)', group: 'http', secret: true },
   { env: 'CHAIN_MCP_HTTP_IDLE_MS', default: '1800000', meaning: 'an `--http` session unused this long is closed', group: 'http' },
   { env: 'CHAIN_MCP_HTTP_MAX_SESSIONS', default: '32', meaning: 'at most this many `--http` sessions at once; a new one beyond is refused', group: 'http' },
@@ -280,6 +292,12 @@ export const SETTINGS: readonly Setting[] = [
     meaning: 'under OAuth, requests to the MCP endpoint per user (per address before a valid token): `N/s`, `N/min` or `N/h`; over it HTTP 429 with `Retry-After`; counted across replicas on PostgreSQL',
     group: 'http',
   },
+  {
+    env: 'CHAIN_MCP_TRUSTED_PROXIES',
+    default: 'unset',
+    meaning: "under OAuth, the proxies (IP addresses or networks, comma-separated) whose `X-Real-IP` or `X-Forwarded-For` names the client for the per-address limit; from any other peer, loopback included, those headers are ignored",
+    group: 'http',
+  },
   // --- results, logs, timeouts
   { env: 'CHAIN_MCP_TIMEOUT_MS', default: '15000', meaning: 'per-request timeout (reads retry transient failures within it)', group: 'results' },
   { env: 'CHAIN_MCP_LOG_LEVEL', default: 'info', meaning: 'pino level; logs go to stderr only, secrets masked', group: 'results' },
@@ -294,6 +312,20 @@ export const SETTINGS: readonly Setting[] = [
 
 /** `--help`'s short form of a meaning: up to the first `;` or `:` clause. */
 export function shortMeaning(meaning: string): string {
-  const cut = meaning.search(/; |: /);
-  return cut > 0 ? meaning.slice(0, cut) : meaning;
+  // The first "; " or ": " outside parentheses and backticks: a cut inside one would leave it open.
+  let depth = 0;
+  let code = false;
+  for (let i = 0; i < meaning.length - 1; i++) {
+    const c = meaning[i]!;
+    if (c === '`') code = !code;
+    else if (!code && c === '(') depth++;
+    else if (!code && c === ')') depth = Math.max(0, depth - 1);
+    else if (!code && depth === 0 && (c === ';' || c === ':') && meaning[i + 1] === ' ' && i > 0) {
+      const head = meaning.slice(0, i);
+      // A head that is only a value (`human`) says nothing alone: the whole meaning then.
+      if (/^`[^`]+`$/.test(head)) return meaning;
+      return head;
+    }
+  }
+  return meaning;
 }

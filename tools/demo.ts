@@ -3,7 +3,8 @@
  * simulator as a default Camino node (keystore API off), makes a key file for the demo holding
  * the simulator's funded key, spawns the built `chain-mcp` over stdio with the local signer, and
  * walks through the questions people ask, ending with a guarded transfer X -> C: the preview says
- * the key is locked and where to unlock it, the human types the passphrase on the unlock page,
+ * the key is locked, the client opens the unlock page for the human (URL elicitation: the model never
+ * sees its address), the human types the passphrase there,
  * the preview is rendered from the transaction bytes, the human approves on the approval page
  * (the client opens it through URL elicitation; here the demo plays the human), and it is issued once.
  */
@@ -82,7 +83,6 @@ async function screenshot(url: string, file: string): Promise<void> {
 
 /** What the human does on the unlock page: open it, type the passphrase, press Unlock. */
 async function humanUnlocks(url: string): Promise<void> {
-  console.log(`  [you open the unlock page: ${url}]`);
   const page = await (await fetch(url)).text();
   const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
   const res = await fetch(url, {
@@ -127,6 +127,11 @@ async function main(): Promise<void> {
   client.setRequestHandler('elicitation/create', async (request) => {
     const params = request.params as { mode?: string; url?: string; message: string };
     if (params.mode !== 'url' || !params.url) return { action: 'decline' };
+    if (new URL(params.url).pathname.startsWith('/unlock/')) {
+      console.log('  [your client opens the unlock page]');
+      await humanUnlocks(params.url);
+      return { action: 'accept' };
+    }
     console.log(`  [your client opens the approval page: ${params.url}]`);
     const page = await (await fetch(params.url)).text();
     const decodeHtml = (t: string) => t.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
@@ -150,10 +155,8 @@ async function main(): Promise<void> {
     if (!tool || Object.values(args).some((v) => v === undefined || (Array.isArray(v) && v.includes(undefined)))) continue;
     console.log(`You: ${step.ask}`);
     let result = await call(client, tool, args);
-    const unlock = /opens (http:\/\/127\.0\.0\.1:\d+\/unlock\/\S+) in a browser/.exec(result.text)?.[1];
-    if (unlock) {
-      // The key is locked: the preview said where the human unlocks it. The model never sees the passphrase.
-      await humanUnlocks(unlock);
+    if (result.text.includes('The signing key is locked')) {
+      // The client opened the unlock page for the human (above); the model saw neither its address nor the passphrase.
       console.log('You: I unlocked the key; show me that transfer again.');
       result = await call(client, tool, args);
     }

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { PROMPT_INFO } from '../src/assistant/extras.js';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CATALOGUE } from '../src/catalogue/index.js';
@@ -57,28 +58,55 @@ export function bundleEnv(settings: readonly Setting[] = SETTINGS): Record<strin
   return Object.fromEntries(settings.flatMap((s) => (s.bundle ? [[s.env, ph(`user_config.${s.bundle.key}`)]] : [])));
 }
 
+/**
+ * server.json's (MCP Registry) variables: the same settings the one-click bundle offers, with
+ * their bundle descriptions, so the two listings cannot disagree. No `runtimeHint`: the package is
+ * not on the npm registry yet, and a host that reads one would run `npx chain-mcp` and fail.
+ */
+export function serverJsonEnv(settings: readonly Setting[] = SETTINGS): Array<Record<string, unknown>> {
+  return settings.flatMap((s) => {
+    if (!s.bundle) return [];
+    return [
+      {
+        name: s.env,
+        description: s.bundle.description ?? s.meaning,
+        isRequired: false,
+        ...(s.bundle.sensitive || s.secret ? { isSecret: true } : {}),
+        ...(s.bundle.type === 'boolean' ? { default: s.default } : {}),
+      },
+    ];
+  });
+}
+
+/** server.json with its variables regenerated (the rest of the file is kept as written). */
+export function serverJsonText(current: string): string {
+  const server = JSON.parse(current) as { packages: Array<Record<string, unknown>> };
+  server.packages = server.packages.map(({ runtimeHint: _, ...p }) => ({ ...p, environmentVariables: serverJsonEnv() }));
+  return `${JSON.stringify(server, null, 2)}\n`;
+}
+
 const PROMPTS = [
   {
     name: 'portfolio_report',
-    description: 'What an address holds on X, P and C, in display units.',
+    description: PROMPT_INFO.portfolio_report.description,
     arguments: ['address'],
     text: `Report what ${ph('arguments.address')} holds on X, P and C (account_overview), in display units.`,
   },
   {
     name: 'validator_report',
-    description: "A validator's period, stake, uptime, delegators and reward owner.",
+    description: PROMPT_INFO.validator_report.description,
     arguments: ['nodeID'],
     text: `Report on the validator ${ph('arguments.nodeID')} (validator_lookup).`,
   },
   {
     name: 'staking_options',
-    description: 'Minimum stakes, staking periods and the deposit offers active now.',
+    description: PROMPT_INFO.staking_options.description,
     arguments: [],
     text: 'Explain the staking options and the deposit offers active now (network_overview).',
   },
   {
     name: 'guarded_transfer',
-    description: 'Send the native asset with a preview and your explicit confirmation.',
+    description: PROMPT_INFO.guarded_transfer.description,
     arguments: ['to', 'amount'],
     text: `Send ${ph('arguments.amount')} of the native asset to ${ph('arguments.to')} with transfer: preview first, execute only after I confirm.`,
   },
@@ -140,5 +168,7 @@ export function manifestText(catalogue: readonly ToolDef[] = CATALOGUE): string 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const out = resolve(process.cwd(), process.argv[2] ?? 'manifest.json');
   writeFileSync(out, manifestText());
+  const serverJson = resolve(process.cwd(), 'server.json');
+  writeFileSync(serverJson, serverJsonText(readFileSync(serverJson, 'utf8')));
   process.stderr.write(`wrote ${out} (${CATALOGUE.length} tools)\n`);
 }

@@ -39,6 +39,8 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   local: ['src/local/**/*.ts', 'src/registry/local-spend.ts'],
   // Camino's own reads and the holder summaries built from them.
   camino: ['src/catalogue/camino.ts', 'src/catalogue/assistant/**/*.ts'],
+  // Issue 44: OAuth (tokens, scopes, the approval page's sign-in), rate limits and forwarded client addresses.
+  auth: ['src/auth/**/*.ts'],
 };
 
 /** A group's glob as a regular expression: a double star and slash for any folders (or none), a star for any part of a name. */

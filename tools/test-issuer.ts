@@ -12,7 +12,7 @@ export interface TestIssuer {
   issuer: string;
   /** Requests the issuer answered, by path (discovery is cached by the server). */
   hits: Map<string, number>;
-  mint(opts: { sub: string; scope?: string; claims?: Record<string, unknown>; aud?: string; alg?: 'RS256' | 'ES256' | 'EdDSA'; expiresIn?: number; iss?: string; unpublished?: boolean; noSub?: boolean }): Promise<string>;
+  mint(opts: { sub: string; scope?: string; claims?: Record<string, unknown>; aud?: string; alg?: 'RS256' | 'ES256' | 'EdDSA'; expiresIn?: number; iss?: string; unpublished?: boolean; noSub?: boolean; noExp?: boolean; notBefore?: number; kid?: string; hs256?: boolean }): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -76,15 +76,17 @@ export async function startIssuer(opts: { style?: 'oidc' | 'rfc8414'; path?: str
     hits,
     async mint(o) {
       const alg = o.alg ?? 'ES256';
-      const key = o.unpublished ? stranger.privateKey : keys.get(alg)!.privateKey;
+      // HS256 keyed with a published key's bytes: the classic forgery against a verifier that takes any algorithm.
+      const key = o.hs256 ? new TextEncoder().encode(JSON.stringify(keys.get('ES256')!.jwk)) : o.unpublished ? stranger.privateKey : keys.get(alg)!.privateKey;
       const claims: Record<string, unknown> = { ...(o.claims ?? { scope: o.scope ?? 'chain:read' }), azp: 'test-client' };
       const jwt = new SignJWT(claims)
-        .setProtectedHeader({ alg: o.unpublished ? 'ES256' : alg, kid: o.unpublished ? 'test-ES256' : `test-${alg}`, typ: 'at+jwt' })
+        .setProtectedHeader({ alg: o.hs256 ? 'HS256' : o.unpublished ? 'ES256' : alg, kid: o.kid ?? (o.unpublished || o.hs256 ? 'test-ES256' : `test-${alg}`), typ: 'at+jwt' })
         .setIssuer(o.iss ?? issuer)
         .setAudience(o.aud ?? '')
-        .setIssuedAt()
-        .setExpirationTime(Math.floor(Date.now() / 1000) + (o.expiresIn ?? 600));
+        .setIssuedAt();
+      if (!o.noExp) jwt.setExpirationTime(Math.floor(Date.now() / 1000) + (o.expiresIn ?? 600));
       if (!o.noSub) jwt.setSubject(o.sub);
+      if (o.notBefore !== undefined) jwt.setNotBefore(Math.floor(Date.now() / 1000) + o.notBefore);
       return jwt.sign(key);
     },
     close: () =>

@@ -33,15 +33,19 @@ export class ApprovalPages {
     private readonly unlock?: UnlockForm,
   ) {}
 
-  /** The page where the human types the key's passphrase; starts the server. Undefined without a local key. */
+  /**
+   * The unlock page under the terminal's page token, for the line logged at start; starts the
+   * server. Undefined without a local key. Never for the model: a page token it holds is one it can pace out.
+   */
   async unlockUrl(): Promise<string | undefined> {
     if (!this.unlock) return undefined;
-    return `${await this.start()}/unlock/${this.unlock.token}`;
+    return `${await this.start()}/unlock/${this.unlock.terminalToken}`;
   }
 
-  /** The unlock page's address if the server already runs (no start: callers that cannot wait). */
-  unlockUrlNow(): string | undefined {
-    return this.unlock && this.origin ? `${this.origin}/unlock/${this.unlock.token}` : undefined;
+  /** The unlock page under a fresh page token of its own, for one URL elicitation (the client shows it to the human). */
+  async newUnlockUrl(): Promise<string | undefined> {
+    if (!this.unlock) return undefined;
+    return `${await this.start()}/unlock/${this.unlock.issue()}`;
   }
 
   /** From now on Approve on this approval's page needs a fresh passkey assertion over its own challenge. */
@@ -90,6 +94,9 @@ export class ApprovalPages {
   }
 
   private ownOrigin(req: IncomingMessage): boolean {
+    // Where the browser tells where a form came from, only this page itself counts.
+    const site = req.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin') return false;
     const origin = req.headers.origin;
     return origin !== undefined && (origin === this.origin || origin === this.origin?.replace('127.0.0.1', 'localhost'));
   }
@@ -102,7 +109,7 @@ export class ApprovalPages {
       return;
     }
     if (req.method === 'GET') {
-      const shown = unlock.show();
+      const shown = unlock.show(token);
       reply(shown.status, page(shown.title, shown.body));
       return;
     }
@@ -116,7 +123,7 @@ export class ApprovalPages {
       return;
     }
     readForm(req)
-      .then((form) => unlock.post(form))
+      .then((form) => unlock.post(token, form))
       .then(
         (answer) => reply(answer.status, page(answer.title, answer.body)),
         () => reply(413, page('Too large', '<p>The form was too large.</p>')),

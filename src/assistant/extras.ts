@@ -36,6 +36,23 @@ function promptResult(p: PromptText) {
   return { description: p.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: p.text } }] };
 }
 
+/** The prompts' names, titles and descriptions: registered below, documented in docs/tools.md (npm run readme). */
+export const PROMPT_INFO = {
+  portfolio_report: { title: 'Portfolio report', description: 'What an address holds on X, P and C, in display units.', args: ['address'] },
+  validator_report: { title: 'Validator report', description: "A validator's period, stake, uptime, delegators and reward owner.", args: ['nodeID'] },
+  staking_options: { title: 'Staking options', description: 'Minimum stakes, staking periods and the deposit offers active now.', args: [] },
+  guarded_transfer: { title: 'Guarded transfer', description: 'Send the native asset with a preview that the human approves.', args: ['to', 'amount'] },
+} as const;
+
+/** The resources' titles and descriptions, by name (URIs in RESOURCE_URIS). */
+export const RESOURCE_INFO = {
+  network: { title: 'Network configuration', description: 'Network ID and name, address prefix, native asset, node version, fees and the platform configuration.', mimeType: 'application/json' },
+  tools: { title: 'Tool reference', description: 'Every exposed tool by toolset with its tier and parameters.', mimeType: 'text/markdown' },
+  limits: { title: 'Limits', description: "The spec's limits (memo, page sizes, stake bounds) and this server's spend guards.", mimeType: 'application/json' },
+} as const;
+
+const promptMeta = (name: keyof typeof PROMPT_INFO) => ({ title: PROMPT_INFO[name].title, description: PROMPT_INFO[name].description });
+
 /**
  * The prompts' argument schemas, built once per process: every HTTP request builds its own server
  * (a 2026-07-28 request, or any request under OAuth), and building zod schemas is most of what a
@@ -70,8 +87,7 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
   mcp.registerPrompt(
     'portfolio_report',
     {
-      title: 'Portfolio report',
-      description: 'What an address holds on X, P and C, in display units.',
+      ...promptMeta('portfolio_report'),
       argsSchema: args.portfolio,
     },
     async ({ address }) => promptResult(portfolioReport(address.trim(), await exposed())),
@@ -79,22 +95,20 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
   mcp.registerPrompt(
     'validator_report',
     {
-      title: 'Validator report',
-      description: "A validator's period, stake, uptime, delegators and reward owner.",
+      ...promptMeta('validator_report'),
       argsSchema: args.validator,
     },
     async ({ nodeID }) => promptResult(validatorReport(nodeID.trim(), await exposed())),
   );
   mcp.registerPrompt(
     'staking_options',
-    { title: 'Staking options', description: 'Minimum stakes, staking periods and the deposit offers active now.' },
+    promptMeta('staking_options'),
     async () => promptResult(stakingOptions(await exposed())),
   );
   mcp.registerPrompt(
     'guarded_transfer',
     {
-      title: 'Guarded transfer',
-      description: 'Send the native asset with a preview that the human approves.',
+      ...promptMeta('guarded_transfer'),
       argsSchema: args.transfer,
     },
     async ({ to, amount }) => promptResult(guardedTransfer(to.trim(), amount, await exposed(), services.config.approval)),
@@ -104,19 +118,19 @@ export function registerAssistantExtras(mcp: McpServer, services: Services, tool
   mcp.registerResource(
     'network',
     RESOURCE_URIS.network,
-    { title: 'Network configuration', description: 'Network ID and name, address prefix, native asset, node version, fees and the platform configuration.', mimeType: 'application/json' },
+    RESOURCE_INFO.network,
     async (uri) => text(uri, 'application/json', await networkResource(services)),
   );
   mcp.registerResource(
     'tools',
     RESOURCE_URIS.tools,
-    { title: 'Tool reference', description: 'Every exposed tool by toolset with its tier and parameters.', mimeType: 'text/markdown' },
+    RESOURCE_INFO.tools,
     async (uri) => text(uri, 'text/markdown', toolsResource(await tools(), await services.catalogue())),
   );
   mcp.registerResource(
     'limits',
     RESOURCE_URIS.limits,
-    { title: 'Limits', description: "The spec's limits (memo, page sizes, stake bounds) and this server's spend guards.", mimeType: 'application/json' },
+    RESOURCE_INFO.limits,
     (uri) => text(uri, 'application/json', limitsResource(services)),
   );
 }

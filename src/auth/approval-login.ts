@@ -103,8 +103,13 @@ export class LoginApprovalPages {
     }
     if (req.method === 'GET') return this.reply(res, 200, approvalPage(found));
     if (req.method !== 'POST') return this.reply(res, 405, page('Not allowed', '<p>Use the buttons on the page.</p>'));
-    // A browser sends Origin on a form POST; another site's form (or a script without it) is refused.
-    if (req.headers.origin !== this.origin) return this.reply(res, 403, page('Refused', '<p>Approvals are accepted only from this page itself.</p>'));
+    // A browser sends Origin on a form POST, and Sec-Fetch-Site where it knows it: another site's
+    // form (or a script without Origin) is refused, even with the user's cookie.
+    const site = req.headers['sec-fetch-site'];
+    if (req.headers.origin !== this.origin || (site !== undefined && site !== 'same-origin')) {
+      this.opts.log.warn({ audit: 'approval_refused', channel: 'page', tool: found.tool, why: 'origin' }, 'approval page refused a cross-site form');
+      return this.reply(res, 403, page('Refused', '<p>Approvals are accepted only from this page itself.</p>'));
+    }
     const form = await readForm(req).catch(() => undefined);
     if (!form) return this.reply(res, 413, page('Too large', '<p>The form was too large.</p>'));
     const decision = form.get('decision');

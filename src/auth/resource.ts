@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BlockList } from 'node:net';
 import { type AuthInfo, bearerAuthChallengeResponse, type OAuthProtectedResourceMetadata, verifyBearerToken } from '@modelcontextprotocol/server';
 import type { ToolDef } from '../core/tool.js';
 import type { Logger } from '../log.js';
+import { clientAddress, trustedProxies } from './client-address.js';
 import { Issuer } from './issuer.js';
 import type { RateLimit, RateLimits } from './rate.js';
 import { mayUse, SCOPES, scopeFor } from './scopes.js';
@@ -61,12 +63,16 @@ export class ResourceServer {
   private readonly verifier: JwtVerifier;
   private readonly metadataUrl: string;
   private readonly metadataPaths: Set<string>;
+  private readonly proxies: BlockList | undefined;
 
   constructor(
     readonly oauth: OAuthSettings,
     private readonly limits: RateLimits,
     private readonly log: Logger,
+    /** CHAIN_MCP_TRUSTED_PROXIES: only their forwarding headers name the client. */
+    trusted?: readonly string[],
   ) {
+    this.proxies = trustedProxies(trusted);
     this.issuer = new Issuer(oauth.issuer);
     this.verifier = new JwtVerifier(this.issuer, oauth.audience);
     this.metadataUrl = metadataUrl(oauth.publicUrl);
@@ -100,7 +106,7 @@ export class ResourceServer {
    * bad one) or 429 (over the limit; unauthenticated requests count against their address).
    */
   async authenticate(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse): Promise<AuthInfo | undefined> {
-    const address = `addr:${clientAddress(req)}`;
+    const address = `addr:${clientAddress(req, this.proxies)}`;
     // An address that keeps sending bad tokens is stopped before its next one is verified.
     const flooding = await this.limits.over(address);
     if (flooding) {
@@ -146,17 +152,6 @@ export class ResourceServer {
     }
     return false;
   }
-}
-
-/**
- * The client's address for the unauthenticated limit. Behind a proxy on the same host (the socket
- * is loopback) the proxy's X-Real-IP names the client; from anywhere else the header is not trusted.
- */
-function clientAddress(req: IncomingMessage): string {
-  const peer = req.socket.remoteAddress ?? 'unknown';
-  const forwarded = req.headers['x-real-ip'];
-  const loopback = peer === '127.0.0.1' || peer === '::1' || peer === '::ffff:127.0.0.1';
-  return loopback && typeof forwarded === 'string' && forwarded.length > 0 && forwarded.length < 64 ? forwarded : peer;
 }
 
 export function tooMany(res: ServerResponse, over: RateLimit): void {

@@ -90,4 +90,6 @@ export interface Config {
   oauth?: { issuer: string; audience: string; publicUrl: string; clientId?: string };
   /** Requests to /mcp per user (per address when unauthenticated) and period (CHAIN_MCP_RATE_LIMIT). */
   rateLimit: { points: number; seconds: number; text: string };
+  /** Peers whose X-Real-IP / X-Forwarded-For name the client (CHAIN_MCP_TRUSTED_PROXIES); absent: no header is trusted. */
+  trustedProxies?: readonly string[];
 }

@@ -175,6 +175,12 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const isOwn = keyOwns(signer);
   await checkOwn(limits, config, isOwn);
   const audit = { tool: tool.name, signer: 'local', amount: limits.amount?.toString(), recipients: limits.recipients };
+  // The channel the approval will take is known now: with none, the human is never asked to unlock
+  // a key for a spend that would then be refused.
+  if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
+    log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
+    throw noChannel();
+  }
 
   if (typeof confirm !== 'string') {
     const env = await localEnv(ctx, signer);
@@ -184,7 +190,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     } catch (err) {
       if (!(err instanceof LockedForBuild)) throw err;
       log.info({ audit: 'refused', ...audit, why: 'key locked' }, 'spend refused: key locked');
-      throw new ChainMcpError('confirmation', `${await services.lockedKeyMessage()} (${err.message}.) Nothing was sent.`, { hint: 'After the human unlocks it, call the tool again for a preview to approve.' });
+      throw new ChainMcpError('confirmation', `${await services.lockedKeyMessage(hooks.elicitUrl)} (${err.message}.) Nothing was sent.`, { hint: 'After the human unlocks it, call the tool again for a preview to approve.' });
     }
     await checkOwn({ ...limits, own: spend.own }, config, isOwn);
     const hashes = spend.steps.map((s) => sha256Hex(s.bytes));
@@ -200,12 +206,8 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     if (!signer.isUnlocked()) {
       // Nothing is approved or signed with a locked key: the preview says how to unlock.
       log.info({ audit: 'preview', ...audit, locked: true }, 'spend preview (key locked)');
-      const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), `${await services.lockedKeyMessage()} Call this tool again once it is unlocked, for a preview to approve.`].join('\n');
+      const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), `${await services.lockedKeyMessage(hooks.elicitUrl)} Call this tool again once it is unlocked, for a preview to approve.`].join('\n');
       return textResult(text, { status: 'preview', preview, details: jsonSafe(spend.details) }, config);
-    }
-    if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
-      log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
-      throw noChannel();
     }
     if (config.approval === 'human') {
       for (const gone of await services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
@@ -289,7 +291,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   }
   if (!signer.isUnlocked()) {
     log.info({ audit: 'refused', ...audit, why: 'key locked' }, 'spend refused: key locked');
-    throw new ChainMcpError('confirmation', `${await services.lockedKeyMessage()} Nothing was sent; the confirmationId stays valid until it expires.`, {
+    throw new ChainMcpError('confirmation', `${await services.lockedKeyMessage(hooks.elicitUrl)} Nothing was sent; the confirmationId stays valid until it expires.`, {
       hint: 'Ask the human to unlock the key on the approval page (they type the passphrase there), then call again with the same confirm.',
     });
   }
@@ -344,7 +346,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
           log.warn({ audit: 'partial', ...audit, step: n + 1, status }, 'spend stopped part way');
           return textResult(
             `Step ${n} was issued once (txID ${txIDs[n - 1]}) but is ${status}; step ${n + 1} was not sent. ${status === 'Rejected' || status === 'Dropped' ? 'Nothing left the source chain.' : `Import its outputs later with txID ${txIDs[n - 1]}.`}`,
-            { status: 'issued', preview: record.lines, result: record.spend.result(txIDs, false) },
+            { status: 'issued', preview: record.lines, result: record.spend.result(txIDs, false), ...(approvedBy ? { approvedBy } : {}) },
             config,
           );
         }
@@ -368,7 +370,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
         log.warn({ audit: lost ? 'unknown_outcome' : 'failed', ...audit, step: n + 1, kind: error.kind }, 'spend stopped part way');
         return textResult(
           `Step 1 was issued once (txID ${txIDs[0]}); step ${n + 1} ${lost ? 'has an unknown outcome' : `failed: ${error.message}`}. It is not retried. The exported funds wait on the destination chain: import them with their export's txID ${txIDs[0]}.`,
-          { status: 'issued', preview: record.lines, result: record.spend.result(txIDs, false) },
+          { status: 'issued', preview: record.lines, result: record.spend.result(txIDs, false), ...(approvedBy ? { approvedBy } : {}) },
           config,
         );
       }
@@ -383,5 +385,5 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
     }
   }
   const text = record.spend.done(txIDs);
-  return textResult(text, { status: 'issued', preview: record.lines, result: record.spend.result(txIDs, true) }, config);
+  return textResult(text, { status: 'issued', preview: record.lines, result: record.spend.result(txIDs, true), ...(approvedBy ? { approvedBy } : {}) }, config);
 }

@@ -63,12 +63,25 @@ function networksFor(arg: string | undefined): Array<[string, { name: string; hr
 
 /** Public lines only: the key never reaches this function. */
 export function addressLines(addresses: SignerAddresses, network?: string): string[] {
-  const lines = [`C  ${addresses.evm}`];
+  const lines = [`C  ${addresses.evm}   (your C-Chain account: EVM transfers and C balances, every network)`];
   for (const [id, n] of networksFor(network)) {
     lines.push(`X  ${xpAddress(addresses.shortId, n.hrp, 'X')}   (${n.hrp}, network ${id})`);
     lines.push(`P  ${xpAddress(addresses.shortId, n.hrp, 'P')}`);
+    // What a transfer from X or P to your C account takes as `to` (the 0x above is the same key's EVM side).
+    lines.push(`C  ${xpAddress(addresses.shortId, n.hrp, 'C')}   (the "to" of a transfer from X or P to your C account)`);
   }
   return lines;
+}
+
+/**
+ * Where the key file is, and how a server that an MCP host starts finds it: the host may give it
+ * another HOME or XDG_CONFIG_HOME than this shell's, so the path is spelled out.
+ */
+export function keyFileLines(file: string): string[] {
+  return [
+    `Key file: ${file}`,
+    `A chain-mcp that an MCP host starts looks there only when the host gives it this HOME and XDG_CONFIG_HOME; if unsure, set CHAIN_MCP_KEY_FILE=${file} in the host's server settings.`,
+  ];
 }
 
 async function askPassphrase(term: Terminal): Promise<string> {
@@ -94,7 +107,7 @@ export async function keyCommand(args: readonly string[], env: NodeJS.ProcessEnv
       if (err instanceof KeyFileError) throw new ConfigError(`${err.message}; make one with \`chain-mcp key new\` or \`chain-mcp key import\``);
       throw err;
     }
-    process.stdout.write(`Key file: ${file}\n${addressLines(addresses, network).join('\n')}\n`);
+    process.stdout.write(`${[...keyFileLines(file), ...addressLines(addresses, network)].join('\n')}\n`);
     return;
   }
   if ((verb !== 'new' && verb !== 'import') || rest.length > 0) throw new ConfigError(USAGE);
@@ -126,7 +139,7 @@ export async function keyCommand(args: readonly string[], env: NodeJS.ProcessEnv
     term.write('Encrypting (scrypt takes a second)...\n');
     const addresses = await writeKeyFile(file, key, passphrase);
     process.stdout.write(
-      `Key ${verb === 'new' ? 'made' : 'imported'} and stored encrypted in ${file} (mode 0600).\n${addressLines(addresses).join('\n')}\n` +
+      `Key ${verb === 'new' ? 'made' : 'imported'} and stored encrypted in ${file} (mode 0600).\n${[...keyFileLines(file).slice(1), ...addressLines(addresses)].join('\n')}\n` +
         (verb === 'new'
           ? 'Back up that file and remember the passphrase: nothing else can restore this key.\n'
           : 'Compare these addresses with your wallet before sending funds to them.\n'),

@@ -44,6 +44,6 @@ export interface LocalSigner {
 }
 
 /** `X-camino1…` / `P-columbus1…` for a short ID on the network with prefix `hrp`. */
-export function xpAddress(shortId: Uint8Array, hrp: string, chain: 'X' | 'P'): string {
+export function xpAddress(shortId: Uint8Array, hrp: string, chain: 'X' | 'P' | 'C'): string {
   return formatChainAddress(chain, hrp, shortId);
 }

@@ -10,8 +10,8 @@ interface Entry {
 }
 
 /**
- * State in this process only (CHAIN_MCP_STATE=memory): what a restart forgets, the daily total
- * included. Every operation completes before its promise settles (no await inside), so within the
+ * State in this process only (CHAIN_MCP_STATE=memory, the default): what a restart forgets, the
+ * store's daily total included (the keystore signer's; the local signer's comes from the chain). Every operation completes before its promise settles (no await inside), so within the
  * one process each is atomic.
  */
 export class MemoryStore implements StateStore {

@@ -28,7 +28,7 @@ export async function openStateStore(setting: StateSetting, log?: Logger): Promi
 
 /** What `--check` and the logs say about a setting, without a password. */
 export function describeState(setting: StateSetting): string {
-  if (setting.kind === 'memory') return 'memory (this process only: a restart forgets the daily total and open approvals)';
+  if (setting.kind === 'memory') return 'memory (this process only: a restart forgets open approvals)';
   if (setting.kind === 'sqlite') return `sqlite:${setting.file} (this machine; survives restarts)`;
   try {
     const u = new URL(setting.url);

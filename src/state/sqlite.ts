@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { ConfigError } from '../config.js';
@@ -21,24 +21,27 @@ interface Db {
 export const NO_SQLITE =
   'CHAIN_MCP_STATE=sqlite:… needs SQLite: run chain-mcp on Node.js 22.5 or later (node:sqlite), or `npm i better-sqlite3@12` beside it, or set CHAIN_MCP_STATE=memory knowing the daily total then resets on every restart';
 
-/** node:sqlite when this Node has it (22.5+; unflagged from 22.13), else better-sqlite3 12 if it can be loaded. */
-async function openDb(file: string): Promise<Db> {
+export type SqliteDriver = 'node:sqlite' | 'better-sqlite3';
+
+/**
+ * node:sqlite when this Node has it (22.5+; unflagged from 22.13), else better-sqlite3 12 if it is
+ * installed beside chain-mcp (an optional native addon, never a dependency: loaded only here).
+ */
+async function loadDriver(): Promise<{ Database: new (file: string) => Db; driver: SqliteDriver }> {
   // Names in variables: neither is bundled (tools/bundle.ts), and Node 20's types have no node:sqlite.
   const builtin = 'node:sqlite';
   try {
     const { DatabaseSync } = (await import(builtin)) as { DatabaseSync: new (file: string) => Db };
-    return new DatabaseSync(file);
+    return { Database: DatabaseSync, driver: 'node:sqlite' };
   } catch (err) {
     if (!isMissing(err)) throw err;
   }
   const addon = 'better-sqlite3';
-  let Database: new (file: string) => Db;
   try {
-    Database = createRequire(import.meta.url)(addon) as typeof Database;
+    return { Database: createRequire(import.meta.url)(addon) as new (file: string) => Db, driver: 'better-sqlite3' };
   } catch {
     throw new ConfigError(NO_SQLITE);
   }
-  return new Database(file);
 }
 
 function isMissing(err: unknown): boolean {
@@ -75,17 +78,26 @@ export class SqliteStore implements StateStore {
   private constructor(
     private readonly db: Db,
     readonly where: string,
+    /** Which SQLite this process opened the file with. */
+    readonly driver: SqliteDriver,
   ) {}
 
   static async open(file: string): Promise<SqliteStore> {
-    if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    const db = await openDb(file);
+    // No file is made when no driver can open it.
+    const { Database, driver } = await loadDriver();
+    if (file !== ':memory:') {
+      mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+      // Created 0600 before SQLite opens it (its -wal and -shm files take the database's mode):
+      // the store holds approval and card tokens another OS user must not read.
+      closeSync(openSync(file, 'a', 0o600));
+    }
+    const db = new Database(file);
     db.exec('PRAGMA busy_timeout = 10000');
     db.exec('PRAGMA journal_mode = WAL');
     // NORMAL: a commit is synced at checkpoints only; the reservation before a spend is synced
     // itself (reserve), and with it everything committed before it (the WAL is one sequence).
     db.exec('PRAGMA synchronous = NORMAL');
-    const store = new SqliteStore(db, file);
+    const store = new SqliteStore(db, file, driver);
     store.write(() => {
       db.exec(SCHEMA);
       // A file made before decisions were sealed gains the column (its pending rows then fail to verify: refused, never approved).

@@ -190,8 +190,17 @@ function connectionError(err: unknown, where: string): ChainMcpError {
       transient: true,
     });
   }
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
-    return new ChainMcpError('connection', `Could not resolve the host of the ${where}.`, { hint: 'Check the URL.' });
+  // No network or no DNS server answers: the URL may well be right, so it is not what to check first.
+  if (code === 'EAI_AGAIN' || code === 'ENETUNREACH' || code === 'ENETDOWN' || code === 'EHOSTUNREACH') {
+    return new ChainMcpError('connection', `Cannot reach the ${where}: no network or DNS.`, {
+      hint: "Check this machine's network connection and DNS; the URL may be right.",
+      transient: true,
+    });
+  }
+  if (code === 'ENOTFOUND') {
+    return new ChainMcpError('connection', `Could not resolve the host of the ${where}: no such name, or no network or DNS.`, {
+      hint: "Check the host name in the URL, and this machine's network connection and DNS.",
+    });
   }
   const what = code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' ? 'the connection was reset' : (code ?? 'network error');
   return new ChainMcpError('connection', `The request to the ${where} failed: ${what}.`, {

@@ -17,7 +17,10 @@ describe('npm run demo', () => {
     expect(out).toMatch(/current validator\(s\)/);
     expect(out).toMatch(/Deposit offers: \d+, \d+ open for new deposits/);
     // The local signer: locked until the human unlocks it on the page, then a preview decoded from the bytes.
-    expect(out).toMatch(/\[error\] The signing key is locked: the human opens http:\/\/127\.0\.0\.1:\d+\/unlock\/\S+ in a browser/);
+    // The client opens the unlock page for the human (URL elicitation); the model's text names no address.
+    expect(out).toContain('[your client opens the unlock page]');
+    expect(out).toMatch(/\[error\] The signing key is locked: the human was shown the unlock page by their client/);
+    expect(out).not.toMatch(/\[error\][^\n]*\/unlock\//);
     expect(out).toContain('[you type the passphrase there and press Unlock: unlocked]');
     expect(out).toContain('PREVIEW, nothing sent');
     expect(out).toMatch(/Tx 1 of 2 approves exactly: sha256 0x[0-9a-f]{64} of \d+ unsigned bytes/);

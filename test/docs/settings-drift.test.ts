@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FLAGS, HELP, knownEnvNames } from '../../src/config.js';
 import { SETTINGS } from '../../src/settings.js';
-import { renderSettings, renderSizes, SETTINGS_DOC, SIZES_DOC, withBlock } from '../../tools/docs-blocks.js';
-import { bundleEnv, userConfig } from '../../tools/gen-manifest.js';
+import { renderExtras, renderFlags, renderSettings, renderSizes, SETTINGS_DOC, SIZES_DOC, TOOLS_DOC, withBlock } from '../../tools/docs-blocks.js';
+import { bundleEnv, serverJsonEnv, serverJsonText, userConfig } from '../../tools/gen-manifest.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
@@ -28,6 +28,46 @@ describe('one source for every setting (src/settings.ts)', () => {
     const page = read(SETTINGS_DOC);
     expect(page).toBe(withBlock(page, 'settings', renderSettings(), SETTINGS_DOC));
     for (const s of SETTINGS) expect(page, s.env).toContain(`\`${s.env}\``);
+  });
+
+  it(`${SETTINGS_DOC} lists every flag of --help (npm run readme), and defines <config dir>`, () => {
+    const page = read(SETTINGS_DOC);
+    expect(page).toBe(withBlock(page, 'flags', renderFlags(), SETTINGS_DOC));
+    for (const name of ['http', 'port', 'host', 'check', 'devnet', 'version', 'help']) expect(page).toContain(`\`--${name}`);
+    expect(page).toMatch(/`<config dir>` below is .*`\$XDG_CONFIG_HOME`/);
+  });
+
+  it('--help cuts no line inside a parenthesis or a code span, and keeps every value of a choice', () => {
+    for (const line of HELP.split('\n')) {
+      expect([...line.matchAll(/\(/g)].length, line).toBe([...line.matchAll(/\)/g)].length);
+      expect([...line.matchAll(/`/g)].length % 2, line).toBe(0);
+    }
+    expect(HELP).toMatch(/^ {2}CHAIN_MCP_APPROVAL .*`human`.*`confirm-id`/m);
+  });
+
+  it('--help says what the program does now: a signer (not only the keystore), amounts with units, the real default toolsets, the unlock page', () => {
+    expect(HELP).not.toContain('needs the keystore user');
+    expect(HELP).not.toContain('in the smallest unit');
+    expect(HELP).not.toContain('(default all)');
+    expect(HELP).toMatch(/--toolsets a,b +CHAIN_MCP_TOOLSETS \(default: all but the evm and cx reads/);
+    expect(HELP).toContain('typed on the unlock page');
+  });
+
+  it('server.json (MCP Registry) offers the bundle\'s settings, the key file among them, and no runtimeHint (npm run manifest)', () => {
+    const text = read('server.json');
+    expect(text).toBe(serverJsonText(text));
+    const server = JSON.parse(text) as { packages: Array<Record<string, unknown>> };
+    expect(server.packages[0]!.environmentVariables).toEqual(serverJsonEnv());
+    expect(server.packages[0]).not.toHaveProperty('runtimeHint');
+    expect(serverJsonEnv().map((v) => v.name)).toContain('CHAIN_MCP_KEY_FILE');
+  });
+
+  it(`${TOOLS_DOC} documents every prompt, resource, discovery tool and approval_decide (npm run readme)`, () => {
+    const page = read(TOOLS_DOC);
+    expect(page).toBe(withBlock(page, 'extras', renderExtras(), TOOLS_DOC));
+    for (const name of ['portfolio_report', 'validator_report', 'staking_options', 'guarded_transfer', 'chain://network', 'chain://tools', 'chain://limits', 'list_toolsets', 'get_toolset_tools', 'enable_toolset', 'approval_decide']) {
+      expect(page).toContain(`| \`${name}\` |`);
+    }
   });
 
   it(`${SIZES_DOC} holds the tool list sizes of today's catalogue (npm run readme)`, () => {

@@ -111,7 +111,7 @@ describe('chain-mcp --check (npm run doctor)', () => {
       chmodSync(keyFile, 0o644);
       try {
         const { out } = await check({ CHAIN_MCP_NODE_URL: camino.nodeUrl, CHAIN_MCP_KEY_FILE: keyFile });
-        expect(lines(out)).toContain(`warn  key file ${keyFile} is readable by other users: chmod 600 it`);
+        expect(lines(out)).toContain(`warn  CHAIN_MCP_KEY_FILE: ${keyFile} has mode 0644, so other users on this machine may read it; chmod 600 ${keyFile}`);
       } finally {
         chmodSync(keyFile, 0o600);
       }

@@ -33,8 +33,12 @@ describe('chain-mcp key (a person at a terminal)', () => {
       { expect: 'again: ', send: `${PASSPHRASE}\r` },
     ]);
     expect(run.code).toBe(0);
-    expect(run.output).toContain('C  0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC');
+    expect(run.output).toContain('C  0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC   (your C-Chain account: EVM transfers and C balances, every network)');
     expect(run.output).toContain('X  X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u');
+    expect(run.output).toContain('P  P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u');
+    // The C-Chain's atomic address, what a transfer from X to the user's C account takes.
+    expect(run.output).toContain('C  C-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u   (the "to" of a transfer from X or P to your C account)');
+    expect(run.output).toContain(`set CHAIN_MCP_KEY_FILE=${join(dir, 'chain-mcp', 'key.json')} in the host's server settings.`);
     // Echo is off: neither the key nor the passphrase reached the screen.
     expect(run.output).not.toContain(EWOQ_CB58.slice(12));
     expect(run.output).not.toContain(PASSPHRASE);
@@ -58,8 +62,14 @@ describe('chain-mcp key (a person at a terminal)', () => {
     // key show needs no terminal and prints public addresses only.
     const show = spawnSync(process.execPath, [MAIN, 'key', 'show', '--network', 'columbus'], { env: baseEnv(dir), encoding: 'utf8' });
     expect(show.status).toBe(0);
+    expect(show.stdout.split('\n').slice(0, 2)).toEqual([
+      `Key file: ${file}`,
+      `A chain-mcp that an MCP host starts looks there only when the host gives it this HOME and XDG_CONFIG_HOME; if unsure, set CHAIN_MCP_KEY_FILE=${file} in the host's server settings.`,
+    ]);
     expect(show.stdout).toContain('C  0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC');
     expect(show.stdout).toMatch(/^X {2}X-columbus1\w+ {3}\(columbus, network 1001\)$/m);
+    expect(show.stdout).toMatch(/^P {2}P-columbus1\w+$/m);
+    expect(show.stdout).toMatch(/^C {2}C-columbus1\w+ {3}\(the "to" of a transfer from X or P to your C account\)$/m);
     expect(show.stdout).not.toContain('local1');
 
     // A second import never replaces the key, and asks nothing first.

@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { signerFromPrivateKey } from '../../src/signer/index.js';
 import { writeKeyFile } from '../../src/signer/keyfile.js';
-import { SqliteStore } from '../../src/state/sqlite.js';
 import type { StateStore } from '../../src/state/store.js';
 import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
@@ -373,6 +372,17 @@ describe('what sends nothing', () => {
     expect(await h.services.ledger.spent()).toBe(0n);
   });
 
+  it('a spend the human approved says who approved it in its issued result, as under the keystore signer', async () => {
+    const h = await spendHarness(devnet, {
+      env: { CHAIN_MCP_APPROVAL: 'human', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase') },
+      capabilities: { elicitation: { form: {} } },
+      elicit: () => ({ action: 'accept', content: { approve: true } }),
+    });
+    open.push(h);
+    const { done } = await spend(h, 'xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice().x });
+    expect(done.structured?.approvedBy).toBe('form-elicitation');
+  });
+
   it('a locked key: the preview says how to unlock and offers nothing to confirm; a key locked after the preview signs nothing', async () => {
     const h = await harness();
     const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
@@ -621,26 +631,5 @@ describe("Camino's own spends on a node of the spec's API", () => {
       await h.close();
       await spec.close();
     }
-  });
-});
-
-describe('a local-signer preview kept in SQLite (one machine, no shared key)', () => {
-  it('is not confirmed by another process on the same file, even with the same CHAIN_MCP_STATE_KEY: each process binds its previews to a secret of its own', async () => {
-    // Two processes as two connections to one SQLite file, one state key in both environments.
-    const file = join(dir, 'shared-state.db');
-    const stateKey = 'ab'.repeat(32);
-    const one = await harness({ CHAIN_MCP_STATE_KEY: stateKey }, await SqliteStore.open(file));
-    const two = await harness({ CHAIN_MCP_STATE_KEY: stateKey }, await SqliteStore.open(file));
-    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
-    const preview = await previewOf(one, 'xvm_send', args);
-    const before = issued();
-    const elsewhere = await two.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
-    expect(elsewhere.isError).toBe(true);
-    expect(elsewhere.text).toContain('kept by another process (not this server)');
-    expect(issued()).toEqual(before);
-    // The process that made it still confirms it, once.
-    const done = await one.call('xvm_send', { ...args, confirm: preview.structured!.confirmationId });
-    expect(done.isError, done.text).toBe(false);
-    expect(issued()['avm.issueTx']).toBe(before['avm.issueTx']! + 1);
   });
 });

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/core';
@@ -7,6 +8,8 @@ import { serveHttp } from '../../src/http-server.js';
 import { diagnose } from '../../src/doctor.js';
 import { silentLogger } from '../../src/log.js';
 import { createServices } from '../../src/server.js';
+import { Services } from '../../src/services.js';
+import { LOGIN_TTL_MS } from '../../src/auth/approval-login.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { devnetEnv } from '../helpers/stack.js';
 import { requestsFor } from '../helpers/spend-harness.js';
@@ -16,6 +19,8 @@ import { startIssuer, type TestIssuer, testBrowser } from '../../tools/test-issu
  * --http as an OAuth 2.1 resource server against a real token issuer on loopback (test/helpers/issuer.ts):
  * RFC 9728 metadata, 401 naming it, audience/issuer/expiry/signature checks, scopes that decide
  * tools/list and answer 403 insufficient_scope, ownership of confirmation ids, and the rate limit.
+ * Drives src/auth/resource.ts, verify.ts, scopes.ts, rate.ts, client-address.ts and approval-login.ts
+ * from the outside (the HTTP endpoint).
  */
 const PUBLIC_ORIGIN = 'https://chain.example.test';
 const PUBLIC_URL = `${PUBLIC_ORIGIN}/mcp`;
@@ -97,6 +102,17 @@ describe('--http with OAuth', () => {
         expect(doc.authorization_servers).toEqual([issuer.issuer]);
         expect(doc.scopes_supported).toEqual(['chain:read', 'chain:spend', 'chain:admin']);
       }
+      // Browsers' clients read it across origins: the preflight is answered, anything but GET is not served.
+      const preflight = await fetch(`http://127.0.0.1:${server.port}/.well-known/oauth-protected-resource/mcp`, { method: 'OPTIONS' });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+      expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, OPTIONS');
+      const posted = await fetch(`http://127.0.0.1:${server.port}/.well-known/oauth-protected-resource`, { method: 'POST', body: '{}' });
+      expect(posted.status).toBe(405);
+      expect(posted.headers.get('allow')).toBe('GET, OPTIONS');
+      const got = await fetch(`http://127.0.0.1:${server.port}/.well-known/oauth-protected-resource`);
+      expect(got.headers.get('access-control-allow-origin')).toBe('*');
+      await got.text();
       const health = await fetch(`http://127.0.0.1:${server.port}/healthz`);
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok' });
@@ -119,6 +135,11 @@ describe('--http with OAuth', () => {
         [await token('alice', 'chain:read', { unpublished: true }), 'the token signature does not verify'],
         [await token('alice', 'chain:read', { iss: 'https://impostor.example.test' }), 'the token is from another issuer'],
         [await token('alice', 'chain:read', { noSub: true }), 'the token names no subject'],
+        // A token without an expiry would be good forever: refused, whatever else it carries.
+        [await token('alice', 'chain:read chain:spend chain:admin', { noExp: true }), 'the token has no expiry'],
+        [await token('alice', 'chain:read', { notBefore: 600 }), 'the token is not valid yet'],
+        [await token('alice', 'chain:read', { hs256: true }), 'the token algorithm is not one of RS256, ES256, EdDSA'],
+        [await token('alice', 'chain:read', { kid: 'rotated-away' }), 'the token is signed by a key the issuer does not publish'],
         ['not-a-jwt', 'the token is not a signed JWT this server can verify'],
       ];
       for (const [jwt, why] of bad) {
@@ -155,6 +176,10 @@ describe('--http with OAuth', () => {
       expect(readerTools).not.toContain('xvm_send');
       expect(spenderTools).toContain('xvm_send');
       expect(spenderTools.filter((n) => !readerTools.includes(n)).length).toBeGreaterThan(5);
+      // Wallet tools act as the operator's keystore user: chain:spend, never chain:read alone.
+      expect(readerTools).not.toContain('xvm_createAddress');
+      expect(readerTools).not.toContain('xvm_listAddresses');
+      expect(spenderTools).toContain('xvm_createAddress');
       // Scopes also arrive as a list (`scp`) or as Auth0's `permissions`.
       for (const claims of [{ scp: ['chain:read', 'chain:spend'] }, { permissions: ['chain:read', 'chain:spend'] }]) {
         const other = await connect(server.port, await token('alice', '', { claims }));
@@ -166,6 +191,12 @@ describe('--http with OAuth', () => {
       expect(res.status).toBe(403);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", scope="chain:spend"/);
       await res.text();
+      const sentBefore = requestsFor(devnet, 'avm.createAddress') + requestsFor(devnet, 'xvm.createAddress');
+      const wallet = await post(server.port, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'xvm_createAddress', arguments: {} } }, await token('alice', 'chain:read'));
+      expect(wallet.status).toBe(403);
+      expect(wallet.headers.get('www-authenticate')).toMatch(/^Bearer error="insufficient_scope", scope="chain:spend"/);
+      await wallet.text();
+      expect(requestsFor(devnet, 'avm.createAddress') + requestsFor(devnet, 'xvm.createAddress')).toBe(sentBefore);
       // Spends stay the operator's choice: chain:spend without CHAIN_MCP_ALLOW_SPEND lists none.
       const readOnly = await start(env({ CHAIN_MCP_ALLOW_SPEND: 'false' }));
       const c = await connect(readOnly.port, await token('alice', 'chain:read chain:spend'));
@@ -236,6 +267,96 @@ describe('--http with OAuth', () => {
     }
   });
 
+  it('X-Real-IP and X-Forwarded-For count only from a CHAIN_MCP_TRUSTED_PROXIES peer: from loopback alone they are the sender\'s own word', async () => {
+    const forged = (port: number, headers: Record<string, string>) =>
+      fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: 'Bearer forged', ...headers }, body: JSON.stringify(INIT) }).then(
+        async (res) => {
+          await res.text();
+          return res.status;
+        },
+      );
+    // No trusted proxy: a new X-Real-IP (or X-Forwarded-For) on each request still counts against the one peer.
+    const plain = await start(env({ CHAIN_MCP_RATE_LIMIT: '3/min' }));
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push(await forged(plain.port, { 'x-real-ip': `203.0.113.${i + 1}`, 'x-forwarded-for': `198.51.100.${i + 1}` }));
+      // The address is stopped once it has used its allowance (the fourth refusal counts, the fifth is held).
+      expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    } finally {
+      await plain.close();
+    }
+    // Behind a trusted proxy on loopback: each client its own allowance, named by the proxy's headers.
+    const proxied = await start(env({ CHAIN_MCP_RATE_LIMIT: '3/min', CHAIN_MCP_TRUSTED_PROXIES: '127.0.0.1, ::1' }));
+    try {
+      const one: number[] = [];
+      for (let i = 0; i < 5; i++) one.push(await forged(proxied.port, { 'x-real-ip': '203.0.113.9' }));
+      expect(one).toEqual([401, 401, 401, 401, 429]);
+      expect(await forged(proxied.port, { 'x-real-ip': '203.0.113.10' })).toBe(401);
+      // X-Forwarded-For: the right-most hop the proxy appended, not what the client wrote before it.
+      const viaForwarded: number[] = [];
+      for (let i = 0; i < 5; i++) viaForwarded.push(await forged(proxied.port, { 'x-forwarded-for': `198.51.100.${i + 1}, 203.0.113.20` }));
+      expect(viaForwarded).toEqual([401, 401, 401, 401, 429]);
+      expect(await forged(proxied.port, { 'x-forwarded-for': '203.0.113.20, 203.0.113.21' })).toBe(401);
+    } finally {
+      await proxied.close();
+    }
+    expect(() => loadConfig(env({ CHAIN_MCP_TRUSTED_PROXIES: '10.0.0.0/33' }))).toThrow(/^CHAIN_MCP_TRUSTED_PROXIES: expected IP addresses or networks/);
+    expect(() => loadConfig(env({ CHAIN_MCP_TRUSTED_PROXIES: 'proxy.internal' }))).toThrow(/^CHAIN_MCP_TRUSTED_PROXIES: expected IP addresses or networks/);
+    expect(() => loadConfig(devnetEnv(devnet, { CHAIN_MCP_TRUSTED_PROXIES: '127.0.0.1' }))).toThrow(/^CHAIN_MCP_TRUSTED_PROXIES: set only with CHAIN_MCP_OAUTH_ISSUER/);
+  });
+
+  it('under OAuth a request naming another Host, or sent from another Origin, is refused before anything is served (DNS rebinding)', async () => {
+    const server = await start(env());
+    const raw = (path: string, headers: Record<string, string>, method = 'POST', body = JSON.stringify(INIT)) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: server.port, path, method, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.end(method === 'POST' ? body : undefined);
+      });
+    try {
+      const jwt = await token('alice', 'chain:read');
+      const bearer = { authorization: `Bearer ${jwt}` };
+      const sent = requestsFor(devnet, 'info.getNodeID');
+      // A rebound name (the attacker's domain now resolving to this server) or any other host.
+      for (const host of ['evil.example.test', `evil.example.test:${server.port}`, 'chain.example.test.evil.example', '10.0.0.1']) {
+        const refused = await raw('/mcp', { ...bearer, host });
+        expect(refused.status, host).toBe(403);
+        expect(refused.text).toContain('this host or origin is not the public URL');
+        expect((await raw('/.well-known/oauth-protected-resource/mcp', { host }, 'GET')).status, host).toBe(403);
+        expect((await raw('/approve/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', { host }, 'GET')).status, host).toBe(403);
+      }
+      // The public host (a proxy passes it on) is served; from another site's page it is not.
+      expect((await raw('/mcp', { ...bearer, host: 'chain.example.test' })).status).toBe(200);
+      expect((await raw('/mcp', { ...bearer, host: 'chain.example.test', origin: 'https://evil.example.test' })).status).toBe(403);
+      expect((await raw('/mcp', { ...bearer, host: 'chain.example.test', origin: PUBLIC_ORIGIN })).status).toBe(200);
+      expect(requestsFor(devnet, 'info.getNodeID')).toBe(sent);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an identity provider that cannot be reached is the server\'s trouble (HTTP 500), not the token\'s (no 401 loop), and is tried again', async () => {
+    const server = await start(env({ CHAIN_MCP_OAUTH_ISSUER: 'http://127.0.0.1:9/realms/gone' }));
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await post(server.port, INIT, await token('alice', 'chain:read'));
+        expect(res.status).toBe(500);
+        const body = (await res.json()) as { error?: string; error_description?: string };
+        expect(body.error).toBe('server_error');
+        expect(body.error_description).toMatch(/^the identity provider cannot be reached: no metadata for the issuer http:\/\/127\.0\.0\.1:9\/realms\/gone/);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
   const browser = (user: string, port: number) => {
     const b = testBrowser(issuer, user, PUBLIC_ORIGIN, port);
     return (url: string, init?: Parameters<typeof b.go>[1]) => b.go(url, init);
@@ -284,12 +405,24 @@ describe('--http with OAuth', () => {
       expect(html).toContain('1000000000');
       const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
       expect(csrf).toBeDefined();
-      // Another site's form is refused even with the user's cookie.
-      const foreign = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example.test' }, body: `decision=approve&csrf=${csrf}` });
-      expect(foreign.status).toBe(403);
-      await foreign.text();
+      // Another site's form is refused even with the user's cookie and the page's own form token:
+      // a foreign Origin, none at all, or the browser's word that the form came from another site.
+      // (A foreign Origin is already refused by the server's host and origin check; the page refuses the rest.)
+      const evil = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example.test' }, body: `decision=approve&csrf=${csrf}` });
+      expect(evil.status).toBe(403);
+      await evil.text();
+      const crossSite: Array<Record<string, string>> = [{}, { origin: PUBLIC_ORIGIN, 'sec-fetch-site': 'cross-site' }, { origin: PUBLIC_ORIGIN, 'sec-fetch-site': 'same-site' }];
+      for (const headers of crossSite) {
+        const foreign = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: `decision=approve&csrf=${csrf}` });
+        expect(foreign.status, JSON.stringify(headers)).toBe(403);
+        expect(await foreign.text()).toContain('accepted only from this page itself');
+      }
       expect(requestsFor(devnet, 'xvm.send')).toBe(before);
-      const approved = await alice(approvalUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://chain.example.test' }, body: `decision=approve&csrf=${csrf}` });
+      const approved = await alice(approvalUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://chain.example.test', 'sec-fetch-site': 'same-origin' },
+        body: `decision=approve&csrf=${csrf}`,
+      });
       expect(approved.status).toBe(200);
       expect(await approved.text()).toContain('Approved');
 
@@ -300,6 +433,73 @@ describe('--http with OAuth', () => {
       await one.close();
       await two.close();
       await server.close();
+    }
+  });
+
+  it('the approval page under OAuth: its cookies, a sign-in that did not start here, a forged or lapsed sign-in, and each wrong request answered without deciding', async () => {
+    let now = Date.now();
+    const config = loadConfig(env({ CHAIN_MCP_APPROVAL: 'human', CHAIN_MCP_OAUTH_CLIENT_ID: 'chain-mcp-approvals', CHAIN_MCP_APPROVAL_WAIT_MS: '0' }));
+    const services = new Services({ config, log: silentLogger(), now: () => now });
+    const server = await serveHttp({ config, log: silentLogger(), services, port: 0 });
+    const one = await connect(server.port, await token('user-1', 'chain:read chain:spend'));
+    const local = (url: string) => url.replace(PUBLIC_ORIGIN, `http://127.0.0.1:${server.port}`);
+    const form = { 'content-type': 'application/x-www-form-urlencoded', origin: PUBLIC_ORIGIN };
+    const previewUrl = async () => {
+      const preview = await one.callTool({ name: 'xvm_send', arguments: { amount: '1000000000', assetID: 'CAM', to: devnet.state.users.get('alice')!.keys[1]!.x } });
+      return (preview.structuredContent as { approvalUrl: string }).approvalUrl;
+    };
+    try {
+      const first = await previewUrl();
+      const before = requestsFor(devnet, 'xvm.send');
+      expect((await fetch(local(`${PUBLIC_ORIGIN}/approve/${'A'.repeat(32)}`))).status).toBe(404);
+      // The first visit goes to the provider; the PKCE verifier waits in a cookie only this path, over HTTPS, gets.
+      const visit = await fetch(local(first), { redirect: 'manual' });
+      expect(visit.status).toBe(302);
+      const [pkce] = visit.headers.getSetCookie();
+      expect(pkce).toMatch(/^chain_mcp_pkce=[^;]+; Path=\/approve; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/);
+      const state = new URL(visit.headers.get('location') ?? '').searchParams.get('state');
+      const cookie = pkce!.split(';')[0]!;
+      const callback = (query: string, headers: Record<string, string> = { cookie }) => fetch(local(`${PUBLIC_ORIGIN}/approve/callback?${query}`), { headers, redirect: 'manual' });
+      // A callback that did not start here, answers another sign-in, or brings a code the provider never issued.
+      expect((await callback(`code=x&state=${state}`, {})).status).toBe(400);
+      expect((await callback('code=x&state=another')).status).toBe(400);
+      expect((await callback(`state=${state}`)).status).toBe(400);
+      const forgedCode = await callback(`code=forged&state=${state}`);
+      expect(forgedCode.status).toBe(403);
+      expect(await forgedCode.text()).toContain('did not confirm who you are');
+      // A post with no sign-in, or a login cookie this deployment did not sign, decides nothing.
+      const forgedLogin = `chain_mcp_login=${Buffer.from(JSON.stringify({ o: 'oauth:user-1', exp: now + 60_000 })).toString('base64url')}.AAAA`;
+      for (const headers of [form, { ...form, cookie: forgedLogin }]) {
+        const anon = await fetch(local(first), { method: 'POST', headers, body: 'decision=approve&csrf=x', redirect: 'manual' });
+        expect(anon.status).toBe(403);
+        expect(await anon.text()).toContain('Sign in first');
+      }
+      const alice = testBrowser(issuer, 'user-1', PUBLIC_ORIGIN, server.port);
+      const html = await (await alice.go(first)).text();
+      const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+      expect((await alice.go(first, { method: 'PUT' })).status).toBe(405);
+      const noDecision = await alice.go(first, { method: 'POST', headers: form, body: `csrf=${csrf}` });
+      expect(noDecision.status).toBe(400);
+      const wrongToken = await alice.go(first, { method: 'POST', headers: form, body: 'decision=approve&csrf=not-this-page' });
+      expect(wrongToken.status).toBe(403);
+      expect(await wrongToken.text()).toContain('This form is not from this page');
+      // Past its 5 minutes the approval is gone; past 10 the sign-in is too, so a new preview needs a new sign-in.
+      now += LOGIN_TTL_MS + 1_000;
+      expect((await alice.go(first, { method: 'POST', headers: form, body: `decision=approve&csrf=${csrf}` })).status).toBe(410);
+      const second = await previewUrl();
+      const lapsed = await alice.go(second, { method: 'POST', headers: form, body: 'decision=approve&csrf=x' });
+      expect(lapsed.status).toBe(403);
+      expect(await lapsed.text()).toContain('Sign in first');
+      const declined = await alice.decide(second, 'decline');
+      expect(declined.status).toBe(200);
+      expect(await declined.text()).toContain('Declined');
+      const again = await alice.decide(second, 'approve');
+      expect(again.status).toBe(409);
+      expect(requestsFor(devnet, 'xvm.send')).toBe(before);
+    } finally {
+      await one.close();
+      await server.close();
+      await services.close();
     }
   });
 

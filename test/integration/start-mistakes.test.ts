@@ -94,10 +94,10 @@ describe('a mistake at start gets one line (issue 23)', () => {
     expect(r.code).toBe(0);
   });
 
-  it('allow_spend without a keystore user: one line saying spend tools stay hidden and why', async () => {
-    const r = await chainMcp({ CHAIN_MCP_ALLOW_SPEND: 'true' });
+  it('allow_spend without any signer: one line saying spend tools stay hidden and how to make a key', async () => {
+    const r = await chainMcp({ CHAIN_MCP_ALLOW_SPEND: 'true', XDG_CONFIG_HOME: '/nonexistent-config' });
     expect(lines(r.stderr)).toEqual([
-      'chain-mcp: CHAIN_MCP_ALLOW_SPEND is on, but spend tools stay hidden: they sign with the keystore user, and CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD are not set',
+      'chain-mcp: CHAIN_MCP_ALLOW_SPEND is on, but spend tools stay hidden: nothing can sign (no key file at /nonexistent-config/chain-mcp/key.json, no keystore user); make a key with `chain-mcp key new` (or `chain-mcp key import`) in a terminal, or set CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD',
     ]);
     expect(r.code).toBe(0);
   });

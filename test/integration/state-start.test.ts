@@ -99,13 +99,24 @@ describe('the state store at start: one line for each mistake (DESIGN section 8)
     }
   });
 
+  it('spends on and nothing else set: the bundled server alone starts on memory, needing no SQLite and writing no database', async () => {
+    const bin = join(dir, 'first-transfer.js');
+    copyFileSync(join(ROOT, 'dist/chain-mcp.js'), bin);
+    const config = join(dir, 'first-config');
+    const r = await run([bin], { CHAIN_MCP_ALLOW_SPEND: 'true', XDG_CONFIG_HOME: config }, dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr).not.toContain('SQLite');
+    expect(existsSync(join(config, 'chain-mcp', 'state.db'))).toBe(false);
+  });
+
   it('--check names the store, and says when a daily limit would reset at every restart', async () => {
     const file = join(dir, 'check.db');
     const sqlite = await run([MAIN, '--check'], { CHAIN_MCP_STATE: `sqlite:${file}` });
     expect(lines(sqlite.stdout)).toContain(`ok    state store: sqlite:${file} (this machine; survives restarts)`);
-    const memory = await run([MAIN, '--check'], { CHAIN_MCP_STATE: 'memory', CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_MAX_SPEND_PER_DAY: '5' });
+    // Nothing set but spends and a daily limit: memory, and under the keystore signer the total resets.
+    const memory = await run([MAIN, '--check'], { CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_MAX_SPEND_PER_DAY: '5', CHAIN_MCP_KEYSTORE_USER: 'u', CHAIN_MCP_KEYSTORE_PASSWORD: 'Passw0rd!x' });
     expect(lines(memory.stdout)).toContain(
-      'warn  state store: memory (this process only: a restart forgets the daily total and open approvals); CHAIN_MCP_MAX_SPEND_PER_DAY starts from zero at every restart (CHAIN_MCP_STATE=sqlite:<file> keeps it)',
+      'warn  state store: memory (this process only: a restart forgets open approvals); under the keystore signer CHAIN_MCP_MAX_SPEND_PER_DAY starts from zero at every restart (CHAIN_MCP_STATE=sqlite:<file> keeps it)',
     );
     const port = await closedPort();
     const down = await run([MAIN, '--check'], { CHAIN_MCP_STATE: `postgres://u:db-secret-pass@127.0.0.1:${port}/chain`, CHAIN_MCP_STATE_KEY: KEY });

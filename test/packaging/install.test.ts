@@ -31,6 +31,21 @@ describe('installing the packed tarball', () => {
     expect(statSync(installed.tarball).size).toBeLessThan(MAX_PACKED_BYTES);
   });
 
+  it('the sizes the README and docs/publishing.md state are the tarball\'s, to a tenth of a MB', () => {
+    const mb = (bytes: number) => (bytes / 1_000_000).toFixed(1);
+    const packed = statSync(installed.tarball).size;
+    let unpacked = 0;
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(join(dir, e.name));
+        else unpacked += statSync(join(dir, e.name)).size;
+      }
+    };
+    walk(join(project, 'node_modules', 'chain-mcp'));
+    expect(readFileSync(join(ROOT, 'README.md'), 'utf8')).toContain(`**The tarball** (about ${mb(packed)} MB,`);
+    expect(readFileSync(join(ROOT, 'docs', 'publishing.md'), 'utf8')).toContain(`about ${mb(packed)} MB packed, ${mb(unpacked)} MB unpacked`);
+  });
+
   it('its bin answers a real MCP client with --devnet', async () => {
     const transport = new StdioClientTransport({
       command: join(project, 'node_modules', '.bin', process.platform === 'win32' ? 'chain-mcp.cmd' : 'chain-mcp'),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -72,6 +72,17 @@ beforeAll(async () => {
     return undefined;
   });
 }, 120_000);
+
+it("runs SQLite on the Node's own node:sqlite, nothing compiled (vitest.config.ts runs this file on a Node that has it)", async () => {
+  const store = track(await SqliteStore.open(join(sqliteDir, 'driver.db')));
+  expect(store.driver).toBe('node:sqlite');
+});
+
+it('creates its file 0600: approval and card tokens are for this OS user only', async () => {
+  const file = join(sqliteDir, 'mode.db');
+  track(await SqliteStore.open(file));
+  expect(statSync(file).mode & 0o777).toBe(0o600);
+});
 
 it('runs against a real PostgreSQL', () => {
   if (postgresError) throw postgresError;

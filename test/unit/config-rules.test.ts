@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkHttpConfig, loadConfig, tierWarnings, unknownNameWarnings } from '../../src/config.js';
 import { TOOLSETS } from '../../src/core/toolsets.js';
@@ -61,9 +64,9 @@ describe('configuration rules (mutation survivors, issue 25)', () => {
     });
   });
 
-  it('keeps the state in memory without spends, and in a file under the config folder with them, so the daily total survives a restart', () => {
+  it('keeps the state in memory by default, spends on or off, so a first transfer needs no database', () => {
     expect(loadConfig({ XDG_CONFIG_HOME: '/cfg' }).state).toEqual({ kind: 'memory' });
-    expect(loadConfig({ XDG_CONFIG_HOME: '/cfg', CHAIN_MCP_ALLOW_SPEND: 'true' }).state).toEqual({ kind: 'sqlite', file: '/cfg/chain-mcp/state.db' });
+    expect(loadConfig({ XDG_CONFIG_HOME: '/cfg', CHAIN_MCP_ALLOW_SPEND: 'true' }).state).toEqual({ kind: 'memory' });
     expect(loadConfig({ XDG_CONFIG_HOME: '/cfg', CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_STATE: 'memory' }).state).toEqual({ kind: 'memory' });
     expect(loadConfig({ CHAIN_MCP_STATE: 'sqlite:/var/lib/chain-mcp/s.db' }).state).toEqual({ kind: 'sqlite', file: '/var/lib/chain-mcp/s.db' });
     expect(loadConfig({ CHAIN_MCP_STATE: 'sqlite:rel/s.db' }).state).toEqual({ kind: 'sqlite', file: `${process.cwd()}/rel/s.db` });
@@ -189,5 +192,25 @@ describe('CHAIN_MCP_RATE_LIMIT units (issue 44)', () => {
     expect(rate('1000/h')).toEqual({ points: 1000, seconds: 3600, text: '1000/h' });
     expect(rate('1000/hour')).toEqual({ points: 1000, seconds: 3600, text: '1000/hour' });
     expect(refusal({ CHAIN_MCP_RATE_LIMIT: '5/second' })).toMatch(/^CHAIN_MCP_RATE_LIMIT: expected requests per period/);
+  });
+});
+
+describe('the state key and the database URL from files (CHAIN_MCP_STATE_KEY_FILE, CHAIN_MCP_STATE_FILE)', () => {
+  it('reads each once at start, without its trailing newline; both forms at once are refused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-state-files-'));
+    try {
+      const key = join(dir, 'key');
+      const url = join(dir, 'url');
+      writeFileSync(key, `${'AB'.repeat(32)}\n`, { mode: 0o600 });
+      writeFileSync(url, 'postgres://chain:db-secret-pass@127.0.0.1:5432/chain\n', { mode: 0o600 });
+      const config = loadConfig({ CHAIN_MCP_STATE_KEY_FILE: key, CHAIN_MCP_STATE_FILE: url });
+      expect(config.stateKey).toBe('ab'.repeat(32));
+      expect(config.state).toEqual({ kind: 'postgres', url: 'postgres://chain:db-secret-pass@127.0.0.1:5432/chain' });
+      expect(config.secrets).toContain('db-secret-pass');
+      expect(() => loadConfig({ CHAIN_MCP_STATE_KEY_FILE: key, CHAIN_MCP_STATE_KEY: '0f'.repeat(32) })).toThrow('CHAIN_MCP_STATE_KEY and CHAIN_MCP_STATE_KEY_FILE: set one, not both');
+      expect(() => loadConfig({ CHAIN_MCP_STATE_FILE: join(dir, 'missing') })).toThrow(`CHAIN_MCP_STATE_FILE: cannot read ${join(dir, 'missing')} (no such file)`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -61,7 +61,7 @@ describe('the signer settings (DESIGN section 8)', () => {
     expect(config.keyPassphraseFile).toBe(path);
     expect(config.secrets).toContain('my long passphrase');
     expect(refusal({ CHAIN_MCP_KEY_PASSPHRASE_FILE: file('empty', '\n') })).toBe(`CHAIN_MCP_KEY_PASSPHRASE_FILE: ${join(dir, 'empty')} is empty`);
-    expect(refusal({ CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'absent') })).toBe(`CHAIN_MCP_KEY_PASSPHRASE_FILE: cannot read ${join(dir, 'absent')} (ENOENT)`);
+    expect(refusal({ CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'absent') })).toBe(`CHAIN_MCP_KEY_PASSPHRASE_FILE: cannot read ${join(dir, 'absent')} (no such file)`);
   });
 
   it('never takes the passphrase from the environment: the name is unknown and points at the file', () => {
@@ -90,7 +90,7 @@ describe('secrets from files (CHAIN_MCP_*_FILE)', () => {
   it('refuses both the variable and its file, an unreadable file, and a short secret, never showing it', () => {
     for (const name of ['CHAIN_MCP_KEYSTORE_PASSWORD', 'CHAIN_MCP_AUTH_PASSWORD', 'CHAIN_MCP_AUTH_TOKEN']) {
       expect(refusal({ [name]: 'a secret value', [`${name}_FILE`]: file('both', 'another secret') })).toBe(`${name} and ${name}_FILE: set one, not both`);
-      expect(refusal({ [`${name}_FILE`]: join(dir, 'missing') })).toBe(`${name}_FILE: cannot read ${join(dir, 'missing')} (ENOENT)`);
+      expect(refusal({ [`${name}_FILE`]: join(dir, 'missing') })).toBe(`${name}_FILE: cannot read ${join(dir, 'missing')} (no such file)`);
     }
     const short = refusal({ CHAIN_MCP_AUTH_TOKEN_FILE: file('short', 'abc\n') });
     expect(short).toBe('CHAIN_MCP_AUTH_TOKEN: expected at least 8 characters (a shorter secret cannot be redacted reliably)');

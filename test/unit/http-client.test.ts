@@ -690,8 +690,10 @@ describe('HttpClient.send: connection failures', () => {
   });
 
   it.each([
-    ['ENOTFOUND', 'Could not resolve the host of the node at URL.', 'Check the URL.', false],
-    ['EAI_AGAIN', 'Could not resolve the host of the node at URL.', 'Check the URL.', false],
+    ['ENOTFOUND', 'Could not resolve the host of the node at URL: no such name, or no network or DNS.', "Check the host name in the URL, and this machine's network connection and DNS.", false],
+    ['EAI_AGAIN', 'Cannot reach the node at URL: no network or DNS.', "Check this machine's network connection and DNS; the URL may be right.", true],
+    ['ENETUNREACH', 'Cannot reach the node at URL: no network or DNS.', "Check this machine's network connection and DNS; the URL may be right.", true],
+    ['EHOSTUNREACH', 'Cannot reach the node at URL: no network or DNS.', "Check this machine's network connection and DNS; the URL may be right.", true],
     ['ECONNREFUSED', 'Could not connect to the node at URL: connection refused.', 'Check that the service is running and that the URL is right.', true],
     ['ECONNRESET', 'The request to the node at URL failed: the connection was reset.', 'Check that the service is running; try again.', true],
     ['UND_ERR_SOCKET', 'The request to the node at URL failed: the connection was reset.', 'Check that the service is running; try again.', true],

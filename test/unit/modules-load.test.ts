@@ -24,6 +24,13 @@ const MODULES: Record<string, () => Promise<unknown>> = {
   'signer/types': () => import('../../src/signer/types.js'),
   'context/network': () => import('../../src/context/network.js'),
   'context/dialect': () => import('../../src/context/dialect.js'),
+  'auth/approval-login': () => import('../../src/auth/approval-login.js'),
+  'auth/client-address': () => import('../../src/auth/client-address.js'),
+  'auth/issuer': () => import('../../src/auth/issuer.js'),
+  'auth/rate': () => import('../../src/auth/rate.js'),
+  'auth/resource': () => import('../../src/auth/resource.js'),
+  'auth/scopes': () => import('../../src/auth/scopes.js'),
+  'auth/verify': () => import('../../src/auth/verify.js'),
 };
 
 describe('every module of the mutation scope loads', () => {

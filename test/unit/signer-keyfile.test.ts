@@ -134,16 +134,22 @@ describe('the unlock form on the approval page', () => {
     const pages = new ApprovalPages(new ApprovalBook(() => now), log, undefined, new UnlockForm(signer, log, 15, () => now));
     const url = (await pages.unlockUrl()) ?? '';
     const origin = new URL(url).origin;
-    const csrfOf = async () => /name="csrf" value="([^"]+)"/.exec((await send(url, 'GET')).text)?.[1] ?? '';
-    const post = (csrf: string, passphrase: string, headers: Record<string, string> = { origin }) =>
-      send(url, 'POST', { 'content-type': 'application/x-www-form-urlencoded', ...headers }, `csrf=${encodeURIComponent(csrf)}&passphrase=${encodeURIComponent(passphrase)}`);
-    return { signer, pages, url, origin, logs, csrfOf, post, tick: (ms: number) => (now += ms) };
+    /** A form of the page at `at` (default: the terminal's page token). */
+    const csrfOf = async (at = url) => /name="csrf" value="([^"]+)"/.exec((await send(at, 'GET')).text)?.[1] ?? '';
+    const postAt = (at: string, csrf: string, passphrase: string, headers: Record<string, string> = { origin }) =>
+      send(at, 'POST', { 'content-type': 'application/x-www-form-urlencoded', ...headers }, `csrf=${encodeURIComponent(csrf)}&passphrase=${encodeURIComponent(passphrase)}`);
+    const post = (csrf: string, passphrase: string, headers?: Record<string, string>) => postAt(url, csrf, passphrase, headers);
+    return { signer, pages, url, origin, logs, csrfOf, post, postAt, tick: (ms: number) => (now += ms) };
   }
 
   it('unlocks with the passphrase typed into the form, once per form; the passphrase is in no answer or log line', async () => {
     const { signer, pages, url, logs, csrfOf, post } = await setup();
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/unlock\/[A-Za-z0-9_-]{32}$/);
-    expect(pages.unlockUrlNow()).toBe(url);
+    // The terminal's address stays the same; each elicited one has a page token of its own.
+    expect(await pages.unlockUrl()).toBe(url);
+    const elicited = (await pages.newUnlockUrl()) ?? '';
+    expect(new URL(elicited).origin).toBe(new URL(url).origin);
+    expect([url, await pages.newUnlockUrl()]).not.toContain(elicited);
     const shown = await send(url, 'GET');
     expect(shown.status).toBe(200);
     expect(shown.text).toContain('<input type="password" name="passphrase"');
@@ -175,6 +181,8 @@ describe('the unlock form on the approval page', () => {
     const { signer, pages, url, csrfOf, post } = await setup();
     expect((await post(await csrfOf(), PASSPHRASE, { origin: 'http://evil.example' })).status).toBe(403);
     expect((await post(await csrfOf(), PASSPHRASE, {})).status).toBe(403);
+    // The page's own Origin, but the browser says the form came from another site.
+    expect((await post(await csrfOf(), PASSPHRASE, { origin: new URL(url).origin, 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect((await post('made-up-token-made-up-token', PASSPHRASE)).status).toBe(403);
     const port = new URL(url).port;
     expect((await send(url, 'GET', { host: `attacker.example:${port}` })).status).toBe(403);
@@ -184,27 +192,72 @@ describe('the unlock form on the approval page', () => {
     await pages.close();
   });
 
-  it('pauses for a minute after five wrong passphrases, then takes the right one', async () => {
+  it('pauses a page token for a whole minute after five wrong passphrases, then takes the right one', async () => {
     const { signer, pages, csrfOf, post, tick } = await setup();
     for (let i = 0; i < 5; i++) expect((await post(await csrfOf(), `wrong ${i} passphrase`)).status).toBe(403);
     const paused = await post(await csrfOf(), PASSPHRASE);
     expect(paused.status).toBe(429);
     expect(signer.isUnlocked()).toBe(false);
-    tick(60_001);
+    // Still paused a second before the minute is up: the pause is not shortened.
+    tick(59_000);
+    expect((await post(await csrfOf(), PASSPHRASE)).status).toBe(429);
+    expect(signer.isUnlocked()).toBe(false);
+    tick(1_001);
     expect((await post(await csrfOf(), PASSPHRASE)).status).toBe(200);
     expect(signer.isUnlocked()).toBe(true);
+    await pages.close();
+  });
+
+  it("paces per page token: five wrong guesses and twenty page loads on one token neither pause nor push out the human's form on theirs", async () => {
+    const { signer, pages, url, csrfOf, post, postAt } = await setup();
+    const human = (await pages.newUnlockUrl()) ?? '';
+    const humanForm = await csrfOf(human);
+    // The other token (the model's, had it one): twenty loads, then five wrong guesses.
+    const forms: string[] = [];
+    for (let i = 0; i < 20; i++) forms.push(await csrfOf(url));
+    for (let i = 0; i < 5; i++) expect((await post(forms[i]!, `guess ${i} at it`)).status).toBe(403);
+    expect((await post(forms[5]!, PASSPHRASE)).status).toBe(429);
+    // The human's form, loaded before all that, still posts and unlocks.
+    const ok = await postAt(human, humanForm, PASSPHRASE);
+    expect(ok.status).toBe(200);
+    expect(signer.isUnlocked()).toBe(true);
+    await pages.close();
+  });
+
+  it('checks concurrent guesses one at a time: of twenty at once, five are checked and fifteen wait out the pause', async () => {
+    const { signer, pages, csrfOf, post } = await setup();
+    const forms: string[] = [];
+    for (let i = 0; i < 20; i++) forms.push(await csrfOf());
+    const tried = vi.spyOn(signer, 'unlock');
+    const answers = await Promise.all(forms.map((f, i) => post(f, `concurrent guess ${i}`)));
+    expect(tried).toHaveBeenCalledTimes(5);
+    expect(answers.filter((a) => a.status === 403)).toHaveLength(5);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(15);
+    // Every queued one paused, the right passphrase included.
+    expect((await post(await csrfOf(), PASSPHRASE)).status).toBe(429);
+    expect(signer.isUnlocked()).toBe(false);
+    await pages.close();
+  });
+
+  it('an elicited page token expires after ten minutes; the terminal one does not', async () => {
+    const { pages, url, tick } = await setup();
+    const elicited = (await pages.newUnlockUrl()) ?? '';
+    expect((await send(elicited, 'GET')).status).toBe(200);
+    tick(10 * 60_000 + 1);
+    expect((await send(elicited, 'GET')).status).toBe(404);
+    expect((await send(url, 'GET')).status).toBe(200);
     await pages.close();
   });
 
   it('has no unlock page without a local key', async () => {
     const pages = new ApprovalPages(new ApprovalBook(Date.now), createLogger('silent', []));
     expect(await pages.unlockUrl()).toBeUndefined();
-    expect(pages.unlockUrlNow()).toBeUndefined();
+    expect(await pages.newUnlockUrl()).toBeUndefined();
   });
 });
 
 describe('the local signer in the services (what the spend path calls)', () => {
-  it('opens the key file locked, and its refusal names the unlock page without any secret', async () => {
+  it('opens the key file locked, and its refusal says where the human finds the unlock page without its address or any secret', async () => {
     const { loadConfig } = await import('../../src/config.js');
     const { Services } = await import('../../src/services.js');
     const file = await newFile();
@@ -214,8 +267,9 @@ describe('the local signer in the services (what the spend path calls)', () => {
       expect(services.signer?.addresses.evm).toBe('0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC');
       expect(services.signer?.isUnlocked()).toBe(false);
       const message = await services.lockedKeyMessage();
-      expect(message).toMatch(
-        /^The signing key is locked: the human opens http:\/\/127\.0\.0\.1:\d+\/unlock\/[A-Za-z0-9_-]{32} in a browser on this computer and types the passphrase there \(never in the chat\)\. Nothing was signed\.$/,
+      // The model reads this: it names where the human looks, never the page's address or token.
+      expect(message).toBe(
+        "The signing key is locked: the human opens the unlock page whose address chain-mcp's log (stderr, the host's MCP server log) names, and types the passphrase there (never in the chat). Nothing was signed.",
       );
       // The signer's own refusal says the same once the page runs.
       expect(() => services.signer?.signHash(new Uint8Array(32))).toThrow(new SignerLockedError(message));

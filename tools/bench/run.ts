@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -18,6 +18,7 @@ import { runEval } from '../eval/run.js';
 import { singleFileOptions } from '../bundle.js';
 import { startFaultProxy } from '../fault-proxy.js';
 import { benchStateStore } from './state.js';
+import { SQLITE_NODE_VERSION, sqliteNode, thisNodeHasSqlite } from '../sqlite-node.js';
 import { benchReplicas } from './replicas.js';
 import { benchTransports } from './transports.js';
 import { describeLeak, drive, leakCheck, leakFree, MAIN, median, percentile, stdioSession } from '../load.js';
@@ -509,12 +510,23 @@ async function benchOutputSize(): Promise<string> {
   return table(['answer', 'tool', 'summary text', 'structuredContent', 'raw node/indexer JSON', 'text / raw'], rows);
 }
 
+/** The state-store lanes, on a Node with node:sqlite: this one, else the registry's Node 24 in a child. */
+async function stateStoreSection(): Promise<string> {
+  if (thisNodeHasSqlite()) return benchStateStore();
+  const out = execFileSync(sqliteNode(), [fileURLToPath(import.meta.url), 'state', '--bare'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  return `On Node ${SQLITE_NODE_VERSION} (this Node has no node:sqlite; tools/sqlite-node.ts):\n\n${out.trim()}`;
+}
+
 async function main(): Promise<void> {
+  if (process.argv.includes('--bare')) {
+    console.log(await benchStateStore());
+    return;
+  }
   const machine = `${availableParallelism()} CPUs (${cpus()[0]?.model ?? 'unknown'}), ${(totalmem() / 1024 ** 3).toFixed(1)} GB RAM, Node ${process.version}, ${process.platform} ${process.arch}`;
   const out: string[] = [`Machine: ${machine}`, `Run: ${new Date().toISOString()}`];
   // `npm run bench -- state`: only the state store's latency per spend.
   if (process.argv.includes('state')) {
-    out.push('\n### State store: latency per spend\n', await benchStateStore());
+    out.push('\n### State store: latency per spend\n', await stateStoreSection());
     console.log(out.join('\n'));
     return;
   }
@@ -566,7 +578,7 @@ async function main(): Promise<void> {
     console.error('bench: composites...');
     out.push('\n### Composites (node reads side by side)\n', await benchComposites());
     console.error('bench: state store per spend...');
-    out.push('\n### State store: latency per spend (memory, SQLite, PostgreSQL side by side)\n', await benchStateStore());
+    out.push('\n### State store: latency per spend (memory, SQLite, PostgreSQL side by side)\n', await stateStoreSection());
     console.error('bench: three replicas against one process...');
     out.push('\n### Three replicas and one PostgreSQL against one process (OAuth)\n', await benchReplicas());
     console.error('bench: tools/list size...');
