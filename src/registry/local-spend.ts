@@ -121,6 +121,12 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const audit = { tool: tool.name, signer: 'local', amount: limits.amount?.toString(), recipients: limits.recipients };
 
   if (typeof confirm !== 'string') {
+    // First, before any read or the locked key's unlock request: a spend no one but the model could approve is refused now,
+    // so the human is never asked to unlock the key for it.
+    if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
+      log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
+      throw noChannel();
+    }
     const env = await localEnv(ctx, signer);
     let spend: Awaited<ReturnType<typeof builder>>;
     try {
@@ -142,11 +148,9 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
       // Nothing is approved or signed with a locked key: the preview says how to unlock.
       log.info({ audit: 'preview', ...audit, locked: true }, 'spend preview (key locked)');
       const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), `${await services.lockedKeyMessage()} Call this tool again once it is unlocked, for a preview to approve.`].join('\n');
-      return textResult(text, { status: 'preview', preview, details: jsonSafe(spend.details) }, config);
-    }
-    if (config.approval === 'human' && needsLink(hooks) && linkMode(services) === 'none') {
-      log.info({ audit: 'refused', ...audit, why: 'no approval channel' }, 'spend refused: no channel to the human');
-      throw noChannel();
+      // keyLocked and the unlock page for the approval card (it says the key is locked and links the page).
+      const unlockUrl = config.keyPassphrase === undefined ? await services.approvalPages.unlockUrl() : undefined;
+      return textResult(text, { status: 'preview', keyLocked: true, ...(unlockUrl ? { unlockUrl } : {}), preview, details: jsonSafe(spend.details) }, config);
     }
     if (config.approval === 'human') {
       for (const gone of await services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');
