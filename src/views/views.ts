@@ -7,7 +7,11 @@ import { createHash } from 'node:crypto';
  */
 export interface View {
   uri: string;
+  /** The resource's name: one word, no spaces. */
+  name: string;
   title: string;
+  /** What the view shows, for a host's resource list. */
+  description: string;
   /** The tools whose results this view draws. */
   tools: readonly string[];
   /** Browser code: `render(structuredContent, root)`. */
@@ -120,21 +124,35 @@ start(render);`;
 export const VIEWS: readonly View[] = [
   {
     uri: 'ui://chain-mcp/portfolio.html',
+    name: 'portfolio-view',
     title: 'Portfolio',
+    description: "Draws account_overview's result: claimable rewards and the next unlock first, then each account's balances by chain.",
     tools: ['account_overview'],
     script: PORTFOLIO,
     style: '.key{list-style:none;padding:0;margin:2px 0 6px}.key li{margin:1px 0}.swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}',
   },
   {
     uri: 'ui://chain-mcp/validators.html',
+    name: 'validators-view',
     title: 'Validators',
+    description: 'Draws validators (platform_getCurrentValidators, validator_lookup): stake, delegators, uptime and staking period, sortable.',
     tools: ['platform_getCurrentValidators', 'validator_lookup'],
     script: VALIDATORS,
     style: '.bar{position:relative}.now-mark{position:absolute;top:-3px;bottom:-3px;width:2px;background:var(--warn)}tr[aria-expanded=true]{background:var(--line)}tr.detail td{white-space:pre-wrap}@media (max-width:420px){th{font-size:11px}}',
     copies: true,
   },
-  { uri: 'ui://chain-mcp/deposit-offers.html', title: 'Deposit offers', tools: ['platform_getAllDepositOffers'], script: DEPOSITS, style: 'tr.closed .rate,tr.closed .offer-name{color:var(--muted)}' },
-  { uri: 'ui://chain-mcp/transaction.html', title: 'Transaction status', tools: ['tx_status', 'wait_for_tx'], script: TRANSACTION, copies: true },
+  {
+    uri: 'ui://chain-mcp/deposit-offers.html',
+    name: 'deposit-offers-view',
+    title: 'Deposit offers',
+    description: 'Draws platform_getAllDepositOffers: which offers take deposits now, with the reward for an amount and days you type.',
+    tools: ['platform_getAllDepositOffers'], script: DEPOSITS, style: 'tr.closed .rate,tr.closed .offer-name{color:var(--muted)}' },
+  {
+    uri: 'ui://chain-mcp/transaction.html',
+    name: 'transaction-view',
+    title: 'Transaction status',
+    description: "Draws tx_status and wait_for_tx: the transaction's status in words and its place among issued, processing, accepted.",
+    tools: ['tx_status', 'wait_for_tx'], script: TRANSACTION, copies: true },
 ];
 
 const sha = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;
