@@ -42,7 +42,7 @@ function openLink(url,ev){var caps=app.getHostCapabilities()||{};if(!caps.openLi
 app.openLink({url:url}).then(function(r){if(r&&r.isError)status('The host did not open the link; copy it into a browser on this computer.',true)},function(){status('The host did not open the link; copy it into a browser on this computer.',true)})}
 function locked(s){title('Your signing key is locked');var box=document.getElementById('facts');box.textContent='';
 box.appendChild(el('p','Nothing was signed or sent. To approve spends, unlock the key first:'));
-if(s.unlockUrl){var p=el('p','Open ');var a=el('a',s.unlockUrl);a.id='unlock';a.href=s.unlockUrl;a.target='_blank';a.rel='noopener noreferrer';
+if(s.unlockUrl){var p=el('p','Open ');var a=el('a',s.unlockUrl);a.id='unlock';a.setAttribute('href',s.unlockUrl);a.target='_blank';a.rel='noopener noreferrer';
 a.addEventListener('click',function(ev){openLink(s.unlockUrl,ev)});p.appendChild(a);p.appendChild(document.createTextNode(' in a browser on this computer and type the passphrase there (never in the chat).'));box.appendChild(p)}
 else box.appendChild(el('p','Ask the operator how the key is unlocked.'));
 box.appendChild(el('p','Then tell the assistant to continue: it asks again for a preview you can approve.'))}

@@ -24,7 +24,14 @@ export interface View {
 const PORTFOLIO = `var KINDS=[['unlocked','var(--c)','green','Free to spend'],['bonded','var(--a)','blue','Staked'],['deposited','var(--b)','purple','Deposited, earning interest'],['bondedDeposited','var(--d)','amber','Staked and deposited']];
 function big(a){try{return a&&a.value?BigInt(a.value):0n}catch(e){return 0n}}
 function pct(v,t){return t>0n?Number(v*10000n/t)/100:0}
-function render(s,root){clear(root);root.appendChild(el('h1','Portfolio'));
+function days(unix){var d=Math.round((unix-Date.now()/1000)/86400);return d<1?'today':d===1?'in 1 day':'in '+d+' days'}
+function lead(s,root){var accs=s.accounts||[],many=accs.length>1,claims=[],known=false,next=null,unknown=false,now=Date.now()/1000;
+accs.forEach(function(acc){if(acc.claimable){known=true;if(big(acc.claimable.total)>0n)claims.push(acc.claimable.total.display+(many?' ('+acc.address+')':''))}
+if(acc.lockTimesUnknown)unknown=true;(acc.locks||[]).forEach(function(l){if(l.until&&+l.until.unix>now&&(!next||+l.until.unix<+next.until.unix))next=l})});
+if(known)root.appendChild(el('p',claims.length?'Claimable now: '+claims.join('; '):'Nothing to claim now.','lead claimable'));
+if(next)root.appendChild(el('p','Next unlock: '+next.amount.display+' ('+next.reason+') on '+next.until.iso.slice(0,10)+', '+days(+next.until.unix),'lead next-unlock'));
+else if(unknown)root.appendChild(el('p','This node cannot say when the locked amounts unlock (it lacks Camino\\'s deposit and bond reads).','muted next-unlock'))}
+function render(s,root){clear(root);root.appendChild(el('h1','Portfolio'));lead(s,root);
 if(s.nativeTotal)root.appendChild(el('p','Native total: '+s.nativeTotal.display,'lead num native-total'));
 (s.accounts||[]).forEach(function(acc){var sec=el('section');sec.appendChild(el('h2',acc.address));
 var nat=[],other=[];(acc.x||[]).forEach(function(l){(l.native===true?nat:other).push(l)});
@@ -54,6 +61,8 @@ function lookup(root,r){opened=r.nodeID;openedText='Looking up '+r.nodeID+'…';
 callTool('validator_lookup',{nodeID:r.nodeID}).then(function(res){if(opened!==r.nodeID)return;openedText=textOf(res);openedBad=!!(res&&res.isError);draw(root)},
 function(){if(opened!==r.nodeID)return;openedText='The host refused the lookup.';openedBad=true;draw(root)})}
 function draw(root){clear(root);var st=info&&info.stats;
+if(info&&!info.validators&&info.status==='not_found'){root.appendChild(el('h1','This node is not a validator'));
+root.appendChild(el('p',(info.nodeID||'This node')+' is neither a current nor a pending validator on this network.','lead'));return}
 var connected=rows.filter(function(r){return r.v.connected!==false}).length;
 root.appendChild(el('h1',rows.length+' validator'+(rows.length===1?'':'s')+(rows.length>1?' ('+connected+' connected)':'')+(info&&info.status&&!info.validators?', '+info.status:'')));
 if(st&&st.totalStake)root.appendChild(el('p','Own stake '+st.totalStake.display+'; '+st.delegatorCount+' delegator(s) add '+(st.totalDelegated?st.totalDelegated.display:'—')+'.','lead num'));
@@ -112,13 +121,18 @@ c[1].textContent=show(reward)+(inside?'':' (outside this offer\\'s limits)')})}
 amt.addEventListener('input',update);days.addEventListener('input',update);update()}
 start(render);`;
 
-const TRANSACTION = `function render(s,root){clear(root);var st=s.status||'Unknown';
+const TRANSACTION = `var SOURCES={xvm_getTxStatus:'X-Chain',cx_getAtomicTxStatus:'C-Chain (atomic)',platform_getTxStatus:'P-Chain',indexer_getTransaction:'Indexer',platform_getBlock:'P-Chain blocks'};
+var ANSWERS={Unknown:'not found'};
+function render(s,root){clear(root);var st=s.status||'Unknown';
+if(st==='Unknown'&&(!s.chain||s.chain==='unknown')){root.appendChild(el('h1','Not found on this node'));var nid=el('div',null,'muted');nid.appendChild(document.createTextNode('ID '));nid.appendChild(copyable(s.txID||'','transaction ID'));root.appendChild(nid);
+root.appendChild(el('p','No chain of this node knows this transaction: not issued here, dropped, or a typo in the ID.','lead'));
+var asked=el('ul');(s.checks||[]).forEach(function(c){asked.appendChild(el('li',(SOURCES[c.source]||c.source)+': '+(ANSWERS[c.answer]||c.answer)))});if(asked.firstChild){root.appendChild(el('div','Asked:','muted'));root.appendChild(asked)}return}
 root.appendChild(el('h1','Transaction: '+st));var id=el('div',null,'muted');id.appendChild(document.createTextNode('ID '));id.appendChild(copyable(s.txID||'','transaction ID'));root.appendChild(id);
 var steps=['Issued','Processing','Accepted'];var at=st==='Accepted'||st==='Committed'?2:st==='Processing'?1:st==='Unknown'?-1:0;
 var ol=el('ol');steps.forEach(function(name,i){var li=el('li',name+(i===at?' ← now':''));if(i===at)li.className='now';ol.appendChild(li)});
 if(st==='Rejected'||st==='Dropped'||st==='Aborted'){var li=el('li',st,'warn now');ol.appendChild(li)}
-root.appendChild(ol);root.appendChild(el('div','Status: '+st+(s.chain?' on '+s.chain+'-Chain':'')+(s.blockHeight?', block '+s.blockHeight:''),'status'));
-if(s.meaning)root.appendChild(el('div',s.meaning,'muted'));(s.checks||[]).forEach(function(c){root.appendChild(el('div',c.source+': '+c.answer,'muted'))})}
+root.appendChild(ol);root.appendChild(el('div','Status: '+st+(s.chain&&s.chain!=='unknown'?' on '+s.chain+'-Chain':'')+(s.blockHeight?', block '+s.blockHeight:''),'status'));
+if(s.meaning)root.appendChild(el('div',s.meaning,'muted'));(s.checks||[]).forEach(function(c){root.appendChild(el('div',(SOURCES[c.source]||c.source)+': '+(ANSWERS[c.answer]||c.answer),'muted'))})}
 start(render);`;
 
 export const VIEWS: readonly View[] = [

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cb58Encode } from '../../src/codec/cb58.js';
 import { CARD_META_KEY, CARD_TOOL, CARD_URI, cardMeta } from '../../src/approval/card.js';
 import { splitHead } from '../../src/approval/head.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
@@ -140,7 +141,7 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
         await rendered(m.view);
         const s = m.result.structuredContent as { nativeTotal: { display: string }; accounts: Array<{ p?: Record<string, { display: string }> }> };
         const p = s.accounts.find((a) => a.p)!.p!;
-        expect(await m.view.locator('#app > *').nth(1).textContent()).toBe(`Native total: ${s.nativeTotal.display}`);
+        expect(await m.view.locator('.native-total').textContent()).toBe(`Native total: ${s.nativeTotal.display}`);
         const legend = await m.view.locator('.key li').allTextContents();
         expect(legend).toEqual([
           `Free to spend (green): ${p.unlocked!.display}`,
@@ -330,6 +331,36 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
         })`);
         expect((answer as { error?: { message: string } }).error?.message).toContain('not listed with app visibility');
         expect(m.events).toContainEqual({ kind: 'refused', name: CARD_TOOL });
+      } finally {
+        await m.close();
+      }
+    });
+
+    it('a node that is not a validator says so plainly, with no empty table', async () => {
+      const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(7))}`;
+      const m = await host.callAndShow('validator_lookup', { nodeID });
+      try {
+        expect(m.result.isError, resultText(m)).toBeFalsy();
+        expect((m.result.structuredContent as { status: string }).status).toBe('not_found');
+        await rendered(m.view);
+        expect(await m.view.locator('h1').textContent()).toBe('This node is not a validator');
+        expect(await m.view.locator('.lead').textContent()).toBe(`${nodeID} is neither a current nor a pending validator on this network.`);
+        expect(await m.view.locator('table').count()).toBe(0);
+        expect(await m.view.locator('#app').textContent()).not.toMatch(/not_found|0 validators/);
+      } finally {
+        await m.close();
+      }
+    });
+
+    it('an unknown transaction: "Not found on this node", with the chains asked in words', async () => {
+      const txID = cb58Encode(new Uint8Array(32).fill(9));
+      const m = await host.callAndShow('tx_status', { txID });
+      try {
+        await rendered(m.view);
+        expect(await m.view.locator('h1').textContent()).toBe('Not found on this node');
+        const text = (await m.view.locator('#app').textContent())!;
+        expect(text).not.toMatch(/unknown-Chain|Unknown on|xvm_getTxStatus|platform_getTxStatus|cx_getAtomicTxStatus/);
+        expect(await m.view.locator('li').allTextContents()).toContain('X-Chain: not found');
       } finally {
         await m.close();
       }
@@ -589,6 +620,23 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
         }
       });
     }
+
+    it('the portfolio leads with what can be claimed now and the next unlock', async () => {
+      const m = await host.callAndShow('account_overview', { addresses: [devnet.localKey.x, devnet.localKey.p] });
+      try {
+        await rendered(m.view);
+        const s = m.result.structuredContent as { accounts: Array<{ claimable?: { total: { display: string; value: string } }; locks?: Array<{ reason: string; amount: { display: string }; until?: { iso: string; unix: string } }> }> };
+        const acc = s.accounts.find((a) => a.claimable)!;
+        expect(BigInt(acc.claimable!.total.value)).toBeGreaterThan(0n);
+        const now = Date.now() / 1000;
+        const next = acc.locks!.filter((l) => l.until && Number(l.until.unix) > now).sort((a, b) => Number(a.until!.unix) - Number(b.until!.unix))[0]!;
+        const leads = await m.view.locator('#app > *').allTextContents();
+        expect(leads[1]).toBe(`Claimable now: ${acc.claimable!.total.display}`);
+        expect(leads[2]).toMatch(new RegExp(`^Next unlock: ${next.amount.display.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(${next.reason}\\) on ${next.until!.iso.slice(0, 10)}, (today|in \\d+ days?)$`));
+      } finally {
+        await m.close();
+      }
+    });
 
     it('a locked key: the card says so, shows no model text, and its unlock link opens through the host and wraps at 390 px', async () => {
       const m = await lockedHost.callAndShow('xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice() }, { width: 390 });
