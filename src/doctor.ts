@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Config } from './config.js';
 import { ChainMcpError, HttpStatusError, RpcError, toChainMcpError } from './errors.js';
 import type { Services } from './services.js';
@@ -212,7 +213,7 @@ export function signerFindings(services: Services): Finding[] {
       ? 'not used (CHAIN_MCP_SIGNER=keystore)'
       : services.signer.isUnlocked()
         ? 'unlocked (from CHAIN_MCP_KEY_PASSPHRASE_FILE; it stays unlocked while the server runs)'
-        : `locked (the human unlocks it on the approval page; it locks again after ${config.keyIdleMinutes} minutes without a spend)`;
+        : `locked (the human unlocks it on the unlock page; it locks again after ${config.keyIdleMinutes} minutes without a spend)`;
     findings.push({ level: 'ok', text: `key file ${config.keyFile}: present, C address ${addresses.evm}, ${state}` });
   } catch (err) {
     const absent = /^no key file/.test((err as Error).message);
@@ -229,7 +230,36 @@ export function signerFindings(services: Services): Finding[] {
       text: `spends are on and ${names.join(', ')} ${names.length === 1 ? 'comes' : 'come'} from the environment, which every process of the same OS user can read (/proc/<pid>/environ): use ${names.map((n) => `${n}_FILE`).join(', ')} with a file only chain-mcp's OS user reads`,
     });
   }
+  if (config.allowSpend && config.signer === 'local') {
+    const ptrace = ptraceFinding(process.platform, readPtraceScope);
+    if (ptrace) findings.push(ptrace);
+  }
   return findings;
+}
+
+function readPtraceScope(): string | undefined {
+  try {
+    return readFileSync('/proc/sys/kernel/yama/ptrace_scope', 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The guard holds against a same-user process only while it cannot read this process's memory
+ * (DESIGN section 9): on Linux that is Yama's ptrace_scope of 1 or more. Nothing to say elsewhere.
+ */
+export function ptraceFinding(platform: string, readScope: () => string | undefined): Finding | undefined {
+  if (platform !== 'linux') return undefined;
+  const scope = readScope()?.trim();
+  const fix = 'set `sysctl kernel.yama.ptrace_scope=1` or run chain-mcp as its own OS user (docs/spending.md)';
+  if (scope === undefined) {
+    return { level: 'warn', text: `ptrace: Yama is not enabled on this kernel, so any process of your OS user can read this process's memory, an unlocked key included: ${fix}` };
+  }
+  if (scope === '0') {
+    return { level: 'warn', text: `ptrace: kernel.yama.ptrace_scope is 0, so any process of your OS user can read this process's memory, an unlocked key included: ${fix}` };
+  }
+  return { level: 'ok', text: `ptrace: kernel.yama.ptrace_scope is ${scope}: other processes of your OS user cannot read this process's memory` };
 }
 
 function tierFinding(config: Config): Finding {

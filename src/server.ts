@@ -1,6 +1,6 @@
 import { CLIENT_CAPABILITIES_META_KEY, type ClientCapabilities, McpServer, ProtocolErrorCode, type ServerContext, type Tool } from '@modelcontextprotocol/server';
 import { decideFromCard } from './approval/card-tool.js';
-import { CARD_TOOL, CARD_URI, cardResource, hostShowsCards, RESOURCE_MIME_TYPE } from './approval/card.js';
+import { CARD_DESCRIPTION, CARD_TOOL, CARD_URI, cardResource, hostShowsCards, RESOURCE_MIME_TYPE } from './approval/card.js';
 import { appsListing } from './views/apps-listing.js';
 import { needsConfirmation, type ToolDef } from './core/tool.js';
 import type { Config } from './config.js';
@@ -227,12 +227,12 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   for (const view of VIEWS) {
     // A view that offers to copy (a whole node ID) asks for clipboard-write; the host may refuse, and the view then shows the text to select.
     const meta = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true, ...(view.copies ? { permissions: { clipboardWrite: {} } } : {}) } };
-    mcp.registerResource(`view-${view.title}`, view.uri, { title: `${view.title} view`, mimeType: RESOURCE_MIME_TYPE }, async () => ({
+    mcp.registerResource(view.name, view.uri, { title: `${view.title} view`, description: view.description, mimeType: RESOURCE_MIME_TYPE }, async () => ({
       contents: [{ uri: view.uri, mimeType: RESOURCE_MIME_TYPE, text: await viewHtml(view), _meta: meta }],
     }));
   }
   if (cards) {
-    mcp.registerResource('approval-card', CARD_URI, { title: 'Spend approval card', mimeType: RESOURCE_MIME_TYPE }, async () => ({ contents: [await cardResource()] }));
+    mcp.registerResource('approval-card', CARD_URI, { title: 'Spend approval card', description: CARD_DESCRIPTION, mimeType: RESOURCE_MIME_TYPE }, async () => ({ contents: [await cardResource()] }));
   }
   const tools = async () => (await selection()).tools;
   registerAssistantExtras(mcp, services, tools);

@@ -3,6 +3,7 @@ import type { ClientCapabilities } from '@modelcontextprotocol/server';
 import { MemoryStore } from '../state/memory.js';
 import type { StateStore } from '../state/store.js';
 import type { Approval } from './book.js';
+import { splitHead } from './head.js';
 
 /**
  * MCP Apps' MIME type for a view and the id of its client extension: the values
@@ -15,6 +16,7 @@ export const UI_EXTENSION_ID = 'io.modelcontextprotocol/ui';
 
 /** The MCP Apps approval card: a `ui://` view linked from spend previews when the host can show it. */
 export const CARD_URI = 'ui://chain-mcp/approval-card.html';
+export const CARD_DESCRIPTION = "A spend preview's approval card: what leaves the key and any warning first, every detail on request; Approve or Decline once.";
 /** App-only tool the card's Approve/Decline buttons call. */
 export const CARD_TOOL = 'approval_decide';
 
@@ -76,7 +78,8 @@ const hashSecret = (secret: string): string => createHash('sha256').update(secre
 export async function cardMeta(secrets: CardSecrets, approval: Approval): Promise<Record<string, unknown>> {
   return {
     ui: { resourceUri: CARD_URI },
-    [CARD_META_KEY]: { secret: await secrets.issue(approval), title: approval.title, lines: approval.lines, expiresAt: new Date(approval.expiresAt).toISOString() },
+    // headLines: how many of the lines lead (head.ts), split here so the card, the page and the elicitation agree.
+    [CARD_META_KEY]: { secret: await secrets.issue(approval), title: approval.title, lines: approval.lines, headLines: splitHead(approval.lines).head.length, expiresAt: new Date(approval.expiresAt).toISOString() },
   };
 }
 

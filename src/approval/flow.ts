@@ -1,5 +1,6 @@
 import type { Logger } from '../log.js';
 import type { Approval, ApprovalBook, ApprovalState } from './book.js';
+import { splitHead } from './head.js';
 import type { ApprovalPages } from './page.js';
 
 export type Answer = 'accept' | 'decline' | 'cancel';
@@ -65,7 +66,9 @@ export async function humanDecision(deps: ApprovalDeps, approval: Approval, chan
     return waitForPage(deps, approval, channels, Math.max(deps.waitMs, 60_000));
   }
   if (channels.elicit) {
-    const answer = await channels.elicit([`Approve ${approval.title}?`, ...approval.lines].join('\n'));
+    // What a person checks first leads (head.ts); every other line follows, after a blank line.
+    const { head, details } = splitHead(approval.lines);
+    const answer = await channels.elicit([`Approve ${approval.title}?`, ...head, ...(details.length ? ['', 'Details:', ...details] : [])].join('\n'));
     const state = answer === 'accept' ? 'approved' : 'declined';
     await deps.book.decide(approval, state, 'form-elicitation');
     deps.log.info({ audit: state, channel: 'form-elicitation', answer, ...audit }, `spend ${state}`);

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.js';
 import type { Approval, ApprovalBook } from './book.js';
+import { isTotal, isWarning, splitHead } from './head.js';
 import { assertionOptions, checkAssertion, type PasskeyStore, passkeyLabel, WEBAUTHN_SCRIPT_HASH, webauthnData } from './passkey.js';
 import type { UnlockForm } from './unlock.js';
 
@@ -132,8 +134,8 @@ export class ApprovalPages {
 
   private handle(req: IncomingMessage, res: ServerResponse) {
     const security = {
-      // The one script allowed is the static WebAuthn script, by its hash.
-      'content-security-policy': `default-src 'none'; script-src ${WEBAUTHN_SCRIPT_HASH}; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+      // The scripts allowed are the static WebAuthn and expiry scripts, by their hashes.
+      'content-security-policy': `default-src 'none'; script-src ${WEBAUTHN_SCRIPT_HASH} ${EXPIRY_SCRIPT_HASH}; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'same-origin',
       'cache-control': 'no-store',
@@ -231,10 +233,27 @@ export function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
 }
 
-/** Every fact of the preview, escaped; stranger-written text already arrives quoted by the preview. */
+/**
+ * Shows the expiry in the viewer's own clock ("expires 14:32 (in 4 min)") from the ISO time in
+ * <time datetime>; static, so the page's CSP allows it by hash. Without it the server's words stay.
+ */
+export const EXPIRY_SCRIPT = `(function(){var t=document.querySelector('time[datetime]');if(!t)return;var d=new Date(t.getAttribute('datetime')),ms=d.getTime()-Date.now();if(isNaN(ms))return;
+var m=Math.round(ms/60000),at=d.toLocaleTimeString([],{hour:'2-digit',minute:'2-digit'});t.textContent=ms<=0?'expired at '+at:'expires '+at+' ('+(m<1?'in under a minute':'in '+m+' min')+')'})();`;
+const EXPIRY_SCRIPT_HASH = `'sha256-${createHash('sha256').update(EXPIRY_SCRIPT).digest('base64')}'`;
+
+/**
+ * Every fact of the preview, escaped; stranger-written text already arrives quoted by the preview.
+ * The head (intents, the total, warnings; head.ts) leads, large; the other lines are folded.
+ */
 export function approvalPage(a: Approval, passkey?: unknown): string {
-  const facts = a.lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('');
-  const left = Math.max(0, Math.round((a.expiresAt - Date.now()) / 1000));
+  const { head, details } = splitHead(a.lines);
+  const headHtml = head.map((line) => `<li${isTotal(line) ? ' class="total"' : isWarning(line) ? ' class="warn"' : ''}>${escapeHtml(line)}</li>`).join('');
+  const more = details.length
+    ? `<details id="more"><summary>Show every input, output and hash</summary><ul id="details">${details.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul></details>`
+    : '';
+  const facts = `<div id="facts"><ul id="head">${headHtml}</ul>${more}</div>`;
+  const left = Math.max(0, Math.round((a.expiresAt - Date.now()) / 60_000));
+  const expires = `<time datetime="${new Date(a.expiresAt).toISOString()}">expires in ${left < 1 ? 'under a minute' : `${left} min`}</time>`;
   const form = (decision: string, label: string, cls: string) =>
     `<form method="post" id="${decision}-form"><input type="hidden" name="csrf" value="${escapeHtml(a.csrf)}"><input type="hidden" name="decision" value="${decision}">${decision === 'approve' && passkey ? '<input type="hidden" name="credential" value="">' : ''}<button type="submit" class="${cls}" id="${decision}">${label}</button></form>`;
   const guard = passkey
@@ -242,10 +261,10 @@ export function approvalPage(a: Approval, passkey?: unknown): string {
     : '';
   const body =
     a.state === 'pending'
-      ? `<p>Your assistant asks to send this transaction. Check every line; approve only what you meant.</p><ul id="facts">${facts}</ul><p class="note">Quoted names are written by strangers on the chain. This approval is for these exact facts, once, and expires in ${Math.floor(left / 60)} min ${left % 60} s.</p><div class="buttons">${form('approve', 'Approve and send once', 'approve')}${form('decline', 'Decline', 'decline')}</div>${guard}`
-      : `<ul id="facts">${facts}</ul><p>This preview was already ${a.state}.</p>`;
+      ? `${facts}<p class="note" id="expires">This approval is for these exact facts, once, and ${expires}. Quoted names are written by strangers on the chain.</p><div class="buttons">${form('approve', 'Approve and send once', 'approve')}${form('decline', 'Decline', 'decline')}</div>${guard}<script>${EXPIRY_SCRIPT}</script>`
+      : `${facts}<p>This preview was already ${a.state}.</p>`;
   return page(`Approve: ${a.title}`, body);
 }
 
 const STYLE =
-  'body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:1rem;background:#f6f7f9;color:#111}main{max-width:40rem;margin:auto;background:#fff;border-radius:8px;padding:1rem 1.25rem;box-shadow:0 1px 3px #0002}h1{font-size:1.25rem}ul{padding-left:1.2rem}li{margin:.3rem 0;overflow-wrap:anywhere}.note{color:#555;font-size:.9rem}.buttons{display:flex;gap:.75rem;flex-wrap:wrap}button{font:inherit;padding:.6rem 1rem;border-radius:6px;border:1px solid #888;cursor:pointer}button.approve{background:#0a6b2d;color:#fff;border-color:#0a6b2d}button:focus{outline:3px solid #f90;outline-offset:2px}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1c1c1c}.note{color:#aaa}}';
+  'body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:1rem;background:#f6f7f9;color:#111}main{max-width:40rem;margin:auto;background:#fff;border-radius:8px;padding:1rem 1.25rem;box-shadow:0 1px 3px #0002}h1{font-size:1.25rem}ul{padding-left:1.2rem}li{margin:.3rem 0;overflow-wrap:anywhere}#head{list-style:none;padding:0;font-size:1.15rem}#head li.total{font-weight:700}#head li.warn{color:#b42318;font-weight:600;border-left:4px solid #b42318;padding-left:.5rem}details{margin:.5rem 0 1rem}summary{cursor:pointer;color:#555}.note{color:#555;font-size:.9rem}.buttons{display:flex;gap:.75rem;flex-wrap:wrap}button{font:inherit;padding:.6rem 1rem;border-radius:6px;border:1px solid #888;cursor:pointer}button.approve{background:#0a6b2d;color:#fff;border-color:#0a6b2d}button:focus{outline:3px solid #f90;outline-offset:2px}@media (prefers-color-scheme:dark){body{background:#111;color:#eee}main{background:#1c1c1c}.note,summary{color:#aaa}#head li.warn{color:#ff7b72;border-color:#ff7b72}}';

@@ -87,9 +87,13 @@ export class UnlockForm {
     }
     const page = this.page(token);
     if (!page) return { status: 404, title: 'Not found', body: '<p>No unlock page is at this address.</p>' };
+    return { status: 200, title: 'Unlock the signing key', body: this.form(page, key) };
+  }
+
+  /** The passphrase form with a fresh one-time token of this page token (shown again after a wrong passphrase: no reload needed). */
+  private form(page: PageState, lead: string): string {
     const csrf = newForm(page, this.now());
-    const body = `${key}<p>Type the key's passphrase to let chain-mcp sign the spends you approve. Type it only here, never in the chat.</p><form method="post" id="unlock-form"><input type="hidden" name="csrf" value="${csrf}"><label>Passphrase <input type="password" name="passphrase" id="passphrase" autocomplete="current-password" required autofocus></label> <button type="submit" id="unlock">Unlock</button></form><p class="note">It stays unlocked in this process only, and locks again after ${this.idleMinutes} minutes without a spend.</p>`;
-    return { status: 200, title: 'Unlock the signing key', body };
+    return `${lead}<p>Type the key's passphrase to let chain-mcp sign the spends you approve. Type it only here, never in the chat.</p><form method="post" id="unlock-form"><input type="hidden" name="csrf" value="${csrf}"><label>Passphrase <input type="password" name="passphrase" id="passphrase" autocomplete="current-password" required autofocus></label> <button type="submit" id="unlock">Unlock</button></form><p class="note">It stays unlocked in this process only, and locks again after ${this.idleMinutes} minutes without a spend.</p>`;
   }
 
   async post(token: string, form: URLSearchParams): Promise<UnlockReply> {
@@ -124,10 +128,11 @@ export class UnlockForm {
         page.pausedUntil = this.now() + PAUSE_MS;
       }
       this.log.warn({ audit: 'unlock_refused', channel: 'page', why: 'passphrase' }, 'wrong passphrase on the unlock page');
-      return { status: 403, title: 'Wrong passphrase', body: '<p>Wrong passphrase. The key stays locked. Reload the page to try again.</p>' };
+      const again = this.now() < page.pausedUntil ? '<p>Too many wrong passphrases on this page. Reload it in a minute to try again.</p>' : this.form(page, '');
+      return { status: 403, title: 'Wrong passphrase', body: `<p role="alert" class="error">Wrong passphrase. The key stays locked. Try again below.</p>${again}` };
     }
     page.wrong = 0;
-    this.log.info({ audit: 'key_unlocked', channel: 'page', key: this.signer.addresses.evm }, 'signing key unlocked on the approval page');
+    this.log.info({ audit: 'key_unlocked', channel: 'page', key: this.signer.addresses.evm }, 'signing key unlocked on the unlock page');
     return {
       status: 200,
       title: 'Key unlocked',

@@ -207,7 +207,8 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
       // Nothing is approved or signed with a locked key: the preview says how to unlock.
       log.info({ audit: 'preview', ...audit, locked: true }, 'spend preview (key locked)');
       const text = [`PREVIEW, nothing sent: ${tool.title}`, ...preview.map((l) => `- ${l}`), `${await services.lockedKeyMessage(hooks.elicitUrl)} Call this tool again once it is unlocked, for a preview to approve.`].join('\n');
-      return textResult(text, { status: 'preview', preview, details: jsonSafe(spend.details) }, config);
+      // keyLocked tells the approval card to say so; the unlock page's address never goes into a result the model reads.
+      return textResult(text, { status: 'preview', keyLocked: true, preview, details: jsonSafe(spend.details) }, config);
     }
     if (config.approval === 'human') {
       for (const gone of await services.approvals.sweep()) log.info({ audit: 'expired', tool: gone.tool, state: gone.state }, 'spend approval expired');

@@ -10,7 +10,9 @@ import { THEME_SCRIPT, THEME_STYLE } from '../core/app-theme.js';
  */
 export const RUNTIME = `${APP_CLASS}
 ${THEME_SCRIPT}
-var app=new McpApps.App({name:'chain-mcp view',version:'1'},{});
+var app=new McpApps.App({name:'chain-mcp view',version:'1'},{availableDisplayModes:['inline']});
+// The host asks before it removes the view: nothing to save, so a plain yes.
+app.onteardown=function(){return {}};
 function callTool(name,args){return app.callServerTool({name:name,arguments:args})}
 function el(tag,text,cls){var e=document.createElement(tag);if(text!==undefined&&text!==null)e.textContent=String(text);if(cls)e.className=cls;return e}
 function clear(n){while(n.firstChild)n.removeChild(n.firstChild);return n}

@@ -7,7 +7,11 @@ import { createHash } from 'node:crypto';
  */
 export interface View {
   uri: string;
+  /** The resource's name: one word, no spaces. */
+  name: string;
   title: string;
+  /** What the view shows, for a host's resource list. */
+  description: string;
   /** The tools whose results this view draws. */
   tools: readonly string[];
   /** Browser code: `render(structuredContent, root)`. */
@@ -20,7 +24,14 @@ export interface View {
 const PORTFOLIO = `var KINDS=[['unlocked','var(--c)','green','Free to spend'],['bonded','var(--a)','blue','Staked'],['deposited','var(--b)','purple','Deposited, earning interest'],['bondedDeposited','var(--d)','amber','Staked and deposited']];
 function big(a){try{return a&&a.value?BigInt(a.value):0n}catch(e){return 0n}}
 function pct(v,t){return t>0n?Number(v*10000n/t)/100:0}
-function render(s,root){clear(root);root.appendChild(el('h1','Portfolio'));
+function days(unix){var d=Math.round((unix-Date.now()/1000)/86400);return d<1?'today':d===1?'in 1 day':'in '+d+' days'}
+function lead(s,root){var accs=s.accounts||[],many=accs.length>1,claims=[],known=false,next=null,unknown=false,now=Date.now()/1000;
+accs.forEach(function(acc){if(acc.claimable){known=true;if(big(acc.claimable.total)>0n)claims.push(acc.claimable.total.display+(many?' ('+acc.address+')':''))}
+if(acc.lockTimesUnknown)unknown=true;(acc.locks||[]).forEach(function(l){if(l.until&&+l.until.unix>now&&(!next||+l.until.unix<+next.until.unix))next=l})});
+if(known)root.appendChild(el('p',claims.length?'Claimable now: '+claims.join('; '):'Nothing to claim now.','lead claimable'));
+if(next)root.appendChild(el('p','Next unlock: '+next.amount.display+' ('+next.reason+') on '+next.until.iso.slice(0,10)+', '+days(+next.until.unix),'lead next-unlock'));
+else if(unknown)root.appendChild(el('p','This node cannot say when the locked amounts unlock (it lacks Camino\\'s deposit and bond reads).','muted next-unlock'))}
+function render(s,root){clear(root);root.appendChild(el('h1','Portfolio'));lead(s,root);
 if(s.nativeTotal)root.appendChild(el('p','Native total: '+s.nativeTotal.display,'lead num native-total'));
 (s.accounts||[]).forEach(function(acc){var sec=el('section');sec.appendChild(el('h2',acc.address));
 var nat=[],other=[];(acc.x||[]).forEach(function(l){(l.native===true?nat:other).push(l)});
@@ -50,6 +61,8 @@ function lookup(root,r){opened=r.nodeID;openedText='Looking up '+r.nodeID+'…';
 callTool('validator_lookup',{nodeID:r.nodeID}).then(function(res){if(opened!==r.nodeID)return;openedText=textOf(res);openedBad=!!(res&&res.isError);draw(root)},
 function(){if(opened!==r.nodeID)return;openedText='The host refused the lookup.';openedBad=true;draw(root)})}
 function draw(root){clear(root);var st=info&&info.stats;
+if(info&&!info.validators&&info.status==='not_found'){root.appendChild(el('h1','This node is not a validator'));
+root.appendChild(el('p',(info.nodeID||'This node')+' is neither a current nor a pending validator on this network.','lead'));return}
 var connected=rows.filter(function(r){return r.v.connected!==false}).length;
 root.appendChild(el('h1',rows.length+' validator'+(rows.length===1?'':'s')+(rows.length>1?' ('+connected+' connected)':'')+(info&&info.status&&!info.validators?', '+info.status:'')));
 if(st&&st.totalStake)root.appendChild(el('p','Own stake '+st.totalStake.display+'; '+st.delegatorCount+' delegator(s) add '+(st.totalDelegated?st.totalDelegated.display:'—')+'.','lead num'));
@@ -108,33 +121,52 @@ c[1].textContent=show(reward)+(inside?'':' (outside this offer\\'s limits)')})}
 amt.addEventListener('input',update);days.addEventListener('input',update);update()}
 start(render);`;
 
-const TRANSACTION = `function render(s,root){clear(root);var st=s.status||'Unknown';
+const TRANSACTION = `var SOURCES={xvm_getTxStatus:'X-Chain',cx_getAtomicTxStatus:'C-Chain (atomic)',platform_getTxStatus:'P-Chain',indexer_getTransaction:'Indexer',platform_getBlock:'P-Chain blocks'};
+var ANSWERS={Unknown:'not found'};
+function render(s,root){clear(root);var st=s.status||'Unknown';
+if(st==='Unknown'&&(!s.chain||s.chain==='unknown')){root.appendChild(el('h1','Not found on this node'));var nid=el('div',null,'muted');nid.appendChild(document.createTextNode('ID '));nid.appendChild(copyable(s.txID||'','transaction ID'));root.appendChild(nid);
+root.appendChild(el('p','No chain of this node knows this transaction: not issued here, dropped, or a typo in the ID.','lead'));
+var asked=el('ul');(s.checks||[]).forEach(function(c){asked.appendChild(el('li',(SOURCES[c.source]||c.source)+': '+(ANSWERS[c.answer]||c.answer)))});if(asked.firstChild){root.appendChild(el('div','Asked:','muted'));root.appendChild(asked)}return}
 root.appendChild(el('h1','Transaction: '+st));var id=el('div',null,'muted');id.appendChild(document.createTextNode('ID '));id.appendChild(copyable(s.txID||'','transaction ID'));root.appendChild(id);
 var steps=['Issued','Processing','Accepted'];var at=st==='Accepted'||st==='Committed'?2:st==='Processing'?1:st==='Unknown'?-1:0;
 var ol=el('ol');steps.forEach(function(name,i){var li=el('li',name+(i===at?' ← now':''));if(i===at)li.className='now';ol.appendChild(li)});
 if(st==='Rejected'||st==='Dropped'||st==='Aborted'){var li=el('li',st,'warn now');ol.appendChild(li)}
-root.appendChild(ol);root.appendChild(el('div','Status: '+st+(s.chain?' on '+s.chain+'-Chain':'')+(s.blockHeight?', block '+s.blockHeight:''),'status'));
-if(s.meaning)root.appendChild(el('div',s.meaning,'muted'));(s.checks||[]).forEach(function(c){root.appendChild(el('div',c.source+': '+c.answer,'muted'))})}
+root.appendChild(ol);root.appendChild(el('div','Status: '+st+(s.chain&&s.chain!=='unknown'?' on '+s.chain+'-Chain':'')+(s.blockHeight?', block '+s.blockHeight:''),'status'));
+if(s.meaning)root.appendChild(el('div',s.meaning,'muted'));(s.checks||[]).forEach(function(c){root.appendChild(el('div',(SOURCES[c.source]||c.source)+': '+(ANSWERS[c.answer]||c.answer),'muted'))})}
 start(render);`;
 
 export const VIEWS: readonly View[] = [
   {
     uri: 'ui://chain-mcp/portfolio.html',
+    name: 'portfolio-view',
     title: 'Portfolio',
+    description: "Draws account_overview's result: claimable rewards and the next unlock first, then each account's balances by chain.",
     tools: ['account_overview'],
     script: PORTFOLIO,
     style: '.key{list-style:none;padding:0;margin:2px 0 6px}.key li{margin:1px 0}.swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px}',
   },
   {
     uri: 'ui://chain-mcp/validators.html',
+    name: 'validators-view',
     title: 'Validators',
+    description: 'Draws validators (platform_getCurrentValidators, validator_lookup): stake, delegators, uptime and staking period, sortable.',
     tools: ['platform_getCurrentValidators', 'validator_lookup'],
     script: VALIDATORS,
     style: '.bar{position:relative}.now-mark{position:absolute;top:-3px;bottom:-3px;width:2px;background:var(--warn)}tr[aria-expanded=true]{background:var(--line)}tr.detail td{white-space:pre-wrap}@media (max-width:420px){th{font-size:11px}}',
     copies: true,
   },
-  { uri: 'ui://chain-mcp/deposit-offers.html', title: 'Deposit offers', tools: ['platform_getAllDepositOffers'], script: DEPOSITS, style: 'tr.closed .rate,tr.closed .offer-name{color:var(--muted)}' },
-  { uri: 'ui://chain-mcp/transaction.html', title: 'Transaction status', tools: ['tx_status', 'wait_for_tx'], script: TRANSACTION, copies: true },
+  {
+    uri: 'ui://chain-mcp/deposit-offers.html',
+    name: 'deposit-offers-view',
+    title: 'Deposit offers',
+    description: 'Draws platform_getAllDepositOffers: which offers take deposits now, with the reward for an amount and days you type.',
+    tools: ['platform_getAllDepositOffers'], script: DEPOSITS, style: 'tr.closed .rate,tr.closed .offer-name{color:var(--muted)}' },
+  {
+    uri: 'ui://chain-mcp/transaction.html',
+    name: 'transaction-view',
+    title: 'Transaction status',
+    description: "Draws tx_status and wait_for_tx: the transaction's status in words and its place among issued, processing, accepted.",
+    tools: ['tx_status', 'wait_for_tx'], script: TRANSACTION, copies: true },
 ];
 
 const sha = (s: string) => `'sha256-${createHash('sha256').update(s).digest('base64')}'`;

@@ -31,7 +31,9 @@ describe('prompts, resources and instructions over MCP', () => {
   it('serves each view as an MCP Apps resource that may fetch nothing, and no approval card without the spend tier', async () => {
     const { resources } = await stack.client.listResources();
     for (const view of VIEWS) {
-      expect(resources.find((r) => r.uri === view.uri)).toMatchObject({ name: `view-${view.title}`, title: `${view.title} view`, mimeType: 'text/html;profile=mcp-app' });
+      expect(resources.find((r) => r.uri === view.uri)).toMatchObject({ name: view.name, title: `${view.title} view`, description: view.description, mimeType: 'text/html;profile=mcp-app' });
+        expect(view.name).toMatch(/^[a-z-]+$/);
+        expect(view.description.length).toBeGreaterThan(20);
       const read = await stack.client.readResource({ uri: view.uri });
       expect(read.contents).toHaveLength(1);
       expect(read.contents[0]).toMatchObject({ uri: view.uri, mimeType: 'text/html;profile=mcp-app', _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } } });

@@ -1,10 +1,17 @@
-import type { ClientCapabilities } from '@modelcontextprotocol/client';
-import type { Browser, Frame } from 'playwright-core';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CallToolResult, ClientCapabilities } from '@modelcontextprotocol/client';
+import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CARD_META_KEY, CARD_TOOL } from '../../src/approval/card.js';
+import { cb58Encode } from '../../src/codec/cb58.js';
+import { CARD_META_KEY, CARD_TOOL, CARD_URI, cardMeta } from '../../src/approval/card.js';
+import { splitHead } from '../../src/approval/head.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { type AppsHost, HOST_CAPABILITIES, type MountedView, startAppsHost } from '../../tools/views/apps-host.js';
 import { launchChromium } from '../../tools/views/host.js';
+import { writeKeyFile } from '../../src/signer/keyfile.js';
+import { VIEWS } from '../../src/views/views.js';
 import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
 
@@ -27,6 +34,71 @@ const clipped = (view: Frame): Promise<string[]> =>
 
 /** validator_lookup's answer for `nodeID` is in, not the "Looking up …" line. */
 const answered = (nodeID: string) => new RegExp(`^(?!Looking up)[\\s\\S]*${nodeID}`);
+
+/**
+ * What a person sees first on the card or the page, in order: the visible lines of the head, then
+ * the fold's summary; folded details are not visible.
+ */
+const seenFirst = (frame: Frame | Page): Promise<string[]> =>
+  frame.evaluate(`[...document.querySelectorAll('#facts li, #facts summary')].filter((e) => e.checkVisibility()).map((e) => e.textContent)`);
+
+/** Realistic previews in the human-first order (intents, the total, warnings, then every detail). */
+const PREVIEWS: Array<{ name: string; lines: string[]; first: string[] }> = [
+  {
+    name: 'a send to a stranger',
+    lines: [
+      'Send 2 CAM to X-local1nzae…ltwd',
+      'Total leaving your key: 2.001 CAM (2 CAM and a fee of 0.001 CAM)',
+      'NOT your address: X-local1nzaeq7m5gy4r2c9s0d6lhk8wxa3jfn5vq0ltwd is not one of your key\'s addresses',
+      'Network: camino-local (network ID 12345), X-Chain',
+      'Input 1: 21.999 CAM from X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u (UTXO 2Lq…f9c:0)',
+      'Output 1: 2 CAM to X-local1nzaeq7m5gy4r2c9s0d6lhk8wxa3jfn5vq0ltwd',
+      'Output 2: 19.998 CAM change to X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u (yours)',
+      'Fee: 0.001 CAM',
+      'Unsigned tx sha256: 9f3c…e2a1',
+      'Counted against the limits: 2001000000 smallest units (amount and every fee)',
+    ],
+    first: ['Send 2 CAM to X-local1nzae…ltwd', 'Total leaving your key: 2.001 CAM (2 CAM and a fee of 0.001 CAM)', "NOT your address: X-local1nzaeq7m5gy4r2c9s0d6lhk8wxa3jfn5vq0ltwd is not one of your key's addresses"],
+  },
+  {
+    name: 'a cross-chain transfer',
+    lines: [
+      'Move 2 CAM from your X account to your C account (0x63b7…); 1.997754 CAM arrives',
+      'Total leaving your key: 2.002246 CAM (2 CAM, the export fee 0.001 CAM and the import fee 0.001246 CAM)',
+      'Step 1 of 2: export from the X-Chain to the C-Chain',
+      'Input 1: 21.999 CAM from X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u',
+      'Exported output: 2 CAM to X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u (yours), waiting on the C-Chain',
+      'Step 2 of 2: import on the C-Chain to 0x63b7…',
+      'Arrives: 1.997754 CAM',
+      'Unsigned tx sha256 (step 1): 41aa…09bc',
+    ],
+    first: ['Move 2 CAM from your X account to your C account (0x63b7…); 1.997754 CAM arrives', 'Total leaving your key: 2.002246 CAM (2 CAM, the export fee 0.001 CAM and the import fee 0.001246 CAM)', 'Show every input, output and hash'],
+  },
+  {
+    name: 'a deposit',
+    lines: [
+      'Deposit 5 CAM for 60 days into the offer "Early staking"; about 0.065753424 CAM reward',
+      'Total leaving your key: 0.001 CAM (the fee; the 5 CAM stay yours, deposited)',
+      'Lock: 5 CAM deposited until 2027-01-27, not spendable until then',
+      'Network: camino-local (network ID 12345), P-Chain',
+      'Input 1: 10 CAM from P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u',
+      'Output 1: 5 CAM deposited (this tx) to P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u',
+      'Fee: 0.001 CAM',
+    ],
+    first: ['Deposit 5 CAM for 60 days into the offer "Early staking"; about 0.065753424 CAM reward', 'Total leaving your key: 0.001 CAM (the fee; the 5 CAM stay yours, deposited)', 'Lock: 5 CAM deposited until 2027-01-27, not spendable until then'],
+  },
+  {
+    name: 'a claim',
+    lines: [
+      'Claim 1.5 CAM of validator rewards to P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u (yours)',
+      'Total leaving your key: 0.001 CAM (the fee)',
+      'Network: camino-local (network ID 12345), P-Chain',
+      'Claim 1: validator rewards of P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u, 1.5 CAM',
+      'Fee: 0.001 CAM',
+    ],
+    first: ['Claim 1.5 CAM of validator rewards to P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u (yours)', 'Total leaving your key: 0.001 CAM (the fee)', 'Show every input, output and hash'],
+  },
+];
 
 const resultText = (m: MountedView) => (m.result.content as Array<{ text?: string }>).map((c) => c.text ?? '').join(' ');
 
@@ -69,7 +141,7 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
         await rendered(m.view);
         const s = m.result.structuredContent as { nativeTotal: { display: string }; accounts: Array<{ p?: Record<string, { display: string }> }> };
         const p = s.accounts.find((a) => a.p)!.p!;
-        expect(await m.view.locator('#app > *').nth(1).textContent()).toBe(`Native total: ${s.nativeTotal.display}`);
+        expect(await m.view.locator('.native-total').textContent()).toBe(`Native total: ${s.nativeTotal.display}`);
         const legend = await m.view.locator('.key li').allTextContents();
         expect(legend).toEqual([
           `Free to spend (green): ${p.unlocked!.display}`,
@@ -263,6 +335,59 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
         await m.close();
       }
     });
+
+    it('a node that is not a validator says so plainly, with no empty table', async () => {
+      const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(7))}`;
+      const m = await host.callAndShow('validator_lookup', { nodeID });
+      try {
+        expect(m.result.isError, resultText(m)).toBeFalsy();
+        expect((m.result.structuredContent as { status: string }).status).toBe('not_found');
+        await rendered(m.view);
+        expect(await m.view.locator('h1').textContent()).toBe('This node is not a validator');
+        expect(await m.view.locator('.lead').textContent()).toBe(`${nodeID} is neither a current nor a pending validator on this network.`);
+        expect(await m.view.locator('table').count()).toBe(0);
+        expect(await m.view.locator('#app').textContent()).not.toMatch(/not_found|0 validators/);
+      } finally {
+        await m.close();
+      }
+    });
+
+    it('an unknown transaction: "Not found on this node", with the chains asked in words', async () => {
+      const txID = cb58Encode(new Uint8Array(32).fill(9));
+      const m = await host.callAndShow('tx_status', { txID });
+      try {
+        await rendered(m.view);
+        expect(await m.view.locator('h1').textContent()).toBe('Not found on this node');
+        const text = (await m.view.locator('#app').textContent())!;
+        expect(text).not.toMatch(/unknown-Chain|Unknown on|xvm_getTxStatus|platform_getTxStatus|cx_getAtomicTxStatus/);
+        expect(await m.view.locator('li').allTextContents()).toContain('X-Chain: not found');
+      } finally {
+        await m.close();
+      }
+    });
+
+    it('every view declares its display modes, answers teardown and names its language', async () => {
+      const key = devnet.state.users.get('devnet')!.keys[0]!;
+      const txID = [...devnet.state.txs.keys()].find((id) => devnet.state.txs.get(id)?.chain === 'X')!;
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['account_overview', { addresses: [key.x] }],
+        ['platform_getCurrentValidators', {}],
+        ['platform_getAllDepositOffers', {}],
+        ['tx_status', { txID }],
+      ];
+      expect(calls.map(([t]) => VIEWS.find((v) => v.tools.includes(t))!.uri).sort()).toEqual(VIEWS.map((v) => v.uri).sort());
+      for (const [tool, args] of calls) {
+        const m = await host.callAndShow(tool, args);
+        try {
+          await rendered(m.view);
+          expect(await m.appCapabilities(), tool).toMatchObject({ availableDisplayModes: ['inline'] });
+          expect(await m.view.evaluate('document.documentElement.lang'), tool).toBe('en');
+          expect(await m.teardown(), tool).toEqual({ result: {} });
+        } finally {
+          await m.close();
+        }
+      }
+    });
   });
 
   describe('the approval card', () => {
@@ -342,7 +467,8 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
       const { m, id } = await card({ capabilities: { serverTools, serverResources } });
       try {
         await m.view.locator('#approve').click();
-        await expect.poll(() => m.view.locator('#status').textContent(), { timeout: 10_000 }).toContain('Approved');
+        // Nothing reaches the assistant from the card here: the person is asked to tell it.
+        await expect.poll(() => m.view.locator('#status').textContent(), { timeout: 10_000 }).toBe('Approved. Now tell the assistant to continue: it sends this exact transaction once.');
         expect(m.events.map((e) => e.kind)).toEqual(['tool-call']);
         expect((await h.call('xvm_send', { ...args(), confirm: id })).structured?.status).toBe('issued');
       } finally {
@@ -364,6 +490,17 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
       }
     });
 
+    it('the card declares its display modes, answers teardown and names its language', async () => {
+      const { m } = await card();
+      try {
+        expect(await m.appCapabilities()).toMatchObject({ availableDisplayModes: ['inline'] });
+        expect(await m.view.evaluate('document.documentElement.lang')).toBe('en');
+        expect(await m.teardown()).toEqual({ result: {} });
+      } finally {
+        await m.close();
+      }
+    });
+
     it('a refused preview shows as an error on the card, with no buttons', async () => {
       const m = await host.callAndShow('xvm_send', { amount: '1000000000', assetID: 'CAM', to: 'X-nowhere' });
       try {
@@ -372,6 +509,148 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
         expect(await m.view.locator('#title').textContent()).toBe('Nothing to approve');
         expect(await m.view.locator('#status').getAttribute('class')).toBe('error');
         expect(await m.view.locator('#buttons').isHidden()).toBe(true);
+      } finally {
+        await m.close();
+      }
+    });
+  });
+
+  describe('the approval, human first, under the local signer', () => {
+    const PASSPHRASE = 'correct horse battery staple 32';
+    let dir: string;
+    let h: SpendHarness;
+    let host: AppsHost;
+    let locked: SpendHarness;
+    let lockedHost: AppsHost;
+    // Camino's own methods (deposit offers, claimables) for the deposit and the claim.
+    let devnet: Devnet;
+    const alice = () => devnet.state.users.get('alice')!.keys[1]!.x;
+    beforeAll(async () => {
+      devnet = await startDevnet({ dialect: 'camino' });
+      dir = mkdtempSync(join(tmpdir(), 'chain-mcp-apps-'));
+      await writeKeyFile(join(dir, 'key.json'), devnet.localKey.privateKey, PASSPHRASE, { N: 2 ** 12, r: 8, p: 1 });
+      writeFileSync(join(dir, 'passphrase'), `${PASSPHRASE}\n`, { mode: 0o600 });
+      const env = { CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_APPROVAL_WAIT_MS: '0' };
+      h = await spendHarness(devnet, { capabilities: APPS_CAPS, env: { ...env, CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase') } });
+      host = await startAppsHost(h.client, browser);
+      // No passphrase file: the key stays locked until the human types it on the unlock page.
+      locked = await spendHarness(devnet, { capabilities: APPS_CAPS, env });
+      lockedHost = await startAppsHost(locked.client, browser);
+    });
+    afterAll(async () => {
+      await host?.close();
+      await h?.close();
+      await lockedHost?.close();
+      await locked?.close();
+      await devnet?.close();
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    });
+
+    /** The approval page of an approval, in its own browser page. */
+    async function approvalPageOf(nonce: string): Promise<Page> {
+      const approval = (await h.services.approvals.get(nonce))!;
+      const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
+      await page.goto(await h.services.approvalPages.url(approval));
+      return page;
+    }
+
+    /** The expiry as the viewer's clock shows it, computed in that browser from the ISO time. */
+    const expiryIn = (frame: Frame | Page, iso: string) =>
+      frame.evaluate(`'xpires ' + new Date(${JSON.stringify(iso)}).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) + ' (in '`);
+
+    for (const preview of PREVIEWS) {
+      it(`${preview.name}: the card and the page lead with the intent, the total and any warning; the rest is folded`, async () => {
+        const nonce = `fixture-${Math.random().toString(36).slice(2)}`;
+        const approval = await h.services.approvals.open(nonce, { tool: 'xvm_send', title: 'Send', lines: preview.lines }, Date.now() + 4.5 * 60_000);
+        const result: CallToolResult = { content: [{ type: 'text', text: 'PREVIEW, nothing sent' }], structuredContent: { status: 'preview' }, _meta: await cardMeta(h.services.cardSecrets, approval) };
+        const m = await host.show(CARD_URI, result, { width: 390 });
+        const page = await approvalPageOf(nonce);
+        try {
+          await m.view.locator('#approve').waitFor({ state: 'visible', timeout: 15_000 });
+          const head = splitHead(preview.lines).head;
+          for (const [surface, frame] of [['card', m.view], ['page', page]] as const) {
+            const seen = await seenFirst(frame);
+            expect(seen.slice(0, 3), surface).toEqual(preview.first);
+            // Only the head and the fold's summary are on screen; every line is there, the details folded.
+            expect(seen, surface).toEqual([...head, 'Show every input, output and hash']);
+            expect(await frame.locator('#facts li').allTextContents(), surface).toEqual(preview.lines);
+            expect(await frame.evaluate("getComputedStyle(document.querySelector('#head li.total')).fontWeight"), surface).toBe('700');
+            expect(await frame.locator('#head li.warn').allTextContents(), surface).toEqual(head.filter((l) => /^(NOT your address|Lock|Shared|Contract call):/.test(l)));
+            await frame.locator('#more summary').click();
+            expect((await seenFirst(frame)).length, surface).toBe(preview.lines.length + 1);
+            // "expires 14:32 (in 4 min)" in the viewer's clock, not the raw ISO time.
+            const expires = (await frame.locator('#expires').textContent())!;
+            expect(expires, surface).toContain(await expiryIn(frame, new Date(approval.expiresAt).toISOString()));
+            expect(expires, surface).toMatch(/xpires \d\d:\d\d(\s?[AP]M)? \(in [45] min\)/);
+            expect(expires, surface).not.toMatch(/T\d\d:\d\d/);
+            expect(await clipped(frame as Frame), surface).toEqual([]);
+          }
+        } finally {
+          await page.close();
+          await m.close();
+        }
+      });
+    }
+
+    const real: Array<[string, string, () => Record<string, unknown>]> = [
+      ['a send', 'xvm_send', () => ({ amount: '1 CAM', assetID: 'CAM', to: alice() })],
+      ['a cross-chain transfer', 'transfer', () => ({ to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' })],
+      ['a deposit', 'platform_deposit', () => ({ offerID: devnet.state.depositOffers[0]!.id, amount: '5 CAM', duration: 60 * 86_400 })],
+      ['a claim', 'platform_claim', () => ({ claims: [{ kind: 'validator', owner: devnet.localKey.p, amount: '1' }], to: devnet.localKey.p })],
+    ];
+    for (const [name, tool, args] of real) {
+      it(`${name} previewed from its bytes: the card and the page show the same head first, the details folded`, async () => {
+        const m = await host.callAndShow(tool, args(), { width: 390 });
+        let page: Page | undefined;
+        try {
+          expect(m.result.isError, resultText(m)).toBeFalsy();
+          await m.view.locator('#approve').waitFor({ state: 'visible', timeout: 15_000 });
+          const { lines, headLines } = (m.result._meta as Record<string, { lines: string[]; headLines: number }>)[CARD_META_KEY]!;
+          const { head, details } = splitHead(lines);
+          expect(headLines).toBe(head.length);
+          expect(details.length).toBeGreaterThan(0);
+          page = await approvalPageOf((m.result.structuredContent as { confirmationId: string }).confirmationId.split('.')[0]!);
+          for (const [surface, frame] of [['card', m.view], ['page', page]] as const) {
+            expect(await seenFirst(frame), surface).toEqual([...head, 'Show every input, output and hash']);
+            expect(await frame.locator('#facts li').allTextContents(), surface).toEqual(lines);
+          }
+        } finally {
+          await page?.close();
+          await m.close();
+        }
+      });
+    }
+
+    it('the portfolio leads with what can be claimed now and the next unlock', async () => {
+      const m = await host.callAndShow('account_overview', { addresses: [devnet.localKey.x, devnet.localKey.p] });
+      try {
+        await rendered(m.view);
+        const s = m.result.structuredContent as { accounts: Array<{ claimable?: { total: { display: string; value: string } }; locks?: Array<{ reason: string; amount: { display: string }; until?: { iso: string; unix: string } }> }> };
+        const acc = s.accounts.find((a) => a.claimable)!;
+        expect(BigInt(acc.claimable!.total.value)).toBeGreaterThan(0n);
+        const now = Date.now() / 1000;
+        const next = acc.locks!.filter((l) => l.until && Number(l.until.unix) > now).sort((a, b) => Number(a.until!.unix) - Number(b.until!.unix))[0]!;
+        const leads = await m.view.locator('#app > *').allTextContents();
+        expect(leads[1]).toBe(`Claimable now: ${acc.claimable!.total.display}`);
+        expect(leads[2]).toMatch(new RegExp(`^Next unlock: ${next.amount.display.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(${next.reason}\\) on ${next.until!.iso.slice(0, 10)}, (today|in \\d+ days?)$`));
+      } finally {
+        await m.close();
+      }
+    });
+
+    it('a locked key: the card says so, shows no model text, says where the unlock page is, and carries no unlock address (the model reads the result too)', async () => {
+      const m = await lockedHost.callAndShow('xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice() }, { width: 390 });
+      try {
+        await expect.poll(() => m.view.locator('#title').textContent(), { timeout: 15_000 }).toBe('Your signing key is locked');
+        const url = (await locked.services.approvalPages.unlockUrl())!;
+        const text = (await m.view.locator('body').textContent())!;
+        expect(text).not.toContain('PREVIEW, nothing sent');
+        expect(text).toContain('Open the unlock page: chain-mcp writes its address in its log');
+        expect(text).toContain('Then tell the assistant to continue');
+        expect(text).not.toContain(url);
+        expect(JSON.stringify(m.result)).not.toContain('/unlock/');
+        expect(await m.view.locator('#buttons').isHidden()).toBe(true);
+        expect(await clipped(m.view)).toEqual([]);
       } finally {
         await m.close();
       }

@@ -76,7 +76,7 @@ describe('chain-mcp --check (npm run doctor)', () => {
     const keyFile = join(dir, 'key.json');
     const passphrase = 'doctor test passphrase';
     const lines = (out: string) => out.split('\n');
-    const LOCKED = `ok    key file ${keyFile}: present, C address 0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC, locked (the human unlocks it on the approval page; it locks again after 15 minutes without a spend)`;
+    const LOCKED = `ok    key file ${keyFile}: present, C address 0x8db97C7cEcE249c2b98bDC0226Cc4C2A57BF52FC, locked (the human unlocks it on the unlock page; it locks again after 15 minutes without a spend)`;
     beforeAll(async () => {
       // Cheap scrypt: the test is about the report, not the cost.
       await writeKeyFile(keyFile, Buffer.from('56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027', 'hex'), passphrase, { N: 1024, r: 8, p: 1 });

@@ -383,6 +383,19 @@ describe('what sends nothing', () => {
     expect(done.structured?.approvedBy).toBe('form-elicitation');
   });
 
+  it('with no channel to the human and no passkey, a locked key is refused for the channel first: no unlock is asked for a spend no one could approve', async () => {
+    const h = await spendHarness(devnet, { env: { CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json') } });
+    open.push(h);
+    expect(h.services.signer!.isUnlocked()).toBe(false);
+    const before = issued();
+    const r = await h.call('xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice().x });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('Refused: this client has no channel to the human');
+    expect(r.text).not.toContain('The signing key is locked');
+    expect(r.text).not.toContain('/unlock/');
+    expect(issued()).toEqual(before);
+  });
+
   it('a locked key: the preview says how to unlock and offers nothing to confirm; a key locked after the preview signs nothing', async () => {
     const h = await harness();
     const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };

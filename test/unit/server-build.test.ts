@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/client';
 import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
-import { CARD_URI } from '../../src/approval/card.js';
+import { CARD_DESCRIPTION, CARD_URI } from '../../src/approval/card.js';
 import { SERVER_INSTRUCTIONS } from '../../src/assistant/extras.js';
 import { loadConfig } from '../../src/config.js';
 import { DISCOVERY } from '../../src/registry/dynamic.js';
@@ -42,7 +42,9 @@ describe('what a server offers, built in the test', () => {
       expect(client.getInstructions()).toBe(SERVER_INSTRUCTIONS);
       const { resources } = await client.listResources();
       for (const view of VIEWS) {
-        expect(resources.find((r) => r.uri === view.uri)).toMatchObject({ name: `view-${view.title}`, title: `${view.title} view`, mimeType: 'text/html;profile=mcp-app' });
+        expect(resources.find((r) => r.uri === view.uri)).toMatchObject({ name: view.name, title: `${view.title} view`, description: view.description, mimeType: 'text/html;profile=mcp-app' });
+        expect(view.name).toMatch(/^[a-z-]+$/);
+        expect(view.description.length).toBeGreaterThan(20);
         const [content] = (await client.readResource({ uri: view.uri })).contents;
         expect(content).toMatchObject({ uri: view.uri, mimeType: 'text/html;profile=mcp-app', _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } } });
       }
@@ -64,7 +66,7 @@ describe('what a server offers, built in the test', () => {
         const { resources } = await client.listResources();
         expect(resources.some((r) => r.uri === CARD_URI), JSON.stringify(env)).toBe(card);
         if (card) {
-          expect(resources.find((r) => r.uri === CARD_URI)).toMatchObject({ name: 'approval-card', title: 'Spend approval card', mimeType: 'text/html;profile=mcp-app' });
+          expect(resources.find((r) => r.uri === CARD_URI)).toMatchObject({ name: 'approval-card', title: 'Spend approval card', description: CARD_DESCRIPTION, mimeType: 'text/html;profile=mcp-app' });
           const [content] = (await client.readResource({ uri: CARD_URI })).contents;
           expect(content).toMatchObject({ uri: CARD_URI, mimeType: 'text/html;profile=mcp-app' });
         }

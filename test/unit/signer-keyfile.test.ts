@@ -163,7 +163,11 @@ describe('the unlock form on the approval page', () => {
     expect((await post(csrf, PASSPHRASE)).status).toBe(403);
     expect(signer.isUnlocked()).toBe(false);
 
-    const ok = await post(await csrfOf(), PASSPHRASE);
+    // The answer to a wrong passphrase is a working form again: its fresh token unlocks, no reload.
+    const again = /name="csrf" value="([^"]+)"/.exec(wrong.text)?.[1];
+    expect(again).toBeDefined();
+    expect(again).not.toBe(csrf);
+    const ok = await post(again!, PASSPHRASE);
     expect(ok.status).toBe(200);
     expect(ok.text).toContain('<strong>Unlocked.</strong>');
     expect(signer.isUnlocked()).toBe(true);

@@ -27,6 +27,7 @@ export const HOST_CAPABILITIES = {
   logging: {},
   updateModelContext: { text: {} },
   message: { text: {} },
+  openLinks: {},
 };
 
 /** Something a view asked of the host, in order. */
@@ -35,7 +36,8 @@ export type HostEvent =
   | { kind: 'message'; params: { role: string; content: Array<{ type: string; text?: string }> } }
   | { kind: 'refused'; name: string }
   | { kind: 'tool-call'; name: string }
-  | { kind: 'log'; params: unknown };
+  | { kind: 'log'; params: unknown }
+  | { kind: 'open-link'; url: string };
 
 export interface HostContext {
   theme?: 'light' | 'dark';
@@ -61,6 +63,10 @@ export interface MountedView {
   violations: string[];
   /** A host-context change, as a host sends on a theme switch. */
   setHostContext(ctx: HostContext): Promise<void>;
+  /** The capabilities the view declared at initialize (McpUiAppCapabilities). */
+  appCapabilities(): Promise<Record<string, unknown> | undefined>;
+  /** ui/resource-teardown, as a host sends before it removes the view: the view's answer, or the error's message. */
+  teardown(): Promise<{ result?: unknown; error?: string }>;
   close(): Promise<void>;
 }
 
@@ -75,6 +81,8 @@ export interface AppsHost {
    * tool's listing names and shows the result in it.
    */
   callAndShow(tool: string, args: Record<string, unknown>, opts?: MountOptions): Promise<MountedView>;
+  /** Shows a given tool result in the view at `uri` (a result the test shapes, such as a preview's lines). */
+  show(uri: string, result: CallToolResult, opts?: MountOptions): Promise<MountedView>;
   close(): Promise<void>;
 }
 
@@ -131,6 +139,7 @@ window.mountApp = async (m) => {
   bridge.onupdatemodelcontext = async (params) => { await window.hostEvent({ kind: 'model-context', params }); return {}; };
   bridge.onmessage = async (params) => { await window.hostEvent({ kind: 'message', params }); return {}; };
   bridge.onloggingmessage = (params) => { window.hostEvent({ kind: 'log', params }); };
+  bridge.onopenlink = async ({ url }) => { await window.hostEvent({ kind: 'open-link', url }); return {}; };
   bridge.onsizechange = ({ height }) => { if (height !== undefined) iframe.style.height = Math.min(height, 4000) + 'px'; };
   const initialized = new Promise((resolve) => { bridge.oninitialized = () => resolve(); });
   await bridge.connect(new PostMessageTransport(iframe.contentWindow, iframe.contentWindow));
@@ -140,6 +149,8 @@ window.mountApp = async (m) => {
   await bridge.sendToolResult(m.result);
 };
 window.setHostContext = (ctx) => bridge.setHostContext(ctx);
+window.appCapabilities = () => bridge.getAppCapabilities();
+window.teardown = () => bridge.teardownResource({}).then((result) => ({ result }), (e) => ({ error: String(e && e.message || e) }));
 `;
 
 /**
@@ -261,6 +272,17 @@ export async function startAppsHost(client: Client, browser: Browser): Promise<A
       const uri = (tool._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri;
       if (!uri?.startsWith('ui://')) throw new Error(`"${name}" names no ui:// view.`);
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+      return mount(uri, args, result, opts);
+    },
+    show: (uri, result, opts = {}) => mount(uri, {}, result, opts),
+    async close() {
+      for (const p of pages) await p.close().catch(() => undefined);
+      await new Promise<void>((r) => host.close(() => r()));
+      await new Promise<void>((r) => sandbox.close(() => r()));
+    },
+  };
+
+  async function mount(uri: string, args: Record<string, unknown>, result: CallToolResult, opts: MountOptions): Promise<MountedView> {
       const read = await client.readResource({ uri });
       const content = read.contents[0] as { mimeType?: string; text?: string; _meta?: { ui?: { csp?: Csp; permissions?: Record<string, unknown> } } };
       if (read.contents.length !== 1 || content.mimeType !== 'text/html;profile=mcp-app' || typeof content.text !== 'string') {
@@ -308,16 +330,12 @@ export async function startAppsHost(client: Client, browser: Browser): Promise<A
         events,
         violations,
         setHostContext: (ctx) => page.evaluate((c) => (globalThis as unknown as { setHostContext: (x: unknown) => void }).setHostContext(c), ctx as never),
+        appCapabilities: () => page.evaluate(() => (globalThis as unknown as { appCapabilities: () => Record<string, unknown> | undefined }).appCapabilities()),
+        teardown: () => page.evaluate(() => (globalThis as unknown as { teardown: () => Promise<{ result?: unknown; error?: string }> }).teardown()),
         close: async () => {
           pages.delete(page);
           await page.close();
         },
       };
-    },
-    async close() {
-      for (const p of pages) await p.close().catch(() => undefined);
-      await new Promise<void>((r) => host.close(() => r()));
-      await new Promise<void>((r) => sandbox.close(() => r()));
-    },
-  };
+  }
 }
