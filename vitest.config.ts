@@ -6,7 +6,15 @@ import { sqlitePool } from './test/helpers/sqlite-pool.js';
  * Node: they run on a Node with node:sqlite (this one from 22.13; on Node 20 the registry's Node 24,
  * tools/sqlite-node.ts), so nothing is compiled for them. Everything else runs on this Node.
  */
-export const SQLITE_TESTS = ['test/state/contract.test.ts', 'test/integration/state-sqlite.test.ts', 'test/integration/local-signer-sqlite.test.ts'];
+export const SQLITE_TESTS = [
+  'test/state/contract.test.ts',
+  'test/state/sqlite-processes.test.ts',
+  'test/integration/state-sqlite.test.ts',
+  'test/integration/state-start.test.ts',
+  'test/integration/local-signer-sqlite.test.ts',
+  'test/integration/local-daily.test.ts',
+  'test/integration/store-tamper.test.ts',
+];
 
 const shared = {
   testTimeout: 30_000,

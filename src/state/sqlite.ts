@@ -326,7 +326,12 @@ export class SqliteStore implements StateStore {
     });
   }
 
+  private closed = false;
+
+  /** Closing twice is a no-op (node:sqlite throws on a second close; better-sqlite3 does not). */
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.db.close();
   }
 }

@@ -71,13 +71,15 @@ describe('the EVM chain ID the key signs for', () => {
     expect(r.text.split('\n')[0]).toContain('eth_chainId 500, but network 12345 (local) signs EVM transactions for chain ID 43112');
   });
 
-  it("the network's own chain ID is previewed, and the head line names the chain ID the key signs for", async () => {
+  it("the network's own chain ID is previewed: the preview's network line names the chain ID the key signs for", async () => {
     const devnet = await camino();
     const h = await localHarness(devnet);
     const r = await h.call('transfer', { to: devnet.state.users.get('alice')!.keys[0]!.c, amount: '0.5 CAM', sourceChain: 'C' });
     expect(r.isError, r.text).toBe(false);
     const lines = r.structured!.preview as string[];
-    expect(lines[0]).toMatch(/^Network: 12345 \(prefix local\), EVM chain ID 43112; signer: the local key/);
+    // The head leads with the intent (human first); the network line follows it in the details.
+    expect(lines[0]).toMatch(/^Send 0\.5 CAM to 0x\w{4}…\w{4} on the C-Chain$/);
+    expect(lines.filter((l) => l.startsWith('Network: '))).toEqual([expect.stringMatching(/^Network: 12345 \(prefix local\), EVM chain ID 43112; signer: the local key/)]);
   });
 });
 

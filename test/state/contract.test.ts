@@ -457,9 +457,9 @@ describe('a store made before decisions were sealed', () => {
 
   it('SQLite: gains the decision seal column on open; its old rows read back with no seal', async () => {
     const file = join(sqliteDir, `old-${uid()}.db`);
-    const { createRequire } = await import('node:module');
-    const Database = createRequire(import.meta.url)('better-sqlite3') as new (f: string) => { exec(sql: string): void; close(): void };
-    const old = new Database(file);
+    // node:sqlite: this file runs in the sqlite project, on a Node that has it (vitest.config.ts).
+    const { DatabaseSync } = (await import('node:sqlite' as string)) as { DatabaseSync: new (f: string) => { exec(sql: string): void; close(): void } };
+    const old = new DatabaseSync(file);
     old.exec(OLD_APPROVALS);
     old.exec(`INSERT INTO chain_mcp_approvals VALUES ('old-nonce', 'alice', 'old-token', '{"tool":"t","title":"t","lines":[],"csrf":"c"}', ${T0 + 1000}, 'approved', 'page', NULL)`);
     old.close();
