@@ -65,7 +65,10 @@ if(info&&!info.validators&&info.status==='not_found'){root.appendChild(el('h1','
 root.appendChild(el('p',(info.nodeID||'This node')+' is neither a current nor a pending validator on this network.','lead'));return}
 var connected=rows.filter(function(r){return r.v.connected!==false}).length;
 root.appendChild(el('h1',rows.length+' validator'+(rows.length===1?'':'s')+(rows.length>1?' ('+connected+' connected)':'')+(info&&info.status&&!info.validators?', '+info.status:'')));
-if(st&&st.totalStake)root.appendChild(el('p','Own stake '+st.totalStake.display+'; '+st.delegatorCount+' delegator(s) add '+(st.totalDelegated?st.totalDelegated.display:'—')+'.','lead num'));
+if(rows.length===1){var one=rows[0].v,parts=[];if(rows[0].stake)parts.push('Stake '+rows[0].stake.display);if(one.uptime!==undefined)parts.push('uptime '+one.uptime+' %');
+if(one.endTime){var days=Math.round((+one.endTime.unix-Date.now()/1000)/86400);parts.push('ends '+new Date(+one.endTime.unix*1000).toLocaleDateString()+(days>0?' (in '+days+' day'+(days===1?'':'s')+')':days===0?' (today)':' (ended)'))}
+if(parts.length)root.appendChild(el('p',parts.join(' · '),'lead num single'))}
+else if(st&&st.totalStake)root.appendChild(el('p','Own stake '+st.totalStake.display+'; '+st.delegatorCount+' delegator(s) add '+(st.totalDelegated?st.totalDelegated.display:'—')+'.','lead num'));
 var now=Date.now()/1000,min=Infinity,max=-Infinity;rows.forEach(function(r){if(r.v.startTime)min=Math.min(min,+r.v.startTime.unix);if(r.v.endTime)max=Math.max(max,+r.v.endTime.unix)});
 var cols=[['nodeID','Node','24%'],['stake','Own stake','16%'],['delegators','Delegators','18%'],['uptime','Uptime %','11%'],['fee','Fee %','9%'],['endTime','Staking period','22%']];
 var t=el('table');var cg=el('colgroup');cols.forEach(function(c){var col=el('col');col.style.width=c[2];if(c[0]==='endTime')col.className='hide-narrow';cg.appendChild(col)});t.appendChild(cg);

@@ -336,6 +336,23 @@ describe('in an MCP Apps host built on ext-apps AppBridge', () => {
       }
     });
 
+    it('one validator leads with what a person checks first: its stake, uptime and end', async () => {
+      const list = (await stack.client.callTool({ name: 'platform_getCurrentValidators', arguments: {} })).structuredContent as {
+        validators: Array<{ nodeID: string; stakeAmount?: { display: string }; uptime?: string; endTime?: { unix: string } }>;
+      };
+      const v = list.validators.find((x) => x.stakeAmount && x.uptime !== undefined && x.endTime)!;
+      const m = await host.callAndShow('validator_lookup', { nodeID: v.nodeID });
+      try {
+        await rendered(m.view);
+        const lead = (await m.view.locator('p.single').textContent())!;
+        expect(lead.startsWith(`Stake ${v.stakeAmount!.display} · uptime ${v.uptime} % · ends `)).toBe(true);
+        const days = Math.round((Number(v.endTime!.unix) - Date.now() / 1000) / 86_400);
+        expect(lead).toMatch(days > 0 ? new RegExp(`\\(in ${days} days?\\)$`) : /\((today|ended)\)$/);
+      } finally {
+        await m.close();
+      }
+    });
+
     it('a node that is not a validator says so plainly, with no empty table', async () => {
       const nodeID = `NodeID-${cb58Encode(new Uint8Array(20).fill(7))}`;
       const m = await host.callAndShow('validator_lookup', { nodeID });

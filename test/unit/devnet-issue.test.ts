@@ -300,10 +300,15 @@ describe("Camino's own P transactions, verified as caminogo's executor does", ()
     expect((await issue(deposit(standard!.id, held, CAM, 90 * 86_400), 1)).error?.message).toBe("couldn't issue tx: flow check failed: utxo consumed for locking are already locked");
     expect((await issue(deposit(premium!.id, fee, CAM, 400 * 86_400), 1)).error?.message).toBe("couldn't issue tx: deposit offer is inactive");
     expect((await issue(deposit(standard!.id, fee, CAM, 86_400), 1)).error?.message).toBe("couldn't issue tx: deposit duration is less than deposit offer minmum duration");
+    const before = devnet.state.now();
     const r = await issue(deposit(standard!.id, fee, CAM, 90 * 86_400), 1);
     expect(r.error).toBeUndefined();
     const txID = String(r.result!.txID);
-    expect(devnet.state.deposits.get(txID)).toMatchObject({ amount: CAM, start: devnet.state.now(), duration: 90 * 86_400 });
+    // The chain time at acceptance: between the clock read before the issue and after it (a second may turn meanwhile).
+    const made = devnet.state.deposits.get(txID)!;
+    expect(made).toMatchObject({ amount: CAM, duration: 90 * 86_400 });
+    expect(made.start).toBeGreaterThanOrEqual(before);
+    expect(made.start).toBeLessThanOrEqual(devnet.state.now());
     expect([...devnet.state.utxos.values()].filter((u) => u.txID === txID && u.depositTxID === txID).map((u) => u.amount)).toEqual([CAM]);
   });
 });
