@@ -2,11 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { sqliteNode } from './sqlite-node.js';
 
 /**
  * `npm run conformance`: starts `chain-mcp --http --devnet` on a free loopback port and
  * runs the MCP conformance suite's server scenarios against http://127.0.0.1:PORT/mcp,
- * with test/conformance/expected-failures.yml as the baseline (fixture-only scenarios).
+ * with test/conformance/expected-failures.yml as the baseline (fixture-only scenarios). The server
+ * runs on this Node; the suite needs Node 22+, so below that it runs on the registry's Node 24.
  * Exits with the suite's exit code.
  */
 
@@ -43,8 +45,9 @@ async function waitUntilServing(url: string, child: ChildProcess, timeoutMs = 20
 }
 
 async function main(): Promise<number> {
-  // The suite (0.1.16) imports fs.globSync, which Node has from 22 on: say so instead of its stack trace.
-  if (Number(process.versions.node.split('.')[0]) < 22) throw new Error(`the conformance suite needs Node 22 or later (this is Node ${process.versions.node})`);
+  // The suite (0.1.16) imports fs.globSync, which Node has from 22 on: below 22 it runs on the
+  // registry's Node 24 (the one the SQLite tests use, fetched once), while chain-mcp stays on this Node.
+  const suiteNode = Number(process.versions.node.split('.')[0]) >= 22 ? process.execPath : sqliteNode();
   for (const file of [MAIN, SUITE, BASELINE]) {
     if (!existsSync(file)) throw new Error(`missing ${file} (run npm ci and npm run build first)`);
   }
@@ -57,7 +60,7 @@ async function main(): Promise<number> {
   try {
     await waitUntilServing(url, server);
     console.error(`conformance: chain-mcp --http --devnet serving ${url}`);
-    const suite = spawn(process.execPath, [SUITE, 'server', '--url', url, '--expected-failures', BASELINE], { stdio: 'inherit' });
+    const suite = spawn(suiteNode, [SUITE, 'server', '--url', url, '--expected-failures', BASELINE], { stdio: 'inherit' });
     return await new Promise<number>((resolve) => suite.on('exit', (code) => resolve(code ?? 1)));
   } finally {
     server.kill('SIGTERM');
