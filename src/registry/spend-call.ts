@@ -5,7 +5,9 @@ import { ChainMcpError, HttpStatusError, toChainMcpError } from '../errors.js';
 import { humanDecision, needsLink } from '../approval/flow.js';
 import { cardMeta } from '../approval/card.js';
 import type { Services } from '../services.js';
-import { amountFacts, amountLines } from '../spend/amounts.js';
+import { TOTAL_PREFIX } from '../approval/head.js';
+import { formatAmount } from '../codec/index.js';
+import { type AmountFact, amountFacts, amountLines } from '../spend/amounts.js';
 import { checkOwn, checkWithFee, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
 import { txFees } from '../spend/plan.js';
 import type { Reservation } from '../state/store.js';
@@ -133,11 +135,28 @@ export function noChannel(): ChainMcpError {
 }
 
 /** Every amount in both forms, and a likely unit mistake flagged, under the tool's own lines (src/spend/amounts.ts). */
-async function withAmountLines(plan: SpendPlan, tool: ToolDef, args: Record<string, unknown>, ctx: ToolContext, given: ReadonlyMap<string, string>): Promise<SpendPlan> {
+async function withAmountLines(plan: SpendPlan, tool: ToolDef, args: Record<string, unknown>, ctx: ToolContext, given: ReadonlyMap<string, string>, recipients: readonly string[]): Promise<SpendPlan> {
   const facts = await amountFacts(tool.input, args, ctx, given);
   if (facts.length === 0) return plan;
   const fee = facts.some((f) => f.native) ? await txFees(ctx).then((f) => f.txFee, () => undefined) : undefined;
-  return { ...plan, lines: [...plan.lines, ...amountLines(facts, fee)] };
+  return { ...plan, lines: [...keystoreHead(tool, facts, plan.fee, recipients), ...plan.lines, ...amountLines(facts, fee)] };
+}
+
+/**
+ * The head of a preview the node's keystore builds (DESIGN section 9, "The approval a person
+ * reads"): what is sent to whom, then the total with the most the fee can be, when every amount is
+ * the native asset. Read from the arguments and the plan's fee: the node builds the bytes here.
+ */
+function keystoreHead(tool: ToolDef, facts: readonly AmountFact[], fee: bigint | undefined, recipients: readonly string[]): string[] {
+  const show = (f: Pick<AmountFact, 'units' | 'decimals' | 'symbol'>) => formatAmount(f.units, { decimals: f.decimals, ...(f.symbol ? { symbol: f.symbol } : {}) });
+  const to = recipients.length > 0 ? ` to ${recipients.join(', ')}` : '';
+  const head = [`${tool.title}: ${facts.map(show).join(' + ')}${to}`];
+  const native = facts.every((f) => f.native) ? facts[0] : undefined;
+  if (native && fee !== undefined) {
+    const sum = facts.reduce((a, f) => a + f.units, 0n) + fee;
+    head.push(`${TOTAL_PREFIX}${show({ ...native, units: sum })} (amount + the most the fee can be; the node's keystore user signs)`);
+  }
+  return head;
 }
 
 /** Marks a reservation sent; a store failure here cannot turn a sent spend into an error (the share is counted either way). */
@@ -180,7 +199,7 @@ export async function callSpend(
   checkWithoutRequests(limits, config, cached, await services.ledger.spent());
   await pinNetwork(limits, config, () => ctx.network(), cached !== undefined);
   await checkOwn(limits, config, (address) => services.ownAddresses.has(address));
-  const planned: SpendPlan = await withAmountLines(await tool.plan(args, ctx), tool, args, ctx, givenAmounts);
+  const planned: SpendPlan = await withAmountLines(await tool.plan(args, ctx), tool, args, ctx, givenAmounts, limits.recipients);
   // Defence in depth: whatever a plan interpolated, each fact stays one line with nothing hidden in
   // it, and stranger-written lines ("… (written by …)") come after every fixed fact.
   const clean = planned.lines.map(oneLine);

@@ -62,6 +62,9 @@ describe.each([true, false])('preview arithmetic (lock mode %s)', (lockMode) => 
     const fixed = (preview: unknown) => (preview as string[]).map((l) => l.replace(/^Balance after: .*/, 'Balance after: …'));
     const plain = await preview(stack, 'xvm_send', { amount: '2500000000', assetID: 'CAM', to: a0.x });
     expect(fixed(plain.structured?.preview)).toEqual([
+      // Human first (DESIGN section 9): what is sent to whom, and the total with the most the fee can be.
+      `Send an asset on X: 2.5 CAM to ${a0.x}`,
+      "Total leaving your key: 2.501 CAM (amount + the most the fee can be; the node's keystore user signs)",
       'Network: local 12345 (prefix local), chain X',
       "From: any of the keystore user's addresses",
       `To: ${a0.x}`,
@@ -77,6 +80,8 @@ describe.each([true, false])('preview arithmetic (lock mode %s)', (lockMode) => 
     expect(memo.structured?.details).toMatchObject({ changeAddr: keys().d0.x });
     const multi = await preview(stack, 'xvm_sendMultiple', { outputs: [{ assetID: 'CAM', amount: '2500000000', to: a0.x }] });
     expect(fixed(multi.structured?.preview)).toEqual([
+      `Send to several recipients on X: 2.5 CAM to ${a0.x}`,
+      "Total leaving your key: 2.501 CAM (amount + the most the fee can be; the node's keystore user signs)",
       'Network: local 12345 (prefix local), chain X',
       "From: any of the keystore user's addresses",
       `Pays 1 of 1: 2.5 CAM to ${a0.x}`,
