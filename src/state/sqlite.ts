@@ -60,6 +60,32 @@ CREATE INDEX IF NOT EXISTS chain_mcp_ledger_signer_at ON chain_mcp_ledger (signe
 CREATE TABLE IF NOT EXISTS chain_mcp_passkeys (owner TEXT NOT NULL, id TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (owner, id));
 `;
 
+const WAL_TRIES = 100;
+const WAL_PAUSE_MS = 50;
+
+/**
+ * Switches the file to WAL. SQLite answers "database is locked" at once, without its busy
+ * timeout, while another process is switching the same new file (two servers started together
+ * on one file): so a bounded retry here, at most 5 s, then the error.
+ */
+async function enterWal(db: Db): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      db.exec('PRAGMA journal_mode = WAL');
+      return;
+    } catch (err) {
+      if (attempt >= WAL_TRIES || !isBusy(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, WAL_PAUSE_MS));
+    }
+  }
+}
+
+function isBusy(err: unknown): boolean {
+  const e = err as { errcode?: number; code?: string; message?: string };
+  // node:sqlite gives the result code (5 = SQLITE_BUSY), better-sqlite3 its name.
+  return (e?.errcode ?? 0) % 256 === 5 || e?.code?.startsWith('SQLITE_BUSY') === true || /database is locked/.test(e?.message ?? '');
+}
+
 /** How often a waiter re-reads an approval: SQLite has no notifications, and every process is on this machine. */
 export const SQLITE_POLL_MS = 200;
 
@@ -93,7 +119,7 @@ export class SqliteStore implements StateStore {
     }
     const db = new Database(file);
     db.exec('PRAGMA busy_timeout = 10000');
-    db.exec('PRAGMA journal_mode = WAL');
+    await enterWal(db);
     // NORMAL: a commit is synced at checkpoints only; the reservation before a spend is synced
     // itself (reserve), and with it everything committed before it (the WAL is one sequence).
     db.exec('PRAGMA synchronous = NORMAL');

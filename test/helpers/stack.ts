@@ -88,7 +88,11 @@ export async function stdioStack(opts: { env?: Record<string, string>; devnet?: 
     client,
     devnet,
     stderr: () => stderr,
-    call: (name, args) => callWith(client, name, args),
+    // A server that died says why on its stderr: the client alone only sees "Connection closed".
+    call: (name, args) =>
+      callWith(client, name, args).catch((err: unknown) => {
+        throw stderr ? new Error(`${(err as Error).message}; the server's stderr:\n${stderr}`, { cause: err }) : err;
+      }),
     close: async () => {
       await client.close();
       if (!opts.devnet) await devnet.close();

@@ -50,8 +50,18 @@ interface ChildResult {
   errors: string[];
 }
 
-function child(env: Record<string, string>): { proc: ChildProcess; ready: Promise<void>; done: Promise<ChildResult> } {
-  const proc = spawn(process.execPath, ['--input-type=module', '-e', CHILD], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+// Opens a new file the moment it is told to, as servers started together on one file do.
+const OPENER = `
+const { SqliteStore } = await import(process.env.STORE);
+process.stdout.write('ready\\n');
+await new Promise((resolve) => process.stdin.once('data', resolve));
+const store = await SqliteStore.open(process.env.FILE);
+await store.close();
+process.stdout.write('{"granted":0,"refused":0,"approvals":0,"previews":0,"errors":[]}\\n');
+`;
+
+function child(env: Record<string, string>, script = CHILD): { proc: ChildProcess; ready: Promise<void>; done: Promise<ChildResult> } {
+  const proc = spawn(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   let readyDone!: () => void;
   const ready = new Promise<void>((resolve) => (readyDone = resolve));
@@ -104,6 +114,17 @@ describe('SQLite: the daily limit across real processes (issue 44)', () => {
       expect(await store.liveApprovals(now)).toBe(150);
     } finally {
       await store.close();
+    }
+  }, 120_000);
+
+  it('processes opening one new file at the same moment all open it (SQLite refuses a second WAL switch at once, without waiting)', async () => {
+    // Twelve new files, three processes each: without the retry about one pair in twenty failed with "database is locked".
+    for (let round = 0; round < 12; round++) {
+      const env = { STORE, FILE: join(dir, `new-${round}.db`) };
+      const children = Array.from({ length: 3 }, () => child(env, OPENER));
+      await Promise.all(children.map((c) => c.ready));
+      for (const c of children) c.proc.stdin!.end('go\n');
+      await Promise.all(children.map((c) => c.done));
     }
   }, 120_000);
 });
