@@ -40,10 +40,7 @@ export function noSqliteNodeMessage(platform: NodeJS.Platform, arch: string, why
   return `No Node.js with node:sqlite for the SQLite state tests on ${platform}-${arch} (${why}): run the tests on Node.js 22.13 or later, or set CHAIN_MCP_SQLITE_NODE=/path/to/node (22.13 or later).`;
 }
 
-/**
- * The path of a Node with node:sqlite: this one, CHAIN_MCP_SQLITE_NODE, or the registry's Node 24
- * (fetched once; parallel callers each unpack into their own folder and rename it into place).
- */
+/** The path of a Node with node:sqlite: this one, CHAIN_MCP_SQLITE_NODE, or the registry's Node 24 (`registryNode`). */
 export function sqliteNode(env: NodeJS.ProcessEnv = process.env): string {
   if (thisNodeHasSqlite()) return process.execPath;
   const pinned = env.CHAIN_MCP_SQLITE_NODE;
@@ -51,6 +48,15 @@ export function sqliteNode(env: NodeJS.ProcessEnv = process.env): string {
     if (!existsSync(pinned) || !statSync(pinned).isFile()) throw new Error(`CHAIN_MCP_SQLITE_NODE=${pinned} is not a file: point it at a node binary (22.13 or later), or unset it.`);
     return pinned;
   }
+  return registryNode();
+}
+
+/**
+ * The official Node binary (SQLITE_NODE_VERSION) from the npm registry, whatever Node runs this (the
+ * install test starts the installed package on it too); fetched once, parallel callers each
+ * unpack into their own folder and rename it into place.
+ */
+export function registryNode(): string {
   const pkg = binaryPackage(process.platform, process.arch);
   if (!pkg) throw new Error(noSqliteNodeMessage(process.platform, process.arch, 'the npm registry has no Node binary package for it'));
   const bin = join(CACHE, process.platform === 'win32' ? 'node.exe' : 'node');
