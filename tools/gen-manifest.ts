@@ -133,7 +133,7 @@ export function buildManifest(catalogue: readonly ToolDef[] = CATALOGUE, pkg: Pa
     long_description: [
       pkg.description,
       '',
-      'Read-only by default. Spending tools appear only when you allow spending and give a keystore user; each spend returns a preview and runs once only after you confirm it.',
+      'Read-only by default. Spending tools appear only when you allow spending and a key signs: your own (chain-mcp key new or key import, in a terminal) or a keystore user on your node; each spend returns a preview and runs once only after you approve it.',
       'Credentials stay in the server environment and never pass through the chat.',
     ].join('\n'),
     author: { name: 'chain-mcp contributors' },

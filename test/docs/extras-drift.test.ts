@@ -59,6 +59,12 @@ describe('prompts and resources: what the docs and the manifest say is what the 
     );
   });
 
+  it("manifest.json's long description names the local key, not the keystore user alone, as what signs", () => {
+    const manifest = JSON.parse(read('manifest.json')) as { long_description: string };
+    expect(manifest.long_description).toContain('chain-mcp key new');
+    expect(manifest.long_description).not.toMatch(/allow spending and give a keystore user/);
+  });
+
   it('RESOURCE_INFO and RESOURCE_URIS are every chain:// resource listed, with its title, description and type', () => {
     const listed = resources.filter((r) => r.uri.startsWith('chain://')).map((r) => ({ uri: r.uri, title: r.title, description: r.description, mimeType: r.mimeType }));
     const documented = Object.entries(RESOURCE_INFO).map(([name, r]) => ({ uri: RESOURCE_URIS[name as keyof typeof RESOURCE_URIS], title: r.title, description: r.description, mimeType: r.mimeType }));
