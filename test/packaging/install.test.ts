@@ -98,6 +98,12 @@ function desktopSnippet(): { command: string; args: string[]; env: Record<string
 /** The README's first-transfer section: the words the test follows. */
 const FIRST = README.slice(README.indexOf('## Your first transfer'), README.indexOf('## Safety model'));
 
+/** "0.002246" (CAM) in nCAM. */
+function nanoCam(cam: string): bigint {
+  const [whole, frac = ''] = cam.split('.');
+  return BigInt(whole!) * NANO + BigInt(frac.padEnd(9, '0'));
+}
+
 async function rpc(url: string, method: string, params: unknown): Promise<Record<string, unknown>> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }) });
   const body = (await res.json()) as { result?: Record<string, unknown>; error?: unknown };
@@ -167,7 +173,7 @@ describe.each(NODES)("the README's first transfer on %s, with nothing else insta
       const balances = async () => ({
         x: BigInt((await rpc(`${nodeUrl}/ext/bc/X`, 'avm.getBalance', { address: xAddress, assetID: 'CAM' })).balance as string),
         c: BigInt((await rpc(`${nodeUrl}/ext/bc/C/rpc`, 'eth_getBalance', [evm, 'latest'])) as unknown as string),
-        xTxs: ((await rpc(`${nodeUrl}/ext/bc/X`, 'avm.getAddressTxs', { address: xAddress, assetID: 'CAM' })).txIDs as string[]).length,
+        xTxs: (await rpc(`${nodeUrl}/ext/bc/X`, 'avm.getAddressTxs', { address: xAddress, assetID: 'CAM' })).txIDs as string[],
       });
       const before = await balances();
       expect(before.x).toBe(100n * NANO);
@@ -221,16 +227,23 @@ describe.each(NODES)("the README's first transfer on %s, with nothing else insta
       expect(asked[0]!.message).toMatch(/^Approve /);
       expect(asked[0]!.message).toContain('2 CAM');
 
-      // The chain: one export left X (2 CAM and its fee), the import credited C (2 CAM less the import fee).
+      const outcome = done.structuredContent as { approvedBy: string; result: { steps: Array<{ action: string; chain: string; status: string; txID: string }> } };
+      expect(outcome.approvedBy).toBe('form-elicitation');
+      const steps = outcome.result.steps;
+      expect(steps.map((st) => [st.action, st.chain, st.status])).toEqual([
+        ['export', 'X', 'issued'],
+        ['import', 'C', 'issued'],
+      ]);
+
+      // The chain moved exactly as approved: one new X transaction (the export), X down by 2 CAM and the
+      // export fee, C up by 2 CAM less the import fee, the fees as the preview stated them.
+      const fees = /Fees: ([\d.]+) CAM \(export\) \+ ([\d.]+) CAM \(import\)/.exec(previewText);
+      expect(fees, previewText).not.toBeNull();
+      const [exportFee, importFee] = [nanoCam(fees![1]!), nanoCam(fees![2]!)];
       const after = await balances();
-      expect(after.xTxs).toBe(before.xTxs + 1);
-      const leftX = before.x - after.x;
-      expect(leftX).toBeGreaterThan(2n * NANO);
-      expect(leftX).toBeLessThan(2n * NANO + NANO / 10n);
-      const gotC = after.c - before.c;
-      expect(gotC).toBeGreaterThan(0n);
-      expect(gotC).toBeLessThanOrEqual(2n * NANO * WEI_PER_NANO);
-      expect(gotC).toBeGreaterThan((2n * NANO - NANO / 10n) * WEI_PER_NANO);
+      expect(after.xTxs).toEqual([...before.xTxs, steps[0]!.txID]);
+      expect(before.x - after.x).toBe(2n * NANO + exportFee);
+      expect(after.c - before.c).toBe((2n * NANO - importFee) * WEI_PER_NANO);
     } finally {
       await client.close();
     }
