@@ -125,10 +125,10 @@ export function linkMode(services: Services): 'passkey' | 'plain' | 'login' | 'n
 export function noChannel(): ChainMcpError {
   return new ChainMcpError(
     'confirmation',
-    'Refused: this client has no channel to the human (neither form elicitation nor MCP Apps) and no passkey guards the approval link, so no one but the model could approve. Nothing was sent.',
+    'Refused: this client has no channel to the human (neither form nor URL elicitation, nor MCP Apps) and no passkey guards the approval link, so no one but the model could approve. Nothing was sent.',
     {
       hint:
-        'Ways to approve: use a host with form elicitation, or an MCP Apps host (approval card); or the operator registers a passkey once with `chain-mcp passkey add`; ' +
+        'Ways to approve: use a host with form elicitation or URL elicitation, or an MCP Apps host (approval card); or the operator registers a passkey once with `chain-mcp passkey add`; ' +
         'or the operator sets CHAIN_MCP_APPROVAL_LINK=plain, knowing that a model with an HTTP client can then approve on its own.',
     },
   );
