@@ -87,12 +87,19 @@ const PASSPHRASE = 'first transfer from the tarball';
 const NANO = 1_000_000_000n;
 const WEI_PER_NANO = 1_000_000_000n;
 
-/** The README's Claude Desktop snippet: its one server's command, args and env. */
-function desktopSnippet(): { command: string; args: string[]; env: Record<string, string> } {
-  const at = README.indexOf('**Claude Desktop**');
-  const json = /```json\n([\s\S]*?)```/.exec(README.slice(at))![1]!;
-  const servers = Object.values((JSON.parse(json) as { mcpServers: Record<string, { command: string; args: string[]; env: Record<string, string> }> }).mcpServers);
-  return servers[0]!;
+/** The README's Claude Code snippet, `claude mcp add NAME --env K=V … -- command args…`: what that host starts. */
+function claudeCodeSnippet(): { command: string; args: string[]; env: Record<string, string> } {
+  const at = README.indexOf('**Claude Code**');
+  const words = /```sh\n([\s\S]*?)```/.exec(README.slice(at))![1]!.trim().split(/\s+/);
+  expect(words.slice(0, 3)).toEqual(['claude', 'mcp', 'add']);
+  const dashes = words.indexOf('--');
+  const env: Record<string, string> = {};
+  for (let i = 4; i < dashes; i += 2) {
+    expect(words[i]).toBe('--env');
+    const [k, ...v] = words[i + 1]!.split('=');
+    env[k!] = v.join('=');
+  }
+  return { command: words[dashes + 1]!, args: words.slice(dashes + 2), env };
 }
 
 /** The README's first-transfer section: the words the test follows. */
@@ -124,6 +131,8 @@ describe.each(NODES)("the README's first transfer on %s, with nothing else insta
     const PATH = [dirname(node), installed.binDir, process.env.PATH ?? ''].join(delimiter);
     expect(execFileSync('node', ['--version'], { env: { PATH }, encoding: 'utf8' }).trim()).toBe(version);
 
+    expect(FIRST).toContain('| Claude Code | form elicitation | in its own prompt (form elicitation) when the assistant confirms |');
+
     // Step 1: the key, in a terminal (`chain-mcp key import` takes a 0x key).
     expect(FIRST).toContain('`chain-mcp key import` takes an existing `PrivateKey-…`, 0x key or mnemonic');
     const imported = await runInPty(['chain-mcp', 'key', 'import'], { PATH, HOME: home }, [
@@ -140,13 +149,14 @@ describe.each(NODES)("the README's first transfer on %s, with nothing else insta
     const xAddress = /^X {2}(X-local1\w+)/m.exec(imported.output)?.[1];
     expect(evm && cAtomic && xAddress, imported.output).toBeTruthy();
 
-    // Step 2: spends on, in the host's snippet: its args become ["--devnet", "--allow-spend"], its env stays.
+    // Step 2: spends on, in the host's snippet (Claude Code's: "add --devnet at the very end"), its env kept.
     expect(FIRST).toContain('`"args": ["--devnet", "--allow-spend"]`');
-    const snippet = desktopSnippet();
+    expect(README).toContain('**Claude Code** (add `--devnet` at the very end for the simulator)');
+    const snippet = claudeCodeSnippet();
     let stderr = '';
     const transport = new StdioClientTransport({
       command: snippet.command,
-      args: ['--devnet', '--allow-spend'],
+      args: [...snippet.args, '--devnet', '--allow-spend'],
       // What the host passes: its PATH, the user's HOME, the snippet's env.
       env: { PATH, HOME: home, ...snippet.env },
       cwd: home,
@@ -155,9 +165,10 @@ describe.each(NODES)("the README's first transfer on %s, with nothing else insta
     transport.stderr?.on('data', (d: Buffer) => {
       stderr += d.toString('utf8');
     });
-    // A client like Claude Code's or Cursor's: it declares form elicitation and asks its human yes or no.
+    // Claude Code's client: it declares elicitation as `{}` (form only; the README's table says its human
+    // approves in its own prompt) and asks its human yes or no.
     const asked: Array<{ mode?: string; message: string }> = [];
-    const client = new Client({ name: 'first-transfer', version: '0' }, { capabilities: { elicitation: { form: {} } } });
+    const client = new Client({ name: 'first-transfer', version: '0' }, { capabilities: { elicitation: {} } });
     client.setRequestHandler('elicitation/create', async (request) => {
       asked.push(request.params as { mode?: string; message: string });
       return { action: 'accept', content: { approve: true } };
