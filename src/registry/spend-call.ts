@@ -313,14 +313,14 @@ export async function callSpend(
     throw error;
   }
   await settle(services, reserved);
-  const named = output.txID ?? output.txHash;
-  if (expected !== undefined && !(typeof named === 'string' && sameID(named, expected))) {
+  // The decodes give the node's answer as a string (`txID` of X/P/C atomic, `txHash` of the EVM).
+  const named = String(output.txID ?? output.txHash ?? '');
+  if (expected !== undefined && !sameID(named, expected)) {
     // The bytes went out (counted above); the node's word for their ID is not taken, nor a success claimed.
-    const shown = typeof named === 'string' ? named : String(named ?? '');
-    log.warn({ audit: 'txid_mismatch', ...audit, expected, named: shownID(shown) }, 'the node named another txID than the signed bytes');
-    throw disagreed(tool.name, 1, 1, [], expected, shown);
+    log.warn({ audit: 'txid_mismatch', ...audit, expected, named: shownID(named) }, 'the node named another txID than the signed bytes');
+    throw disagreed(tool.name, 1, 1, [], expected, named);
   }
-  log.info({ audit: 'issued', ...audit, txID: named }, 'spend issued');
+  log.info({ audit: 'issued', ...audit, txID: output.txID ?? output.txHash }, 'spend issued');
   const text = await tool.summarize(output, args, ctx);
   return textResult(text, { status: 'issued', preview: plan.lines, result: declaredOnly(tool, output), ...(approvedBy ? { approvedBy } : {}) }, config);
 }
