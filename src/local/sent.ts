@@ -53,7 +53,8 @@ async function all(ctx: ToolContext, path: string, first: Array<[string, string]
     const raw = obj(await ctx.indexer(path, query));
     items.push(...arr(raw[key]));
     const next = typeof raw.next === 'string' && raw.next.trim() !== '' ? raw.next : undefined;
-    if (!next) return items;
+    // /v2/ctransactions has no `next` (magellan ListCTransactions): a full page may not be all of it.
+    if (!next) return arr(raw[key]).length >= PAGE ? undefined : items;
     query = [...new URLSearchParams(next.includes('?') ? next.slice(next.indexOf('?') + 1) : next)];
   }
   return undefined;

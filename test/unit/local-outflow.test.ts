@@ -256,6 +256,15 @@ describe('what the indexer records the key sent', () => {
     expect(endless.asked.filter((a) => a.path === '/v2/transactions')).toHaveLength(10);
   });
 
+  it('a full page of EVM transactions (Magellan gives /v2/ctransactions no next) is not told; one row fewer is', async () => {
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ hash: `h${i}`, fromAddr: own.evm.toLowerCase(), toAddr: '0xbob', value: '0', gasLimit: 1, gasPrice: '1' }));
+    const full = ctxOf((path) => (path === '/v2/ctransactions' ? { Transactions: rows(1000) } : { transactions: [] }));
+    expect(await chainSent(full.ctx, env, NOW_MS)).toBeUndefined();
+    const fewer = ctxOf((path) => (path === '/v2/ctransactions' ? { Transactions: rows(999) } : { transactions: [] }));
+    // Each burns at most 1 wei of gas: 1 nCAM rounded up.
+    expect(await chainSent(fewer.ctx, env, NOW_MS)).toBe(999n);
+  });
+
   it('an indexer that fails or answers an unreadable amount cannot say', async () => {
     expect(
       await chainSent(
