@@ -105,7 +105,7 @@ const ATOMIC_IMPORT_OUTPUT = 0xfffffff2;
  * services/indexes/cvm/writer.go `insertAddress`): the 0x address in `caddresses` (EIP-55),
  * `addresses` null, threshold 0, the output type naming the transaction's kind.
  */
-function cvmRecord(state: DevnetState, tx: Tx, row: Record<string, unknown>, idx: number): Json {
+function cvmRecord(state: DevnetState, tx: Tx, row: Record<string, unknown>, idx: number, camino: boolean): Json {
   return {
     id: prefixedId(tx.id, idx),
     transactionID: tx.id,
@@ -120,7 +120,8 @@ function cvmRecord(state: DevnetState, tx: Tx, row: Record<string, unknown>, idx
     locktime: 0,
     stakeLocktime: 0,
     threshold: 0,
-    addresses: null,
+    // Go's nil slice; a spec node lists no X/P owners as an empty list (spec: `addresses []string`).
+    addresses: camino ? null : [],
     caddresses: [eip55(String(row.address))],
     timestamp: rfc3339(tx.timestamp),
     redeemingTransactionID: '',
@@ -137,13 +138,13 @@ function cvmRecord(state: DevnetState, tx: Tx, row: Record<string, unknown>, idx
 
 const rows = (v: unknown): Array<Record<string, unknown>> => (Array.isArray(v) ? (v as Array<Record<string, unknown>>) : []);
 
-export function transactionRecord(state: DevnetState, tx: Tx): Json {
+export function transactionRecord(state: DevnetState, tx: Tx, camino: boolean): Json {
   const outputs = txOutputs(state, tx);
   // A C-Chain atomic transaction: Magellan's avm_transactions row typed by the cvm writer, its EVM
   // side from cvm_addresses (services/indexes/cvm/writer.go `indexTransaction`), totals of the X/P side only.
   const atomicC = tx.chain === 'C' && (tx.type === 'export' || tx.type === 'import');
-  const evmIns = atomicC && tx.type === 'export' ? rows(tx.details?.ins).map((r, n) => ({ output: cvmRecord(state, tx, r, n), credentials: null })) : [];
-  const evmOuts = atomicC && tx.type === 'import' ? rows(tx.details?.outs).map((r, n) => cvmRecord(state, tx, r, n)) : [];
+  const evmIns = atomicC && tx.type === 'export' ? rows(tx.details?.ins).map((r, n) => ({ output: cvmRecord(state, tx, r, n, camino), credentials: camino ? null : [] })) : [];
+  const evmOuts = atomicC && tx.type === 'import' ? rows(tx.details?.outs).map((r, n) => cvmRecord(state, tx, r, n, camino)) : [];
   const inputTotals = totals(tx.inputs);
   const outputTotals = totals(outputs);
   return {
@@ -168,8 +169,8 @@ export function transactionRecord(state: DevnetState, tx: Tx): Json {
     outputs: [...outputs.map((u) => outputRecord(state, u)), ...evmOuts],
     memo: hexToBase64(tx.memo),
     // Go's omitempty: Magellan leaves an empty map of totals out (models/avax.go `Transaction`).
-    ...(atomicC && Object.keys(inputTotals).length === 0 ? {} : { inputTotals }),
-    ...(atomicC && Object.keys(outputTotals).length === 0 ? {} : { outputTotals }),
+    ...(camino && atomicC && Object.keys(inputTotals).length === 0 ? {} : { inputTotals }),
+    ...(camino && atomicC && Object.keys(outputTotals).length === 0 ? {} : { outputTotals }),
     reusedAddressTotals: null,
     timestamp: rfc3339(tx.timestamp),
     txFee: Number(tx.fee),
