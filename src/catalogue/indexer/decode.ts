@@ -39,7 +39,8 @@ export function decodeOutput(raw: unknown, assets: Map<string, IndexerAsset>): O
       : amountOf(o.amount, asset ?? { assetID, symbol: '', name: '', denomination: 0, known: false }),
     locktime: count(o.locktime),
     threshold: Number(tolerantBigInt(o.threshold) ?? 0n),
-    addresses: arr(o.addresses).map(str),
+    // A C-Chain atomic transaction's EVM input or 0x credit names its 0x address in `caddresses`.
+    addresses: [...arr(o.addresses), ...arr(o.caddresses)].map(str),
     timestamp: timeOf(o.timestamp),
     spent: str(o.redeemingTransactionID) !== '',
     redeemingTransactionID: str(o.redeemingTransactionID),
