@@ -98,9 +98,9 @@ describe('indexer toolset against the devnet', () => {
     const tx = await stack.call('indexer_getTransaction', { id: exported.id });
     expect(tx.isError, tx.text).toBe(false);
     expect(tx.structured?.type).toBe('atomic_export_tx');
-    const inputs = tx.structured?.inputs as Array<{ addresses: string[]; amount: { display: string } }>;
+    const inputs = items(tx, 'inputs') as Array<{ addresses: string[] }>;
     expect(inputs.map((i) => i.addresses.map((a) => a.toLowerCase()))).toEqual([[d1.c.toLowerCase()]]);
-    expect((tx.structured?.from as string[]).map((a) => a.toLowerCase())).toEqual([d1.c.toLowerCase()]);
+    expect((items(tx, 'from') as string[]).map((a) => a.toLowerCase())).toEqual([d1.c.toLowerCase()]);
     expect(tx.structured?.to).toEqual([bareAddress(d1.x)]);
     expect(tx.text).toMatch(new RegExp(`5\\.00028 CAM from ${d1.c}`, 'i'));
     expect(tx.text).not.toContain('(no address)');
