@@ -8,6 +8,7 @@ import type { Services } from '../services.js';
 import { TOTAL_PREFIX } from '../approval/head.js';
 import { formatAmount } from '../codec/index.js';
 import { type AmountFact, amountFacts, amountLines } from '../spend/amounts.js';
+import { disagreed, sameID, shownID } from '../spend/issued-id.js';
 import { checkOwn, checkWithFee, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
 import { txFees } from '../spend/plan.js';
 import type { Reservation } from '../state/store.js';
@@ -279,6 +280,8 @@ export async function callSpend(
       return textResult(`Declined by the human (${answer}); nothing was sent.`, { status: 'declined', preview: plan.lines }, config);
     }
   }
+  // Bytes the caller signed: their own ID, computed before they go, is the only answer taken.
+  const expected = tool.issuedID ? await tool.issuedID(args) : undefined;
   // Reserved atomically (in the state store, across processes) right before the one request: concurrent confirms cannot overrun the total.
   const reserved = await services.ledger.reserve(total, config.maxSpendPerDay);
   if (!reserved) throw overDailyTotal(total, await services.ledger.spent(), config, services.cachedNetwork());
@@ -310,6 +313,13 @@ export async function callSpend(
     throw error;
   }
   await settle(services, reserved);
+  // The decodes give the node's answer as a string (`txID` of X/P/C atomic, `txHash` of the EVM).
+  const named = String(output.txID ?? output.txHash ?? '');
+  if (expected !== undefined && !sameID(named, expected)) {
+    // The bytes went out (counted above); the node's word for their ID is not taken, nor a success claimed.
+    log.warn({ audit: 'txid_mismatch', ...audit, expected, named: shownID(named) }, 'the node named another txID than the signed bytes');
+    throw disagreed(tool.name, 1, 1, [], expected, named);
+  }
   log.info({ audit: 'issued', ...audit, txID: output.txID ?? output.txHash }, 'spend issued');
   const text = await tool.summarize(output, args, ctx);
   return textResult(text, { status: 'issued', preview: plan.lines, result: declaredOnly(tool, output), ...(approvedBy ? { approvedBy } : {}) }, config);
