@@ -16,7 +16,7 @@ import { selectTools, whyHidden } from './registry/select.js';
 import { registerAssistantExtras, SERVER_INSTRUCTIONS } from './assistant/extras.js';
 import { VERSION } from './version.js';
 import { mayUse } from './auth/scopes.js';
-import { ownerOfAuth } from './auth/verify.js';
+import { ownerOfAuth } from './auth/owner.js';
 
 export interface BuildOptions {
   config: Config;
