@@ -128,7 +128,7 @@ function requestId(body: unknown): string | number | null {
  * body was read and parsed once already (to route it); it is handed over parsed (http-bridge.ts).
  */
 function perRequest(opts: { config: Config; log: Logger; services: Services }, legacy: 'stateless' | 'reject'): NodeHandler {
-  const handler = createMcpHandler(() => buildServer({ config: opts.config, log: opts.log, services: opts.services }).mcp, {
+  const handler = createMcpHandler(() => buildServer({ config: opts.config, log: opts.log, services: opts.services, stateless: true }).mcp, {
     legacy,
     onerror: (err) => opts.log.debug({ err: err.message }, 'MCP request refused'),
     maxRequestBodySize: MAX_BODY,
