@@ -5,8 +5,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  * read and parsed (http-server.ts reads every POST once, to route it). Used instead of the SDK's
  * `toNodeHandler` and the session transport's own listener because those, per request, serialise
  * the parsed body again into a streamed web body nobody reads (the SDK is handed the parsed body),
- * and write a JSON answer as chunks ending in a separate write: on a loopback profile that was a
- * fifth of the server's work per stateless request.
+ * and write a JSON answer as chunks ending in a separate write (the conversion alone was 6 % of the
+ * server's CPU under stateless load, docs/benchmarks.md).
  */
 
 /** Headers that describe the bytes on the wire; the web request built here carries none. */
