@@ -25,12 +25,6 @@ const SCHEMA = [
   'CREATE TABLE IF NOT EXISTS chain_mcp_passkeys (owner TEXT NOT NULL, id TEXT NOT NULL, record TEXT NOT NULL, added BIGSERIAL, PRIMARY KEY (owner, id))',
 ];
 
-/** A string as an SQL literal ('' doubled; E'' with backslashes doubled when it has any), as pg's own escapeLiteral. */
-function escapeLiteral(text: string): string {
-  const body = text.replace(/'/g, "''");
-  return text.includes('\\') ? ` E'${body.replace(/\\/g, '\\\\')}'` : `'${body}'`;
-}
-
 /** `postgres://host:port/db`: the URL without user or password, for logs and `--check`. */
 export function postgresWhere(url: string): string {
   try {
@@ -59,6 +53,8 @@ export class PostgresStore implements StateStore {
     /** The pool, for other users of the same database (rate limits). */
     readonly pool: Pool,
     private readonly url: string,
+    /** pg's own: the reservation's one simple query takes no parameters, so its signer goes in as a literal. */
+    private readonly escapeLiteral: (text: string) => string,
     private readonly log?: Logger,
   ) {}
 
@@ -71,7 +67,7 @@ export class PostgresStore implements StateStore {
     const pool = new pg.Pool({ connectionString: url, max: poolSize });
     // An idle connection that breaks emits here; without a listener it would end the process.
     pool.on('error', (err) => log?.warn({ err: err.message }, 'state store connection lost'));
-    const store = new PostgresStore(pool, url, log);
+    const store = new PostgresStore(pool, url, pg.escapeLiteral, log);
     try {
       await store.transaction(async (c) => {
         await c.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
@@ -266,7 +262,7 @@ export class PostgresStore implements StateStore {
   async reserve(signer: string, amount: bigint, limit: bigint | undefined, now: number): Promise<Reservation | undefined> {
     if (!Number.isSafeInteger(now) || amount < 0n || (limit !== undefined && limit < 0n)) throw new Error('reserve: a time that is not an integer, or a negative amount or limit');
     const id = randomBytes(12).toString('base64url');
-    const who = escapeLiteral(signer);
+    const who = this.escapeLiteral(signer);
     // One round trip: several statements in one simple query run as one transaction, each on a
     // fresh snapshot. The first takes the signer's advisory lock (one reserver per signer at a time
     // on every replica, held to the end), so the sum read after it sees every reservation committed
