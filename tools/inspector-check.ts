@@ -4,8 +4,9 @@
  * `chain-mcp --devnet` over stdio and against `chain-mcp --http --devnet` with a bearer token, in
  * both protocol eras (`--protocol-era legacy` = 2025-11-25, `modern` = 2026-07-28), printing one
  * line per check. `-- --web` also starts its web UI and drives it in headless Chromium
- * (tools/browser.ts): connect, the Apps tab, a view opened with the tool's result and rendered,
- * a row clicked (the view's own tools/call through the host); screenshots go to the cache folder;
+ * (tools/browser.ts): connect, the Apps tab, each of the four views opened with its tool's result
+ * and rendered, a validator row clicked (the view's own tools/call through the host); screenshots
+ * go to the cache folder;
  * `-- --web-only` skips the CLI checks.
  * The inspector needs Node 22.19+: below that it runs on the registry's Node 24
  * (tools/sqlite-node.ts) while chain-mcp stays on this Node. Not part of npm test.
@@ -18,6 +19,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VIEWS } from '../src/views/views.js';
+import type { WebView } from './inspector-web.js';
 import { registryNode } from './sqlite-node.js';
 
 export const INSPECTOR_VERSION = '2.12.0';
@@ -205,7 +207,20 @@ async function startUntil(child: ChildProcess, ready: RegExp, what: string, limi
   });
 }
 
-async function webChecks(node: string, servers: Record<string, { era: Era; entry: Record<string, unknown> }>): Promise<void> {
+/** The four views with arguments from the devnet (its seed is the same in every process): a funded address and an X transaction. */
+async function webViews(node: string, http: string[]): Promise<WebView[]> {
+  const listed = parse(await cli(node, [...http, '--method', 'tools/call', '--tool-name', 'indexer_listTransactions', '--tool-args-json', '{"limit":5}'])).result;
+  const tx = (listed?.structuredContent?.transactions as Array<{ id: string; chain: string; to: string[] }> | undefined)?.find((t) => t.chain === 'X' && t.to.length > 0);
+  expect(tx, `no X transaction with a recipient on the devnet: ${listed?.content?.[0]?.text}`);
+  return [
+    { file: 'validators', app: 'Current validators', heading: /^\d+ validators \(\d+ connected\)$/ },
+    { file: 'deposit-offers', app: 'Deposit offers', heading: /^Deposit offers$/ },
+    { file: 'portfolio', app: 'Account overview', args: { addresses: [`X-${tx.to[0]}`] }, heading: /^Portfolio$/ },
+    { file: 'transaction', app: 'Transaction status', args: { txID: tx.id }, heading: /^Transaction: Accepted$/ },
+  ];
+}
+
+async function webChecks(node: string, views: WebView[], servers: Record<string, { era: Era; entry: Record<string, unknown> }>): Promise<void> {
   const { webCheck } = await import('./inspector-web.js');
   const [port, sandbox, appOrigin] = [await freePort(), await freePort(), await freePort()];
   const token = randomBytes(16).toString('hex');
@@ -219,7 +234,8 @@ async function webChecks(node: string, servers: Record<string, { era: Era; entry
     await startUntil(web, /is up and running/, 'the inspector web UI');
     const shots = join(CACHE, 'screenshots');
     mkdirSync(shots, { recursive: true });
-    await webCheck(`http://127.0.0.1:${port}/?MCP_INSPECTOR_API_TOKEN=${token}`, Object.entries(servers).map(([name, s]) => ({ name, version: ERA_VERSION[s.era] })), shots, check);
+    const list = Object.entries(servers).map(([name, s]) => ({ name, version: ERA_VERSION[s.era] }));
+    await webCheck(`http://127.0.0.1:${port}/?MCP_INSPECTOR_API_TOKEN=${token}`, list, views, shots, check);
   } finally {
     web.kill('SIGTERM');
   }
@@ -259,7 +275,7 @@ async function main(): Promise<number> {
     if (web) {
       const stdioEntry = { command: process.execPath, args: [BIN, '--devnet'] };
       const httpEntry = { type: 'streamable-http', url, headers: { Authorization: `Bearer ${token}` } };
-      await webChecks(node, {
+      await webChecks(node, await webViews(node, http), {
         'stdio-2025': { era: 'legacy', entry: stdioEntry },
         'stdio-2026': { era: 'modern', entry: stdioEntry },
         'http-2025': { era: 'legacy', entry: httpEntry },

@@ -1,9 +1,9 @@
 /**
  * The web half of `npm run inspector-check -- --web`: MCP Inspector's web UI driven in headless
  * Chromium as a person would: switch a server on, read the protocol version it shows, open the
- * Apps tab, open the validators view (the inspector calls the tool and renders the `ui://`
- * resource in its sandbox), then click a row, which makes the view ask the host to run
- * `validator_lookup`. Every wait is a bounded locator wait.
+ * Apps tab, open each of the four views with its tool's arguments (the inspector calls the tool
+ * and renders the `ui://` resource in its sandbox), then click a validator row, which makes the
+ * view ask the host to run `validator_lookup`. Every wait is bounded.
  */
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
@@ -13,14 +13,29 @@ const STEP_MS = 30_000;
 
 type Check = (name: string, body: () => Promise<string>) => Promise<void>;
 
-/** The view's document: the innermost frame, which the inspector fills through `srcdoc`. */
-async function viewFrame(page: Page): Promise<Frame> {
+/** One view as the Apps tab lists it (the tool's title), the arguments typed, what its heading must read. */
+export interface WebView {
+  file: string;
+  app: string;
+  args?: Record<string, unknown>;
+  heading: RegExp;
+}
+
+/**
+ * The view's document: the innermost frame, which the inspector fills through `srcdoc`, once its
+ * heading matches (the previous view's frame may linger for a moment after switching).
+ */
+async function viewFrame(page: Page, heading: RegExp): Promise<{ frame: Frame; text: string }> {
+  let seen = 'no view frame';
   for (let i = 0; i < 60; i++) {
-    const frame = page.frames().find((f) => f.url() === 'about:srcdoc');
-    if (frame) return frame;
+    for (const frame of page.frames().filter((f) => f.url() === 'about:srcdoc')) {
+      const text = (await frame.locator('h1').first().textContent({ timeout: 500 }).catch(() => null)) ?? '';
+      if (heading.test(text)) return { frame, text };
+      if (text) seen = `the view's heading reads "${text}"`;
+    }
     await page.waitForTimeout(500);
   }
-  throw new Error('no view frame appeared');
+  throw new Error(`${seen}, expected ${heading}`);
 }
 
 /** The header's tabs are a segmented control (radio inputs under their labels): the label takes the click. */
@@ -35,44 +50,57 @@ async function disconnect(page: Page, name: string): Promise<void> {
   await page.getByText('Disconnected').first().waitFor({ timeout: STEP_MS });
 }
 
-export async function webCheck(url: string, servers: ReadonlyArray<{ name: string; version: string }>, shots: string, check: Check): Promise<void> {
+/** Opens one app with its arguments typed into the inspector's JSON editor (Ace), and waits for the view. */
+async function openView(page: Page, view: WebView): Promise<{ frame: Frame; text: string }> {
+  await page.getByText(view.app, { exact: true }).first().click({ timeout: STEP_MS });
+  if (view.args) {
+    // Mantine draws the switch's track over its input and label: the click is forced.
+    await page.getByText('Edit as JSON').click({ force: true, timeout: STEP_MS });
+    await page.getByRole('textbox', { name: /Arguments JSON/ }).focus({ timeout: STEP_MS });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Delete');
+    // insertText, not typing: Ace would close brackets and quotes itself.
+    await page.keyboard.insertText(JSON.stringify(view.args));
+  }
+  await page.getByRole('button', { name: 'Open App' }).click({ timeout: STEP_MS });
+  return viewFrame(page, view.heading);
+}
+
+export async function webCheck(url: string, servers: ReadonlyArray<{ name: string; version: string }>, views: readonly WebView[], shots: string, check: Check): Promise<void> {
   const browser = await launchChromium();
   try {
     for (const server of servers) {
       const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-      const cspIgnored: string[] = [];
+      let cspIgnored = false;
       page.on('console', (m) => {
-        if (m.type() === 'error' && m.text().includes('outside the document') && m.text().includes('Content Security Policy')) cspIgnored.push(m.text());
+        if (m.type() === 'error' && m.text().includes('Content Security Policy') && m.text().includes('outside the document')) cspIgnored = true;
       });
       try {
         await check(`web ${server.name} connects`, async () => {
           await page.goto(url);
-          // Mantine draws its track over the input: the click goes to the input itself.
           await page.getByRole('switch', { name: `Connect or disconnect "${server.name}"` }).click({ force: true, timeout: STEP_MS });
           await page.getByText(`MCP ${server.version}`, { exact: true }).first().waitFor({ timeout: STEP_MS });
+          await navTo(page, 'Apps');
           return `shows MCP ${server.version}`;
         });
-        await check(`web ${server.name} renders the validators view`, async () => {
-          await navTo(page, 'Apps');
-          await page.getByText('Current validators', { exact: true }).first().click({ timeout: STEP_MS });
-          await page.getByRole('button', { name: 'Open App' }).click({ timeout: STEP_MS });
-          const view = await viewFrame(page);
-          const heading = view.locator('h1').first();
-          await heading.waitFor({ timeout: STEP_MS });
-          const text = (await heading.textContent()) ?? '';
-          if (!/^\d+ validators \(\d+ connected\)$/.test(text)) throw new Error(`the view's heading reads "${text}"`);
-          const file = join(shots, `${server.name}-validators.png`);
-          await page.screenshot({ path: file });
-          return `"${text}" (${file})`;
-        });
-        await check(`web ${server.name} view calls validator_lookup through the host`, async () => {
-          const view = await viewFrame(page);
-          await view.locator('tr').nth(1).click({ timeout: STEP_MS });
-          await view.getByText(/is a current validator/).waitFor({ timeout: STEP_MS });
+        for (const view of views) {
+          await check(`web ${server.name} renders ${view.app}`, async () => {
+            const { text } = await openView(page, view);
+            const file = join(shots, `${server.name}-${view.file}.png`);
+            await page.screenshot({ path: file });
+            return `"${text}" (${file})`;
+          });
+        }
+        await check(`web ${server.name} validators view calls validator_lookup through the host`, async () => {
+          const validators = views.find((v) => v.file === 'validators');
+          if (!validators) throw new Error('no validators view in the list');
+          const { frame } = await openView(page, validators);
+          await frame.locator('tr').nth(1).click({ timeout: STEP_MS });
+          await frame.getByText(/is a current validator/).waitFor({ timeout: STEP_MS });
           await page.screenshot({ path: join(shots, `${server.name}-lookup.png`) });
           return 'the lookup opened under its row';
         });
-        if (cspIgnored.length > 0) {
+        if (cspIgnored) {
           console.log(`note  web ${server.name}: the inspector puts the view's document inside its own <body> under its own CSP, so the view's CSP <meta> is ignored there (Chromium logs it)`);
         }
       } finally {
