@@ -19,7 +19,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VIEWS } from '../src/views/views.js';
-import type { WebView } from './inspector-web.js';
+import type { WebSpend, WebView } from './inspector-web.js';
 import { registryNode } from './sqlite-node.js';
 
 export const INSPECTOR_VERSION = '2.12.0';
@@ -208,19 +208,20 @@ async function startUntil(child: ChildProcess, ready: RegExp, what: string, limi
 }
 
 /** The four views with arguments from the devnet (its seed is the same in every process): a funded address and an X transaction. */
-async function webViews(node: string, http: string[]): Promise<WebView[]> {
+async function webViews(node: string, http: string[]): Promise<{ views: WebView[]; spend: WebSpend }> {
   const listed = parse(await cli(node, [...http, '--method', 'tools/call', '--tool-name', 'indexer_listTransactions', '--tool-args-json', '{"limit":5}'])).result;
   const tx = (listed?.structuredContent?.transactions as Array<{ id: string; chain: string; to: string[] }> | undefined)?.find((t) => t.chain === 'X' && t.to.length > 0);
   expect(tx, `no X transaction with a recipient on the devnet: ${listed?.content?.[0]?.text}`);
-  return [
+  const views = [
     { file: 'validators', app: 'Current validators', heading: /^\d+ validators \(\d+ connected\)$/ },
     { file: 'deposit-offers', app: 'Deposit offers', heading: /^Deposit offers$/ },
     { file: 'portfolio', app: 'Account overview', args: { addresses: [`X-${tx.to[0]}`] }, heading: /^Portfolio$/ },
     { file: 'transaction', app: 'Transaction status', args: { txID: tx.id }, heading: /^Transaction: Accepted$/ },
   ];
+  return { views, spend: { tool: 'xvm_send', app: 'Send an asset on X', args: { amount: '1 CAM', assetID: 'CAM', to: `X-${tx.to[0]}` } } };
 }
 
-async function webChecks(node: string, views: WebView[], servers: Record<string, { era: Era; entry: Record<string, unknown> }>): Promise<void> {
+async function webChecks(node: string, views: WebView[], servers: Record<string, { era: Era; entry: Record<string, unknown>; spend?: WebSpend }>): Promise<void> {
   const { webCheck } = await import('./inspector-web.js');
   const [port, sandbox, appOrigin] = [await freePort(), await freePort(), await freePort()];
   const token = randomBytes(16).toString('hex');
@@ -234,7 +235,7 @@ async function webChecks(node: string, views: WebView[], servers: Record<string,
     await startUntil(web, /is up and running/, 'the inspector web UI');
     const shots = join(CACHE, 'screenshots');
     mkdirSync(shots, { recursive: true });
-    const list = Object.entries(servers).map(([name, s]) => ({ name, version: ERA_VERSION[s.era] }));
+    const list = Object.entries(servers).map(([name, s]) => ({ name, version: ERA_VERSION[s.era], ...(s.spend ? { spend: s.spend } : {}) }));
     await webCheck(`http://127.0.0.1:${port}/?MCP_INSPECTOR_API_TOKEN=${token}`, list, views, shots, check);
   } finally {
     web.kill('SIGTERM');
@@ -273,11 +274,13 @@ async function main(): Promise<number> {
       return `refused: ${code}`;
     });
     if (web) {
-      const stdioEntry = { command: process.execPath, args: [BIN, '--devnet'] };
+      // Spends on over stdio: the simulator's keystore user signs (the inspector's HOME holds no key file).
+      const stdioEntry = { command: process.execPath, args: [BIN, '--devnet', '--allow-spend'] };
       const httpEntry = { type: 'streamable-http', url, headers: { Authorization: `Bearer ${token}` } };
-      await webChecks(node, await webViews(node, http), {
-        'stdio-2025': { era: 'legacy', entry: stdioEntry },
-        'stdio-2026': { era: 'modern', entry: stdioEntry },
+      const { views, spend } = await webViews(node, http);
+      await webChecks(node, views, {
+        'stdio-2025': { era: 'legacy', entry: stdioEntry, spend },
+        'stdio-2026': { era: 'modern', entry: stdioEntry, spend },
         'http-2025': { era: 'legacy', entry: httpEntry },
         'http-2026': { era: 'modern', entry: httpEntry },
       });
