@@ -99,6 +99,18 @@ function parse(run: CliRun): Json {
 
 let failures = 0;
 
+/** The servers this run starts: stopped however the run ends (a closed pipe on stdout ends it without finally). */
+const children = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGTERM');
+});
+
+function started(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
 async function check(name: string, body: () => Promise<string>): Promise<void> {
   try {
     console.log(`ok    ${name}: ${await body()}`);
@@ -227,10 +239,10 @@ async function webChecks(node: string, views: WebView[], servers: Record<string,
   const token = randomBytes(16).toString('hex');
   const config = join(CACHE, 'mcp.json');
   writeFileSync(config, JSON.stringify({ mcpServers: Object.fromEntries(Object.entries(servers).map(([name, s]) => [name, { ...s.entry, protocolEra: s.era }])) }, null, 1));
-  const web = spawn(node, [LAUNCHER, '--web', '--config', config], {
+  const web = started(spawn(node, [LAUNCHER, '--web', '--config', config], {
     env: inspectorEnv({ CLIENT_PORT: String(port), MCP_SANDBOX_PORT: String(sandbox), MCP_APP_ORIGIN_PORT: String(appOrigin), MCP_INSPECTOR_API_TOKEN: token }),
     stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  }));
   try {
     await startUntil(web, /is up and running/, 'the inspector web UI');
     const shots = join(CACHE, 'screenshots');
@@ -255,10 +267,12 @@ async function main(): Promise<number> {
   const port = await freePort();
   const token = randomBytes(24).toString('base64url');
   const url = `http://127.0.0.1:${port}/mcp`;
-  const server = spawn(process.execPath, [BIN, '--http', '--devnet', '--port', String(port)], {
-    env: { PATH: process.env.PATH ?? '', CHAIN_MCP_HTTP_TOKEN: token },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const server = started(
+    spawn(process.execPath, [BIN, '--http', '--devnet', '--port', String(port)], {
+      env: { PATH: process.env.PATH ?? '', CHAIN_MCP_HTTP_TOKEN: token },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    }),
+  );
   try {
     await startUntil(server, /serving Streamable HTTP/, 'chain-mcp --http --devnet');
     // --header takes several values: the URL goes before it.
