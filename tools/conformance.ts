@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { sqliteNode } from './sqlite-node.js';
+import { freePort } from './free-port.js';
 
 /**
  * `npm run conformance`: starts `chain-mcp --http --devnet` on a free loopback port and
@@ -16,18 +16,6 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const MAIN = `${ROOT}dist/src/main.js`;
 const SUITE = `${ROOT}node_modules/@modelcontextprotocol/conformance/dist/index.js`;
 const BASELINE = `${ROOT}test/conformance/expected-failures.yml`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function waitUntilServing(url: string, child: ChildProcess, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -15,12 +15,12 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VIEWS } from '../src/views/views.js';
 import type { WebSpend, WebView } from './inspector-web.js';
 import { registryNode } from './sqlite-node.js';
+import { freePort } from './free-port.js';
 
 export const INSPECTOR_VERSION = '2.12.0';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -183,18 +183,6 @@ async function cliChecks(node: string, label: string, target: string[], era: Era
     expect(html?.mimeType === 'text/html;profile=mcp-app', `mimeType ${html?.mimeType}`);
     expect(typeof html.text === 'string' && html.text.startsWith('<!doctype html>'), 'not an HTML document');
     return `${html.text.length} characters of ${html.mimeType}`;
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
   });
 }
 

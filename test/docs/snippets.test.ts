@@ -1,55 +1,16 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { delimiter } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeCodeLaunch, jsonLaunch, type Launch, README, snippetBlock } from '../helpers/readme-snippets.js';
 import { type InstalledTarball, installTarball } from '../helpers/tarball.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
-
-interface Launch {
-  command: string;
-  args: string[];
-  env: Record<string, string>;
-}
-
-/** The first fenced block after a host's bold name in the README. */
-function block(host: string): string {
-  const at = README.indexOf(`**${host}**`);
-  expect(at, `README has a snippet for ${host}`).toBeGreaterThanOrEqual(0);
-  const m = /```(?:json|sh)\n([\s\S]*?)```/.exec(README.slice(at));
-  return m![1]!;
-}
-
-/** A JSON host config: its one server, with VS Code's `${input:…}` answered by an empty prompt. */
-function fromJson(host: string, key: 'mcpServers' | 'servers'): Launch {
-  const config = JSON.parse(block(host)) as Record<string, Record<string, { command: string; args: string[]; env: Record<string, string> }>>;
-  const servers = Object.values(config[key]!);
-  expect(servers).toHaveLength(1);
-  const { command, args, env } = servers[0]!;
-  return { command, args, env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v.replace(/\$\{input:[^}]+\}/g, '')])) };
-}
-
-/** `claude mcp add NAME --env K=V … -- command args…`. */
-function fromClaudeCode(): Launch {
-  const words = block('Claude Code').trim().split(/\s+/);
-  expect(words.slice(0, 3)).toEqual(['claude', 'mcp', 'add']);
-  const dashes = words.indexOf('--');
-  const env: Record<string, string> = {};
-  for (let i = 4; i < dashes; i += 2) {
-    expect(words[i]).toBe('--env');
-    const [k, ...v] = words[i + 1]!.split('=');
-    env[k!] = v.join('=');
-  }
-  return { command: words[dashes + 1]!, args: words.slice(dashes + 2), env };
-}
-
 const SNIPPETS: Array<[string, () => Launch]> = [
-  ['Claude Desktop', () => fromJson('Claude Desktop', 'mcpServers')],
-  ['Claude Code', fromClaudeCode],
-  ['VS Code', () => fromJson('VS Code', 'servers')],
-  ['Cursor', () => fromJson('Cursor', 'mcpServers')],
+  ['Claude Desktop', () => jsonLaunch('Claude Desktop', 'mcpServers')],
+  ['Claude Code', claudeCodeLaunch],
+  ['VS Code', () => jsonLaunch('VS Code', 'servers')],
+  ['Cursor', () => jsonLaunch('Cursor', 'mcpServers')],
 ];
 
 describe('the README host snippets, started exactly as written (chain-mcp from the installed tarball)', () => {
@@ -105,7 +66,7 @@ describe('the README host snippets, started exactly as written (chain-mcp from t
   }, 60_000);
 
   it('VS Code keeps the secret out of the file: a password prompt fills it', () => {
-    const config = JSON.parse(block('VS Code')) as { inputs: Array<{ id: string; password?: boolean }>; servers: Record<string, { env: Record<string, string> }> };
+    const config = JSON.parse(snippetBlock('VS Code')) as { inputs: Array<{ id: string; password?: boolean }>; servers: Record<string, { env: Record<string, string> }> };
     const env = Object.values(config.servers)[0]!.env;
     for (const input of config.inputs) expect(input.password).toBe(true);
     expect(env.CHAIN_MCP_AUTH_TOKEN).toBe(`\${input:${config.inputs[0]!.id}}`);

@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { megabytes, measureTarball, SIZE_PAGES, withSizes } from '../../tools/pack-sizes.js';
 import { registryNode, SQLITE_NODE_VERSION } from '../../tools/sqlite-node.js';
 import { runInPty } from '../helpers/pty.js';
+import { claudeCodeLaunch, README } from '../helpers/readme-snippets.js';
 import { type InstalledTarball, installTarball } from '../helpers/tarball.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 /** The packed tarball's ceiling: the one-file server compresses to well under it (docs/publishing.md). */
 const MAX_PACKED_BYTES = 2 * 1024 * 1024;
 
@@ -87,21 +87,6 @@ const PASSPHRASE = 'first transfer from the tarball';
 const NANO = 1_000_000_000n;
 const WEI_PER_NANO = 1_000_000_000n;
 
-/** The README's Claude Code snippet, `claude mcp add NAME --env K=V … -- command args…`: what that host starts. */
-function claudeCodeSnippet(): { command: string; args: string[]; env: Record<string, string> } {
-  const at = README.indexOf('**Claude Code**');
-  const words = /```sh\n([\s\S]*?)```/.exec(README.slice(at))![1]!.trim().split(/\s+/);
-  expect(words.slice(0, 3)).toEqual(['claude', 'mcp', 'add']);
-  const dashes = words.indexOf('--');
-  const env: Record<string, string> = {};
-  for (let i = 4; i < dashes; i += 2) {
-    expect(words[i]).toBe('--env');
-    const [k, ...v] = words[i + 1]!.split('=');
-    env[k!] = v.join('=');
-  }
-  return { command: words[dashes + 1]!, args: words.slice(dashes + 2), env };
-}
-
 /** The README's first-transfer section: the words the test follows. */
 const FIRST = README.slice(README.indexOf('## Your first transfer'), README.indexOf('## Safety model'));
 
@@ -152,7 +137,7 @@ describe.each(NODES)("the README's first transfer on %s, with nothing else insta
     // Step 2: spends on, in the host's snippet (Claude Code's: "add --devnet at the very end"), its env kept.
     expect(FIRST).toContain('`"args": ["--devnet", "--allow-spend"]`');
     expect(README).toContain('**Claude Code** (add `--devnet` at the very end for the simulator)');
-    const snippet = claudeCodeSnippet();
+    const snippet = claudeCodeLaunch();
     let stderr = '';
     const transport = new StdioClientTransport({
       command: snippet.command,
