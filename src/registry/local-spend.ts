@@ -105,10 +105,12 @@ async function awaitAccepted(ctx: ToolContext, chain: 'X' | 'P' | 'C' | 'EVM', t
 
 /**
  * The rolling 24 h total under the local signer: the larger of what the chain records the key
- * sent (the indexer, src/local/sent.ts) and the store's ledger (reservations in flight, and what
- * the record cannot show); the store only adds, so deleting its rows or a restart with a fresh
- * memory store lowers nothing. `onChainOnly`: what the chain knows beyond the store's rows.
- * Under a daily limit a total nobody can tell refuses the spend.
+ * sent (the indexer, src/local/sent.ts) and the store's sent rows (what the record cannot show,
+ * or has not indexed yet), plus the store's reservations still in flight, which the chain cannot
+ * show yet: two confirms racing while the key also sent from elsewhere cannot both fit. The store
+ * only adds, so deleting its rows or a restart with a fresh memory store lowers nothing.
+ * `onChainOnly`: what the chain knows beyond the store's sent rows. Under a daily limit a total
+ * nobody can tell refuses the spend.
  */
 async function dailySpent(services: Services, ctx: ToolContext, env: LocalEnv): Promise<{ spent: bigint; onChainOnly: bigint }> {
   const stored = await services.ledger.spent();
@@ -122,7 +124,9 @@ async function dailySpent(services: Services, ctx: ToolContext, env: LocalEnv): 
       { hint: 'Try again when the indexer answers, or ask the operator to set CHAIN_MCP_INDEXER_URL.' },
     );
   }
-  return chain > stored ? { spent: chain, onChainOnly: chain - stored } : { spent: stored, onChainOnly: 0n };
+  const inFlight = await services.ledger.inFlight();
+  const sent = stored - inFlight;
+  return chain > sent ? { spent: chain + inFlight, onChainOnly: chain - sent } : { spent: stored, onChainOnly: 0n };
 }
 
 /**

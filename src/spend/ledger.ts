@@ -33,6 +33,11 @@ export class SpendLedger {
     return this.store.spent(this.signer, this.now());
   }
 
+  /** Of that, what is reserved for spends still in flight (not committed, not released). */
+  inFlight(): Promise<bigint> {
+    return this.store.inFlight(this.signer, this.now());
+  }
+
   /** Records `amount` now if it fits; returns the reservation, or undefined when it does not fit. */
   reserve(amount: bigint, limit: bigint | undefined): Promise<Reservation | undefined> {
     return this.store.reserve(this.signer, amount, limit, this.now());

@@ -152,6 +152,11 @@ export class MemoryStore implements StateStore {
     return this.total(signer, now);
   }
 
+  async inFlight(signer: string, now: number): Promise<bigint> {
+    this.total(signer, now);
+    return (this.ledger.get(signer) ?? []).reduce((sum, e) => (e.sent ? sum : sum + e.amount), 0n);
+  }
+
   private total(signer: string, now: number): bigint {
     const since = now - DAY_MS;
     const kept = (this.ledger.get(signer) ?? []).filter((e) => e.at > since);

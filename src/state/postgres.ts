@@ -259,6 +259,14 @@ export class PostgresStore implements StateStore {
     return BigInt(rows[0]?.total ?? '0');
   }
 
+  async inFlight(signer: string, now: number): Promise<bigint> {
+    const { rows } = await this.q<{ total: string }>('SELECT coalesce(sum(amount), 0)::text AS total FROM chain_mcp_ledger WHERE signer = $1 AND at > $2 AND NOT sent', [
+      signer,
+      now - DAY_MS,
+    ]);
+    return BigInt(rows[0]?.total ?? '0');
+  }
+
   async reserve(signer: string, amount: bigint, limit: bigint | undefined, now: number): Promise<Reservation | undefined> {
     if (!Number.isSafeInteger(now) || amount < 0n || (limit !== undefined && limit < 0n)) throw new Error('reserve: a time that is not an integer, or a negative amount or limit');
     const id = randomBytes(12).toString('base64url');

@@ -301,14 +301,19 @@ export class SqliteStore implements StateStore {
     });
   }
 
-  private total(signer: string, now: number): bigint {
-    const rows = this.db.prepare('SELECT amount FROM chain_mcp_ledger WHERE signer = ? AND at > ?').all(signer, now - DAY_MS) as Array<{ amount: string }>;
+  private total(signer: string, now: number, inFlightOnly = false): bigint {
+    const sql = `SELECT amount FROM chain_mcp_ledger WHERE signer = ? AND at > ?${inFlightOnly ? ' AND sent = 0' : ''}`;
+    const rows = this.db.prepare(sql).all(signer, now - DAY_MS) as Array<{ amount: string }>;
     // Amounts are TEXT and summed here as bigints: SQLite's own sum() would go through a float.
     return rows.reduce((sum, r) => sum + BigInt(r.amount), 0n);
   }
 
   async spent(signer: string, now: number): Promise<bigint> {
     return this.total(signer, now);
+  }
+
+  async inFlight(signer: string, now: number): Promise<bigint> {
+    return this.total(signer, now, true);
   }
 
   async reserve(signer: string, amount: bigint, limit: bigint | undefined, now: number): Promise<Reservation | undefined> {

@@ -113,6 +113,8 @@ export interface StateStore {
   // The rolling 24 h total per signer (where the money comes from), exact.
   /** What the signer sent (or reserved) in the 24 h before `now`. */
   spent(signer: string, now: number): Promise<bigint>;
+  /** Of that, what is reserved and neither committed nor released yet: spends still in flight, not on the chain. */
+  inFlight(signer: string, now: number): Promise<bigint>;
   /** Atomically: records `amount` at `now` only if spent + amount ≤ limit (no limit: always). */
   reserve(signer: string, amount: bigint, limit: bigint | undefined, now: number): Promise<Reservation | undefined>;
   /** The spend went out (or its outcome is unknown): it stays counted. */

@@ -139,6 +139,29 @@ describe('the daily total counts what the chain records the key sent: editing th
     expect(issued()).toBe(before);
   });
 
+  it('a confirm in flight (reserved, not on the chain yet) and a spend from elsewhere (on the chain, not in this store) are added, not the larger taken', async () => {
+    const store = new MemoryStore();
+    const h = await harness(DAILY, store);
+    const args = { amount: '0.6 CAM', assetID: 'CAM', to: alice().x };
+    const p = await h.call('xvm_send', args);
+    expect(p.isError, p.text).toBe(false);
+    // Another confirm of this process holds 0.6 CAM while its issue is under way: in the store, not on the chain.
+    expect(await store.reserve(h.services.ledger.signer, (6n * CAM) / 10n, undefined, Date.now())).toBeDefined();
+    // The same key sends 0.5 CAM from a process with a store of its own: on the chain, not in this store.
+    const elsewhere = await harness();
+    const q = await elsewhere.call('xvm_send', { ...args, amount: '0.5 CAM' });
+    expect((await elsewhere.call('xvm_send', { ...args, amount: '0.5 CAM', confirm: q.structured!.confirmationId })).isError).toBe(false);
+    const before = issued();
+    // 0.502 CAM on the chain (the seed's fee, 0.5 and its fee) + 0.6 in flight + 0.601 = 1.703 CAM, over 1.5.
+    const r = await h.call('xvm_send', { ...args, confirm: p.structured!.confirmationId });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.text).toContain('; 1.102 CAM was sent already');
+    const again = await h.call('xvm_send', args);
+    expect(again.isError).toBe(true);
+    expect(again.text).toContain('CHAIN_MCP_MAX_SPEND_PER_DAY');
+    expect(issued()).toBe(before);
+  });
+
   it('an indexer that cannot answer refuses a spend under a daily limit in one line, and none is sent', async () => {
     const down = recordingNode((_req, res) => {
       res.writeHead(503, { 'content-type': 'text/plain' });

@@ -353,6 +353,21 @@ describe.each(backends)('the state store contract: $name', (backend) => {
       expect(await a.spent(signer, T0)).toBe(5n);
     });
 
+    it('tells what is in flight (reserved, neither committed nor released) from what was sent, per signer and within the day', async () => {
+      const signer = `signer-${uid()}`;
+      const sent = (await a.reserve(signer, 4n, undefined, T0))!;
+      const released = (await a.reserve(signer, 5n, undefined, T0))!;
+      await a.reserve(signer, 6n, undefined, T0);
+      await a.reserve(`other-${uid()}`, 7n, undefined, T0);
+      expect(await b.inFlight(signer, T0)).toBe(15n);
+      await b.commit(sent);
+      await b.release(released);
+      expect(await a.inFlight(signer, T0)).toBe(6n);
+      expect(await a.spent(signer, T0)).toBe(10n);
+      // A day later nothing is left in flight, as nothing is counted.
+      expect(await b.inFlight(signer, T0 + DAY_MS)).toBe(0n);
+    });
+
     it('keeps signers apart whatever their characters: quotes, backslashes and SQL in a signer are data', async () => {
       const id = uid();
       const odd = [`o'brien-${id}`, `back\\slash-${id}`, `x'); DELETE FROM chain_mcp_ledger; --${id}`, `plain-${id}`];
