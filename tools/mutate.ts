@@ -14,7 +14,9 @@
  * takes over an hour on 2 cores.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { Stryker } from '@stryker-mutator/core';
+import { sqliteNode, thisNodeHasSqlite } from './sqlite-node.js';
 
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   core: ['src/redact.ts', 'src/log.ts', 'src/wire.ts'],
@@ -306,4 +308,15 @@ async function main(): Promise<void> {
   process.stdout.write(`\nMutation score (${DIR}/summary.md):\n\n${table}`);
 }
 
+/**
+ * Stryker's vitest runner runs every test in worker threads of its own process, so the SQLite state
+ * tests (vitest.config.ts SQLITE_TESTS) can only pass where that process has node:sqlite: on a Node
+ * without it the whole run starts again on one that has it (tools/sqlite-node.ts).
+ */
+if (!thisNodeHasSqlite() && !process.argv.includes('--summary')) {
+  const node = sqliteNode();
+  process.stderr.write(`npm run mutate: this Node (${process.version}) has no node:sqlite; running on ${node}\n`);
+  const run = spawnSync(node, process.argv.slice(1), { stdio: 'inherit' });
+  process.exit(run.status ?? 1);
+}
 await main();
