@@ -24,8 +24,9 @@ let dir: string;
 let devnet: Devnet;
 const open: Array<{ close(): Promise<void> }> = [];
 
-async function harness(env: Record<string, string> = {}): Promise<SpendHarness> {
+async function harness(env: Record<string, string> = {}, more: Omit<Parameters<typeof spendHarness>[1], 'env'> = {}): Promise<SpendHarness> {
   const h = await spendHarness(devnet, {
+    ...more,
     env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
   });
   open.push(h);
@@ -283,5 +284,110 @@ describe("the requester's memo", () => {
     // The text shown to the model ends its list with it too, before the instructions.
     const listed = p.text.split('\n').filter((l) => l.startsWith('- '));
     expect(listed.at(-1)).toBe(`- ${line}`);
+  });
+});
+
+describe('a transfer whose node names other txIDs', () => {
+  const to = () => `C-${devnet.localKey.x.slice(2)}`;
+
+  it('at the export: the node disagreed about step 1 of 2, step 2 not sent, the spend stays counted', async () => {
+    devnet.router.on('/ext/bc/X', 'xvm.issueTx', (p: Params) => {
+      issueTx(devnet.state, p, 'X');
+      return { txID: 'not-the-export' };
+    });
+    const h = await harness();
+    const p = await preview(h, 'transfer', { to: to(), amount: '1 CAM' });
+    const exportID = (p.structured!.details as { exportTxID: string }).exportTxID;
+    const done = await h.call('transfer', { to: to(), amount: '1 CAM', confirm: p.structured!.confirmationId });
+    expect(done.isError).toBe(true);
+    expect(done.text.split('\n')[0]).toBe(
+      `The node disagreed about step 1 of 2: the signed bytes sent once have txID ${exportID}, but the node answered "not-the-export". It is not known whether it was accepted; it will not be sent again. Step 2 was not sent.`,
+    );
+    expect(done.text).toContain(`Check tx_status {"txID": "${exportID}"}`);
+    expect(requestsFor(devnet, 'avax.issueTx')).toBe(0);
+    expect(await h.services.ledger.spent()).toBe(BigInt((p.structured!.details as { leaving: string }).leaving));
+  });
+
+  it("at the import: step 1's txID, then the node disagreed about step 2 of 2, its own ID to check", async () => {
+    let importID = '';
+    devnet.router.on('/ext/bc/C/cx', 'cx.issueTx', (p: Params) => {
+      importID = issueTx(devnet.state, p, 'C').txID;
+      return { txID: `${importID.slice(0, -1)}${importID.endsWith('A') ? 'B' : 'A'}` };
+    });
+    const h = await harness();
+    const p = await preview(h, 'transfer', { to: to(), amount: '1 CAM' });
+    const exportID = (p.structured!.details as { exportTxID: string }).exportTxID;
+    const done = await h.call('transfer', { to: to(), amount: '1 CAM', confirm: p.structured!.confirmationId });
+    expect(done.isError).toBe(true);
+    const first = done.text.split('\n')[0]!;
+    expect(first.startsWith(`Step 1 was issued once (txID ${exportID}). The node disagreed about step 2 of 2: the signed bytes sent once have txID ${importID}, but the node answered "`)).toBe(true);
+    expect(first.endsWith('it will not be sent again.')).toBe(true);
+    expect(done.text).toContain(`Check tx_status {"txID": "${importID}"}`);
+  });
+
+  it('a txID longer than 100 characters is shown clipped, quoted', async () => {
+    const long = 'Z'.repeat(150);
+    devnet.router.on('/ext/bc/X', 'xvm.issueTx', (p: Params) => {
+      issueTx(devnet.state, p, 'X');
+      return { txID: long };
+    });
+    const h = await harness();
+    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
+    const p = await preview(h, 'xvm_send', args);
+    const done = await h.call('xvm_send', { ...args, confirm: p.structured!.confirmationId });
+    expect(done.text).toContain(`but the node answered "${'Z'.repeat(100)}…". It is not known`);
+    expect(done.text).not.toContain('Z'.repeat(101));
+  });
+
+  it("a status read that fails is not the export's outcome: the wait polls again and the import follows", async () => {
+    let polls = 0;
+    devnet.router.on('/ext/bc/X', 'xvm.getTxStatus', (p: Params) => {
+      polls++;
+      if (polls === 1) throw new RpcFault('database closed');
+      const tx = devnet.state.txs.get(String(p.txID));
+      return { status: tx ? tx.status : 'Unknown' };
+    });
+    const h = await harness();
+    const p = await preview(h, 'transfer', { to: to(), amount: '1 CAM' });
+    const done = await h.call('transfer', { to: to(), amount: '1 CAM', confirm: p.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    expect(done.text).toMatch(/^Transfer complete \(X->C\)/);
+    expect(polls).toBe(2);
+    expect(requestsFor(devnet, 'avax.issueTx')).toBe(1);
+  });
+});
+
+describe('the human asked in their client (CHAIN_MCP_APPROVAL=confirm-id with elicitation)', () => {
+  it('sees the approval lines; a decline sends nothing and uses the preview up, an accept sends once', async () => {
+    const asked: string[] = [];
+    let answer: 'accept' | 'decline' = 'decline';
+    const h = await harness(
+      {},
+      {
+        capabilities: { elicitation: { form: {} } },
+        elicit: (q) => {
+          asked.push(q.message);
+          return answer === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' };
+        },
+      },
+    );
+    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
+    const p = await preview(h, 'xvm_send', args);
+    const lines = (await kept(h, p)).lines;
+    const before = issued();
+    const declined = await h.call('xvm_send', { ...args, confirm: p.structured!.confirmationId });
+    expect(declined.isError).toBe(false);
+    expect(declined.text).toBe('Declined by the human (decline); nothing was sent.');
+    expect(declined.structured).toMatchObject({ status: 'declined', preview: lines });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]!.split('\n')[0]).toMatch(/^Approve .+\?$/);
+    expect(asked[0]!.split('\n').slice(1)).toEqual(lines);
+    expect(await h.services.localRecords.get(nonceOf(p))).toBeUndefined();
+    expect(issued()).toBe(before);
+    answer = 'accept';
+    const q = await preview(h, 'xvm_send', args);
+    const done = await h.call('xvm_send', { ...args, confirm: q.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    expect(issued()).toBe(before + 1);
   });
 });
