@@ -24,7 +24,7 @@ let dir: string;
 let devnet: Devnet;
 const open: Array<{ close(): Promise<void> }> = [];
 
-async function harness(env: Record<string, string> = {}, more: Omit<Parameters<typeof spendHarness>[1], 'env'> = {}): Promise<SpendHarness> {
+async function harness(env: Record<string, string> = {}, more: Omit<NonNullable<Parameters<typeof spendHarness>[1]>, 'env'> = {}): Promise<SpendHarness> {
   const h = await spendHarness(devnet, {
     ...more,
     env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
