@@ -116,6 +116,7 @@ describe('an issue whose outcome is unknown is never offered again', () => {
     ['an answer without a txID', {}],
     ['a txID that is not a string', { txID: 7 }],
     ['an empty txID', { txID: '' }],
+    ['a null result', null],
   ] as const) {
     it(`${name}: sent once, outcome unknown, its txID named, the reservation kept`, async () => {
       garbledX(answer);
@@ -147,6 +148,52 @@ describe('an issue whose outcome is unknown is never offered again', () => {
       expect(await h.services.ledger.spent()).toBe(leaving);
     });
   }
+
+  describe('an EVM send (transfer from C to a 0x address)', () => {
+    const send = async (h: SpendHarness) => {
+      const args = { to: alice().c, amount: '0.5 CAM', sourceChain: 'C' };
+      const p = await preview(h, 'transfer', args);
+      const leaving = BigInt((p.structured!.details as { leaving: string }).leaving);
+      const done = await h.call('transfer', { ...args, confirm: p.structured!.confirmationId });
+      return { done, leaving };
+    };
+
+    for (const [name, answer] of [
+      ['an empty hash', ''],
+      ['no hash at all', null],
+    ] as const) {
+      it(`${name}: outcome unknown, sent once, the reservation kept`, async () => {
+        for (const path of ['/ext/bc/C/rpc', `/ext/bc/${devnet.state.chains.C}/rpc`]) devnet.router.on(path, 'eth_sendRawTransaction', () => answer);
+        const h = await harness();
+        const { done, leaving } = await send(h);
+        expect(done.isError).toBe(true);
+        expect(done.text.split('\n')[0]).toMatch(/^The outcome of transfer is unknown: The node answered eth_sendRawTransaction without a transaction hash\. It was sent once and will not be retried \(its txID would be 0x[0-9a-f]{64}\)\.$/);
+        expect(requestsFor(devnet, 'eth_sendRawTransaction')).toBe(1);
+        expect(await h.services.ledger.spent()).toBe(leaving);
+      });
+    }
+
+    it('an HTTP 503 to the send is not retried: one request, outcome unknown', async () => {
+      devnet.router.authorize = () => {
+        if ((devnet.router.requests.at(-1)?.body as { method?: string } | undefined)?.method === 'eth_sendRawTransaction') throw new HttpFault(503, 'busy');
+      };
+      const h = await harness();
+      const { done, leaving } = await send(h);
+      expect(done.isError).toBe(true);
+      expect(done.text.split('\n')[0]).toMatch(/^The outcome of transfer is unknown: /);
+      expect(requestsFor(devnet, 'eth_sendRawTransaction')).toBe(1);
+      expect(await h.services.ledger.spent()).toBe(leaving);
+    });
+  });
+
+  it('an HTTP 503 to an X issue is not retried either', async () => {
+    devnet.router.authorize = () => {
+      if ((devnet.router.requests.at(-1)?.body as { method?: string } | undefined)?.method === 'avm.issueTx') throw new HttpFault(503, 'busy');
+    };
+    const h = await harness();
+    const { done } = await sendOnce(h);
+    expect(done.text.split('\n')[0]).toMatch(/^The outcome of xvm_send is unknown: /);
+  });
 
   it('a refusal by the node is a certain failure: its message, the reservation released', async () => {
     devnet.router.on('/ext/bc/X', 'xvm.issueTx', () => {
