@@ -256,8 +256,19 @@ describe("a transfer's import waits for its export", () => {
     const h = await harness();
     const p = await preview(h, 'transfer', { to: to(), amount: '1 CAM' });
     const from = devnet.router.requests.length;
-    const done = await h.call('transfer', { to: to(), amount: '1 CAM', confirm: p.structured!.confirmationId });
-    expect(done.isError, done.text).toBe(false);
+    const exportID = (p.structured!.details as { exportTxID: string }).exportTxID;
+    const progress: Array<{ progress: number; message?: string }> = [];
+    const done = await h.client.callTool(
+      { name: 'transfer', arguments: { to: to(), amount: '1 CAM', confirm: p.structured!.confirmationId } },
+      { onprogress: (n) => progress.push(n), resetTimeoutOnProgress: true },
+    );
+    expect(done.isError, JSON.stringify(done.content)).not.toBe(true);
+    // Each poll is told to the client: counted up, with the status the node gave.
+    expect(progress.map((n) => [n.progress, n.message])).toEqual([
+      [1, `export ${exportID}: Processing`],
+      [2, `export ${exportID}: Processing`],
+      [3, `export ${exportID}: Accepted`],
+    ]);
     const seen = methodsSeen().slice(from);
     const polls = seen.flatMap((m, n) => (m === 'avm.getTxStatus' ? [n] : []));
     expect(polls).toHaveLength(3);
