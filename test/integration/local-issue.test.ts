@@ -397,6 +397,19 @@ describe('a transfer whose node names other txIDs', () => {
     expect(done.text).not.toContain('Z'.repeat(101));
   });
 
+  it('a txID of exactly 100 characters is shown whole', async () => {
+    const hundred = 'Y'.repeat(100);
+    devnet.router.on('/ext/bc/X', 'xvm.issueTx', (p: Params) => {
+      issueTx(devnet.state, p, 'X');
+      return { txID: hundred };
+    });
+    const h = await harness();
+    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
+    const p = await preview(h, 'xvm_send', args);
+    const done = await h.call('xvm_send', { ...args, confirm: p.structured!.confirmationId });
+    expect(done.text).toContain(`but the node answered "${hundred}". It is not known`);
+  });
+
   it("a status read that fails is not the export's outcome: the wait polls again and the import follows", async () => {
     let polls = 0;
     devnet.router.on('/ext/bc/X', 'xvm.getTxStatus', (p: Params) => {
@@ -407,9 +420,15 @@ describe('a transfer whose node names other txIDs', () => {
     });
     const h = await harness();
     const p = await preview(h, 'transfer', { to: to(), amount: '1 CAM' });
-    const done = await h.call('transfer', { to: to(), amount: '1 CAM', confirm: p.structured!.confirmationId });
-    expect(done.isError, done.text).toBe(false);
-    expect(done.text).toMatch(/^Transfer complete \(X->C\)/);
+    const exportID = (p.structured!.details as { exportTxID: string }).exportTxID;
+    const progress: Array<string | undefined> = [];
+    const done = await h.client.callTool(
+      { name: 'transfer', arguments: { to: to(), amount: '1 CAM', confirm: p.structured!.confirmationId } },
+      { onprogress: (n) => progress.push(n.message), resetTimeoutOnProgress: true },
+    );
+    expect(done.isError, JSON.stringify(done.content)).not.toBe(true);
+    expect((done.content as Array<{ text: string }>)[0]!.text).toMatch(/^Transfer complete \(X->C\)/);
+    expect(progress).toEqual([`export ${exportID}: Unknown`, `export ${exportID}: Accepted`]);
     expect(polls).toBe(2);
     expect(requestsFor(devnet, 'avax.issueTx')).toBe(1);
   });
@@ -447,5 +466,19 @@ describe('the human asked in their client (CHAIN_MCP_APPROVAL=confirm-id with el
     const done = await h.call('xvm_send', { ...args, confirm: q.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);
     expect(issued()).toBe(before + 1);
+  });
+});
+
+describe("the key's own addresses under a limit", () => {
+  it("an import to another's X address is refused as not the key's; to the key's own it passes that rule", async () => {
+    const h = await harness({ CHAIN_MCP_MAX_SPEND: String(5n * CAM) });
+    const before = issued();
+    const theirs = await h.call('xvm_import', { to: alice().x, sourceChain: 'C' });
+    expect(theirs.isError).toBe(true);
+    expect(theirs.text.split('\n')[0]).toContain(`Refused: ${alice().x} is not one of the keystore user's addresses`);
+    // The key's own X address passes the rule; the build then finds nothing waiting on X from C.
+    const mine = await h.call('xvm_import', { to: devnet.localKey.x, sourceChain: 'C' });
+    expect(mine.text.split('\n')[0]).toBe('Cannot build this transaction: nothing the key can import waiting in atomic memory Nothing was sent.');
+    expect(issued()).toBe(before);
   });
 });

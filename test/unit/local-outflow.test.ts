@@ -157,6 +157,9 @@ describe('what leaves the key, from the decoded transactions', () => {
     const o = flow([], [{ to: own.evm, value: 0n, gas: 21_000n, maxFeePerGas: 2n * CAM, data: new Uint8Array() }]);
     expect(o.fees).toBe(42_000n);
     expect(o.native).toBe(42_000n);
+    // A value of whole units to another address is counted as it is, not one unit more.
+    const paid = flow([], [{ to: '0x00000000000000000000000000000000000000bb', value: 2n * CAM * CAM, gas: 21_000n, maxFeePerGas: 2n * CAM, data: new Uint8Array() }]);
+    expect(paid.native).toBe(42_000n + 2n * CAM);
   });
 
   it('two steps add up, a stranger named once', () => {
