@@ -279,9 +279,9 @@ describe("a transfer's import waits for its export", () => {
 
   it('an export still Processing when the wait ends: the import is not sent, and the answer says to import it later', async () => {
     const h = await harness();
-    // Each poll finds a minute gone: the bounded wait ends after its first poll.
+    // Each poll finds exactly the wait's minute gone: the bounded wait ends at its deadline, after its first poll.
     exportStatus(['Processing', 'Processing', 'Processing'], () => {
-      h.clock.now += 61_000;
+      h.clock.now += 60_000;
     });
     const p = await preview(h, 'transfer', { to: to(), amount: '1 CAM' });
     const exportID = (p.structured!.details as { exportTxID: string }).exportTxID;
@@ -480,5 +480,49 @@ describe("the key's own addresses under a limit", () => {
     const mine = await h.call('xvm_import', { to: devnet.localKey.x, sourceChain: 'C' });
     expect(mine.text.split('\n')[0]).toBe('Cannot build this transaction: nothing the key can import waiting in atomic memory Nothing was sent.');
     expect(issued()).toBe(before);
+  });
+});
+
+describe('the daily total under the local signer: the larger of what the chain and the store know', () => {
+  const DAILY = { CHAIN_MCP_MAX_SPEND_PER_DAY: String((3n * CAM) / 2n) };
+  const args = () => ({ amount: '1 CAM', assetID: 'CAM', to: alice().x });
+
+  it('a spend sent with an unknown outcome, not (yet) on the chain, still counts: the next one over the limit is refused', async () => {
+    // The node answers without a txID and applies nothing: the chain shows nothing, the store keeps the reservation.
+    devnet.router.on('/ext/bc/X', 'xvm.issueTx', () => ({}));
+    const h = await harness(DAILY);
+    const p = await preview(h, 'xvm_send', args());
+    const unknown = await h.call('xvm_send', { ...args(), confirm: p.structured!.confirmationId });
+    expect(unknown.text.split('\n')[0]).toMatch(/^The outcome of xvm_send is unknown/);
+    const before = issued();
+    const again = await h.call('xvm_send', args());
+    expect(again.isError).toBe(true);
+    expect(again.text.split('\n')[0]).toContain('over CHAIN_MCP_MAX_SPEND_PER_DAY (1.5 CAM); 1.001 CAM was sent already.');
+    expect(issued()).toBe(before);
+  });
+
+  it("what the chain records beyond the store shrinks the room by that much only: a spend that fits exactly is sent", async () => {
+    const h = await harness(DAILY);
+    // 0.4 CAM sent here (the store and the chain both know it), then 0.5 CAM from another process with a store of its own.
+    const small = { amount: '0.4 CAM', assetID: 'CAM', to: alice().x };
+    const p = await preview(h, 'xvm_send', small);
+    expect((await h.call('xvm_send', { ...small, confirm: p.structured!.confirmationId })).isError).toBe(false);
+    const elsewhere = await harness();
+    const other = { amount: '0.5 CAM', assetID: 'CAM', to: alice().x };
+    const q = await preview(elsewhere, 'xvm_send', other);
+    expect((await elsewhere.call('xvm_send', { ...other, confirm: q.structured!.confirmationId })).isError).toBe(false);
+    // What the chain says was sent (more than this store's 0.401 CAM), read from a refusal.
+    const probe = await h.call('xvm_send', { amount: '1.4 CAM', assetID: 'CAM', to: alice().x });
+    const sent = /; ([\d.]+) CAM was sent already/.exec(probe.text)![1]!;
+    const [whole, frac = ''] = sent.split('.');
+    const spent = BigInt(whole!) * CAM + BigInt(frac.padEnd(9, '0'));
+    expect(spent).toBeGreaterThan((9n * CAM) / 10n);
+    // The room left, less the 0.001 CAM fee: a spend that fits exactly, and is sent.
+    const exact = { amount: String((3n * CAM) / 2n - spent - CAM / 1000n), assetID: 'CAM', to: alice().x };
+    const r = await preview(h, 'xvm_send', exact);
+    const before = issued();
+    const done = await h.call('xvm_send', { ...exact, confirm: r.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    expect(issued()).toBe(before + 1);
   });
 });
