@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { formatChainAddress, parseChainAddress } from '../../src/codec/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { issueTx } from '../../src/devnet/node/issue.js';
 import { HttpFault, type Params, RpcFault } from '../../src/devnet/rpc.js';
@@ -524,5 +525,32 @@ describe('the daily total under the local signer: the larger of what the chain a
     const done = await h.call('xvm_send', { ...exact, confirm: r.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);
     expect(issued()).toBe(before + 1);
+  });
+});
+
+describe('before anything is built', () => {
+  it("a recipient with another network's prefix is refused naming the field, whether the network is known yet or not; nothing is sent", async () => {
+    const h = await harness();
+    const foreign = formatChainAddress('X', 'camino', parseChainAddress(alice().x).bytes);
+    const before = issued();
+    const first = await h.call('xvm_send', { amount: '1 CAM', assetID: 'CAM', to: foreign });
+    expect(first.isError).toBe(true);
+    expect(first.text.split('\n')[0]).toMatch(/^Refused: .*to.*camino/);
+    // Known now (a preview read it); the same refusal.
+    await preview(h, 'xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice().x });
+    const second = await h.call('xvm_send', { amount: '1 CAM', assetID: 'CAM', to: foreign });
+    expect(second.isError).toBe(true);
+    expect(second.text.split('\n')[0]).toBe(first.text.split('\n')[0]);
+    expect(issued()).toBe(before);
+  });
+
+  it('a transfer across chains with the key locked says how to unlock, and to preview again after', async () => {
+    const h = await spendHarness(devnet, { env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json') } });
+    open.push(h);
+    const r = await h.call('transfer', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM' });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toMatch(/^The signing key is locked: .*\(a transfer across chains signs its export to name it in the import\.\) Nothing was sent\.$/);
+    expect(r.text).toContain('After the human unlocks it, call the tool again for a preview to approve.');
+    expect(h.logs.some((l) => l.includes('"audit":"refused"') && l.includes('"signer":"local"') && l.includes('"why":"key locked"') && l.includes('"tool":"transfer"'))).toBe(true);
   });
 });
