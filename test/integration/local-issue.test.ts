@@ -338,6 +338,7 @@ describe("the requester's memo", () => {
     expect(lines.filter((l) => l.includes(memo))).toEqual([line]);
     const approval = (await kept(h, p)).lines;
     expect(approval.at(-1)).toBe(line);
+    expect(approval.filter((l) => l.includes(memo))).toEqual([line]);
     expect(approval.findIndex((l) => l.includes('CHAIN_MCP_MAX_SPEND'))).toBeGreaterThan(-1);
     expect(approval.findIndex((l) => l.includes('CHAIN_MCP_MAX_SPEND'))).toBeLessThan(approval.length - 1);
     // The text shown to the model ends its list with it too, before the instructions.
@@ -552,5 +553,17 @@ describe('before anything is built', () => {
     expect(r.text.split('\n')[0]).toMatch(/^The signing key is locked: .*\(a transfer across chains signs its export to name it in the import\.\) Nothing was sent\.$/);
     expect(r.text).toContain('After the human unlocks it, call the tool again for a preview to approve.');
     expect(h.logs.some((l) => l.includes('"audit":"refused"') && l.includes('"signer":"local"') && l.includes('"why":"key locked"') && l.includes('"tool":"transfer"'))).toBe(true);
+  });
+
+  it('a send with the key locked previews from its bytes, marked keyLocked for the card, with nothing to confirm', async () => {
+    const h = await spendHarness(devnet, { env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json') } });
+    open.push(h);
+    const r = await h.call('xvm_send', { amount: '1 CAM', assetID: 'CAM', to: alice().x });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured).toMatchObject({ status: 'preview', keyLocked: true });
+    expect(r.structured!.confirmationId).toBeUndefined();
+    expect((r.structured!.preview as string[])[0]).toBe(`Send 1 CAM to ${alice().x.slice(0, 12)}…${alice().x.slice(-4)}`);
+    expect(r.text.split('\n').at(-1)).toMatch(/^The signing key is locked: .* Call this tool again once it is unlocked, for a preview to approve\.$/);
+    expect(h.logs.some((l) => l.includes('"audit":"preview"') && l.includes('"locked":true'))).toBe(true);
   });
 });
