@@ -1,8 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
-import { classifyInboundRequest, createMcpHandler, isInitializeRequest } from '@modelcontextprotocol/server';
+import { type AuthInfo, classifyInboundRequest, createMcpHandler, isInitializeRequest, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { checkHttpConfig, type Config, ConfigError } from './config.js';
 import type { Logger } from './log.js';
 import type { Services } from './services.js';
@@ -10,6 +9,7 @@ import type { ToolDef } from './core/tool.js';
 import { buildServer } from './server.js';
 import type { ResourceServer } from './auth/resource.js';
 import type { LoginApprovalPages } from './auth/approval-login.js';
+import { hangUpSignal, webRequest, writeResponse } from './http-bridge.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const MAX_BODY = 4 * 1024 * 1024;
@@ -47,15 +47,19 @@ function jsonError(res: ServerResponse, status: number, code: number, message: s
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-/** `Authorization: Bearer <token>` compared in constant time (both sides hashed to one length first). */
-function bearerMatches(req: IncomingMessage, token: string): boolean {
-  const given = /^Bearer[ ]+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';
-  const digest = (text: string) => createHash('sha256').update(text).digest();
-  return timingSafeEqual(digest(given), digest(token)) && given.length > 0;
+const digest = (text: string) => createHash('sha256').update(text).digest();
+
+/** `Authorization: Bearer <token>` compared in constant time (both sides hashed to one length first; the token's digest once). */
+function bearerCheck(token: string): (req: IncomingMessage) => boolean {
+  const expected = digest(token);
+  return (req) => {
+    const given = /^Bearer[ ]+(.+)$/i.exec(req.headers.authorization ?? '')?.[1]?.trim() ?? '';
+    return timingSafeEqual(digest(given), expected) && given.length > 0;
+  };
 }
 
 interface Session {
-  transport: NodeStreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   lastUsed: number;
   /** Calls being answered now: a session busy with a long call (a spend waiting for approval) is not idle. */
   busy: number;
@@ -66,7 +70,7 @@ interface Session {
  * the way MCP cancels them (notifications/cancelled): the node request is aborted at once instead
  * of running on to its timeout. Over stdio the same happens when the pipe closes.
  */
-function abortOnHangUp(transport: NodeStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): void {
+function abortOnHangUp(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): void {
   if (req.method !== 'POST') return;
   const ids = (Array.isArray(body) ? body : [body])
     .filter((m): m is { id: string | number; method: string } => typeof m === 'object' && m !== null && 'method' in m && 'id' in m)
@@ -109,19 +113,48 @@ function toolsByName(services: Services): Promise<(name: string) => ToolDef | un
   return found;
 }
 
-type NodeHandler = ReturnType<typeof toNodeHandler>;
+type NodeHandler = (req: IncomingMessage, res: ServerResponse, body: unknown, authInfo?: AuthInfo) => Promise<void>;
+
+/** The JSON-RPC id an error answer echoes: a single request's string or number id, else null. */
+function requestId(body: unknown): string | number | null {
+  const id = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
 
 /**
  * The SDK's per-request entry (createMcpHandler): a fresh MCP server per request from the shared
  * services, no session id. `legacy: 'stateless'` also answers a 2025-11-25 client that way (under
- * OAuth); `'reject'` serves the 2026-07-28 revision only (next to our own 2025 sessions).
+ * OAuth); `'reject'` serves the 2026-07-28 revision only (next to our own 2025 sessions). The
+ * body was read and parsed once already (to route it); it is handed over parsed (http-bridge.ts).
  */
 function perRequest(opts: { config: Config; log: Logger; services: Services }, legacy: 'stateless' | 'reject'): NodeHandler {
-  const handler = createMcpHandler(() => buildServer({ config: opts.config, log: opts.log, services: opts.services }).mcp, {
+  const handler = createMcpHandler(() => buildServer({ config: opts.config, log: opts.log, services: opts.services, stateless: true }).mcp, {
     legacy,
     onerror: (err) => opts.log.debug({ err: err.message }, 'MCP request refused'),
+    maxRequestBodySize: MAX_BODY,
   });
-  return toNodeHandler(handler, { onerror: (err) => opts.log.error({ err: err.message }, 'HTTP request failed'), maxRequestBodySize: MAX_BODY });
+  return async (req, res, body, authInfo) => {
+    const hangUp = hangUpSignal(res);
+    let response: Response;
+    try {
+      response = await handler.fetch(webRequest(req, hangUp.signal), { ...(authInfo !== undefined && { authInfo }), ...(body !== undefined && { parsedBody: body }) });
+    } catch (err) {
+      opts.log.error({ err: (err as Error).message }, 'HTTP request failed');
+      response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: requestId(body) }, { status: 500 });
+    }
+    await writeResponse(res, response, hangUp.signal);
+    hangUp.done();
+  };
+}
+
+/** The 2026-07-28 per-request envelope's claim: `params._meta` names a protocol version (what the SDK's classification keys on). */
+function claimsModern(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const message = body as { jsonrpc?: unknown; method?: unknown; id?: unknown; params?: unknown };
+  if (message.jsonrpc !== '2.0' || typeof message.method !== 'string' || 'result' in message || 'error' in message) return false;
+  if ('id' in message && typeof message.id !== 'string' && typeof message.id !== 'number') return false;
+  const meta = (message.params as { _meta?: unknown } | undefined)?._meta;
+  return typeof meta === 'object' && meta !== null && !Array.isArray(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /**
@@ -131,6 +164,9 @@ function perRequest(opts: { config: Config; log: Logger; services: Services }, l
  */
 function isModern(req: IncomingMessage, body: unknown): boolean {
   if (req.method !== 'POST' || body === undefined) return false;
+  // The common case decided without the SDK's schema checks (a tenth of a stateless request's
+  // work); the SDK's entry classifies it again itself and answers what it refuses.
+  if (claimsModern(body)) return true;
   const header = (name: string) => {
     const value = req.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
@@ -162,7 +198,7 @@ async function serveStateless(serve: NodeHandler, opts: { services: Services }, 
   const body = await readJson(req).catch(() => Symbol.for('bad'));
   if (body === Symbol.for('bad')) return jsonError(res, 400, -32700, 'Parse error: the body is not JSON.');
   if (rs.refuseOutOfScope(res, auth, body, await toolsByName(opts.services))) return;
-  await serve(Object.assign(req, { auth }), res, body);
+  await serve(req, res, body, auth);
 }
 
 /** The one line for a port that cannot be listened on, or undefined for another error. */
@@ -213,6 +249,7 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
   // 2026-07-28 requests (and, under OAuth, 2025-11-25 ones too) on the SDK's per-request entry.
   const modern = perRequest(opts, resourceServer ? 'stateless' : 'reject');
   const { httpToken, httpIdleMs, httpMaxSessions } = opts.config;
+  const bearerMatches = httpToken === undefined ? undefined : bearerCheck(httpToken);
   const sessions = new Map<string, Session>();
   // Sessions being initialized count against the bound too (their id is not known yet).
   let opening = 0;
@@ -240,7 +277,7 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
       }
       if (!loopbackOnly(req)) return jsonError(res, 403, -32000, 'Forbidden: only loopback hosts and origins are served.');
       if (url.pathname !== '/mcp') return jsonError(res, 404, -32000, 'Not found: the MCP endpoint is /mcp.');
-      if (httpToken !== undefined && !bearerMatches(req, httpToken)) {
+      if (bearerMatches && !bearerMatches(req)) {
         return jsonError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <CHAIN_MCP_HTTP_TOKEN>.', {
           'www-authenticate': 'Bearer realm="chain-mcp", error="invalid_token"',
         });
@@ -265,7 +302,7 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
           });
         }
         opening++;
-        const created = new NodeStreamableHTTPServerTransport({
+        const created = new WebStandardStreamableHTTPServerTransport({
           sessionIdGenerator: () => randomUUID(),
           onsessioninitialized: (id) => {
             opening--;
@@ -295,7 +332,10 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
         }
       }
       abortOnHangUp(transport, req, res, body);
-      await transport.handleRequest(req, res, body);
+      const hangUp = hangUpSignal(res);
+      const response = await transport.handleRequest(webRequest(req, hangUp.signal), body === undefined ? undefined : { parsedBody: body });
+      await writeResponse(res, response, hangUp.signal);
+      hangUp.done();
     } catch (err) {
       opts.log.error({ err: (err as Error).message }, 'HTTP request failed');
       if (!res.headersSent) jsonError(res, 500, -32603, 'Internal error.');

@@ -16,7 +16,7 @@ import { selectTools, whyHidden } from './registry/select.js';
 import { registerAssistantExtras, SERVER_INSTRUCTIONS } from './assistant/extras.js';
 import { VERSION } from './version.js';
 import { mayUse } from './auth/scopes.js';
-import { ownerOfAuth } from './auth/verify.js';
+import { ownerOfAuth } from './auth/owner.js';
 
 export interface BuildOptions {
   config: Config;
@@ -24,6 +24,8 @@ export interface BuildOptions {
   /** Shared services (HTTP agent, caches, confirmation book); one per process, shared by HTTP sessions. */
   services?: Services;
   catalogue?: readonly ToolDef[];
+  /** One server per HTTP request (createMcpHandler): nothing it holds outlives the request. */
+  stateless?: boolean;
 }
 
 export interface BuiltServer {
@@ -112,12 +114,12 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   const server = mcp.server;
 
   const cards = opts.config.allowSpend && opts.config.approval === 'human';
-  // CHAIN_MCP_DYNAMIC: this session's enabled toolsets (each MCP session has its own).
+  // CHAIN_MCP_DYNAMIC: this session's enabled toolsets (each MCP session has its own; a stateless request's die with it).
   let toolsets: ToolsetSession | undefined;
   const session = async (): Promise<ToolsetSession | undefined> => {
     if (!sessioned(opts.config)) return undefined;
     const { tools, catalogue } = await selection();
-    toolsets ??= new ToolsetSession(tools, catalogue, opts.config);
+    toolsets ??= new ToolsetSession(tools, catalogue, opts.config, opts.stateless);
     return toolsets;
   };
 
@@ -155,7 +157,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     const scopes = ctx.http?.authInfo?.scopes;
     if (tool && scopes && !mayUse(tool, scopes)) return { content: [{ type: 'text', text: `Tool "${tool.name}" is outside this token's scopes.` }], isError: true };
     // By default a family left out of the list still answers when called by name; only the dynamic start refuses.
-    if (tool && dynamic && opts.config.dynamic && !dynamic.visible(tool)) return { content: [{ type: 'text', text: dynamic.notEnabled(tool) }], isError: true };
+    if (tool && dynamic && opts.config.dynamic && !dynamic.callable(tool)) return { content: [{ type: 'text', text: dynamic.notEnabled(tool) }], isError: true };
     if (!tool) {
       const hidden = catalogue.find((t) => t.name === request.params.name);
       // A tool that exists but is hidden by a tier or filter is a tool result the model reads (and can

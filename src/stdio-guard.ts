@@ -1,5 +1,5 @@
 import { Transform, type TransformCallback } from 'node:stream';
-import { parseJSONRPCMessage } from '@modelcontextprotocol/server';
+import { parseJSONRPCMessage, RELATED_TASK_META_KEY } from '@modelcontextprotocol/server';
 
 /**
  * Sits between stdin and the SDK's stdio transport. The SDK silently drops a line that is
@@ -79,7 +79,29 @@ function idOf(value: unknown): string | number | null {
   return typeof id === 'string' || (typeof id === 'number' && Number.isFinite(id)) ? id : null;
 }
 
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isId = (v: unknown) => typeof v === 'string' || Number.isSafeInteger(v);
+
+/**
+ * The common request or notification, recognised without the SDK's schema pass: only shapes that
+ * schema certainly accepts (the keys it allows, a string method, a string or integer id, object
+ * params whose `_meta` holds nothing it checks but a progress token). Anything else goes through
+ * the schema, so what passes and what is refused is unchanged; the SDK parses each line again.
+ */
+export function plainlyValid(value: unknown): boolean {
+  if (!isObject(value) || value.jsonrpc !== '2.0' || typeof value.method !== 'string') return false;
+  for (const key in value) if (!REQUEST_KEYS.has(key)) return false;
+  if ('id' in value && !isId(value.id)) return false;
+  if (!('params' in value)) return true;
+  if (!isObject(value.params)) return false;
+  if (!('_meta' in value.params)) return true;
+  const meta = value.params._meta;
+  return isObject(meta) && Object.keys(meta).every((k) => k !== 'progressToken' && k !== RELATED_TASK_META_KEY);
+}
+
 function isMessage(value: unknown): boolean {
+  if (plainlyValid(value)) return true;
   try {
     parseJSONRPCMessage(value);
     return true;

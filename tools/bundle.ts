@@ -4,12 +4,14 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
 import { BUNDLE_ENTRY, ICON } from './gen-manifest.js';
+import { megabytes, SIZE_PAGES, writeTarballSizes } from './pack-sizes.js';
 
 /**
  * `npm run pack`: one self-contained ESM file (esbuild; no node_modules needed at run
  * time) next to manifest.json and the icon in bundle/stage, then `mcpb pack` into
- * bundle/chain-mcp.mcpb. `node dist/tools/bundle.js --bin` (part of `npm run build`) writes the
- * same file as dist/chain-mcp.js, the package's `bin`.
+ * bundle/chain-mcp.mcpb, then the npm tarball's sizes into the docs (tools/pack-sizes.ts).
+ * `node dist/tools/bundle.js --bin` (part of `npm run build`) writes the same file as
+ * dist/chain-mcp.js, the package's `bin`.
  */
 
 export interface BundleOptions {
@@ -91,5 +93,8 @@ if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1]
     const entry = await stageBundle({ root, stageDir });
     packBundle({ root, stageDir, mcpbFile });
     process.stderr.write(`bundle: ${entry} (${Math.round(statSync(entry).size / 1024)} KB)\npacked: ${mcpbFile} (${Math.round(statSync(mcpbFile).size / 1024)} KB)\n`);
+    // The npm tarball's sizes in the docs come from here, never from a hand (tools/pack-sizes.ts).
+    const sizes = writeTarballSizes(root);
+    process.stderr.write(`npm tarball: ${megabytes(sizes.packed)} packed, ${megabytes(sizes.unpacked)} unpacked, written in ${SIZE_PAGES.join(' and ')}\n`);
   }
 }

@@ -78,10 +78,12 @@ export function serverJsonEnv(settings: readonly Setting[] = SETTINGS): Array<Re
   });
 }
 
-/** server.json with its variables regenerated (the rest of the file is kept as written). */
-export function serverJsonText(current: string): string {
-  const server = JSON.parse(current) as { packages: Array<Record<string, unknown>> };
-  server.packages = server.packages.map(({ runtimeHint: _, ...p }) => ({ ...p, environmentVariables: serverJsonEnv() }));
+/** server.json with its identity (package.json's mcpName, name and version) and variables regenerated; the rest is kept as written. */
+export function serverJsonText(current: string, pkg: PackageJson = readPackage()): string {
+  const server = JSON.parse(current) as { name: string; version: string; packages: Array<Record<string, unknown>> };
+  if (pkg.mcpName) server.name = pkg.mcpName;
+  server.version = pkg.version;
+  server.packages = server.packages.map(({ runtimeHint: _, ...p }) => ({ ...p, identifier: pkg.name, version: pkg.version, environmentVariables: serverJsonEnv() }));
   return `${JSON.stringify(server, null, 2)}\n`;
 }
 
@@ -89,31 +91,33 @@ const PROMPTS = [
   {
     name: 'portfolio_report',
     description: PROMPT_INFO.portfolio_report.description,
-    arguments: ['address'],
+    arguments: [...PROMPT_INFO.portfolio_report.args],
     text: `Report what ${ph('arguments.address')} holds on X, P and C (account_overview), in display units.`,
   },
   {
     name: 'validator_report',
     description: PROMPT_INFO.validator_report.description,
-    arguments: ['nodeID'],
+    arguments: [...PROMPT_INFO.validator_report.args],
     text: `Report on the validator ${ph('arguments.nodeID')} (validator_lookup).`,
   },
   {
     name: 'staking_options',
     description: PROMPT_INFO.staking_options.description,
-    arguments: [],
+    arguments: [...PROMPT_INFO.staking_options.args],
     text: 'Explain the staking options and the deposit offers active now (network_overview).',
   },
   {
     name: 'guarded_transfer',
     description: PROMPT_INFO.guarded_transfer.description,
-    arguments: ['to', 'amount'],
+    arguments: [...PROMPT_INFO.guarded_transfer.args],
     text: `Send ${ph('arguments.amount')} of the native asset to ${ph('arguments.to')} with transfer: preview first, execute only after I confirm.`,
   },
 ];
 
 interface PackageJson {
   name: string;
+  /** The MCP Registry name (server.json's `name`). */
+  mcpName?: string;
   version: string;
   description: string;
   license?: string;
@@ -129,7 +133,7 @@ export function buildManifest(catalogue: readonly ToolDef[] = CATALOGUE, pkg: Pa
     long_description: [
       pkg.description,
       '',
-      'Read-only by default. Spending tools appear only when you allow spending and give a keystore user; each spend returns a preview and runs once only after you confirm it.',
+      'Read-only by default. Spending tools appear only when you allow spending and a key signs: your own (chain-mcp key new or key import, in a terminal) or a keystore user on your node; each spend returns a preview and runs once only after you approve it.',
       'Credentials stay in the server environment and never pass through the chat.',
     ].join('\n'),
     author: { name: 'chain-mcp contributors' },

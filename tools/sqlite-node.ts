@@ -22,7 +22,6 @@ function checkout(): string {
 }
 
 const ROOT = checkout();
-const CACHE = join(ROOT, 'node_modules', '.cache', `chain-mcp-node-${SQLITE_NODE_VERSION}`);
 
 /** Whether the running Node has node:sqlite without a flag. */
 export function thisNodeHasSqlite(): boolean {
@@ -40,10 +39,7 @@ export function noSqliteNodeMessage(platform: NodeJS.Platform, arch: string, why
   return `No Node.js with node:sqlite for the SQLite state tests on ${platform}-${arch} (${why}): run the tests on Node.js 22.13 or later, or set CHAIN_MCP_SQLITE_NODE=/path/to/node (22.13 or later).`;
 }
 
-/**
- * The path of a Node with node:sqlite: this one, CHAIN_MCP_SQLITE_NODE, or the registry's Node 24
- * (fetched once; parallel callers each unpack into their own folder and rename it into place).
- */
+/** The path of a Node with node:sqlite: this one, CHAIN_MCP_SQLITE_NODE, or the registry's Node 24. */
 export function sqliteNode(env: NodeJS.ProcessEnv = process.env): string {
   if (thisNodeHasSqlite()) return process.execPath;
   const pinned = env.CHAIN_MCP_SQLITE_NODE;
@@ -51,17 +47,28 @@ export function sqliteNode(env: NodeJS.ProcessEnv = process.env): string {
     if (!existsSync(pinned) || !statSync(pinned).isFile()) throw new Error(`CHAIN_MCP_SQLITE_NODE=${pinned} is not a file: point it at a node binary (22.13 or later), or unset it.`);
     return pinned;
   }
+  return registryNode();
+}
+
+/**
+ * The registry's Node binary of `version` for this machine (Node 24 by default), fetched once with
+ * `npm pack` into node_modules/.cache; parallel callers each unpack into their own folder and
+ * rename it into place. Also what runs developer tools that need a newer Node than this one (the
+ * conformance suite, MCP Inspector), `npm run test:node` and the install test's Node 24 run.
+ */
+export function registryNode(version: string = SQLITE_NODE_VERSION): string {
+  const cache = join(ROOT, 'node_modules', '.cache', `chain-mcp-node-${version}`);
   const pkg = binaryPackage(process.platform, process.arch);
   if (!pkg) throw new Error(noSqliteNodeMessage(process.platform, process.arch, 'the npm registry has no Node binary package for it'));
-  const bin = join(CACHE, process.platform === 'win32' ? 'node.exe' : 'node');
+  const bin = join(cache, process.platform === 'win32' ? 'node.exe' : 'node');
   if (existsSync(bin)) return bin;
-  mkdirSync(dirname(CACHE), { recursive: true });
-  const work = mkdtempSync(`${CACHE}.tmp-`);
+  mkdirSync(dirname(cache), { recursive: true });
+  const work = mkdtempSync(`${cache}.tmp-`);
   try {
     const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
     let tarball: string;
     try {
-      const out = execFileSync(npm, ['pack', `${pkg.name}@${SQLITE_NODE_VERSION}`, '--json', '--ignore-scripts', '--pack-destination', work], {
+      const out = execFileSync(npm, ['pack', `${pkg.name}@${version}`, '--json', '--ignore-scripts', '--pack-destination', work], {
         cwd: work,
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,7 +77,7 @@ export function sqliteNode(env: NodeJS.ProcessEnv = process.env): string {
       tarball = join(work, (JSON.parse(out) as Array<{ filename: string }>)[0]!.filename);
     } catch (err) {
       const detail = ((err as { stderr?: string }).stderr ?? (err as Error).message).trim().split('\n').pop();
-      throw new Error(noSqliteNodeMessage(process.platform, process.arch, `npm pack ${pkg.name}@${SQLITE_NODE_VERSION} failed: ${detail}`));
+      throw new Error(noSqliteNodeMessage(process.platform, process.arch, `npm pack ${pkg.name}@${version} failed: ${detail}`));
     }
     execFileSync('tar', ['xzf', tarball, '-C', work, pkg.bin], { stdio: ['ignore', 'ignore', 'pipe'] });
     rmSync(tarball);
@@ -79,7 +86,7 @@ export function sqliteNode(env: NodeJS.ProcessEnv = process.env): string {
     renameSync(final, join(work, process.platform === 'win32' ? 'node.exe' : 'node'));
     rmSync(unpacked, { recursive: true, force: true });
     try {
-      renameSync(work, CACHE);
+      renameSync(work, cache);
     } catch {
       // Another worker won the race: its copy is the same binary.
     }

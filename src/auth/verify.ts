@@ -2,25 +2,11 @@ import { errors, jwtVerify } from 'jose';
 import { type AuthInfo, OAuthError, OAuthErrorCode, type OAuthTokenVerifier } from '@modelcontextprotocol/server';
 import type { Issuer } from './issuer.js';
 
+// Kept here for the modules that import them with the verifier; server.ts takes them from owner.ts (no jose at start).
+export { ownerFor, ownerOfAuth, subjectOf } from './owner.js';
+
 /** Asymmetric algorithms only: a symmetric (HS*) token could be minted by anyone holding the shared key. */
 export const ALGORITHMS = ['RS256', 'ES256', 'EdDSA'];
-
-/** The subject of a verified token: who owns the confirmation ids, approvals and passkeys it makes. */
-export function subjectOf(auth: AuthInfo | undefined): string | undefined {
-  const sub = auth?.extra?.sub;
-  return typeof sub === 'string' ? sub : undefined;
-}
-
-/** The owner a token's subject stands for in the state store: never equal to an MCP session id or the local owner. */
-export function ownerFor(subject: string): string {
-  return `oauth:${subject}`;
-}
-
-/** The owner of what a verified token's calls make (confirmation ids, approvals); undefined without OAuth. */
-export function ownerOfAuth(auth: AuthInfo | undefined): string | undefined {
-  const sub = subjectOf(auth);
-  return sub === undefined ? undefined : ownerFor(sub);
-}
 
 /**
  * The token's scopes: `scope` (RFC 9068, space-separated), `scp` (a list: Microsoft's, Okta's) and

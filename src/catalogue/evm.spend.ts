@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { isHexData } from '../codec/index.js';
+import { hexToBytes, isHexData } from '../codec/index.js';
 import { InputError } from '../errors.js';
 import { chainSelector } from '../core/fields.js';
 import { defineTool, type SpendLimits, type ToolDef } from '../core/tool.js';
 import { decodeRawEvmTx, type EvmTxFacts, erc20Transfer, maxFeeWei } from '../spend/rlp.js';
+import { evmTxHash } from '../spend/issued-id.js';
 import { issuedText } from '../spend/result.js';
 import { weiAmount } from '../summarize/format.js';
 
@@ -57,6 +58,8 @@ export const evmSpendTools: ToolDef[] = [
     output: z.object({ txHash: z.string().describe('Transaction hash.') }),
     request: { kind: 'rpc', endpoint: 'evm', method: 'eth_sendRawTransaction', params: (i) => [i.signedTx] },
     decode: (raw) => ({ txHash: typeof raw === 'string' ? raw : String((raw as { result?: unknown })?.result ?? '') }),
+    // The node answers keccak256 of exactly these bytes; any other answer is not taken.
+    issuedID: (i) => evmTxHash(hexToBytes(i.signedTx)),
     plan: async (i, ctx) => {
       const facts = decoded(i.signedTx);
       if (!facts && i.signedTx.length < 4) throw new InputError('signedTx', 'not a signed transaction (too short)');

@@ -12,6 +12,7 @@ import {
   feeLine,
   endsWithLine,
   headLines,
+  inputBytes,
   nodeHex,
   payloadBytes,
   resolveAsset,
@@ -22,6 +23,7 @@ import {
 } from '../spend/plan.js';
 import { strangerLine } from '../summarize/stranger.js';
 import { decodeTx, issuedText, TxOut } from '../spend/result.js';
+import { atomicTxID } from '../spend/issued-id.js';
 
 /** Asset chain transactions, endpoint /ext/bc/X (spec document 2). Spend tier: preview, then confirm. */
 
@@ -504,6 +506,8 @@ export function issueSignedTx(opts: {
     decode: decodeTx,
     plan: (i, ctx) => opaquePlan(ctx, i.tx, i.encoding, opts.chain),
     validate: (i) => void payloadBytes('tx', i.tx, i.encoding),
+    // The node answers the bytes' own ID (sha256 of exactly these bytes); any other answer is not taken.
+    issuedID: (i) => atomicTxID(inputBytes('tx', i.tx, i.encoding)),
     limits: () => ({ recipients: [], opaque: 'this transaction' }),
     summarize: (o) => issuedText(opts.done, o.txID, opts.statusTool),
   });

@@ -122,8 +122,10 @@ export async function fetchUtxos(ctx: ToolContext, endpoint: Endpoint, method: s
       if (raw.length < input.items) raw.push(text);
     }
     lastPage = fetched < pageSize;
-    if (input.fetchAll) await ctx.progress(pages, maxPages, `page ${pages}: ${fetched} UTXOs, ${seen.size} distinct so far`);
-    if (lastPage || !endIndex) break;
+    const done = lastPage || !endIndex || pages >= maxPages;
+    // maxPages is a cap, not the count: the total is known (and given) only with the last page.
+    if (input.fetchAll) await ctx.progress(pages, done ? pages : undefined, `page ${pages}: ${fetched} UTXOs, ${seen.size} distinct so far`);
+    if (done || !endIndex) break;
     startIndex = endIndex;
   }
   const totals: UtxoPageOut['totals'] = [];

@@ -104,6 +104,11 @@ export interface ToolDef<I extends AnyObject = AnyObject, O extends AnyObject = 
    * keystore signer it is refused before any request, naming `localOnly` (what it does).
    */
   localOnly?: string;
+  /**
+   * Spend tier, bytes signed by the caller: the ID the chain gives them (computed from the bytes).
+   * The node's answer (the output's `txID` or `txHash`) is taken only when it is this ID.
+   */
+  issuedID?(input: z.output<I>): Promise<string>;
   /** Spend tier, required: amount and recipients from the input alone, no request. */
   limits?(input: z.output<I>): SpendLimits;
   /**

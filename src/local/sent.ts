@@ -6,14 +6,18 @@
  * X, P and C atomic transactions: GET /v2/transactions?address=<the key>&startTime=… (magellan
  * api/v2.go, params `address`, `startTime`, `limit`, paged with `next`); each counts what its
  * inputs held by the key bring less its outputs to the key alone (one owner, threshold 1, no
- * locktime beyond the transaction), native asset only: amounts paid away and fees. EVM
- * transactions: GET /v2/ctransactions?fromAddress=<0x>&startTime=…; each counts its value
- * (unless to the key's own 0x address) and the most its gas could burn (gas limit × max fee).
+ * locktime beyond the transaction), native asset only: amounts paid away and fees. A C-Chain
+ * atomic transaction carries its EVM side there too (magellan services/indexes/cvm/writer.go,
+ * services/indexes/avax/reader_list_txs.go `collectCvmTransactions`): an export from C lists its
+ * EVM inputs, an import into C its 0x credits, each with the 0x address in `caddresses`. Magellan
+ * finds a transaction by the X/P owners of its outputs and of the outputs it spends, so an export
+ * from C is listed when it exports to the key's own address (the local signer builds no other
+ * under a daily limit), and an import into C when the key's outputs fund it. EVM transactions:
+ * GET /v2/ctransactions?fromAddress=<0x>&startTime=…; each counts its value (unless to the key's
+ * own 0x address) and the most its gas could burn (gas limit × max fee).
  *
- * What the record cannot show: an atomic C export's EVM inputs and an atomic C import's 0x
- * credits (only its fee is counted here), and a deposit's lock (a deposited output looks like the
- * key's own); those are counted by the state store's own ledger, which the caller takes when it
- * says more.
+ * What the record cannot show: a deposit's lock (a deposited output looks like the key's own); it
+ * is counted by the state store's own ledger, which the caller takes when it says more.
  */
 import type { ToolContext } from '../core/tool.js';
 import type { LocalEnv } from './env.js';
@@ -49,29 +53,44 @@ async function all(ctx: ToolContext, path: string, first: Array<[string, string]
     const raw = obj(await ctx.indexer(path, query));
     items.push(...arr(raw[key]));
     const next = typeof raw.next === 'string' && raw.next.trim() !== '' ? raw.next : undefined;
-    if (!next) return items;
+    // /v2/ctransactions has no `next` (magellan ListCTransactions): a full page may not be all of it.
+    if (!next) return arr(raw[key]).length >= PAGE ? undefined : items;
     query = [...new URLSearchParams(next.includes('?') ? next.slice(next.indexOf('?') + 1) : next)];
   }
   return undefined;
 }
 
-/** What one X/P/C atomic transaction of the indexer took from the key (native, smallest unit). */
-function xpSent(tx: Record<string, unknown>, key: string, native: string, cChainID: string): bigint {
+/** The one 0x address of a C-Chain atomic record's input or output (`caddresses`, EIP-55), lower case. */
+function evmOwner(o: Record<string, unknown>): string | undefined {
+  const c = arr(o.caddresses);
+  return c.length === 1 && typeof c[0] === 'string' ? c[0].toLowerCase() : undefined;
+}
+
+/**
+ * What one X/P/C atomic transaction of the indexer took from the key (native, smallest unit): its
+ * inputs the key held (UTXOs of the key's address; an export from C lists its EVM inputs with the
+ * 0x address in `caddresses`) less its outputs the key alone can spend (the key's address, one
+ * owner, threshold 1, no locktime beyond the transaction; an import into C lists its 0x credits in
+ * `caddresses`, the key's own 0x address being the key's alone).
+ */
+function xpSent(tx: Record<string, unknown>, key: string, evm: string, native: string): bigint {
   let held = 0n;
   for (const i of arr(tx.inputs)) {
     const o = obj(obj(i).output);
-    if (o.assetID === native && arr(o.addresses).map(String).includes(key)) held += big(o.amount);
+    if (o.assetID === native && (arr(o.addresses).map(String).includes(key) || evmOwner(o) === evm)) held += big(o.amount);
   }
   if (held === 0n) return 0n;
-  // An import into C credits 0x addresses the record does not list as outputs: its fee is counted here, its credit by the store.
-  if (tx.chainID === cChainID && arr(tx.outputs).length === 0) return big(tx.txFee ?? 0);
   const at = unixOf(tx.timestamp);
   let kept = 0n;
   for (const raw of arr(tx.outputs)) {
     const o = obj(raw);
+    if (o.assetID !== native) continue;
     const addresses = arr(o.addresses).map(String);
-    const alone = addresses.length === 1 && addresses[0] === key && Number(o.threshold ?? 1) === 1 && !(Number(o.locktime ?? 0) > at);
-    if (o.assetID === native && alone) kept += big(o.amount);
+    const credit = arr(o.caddresses).length > 0;
+    const alone = credit
+      ? addresses.length === 0 && evmOwner(o) === evm
+      : addresses.length === 1 && addresses[0] === key && Number(o.threshold ?? 1) === 1 && !(Number(o.locktime ?? 0) > at);
+    if (alone) kept += big(o.amount);
   }
   return held > kept ? held - kept : 0n;
 }
@@ -105,7 +124,7 @@ export async function chainSent(ctx: ToolContext, env: LocalEnv, nowMs: number):
       const id = String(tx.id ?? '');
       if (seen.has(id)) continue;
       seen.add(id);
-      sent += xpSent(tx, key, env.network.assetID, env.chainIDs.C);
+      sent += xpSent(tx, key, evm, env.network.assetID);
     }
     for (const raw of ctxs) {
       const tx = obj(raw);

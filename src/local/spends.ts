@@ -264,6 +264,14 @@ export const TRANSFER_BUILDERS: Record<string, LocalBuilder> = {
     const to = parseChainAddress(String(args.to));
     const assetID = await assetBytes(ctx, env, args.assetID);
     if (formatCb58Id(assetID) !== env.network.assetID) throw new InputError('assetID', 'the local signer exports only the native asset from C');
+    // The indexer finds an export from C only by the X/P owners of its outputs, so under a daily
+    // limit one to another's address could not be counted from the chain (src/local/sent.ts).
+    if (ctx.config.maxSpendPerDay !== undefined && Buffer.compare(to.bytes, env.signer.addresses.shortId) !== 0) {
+      throw new InputError(
+        'to',
+        "under CHAIN_MCP_MAX_SPEND_PER_DAY an export from C goes to the key's own X or P address: the indexer lists it only by the addresses of its outputs, so the daily total could not count one to another address from the chain; export to your own address, then send from there",
+      );
+    }
     const tx = await cExport(ctx, env, args.amount as bigint, to.chain as 'X' | 'P', to.bytes, args.baseFee);
     return single(ctx, env, { chain: 'C', built: tx, bytes: tx.bytes }, ['Not done yet: xvm_import completes it (with txID of this export).'], [], (ids) =>
       `Exported from C: issued once, txID ${ids[0]}. Complete it with xvm_import {"to": "${String(args.to)}", "sourceChain": "C", "txID": "${ids[0]}"} once Accepted.`,

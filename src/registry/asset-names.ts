@@ -74,9 +74,11 @@ const PLACEHOLDER = '11111111111111111111111111111111LpoYY';
 
 export async function resolveAssetNames(input: AnyObject, args: unknown, ctx: ToolContext, validate: (args: unknown) => void): Promise<unknown> {
   if (!args || typeof args !== 'object') return args;
+  const nameSites = (a: Record<string, unknown>) => sitesOf(input.shape as Record<string, z.ZodType>, a).filter((s) => !isCb58Id(String(s.holder[s.key])));
+  // Most calls name no asset: the input is copied (to be rewritten) only when one does.
+  if (nameSites(args as Record<string, unknown>).length === 0) return args;
   const copy = structuredClone(args) as Record<string, unknown>;
-  const sites = sitesOf(input.shape as Record<string, z.ZodType>, copy).filter((s) => !isCb58Id(String(s.holder[s.key])));
-  if (sites.length === 0) return args;
+  const sites = nameSites(copy);
   // Every other field is checked first, so a malformed input is refused before any lookup.
   const placeholder = structuredClone(copy);
   const shape = input.shape as Record<string, z.ZodType>;

@@ -63,7 +63,16 @@ export function sessioned(config: Pick<Config, 'dynamic' | 'toolsetsChosen'>): b
   return config.dynamic || !config.toolsetsChosen;
 }
 
-/** One MCP session's enabled toolsets. */
+/** What a request without a session is told about enabling: nothing is remembered, and every tool is callable by name. */
+export const NO_SESSION =
+  'This connection has no session (stateless HTTP): enabling a toolset is not remembered after this request and the tool list stays as it starts; every tool of a toolset listed here can be called by name without enabling it.';
+
+/**
+ * One MCP session's enabled toolsets. `stateless`: the server answers one request and is gone
+ * (stateless HTTP, either protocol era), so no enable_toolset can outlive it; the list stays the
+ * starting one and every allowed tool is callable by name, or a dynamic start could never reach
+ * the tools it keeps out of the list.
+ */
 export class ToolsetSession {
   private readonly enabled: Set<Toolset>;
 
@@ -72,6 +81,7 @@ export class ToolsetSession {
     private readonly allowed: readonly ToolDef[],
     private readonly catalogue: readonly ToolDef[],
     private readonly config: Config,
+    private readonly stateless = false,
   ) {
     this.enabled = new Set(startingToolsets(config.dynamic));
   }
@@ -83,6 +93,11 @@ export class ToolsetSession {
   visible(tool: ToolDef): boolean {
     // By default only the reads of the rarely used families wait for enable_toolset.
     return this.enabled.has(tool.toolset) || (!this.config.dynamic && tool.tier !== 'read');
+  }
+
+  /** Whether a call by name is answered: a listed tool, or any allowed tool where no session could list it. */
+  callable(tool: ToolDef): boolean {
+    return this.stateless || this.visible(tool);
   }
 
   /** Why a tool the tiers allow is not callable yet, with the call that enables it. */
@@ -106,6 +121,7 @@ export class ToolsetSession {
   private list(): DiscoveryResult {
     const rows = TOOLSETS.map((toolset) => ({ toolset, about: this.about(toolset), tools: this.of(toolset).length, enabled: this.enabled.has(toolset) }));
     const lines = rows.map((r) => `- ${r.toolset} (${r.tools} tool${r.tools === 1 ? '' : 's'}${r.enabled ? ', enabled' : r.tools === 0 ? ', not available here' : ''}): ${r.about}`);
+    if (this.stateless) return ok([NO_SESSION, 'Toolsets (get_toolset_tools names the tools of one):', ...lines].join('\n'), { toolsets: rows, session: false });
     return ok([`Toolsets (enable one with enable_toolset):`, ...lines].join('\n'), { toolsets: rows });
   }
 
@@ -126,10 +142,14 @@ export class ToolsetSession {
     const tools = this.of(toolset);
     if (tools.length === 0) return refuse(this.unavailable(toolset));
     if (this.enabled.has(toolset)) return ok(`The ${toolset} toolset is already enabled (${tools.length} tools).`, { toolset, enabled: true, tools: tools.map((t) => t.name) });
-    this.enabled.add(toolset);
     // Names and one-line descriptions only: the host re-lists tools (list_changed) and gets the
     // schemas there; repeating every schema here doubled what the model read.
     const described = tools.map((t) => ({ name: t.name, description: firstLine(t.description) }));
+    if (this.stateless) {
+      const text = [`${NO_SESSION} The ${toolset} tools, callable by name now:`, ...described.map((t) => `- ${t.name}: ${t.description}`)].join('\n');
+      return ok(text, { toolset, enabled: false, session: false, tools: described });
+    }
+    this.enabled.add(toolset);
     const text = [`Enabled ${toolset}: ${tools.length} tool(s), callable now (their input schemas come with the updated tool list):`, ...described.map((t) => `- ${t.name}: ${t.description}`)].join('\n');
     return { ...ok(text, { toolset, enabled: true, tools: described }), changed: true };
   }

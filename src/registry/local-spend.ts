@@ -8,6 +8,7 @@ import type { LocalEnv } from '../local/env.js';
 import type { LocalRecord } from '../local/records.js';
 import type { Services } from '../services.js';
 import type { LocalSigner } from '../signer/types.js';
+import { disagreed, NodeDisagreed, sameID, shownID } from '../spend/issued-id.js';
 import { checkOutflow, checkOwn, checkPrefixes, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
 import { isStrangerLine, oneLine } from '../summarize/stranger.js';
 import { type CallHooks, ownerOf } from './context.js';
@@ -72,46 +73,19 @@ function keyOwns(signer: LocalSigner): (address: string) => Promise<boolean | un
   };
 }
 
-/** The node named another txID than the signed bytes' own: the bytes went out, the node's word is not taken. */
-class NodeDisagreed extends Error {
-  constructor(readonly named: string) {
-    super('the node named another txID');
-  }
-}
-
-/** What the node named, shown safely: quoted and escaped (a quote or a newline cannot break the answer), clipped. */
-const shownID = (named: string) => JSON.stringify(named.length > 100 ? `${named.slice(0, 100)}…` : named);
-
 /** Issues one signed step; the node's txID is taken only when it is the ID of the bytes sent (`expected`). */
 async function issueStep(ctx: ToolContext, chain: 'X' | 'P' | 'C' | 'EVM', hex: string, expected: string): Promise<string> {
   if (chain === 'EVM') {
     const raw = await ctx.rpc('evm', 'eth_sendRawTransaction', [hex], { retry: false });
     if (typeof raw !== 'string' || raw === '') throw new ChainMcpError('malformed', 'The node answered eth_sendRawTransaction without a transaction hash.');
-    // Hex hashes compare without case; anything else must be the keccak256 of the bytes exactly.
-    if (raw.toLowerCase() !== expected.toLowerCase()) throw new NodeDisagreed(raw);
+    if (!sameID(raw, expected)) throw new NodeDisagreed(raw);
     return expected;
   }
   const where = chain === 'X' ? (['xvm', 'xvm.issueTx'] as const) : chain === 'P' ? (['platform', 'platform.issueTx'] as const) : (['cx', 'cx.issueTx'] as const);
   const raw = (await ctx.rpc(where[0], where[1], { tx: hex, encoding: 'hex' }, { retry: false })) as { txID?: unknown };
   if (typeof raw?.txID !== 'string' || raw.txID === '') throw new ChainMcpError('malformed', `The node answered ${where[1]} without a txID.`);
-  if (raw.txID !== expected) throw new NodeDisagreed(raw.txID);
+  if (!sameID(raw.txID, expected)) throw new NodeDisagreed(raw.txID);
   return expected;
-}
-
-/**
- * The answer when the node named another txID: never a success, and nothing that invites sending
- * again (the bytes went out once; whether they are on the chain is for the human to check).
- */
-function disagreed(tool: ToolDef, chain: 'X' | 'P' | 'C' | 'EVM', step: number, of: number, issued: readonly string[], expected: string, named: string): ChainMcpError {
-  const before = issued.map((id, n) => `Step ${n + 1} was issued once (txID ${id}). `).join('');
-  const which = of > 1 ? `step ${step} of ${of}` : tool.name;
-  const after = step < of ? ` Step ${step + 1} was not sent.` : '';
-  const check = chain === 'EVM' ? `eth_getTransactionReceipt {"txHash": "${expected}"}` : `tx_status {"txID": "${expected}"}`;
-  return new ChainMcpError(
-    'unknown_outcome',
-    `${before}The node disagreed about ${which}: the signed bytes sent once have txID ${expected}, but the node answered ${shownID(named)}. It is not known whether it was accepted; it will not be sent again.${after}`,
-    { hint: `Do not send it again. Check ${check} (the bytes' own ID), on another node if this one may be wrong, and the balances, before deciding anything with the human.` },
-  );
 }
 
 const EXPORT_WAIT_MS = 60_000;
@@ -362,7 +336,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
         // The bytes went out: what they spend stays counted.
         if (n === 0) await services.ledger.commit(reserved).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'daily total: reservation not marked sent'));
         log.warn({ audit: 'txid_mismatch', ...audit, step: n + 1, expected, named: shownID(err.named) }, 'the node named another txID than the signed bytes');
-        throw disagreed(tool, step.chain, n + 1, steps.length, txIDs, expected, err.named);
+        throw disagreed(tool.name, n + 1, steps.length, txIDs, expected, err.named);
       }
       const error = toChainMcpError(err);
       const lost = ['timeout', 'connection', 'malformed', 'cancelled', 'too_large'].includes(error.kind) || (error instanceof HttpStatusError && error.status >= 500);

@@ -8,6 +8,7 @@ import type { Services } from '../services.js';
 import { TOTAL_PREFIX } from '../approval/head.js';
 import { formatAmount } from '../codec/index.js';
 import { type AmountFact, amountFacts, amountLines } from '../spend/amounts.js';
+import { disagreed, sameID, shownID } from '../spend/issued-id.js';
 import { checkOwn, checkWithFee, checkWithoutRequests, overDailyTotal, pinNetwork, spendLimits } from '../spend/guard.js';
 import { txFees } from '../spend/plan.js';
 import type { Reservation } from '../state/store.js';
@@ -125,10 +126,10 @@ export function linkMode(services: Services): 'passkey' | 'plain' | 'login' | 'n
 export function noChannel(): ChainMcpError {
   return new ChainMcpError(
     'confirmation',
-    'Refused: this client has no channel to the human (neither form elicitation nor MCP Apps) and no passkey guards the approval link, so no one but the model could approve. Nothing was sent.',
+    'Refused: this client has no channel to the human (neither form nor URL elicitation, nor MCP Apps) and no passkey guards the approval link, so no one but the model could approve. Nothing was sent.',
     {
       hint:
-        'Ways to approve: use a host with form elicitation, or an MCP Apps host (approval card); or the operator registers a passkey once with `chain-mcp passkey add`; ' +
+        'Ways to approve: use a host with form elicitation or URL elicitation, or an MCP Apps host (approval card); or the operator registers a passkey once with `chain-mcp passkey add`; ' +
         'or the operator sets CHAIN_MCP_APPROVAL_LINK=plain, knowing that a model with an HTTP client can then approve on its own.',
     },
   );
@@ -279,6 +280,8 @@ export async function callSpend(
       return textResult(`Declined by the human (${answer}); nothing was sent.`, { status: 'declined', preview: plan.lines }, config);
     }
   }
+  // Bytes the caller signed: their own ID, computed before they go, is the only answer taken.
+  const expected = tool.issuedID ? await tool.issuedID(args) : undefined;
   // Reserved atomically (in the state store, across processes) right before the one request: concurrent confirms cannot overrun the total.
   const reserved = await services.ledger.reserve(total, config.maxSpendPerDay);
   if (!reserved) throw overDailyTotal(total, await services.ledger.spent(), config, services.cachedNetwork());
@@ -310,6 +313,13 @@ export async function callSpend(
     throw error;
   }
   await settle(services, reserved);
+  // The decodes give the node's answer as a string (`txID` of X/P/C atomic, `txHash` of the EVM).
+  const named = String(output.txID ?? output.txHash ?? '');
+  if (expected !== undefined && !sameID(named, expected)) {
+    // The bytes went out (counted above); the node's word for their ID is not taken, nor a success claimed.
+    log.warn({ audit: 'txid_mismatch', ...audit, expected, named: shownID(named) }, 'the node named another txID than the signed bytes');
+    throw disagreed(tool.name, 1, 1, [], expected, named);
+  }
   log.info({ audit: 'issued', ...audit, txID: output.txID ?? output.txHash }, 'spend issued');
   const text = await tool.summarize(output, args, ctx);
   return textResult(text, { status: 'issued', preview: plan.lines, result: declaredOnly(tool, output), ...(approvedBy ? { approvedBy } : {}) }, config);

@@ -149,6 +149,11 @@ function decodeInput(field: string, data: string, encoding: ByteEncoding | undef
   }
 }
 
+/** The bytes the caller gave (signed bytes to issue), refused naming `field` when they do not decode. */
+export function inputBytes(field: string, data: string, encoding: ByteEncoding | undefined): Uint8Array {
+  return decodeInput(field, data, encoding);
+}
+
 /** Payload size of bytes given by the caller, refused here (naming `field`) before any request; the size excludes a checksum. */
 export function payloadBytes(field: string, data: string, encoding: ByteEncoding | undefined): number {
   return decodeInput(field, data, encoding).length;

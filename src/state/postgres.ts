@@ -53,6 +53,8 @@ export class PostgresStore implements StateStore {
     /** The pool, for other users of the same database (rate limits). */
     readonly pool: Pool,
     private readonly url: string,
+    /** pg's own: the reservation's one simple query takes no parameters, so its signer goes in as a literal. */
+    private readonly escapeLiteral: (text: string) => string,
     private readonly log?: Logger,
   ) {}
 
@@ -65,7 +67,7 @@ export class PostgresStore implements StateStore {
     const pool = new pg.Pool({ connectionString: url, max: poolSize });
     // An idle connection that breaks emits here; without a listener it would end the process.
     pool.on('error', (err) => log?.warn({ err: err.message }, 'state store connection lost'));
-    const store = new PostgresStore(pool, url, log);
+    const store = new PostgresStore(pool, url, pg.escapeLiteral, log);
     try {
       await store.transaction(async (c) => {
         await c.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
@@ -99,11 +101,13 @@ export class PostgresStore implements StateStore {
   }
 
   async putConfirmation(id: string, owner: string, expiresAt: number, now: number, maxOpen: number): Promise<boolean> {
-    await this.q('DELETE FROM chain_mcp_confirmations WHERE expires_at < $1', [now]);
-    // Count and insert in one statement; concurrent previews on several replicas may pass the bound by a few, which it only limits memory.
+    // Sweep, count and insert in one statement (one round trip): the count sees the rows as they
+    // were before the sweep, so it counts the live ones only. Concurrent previews on several
+    // replicas may pass the bound by a few, which only limits memory.
     const r = await this.q(
-      'INSERT INTO chain_mcp_confirmations (id, owner, expires_at) SELECT $1, $2, $3 WHERE (SELECT count(*) FROM chain_mcp_confirmations) < $4',
-      [id, owner, expiresAt, maxOpen],
+      `WITH swept AS (DELETE FROM chain_mcp_confirmations WHERE expires_at < $5)
+       INSERT INTO chain_mcp_confirmations (id, owner, expires_at) SELECT $1, $2, $3 WHERE (SELECT count(*) FROM chain_mcp_confirmations WHERE expires_at >= $5) < $4`,
+      [id, owner, expiresAt, maxOpen, now],
     );
     return r.rowCount === 1;
   }
@@ -205,13 +209,11 @@ export class PostgresStore implements StateStore {
   }
 
   async deleteApproval(nonce: string): Promise<void> {
-    await this.q('DELETE FROM chain_mcp_card_secrets WHERE nonce = $1', [nonce]);
-    await this.q('DELETE FROM chain_mcp_approvals WHERE nonce = $1', [nonce]);
+    await this.q('WITH secrets AS (DELETE FROM chain_mcp_card_secrets WHERE nonce = $1) DELETE FROM chain_mcp_approvals WHERE nonce = $1', [nonce]);
   }
 
   async sweepApprovals(now: number): Promise<ApprovalRecord[]> {
-    await this.q('DELETE FROM chain_mcp_card_secrets WHERE expires_at < $1', [now]);
-    const { rows } = await this.q<ApprovalRow>('DELETE FROM chain_mcp_approvals WHERE expires_at < $1 RETURNING *', [now]);
+    const { rows } = await this.q<ApprovalRow>('WITH secrets AS (DELETE FROM chain_mcp_card_secrets WHERE expires_at < $1) DELETE FROM chain_mcp_approvals WHERE expires_at < $1 RETURNING *', [now]);
     return rows.map(approvalFromRow);
   }
 
@@ -233,11 +235,11 @@ export class PostgresStore implements StateStore {
   }
 
   async putPreview(nonce: string, record: string, expiresAt: number, now: number, maxOpen: number): Promise<boolean> {
-    await this.q('DELETE FROM chain_mcp_previews WHERE expires_at < $1', [now]);
-    // Count and insert in one statement, as for confirmations: the bound only limits what is kept.
+    // Sweep, count and insert in one statement, as for confirmations: the bound only limits what is kept.
     const r = await this.q(
-      'INSERT INTO chain_mcp_previews (nonce, record, expires_at) SELECT $1, $2, $3 WHERE (SELECT count(*) FROM chain_mcp_previews) < $4',
-      [nonce, record, expiresAt, maxOpen],
+      `WITH swept AS (DELETE FROM chain_mcp_previews WHERE expires_at < $5)
+       INSERT INTO chain_mcp_previews (nonce, record, expires_at) SELECT $1, $2, $3 WHERE (SELECT count(*) FROM chain_mcp_previews WHERE expires_at >= $5) < $4`,
+      [nonce, record, expiresAt, maxOpen, now],
     );
     return r.rowCount === 1;
   }
@@ -258,16 +260,23 @@ export class PostgresStore implements StateStore {
   }
 
   async reserve(signer: string, amount: bigint, limit: bigint | undefined, now: number): Promise<Reservation | undefined> {
-    return this.transaction(async (c) => {
-      // One reserver per signer at a time, on every replica; released at COMMIT or ROLLBACK.
-      await c.query("SELECT pg_advisory_xact_lock(hashtextextended('chain-mcp-ledger:' || $1, 0))", [signer]);
-      await c.query('DELETE FROM chain_mcp_ledger WHERE signer = $1 AND at <= $2', [signer, now - DAY_MS]);
-      const { rows } = await c.query<{ total: string }>('SELECT coalesce(sum(amount), 0)::text AS total FROM chain_mcp_ledger WHERE signer = $1', [signer]);
-      if (limit !== undefined && BigInt(rows[0]?.total ?? '0') + amount > limit) return undefined;
-      const id = randomBytes(12).toString('base64url');
-      await c.query('INSERT INTO chain_mcp_ledger (id, signer, at, amount) VALUES ($1, $2, $3, $4::numeric)', [id, signer, now, amount.toString()]);
-      return { id, signer };
-    });
+    if (!Number.isSafeInteger(now) || amount < 0n || (limit !== undefined && limit < 0n)) throw new Error('reserve: a time that is not an integer, or a negative amount or limit');
+    const id = randomBytes(12).toString('base64url');
+    const who = this.escapeLiteral(signer);
+    // One round trip: several statements in one simple query run as one transaction, each on a
+    // fresh snapshot. The first takes the signer's advisory lock (one reserver per signer at a time
+    // on every replica, held to the end), so the sum read after it sees every reservation committed
+    // before; the insert happens only when the total stays within the limit. Values are inlined (a
+    // simple query takes no parameters): integers checked above, the signer escaped as a literal.
+    const results = (await this.pool.query(
+      [
+        `SELECT pg_advisory_xact_lock(hashtextextended('chain-mcp-ledger:' || ${who}, 0))`,
+        `DELETE FROM chain_mcp_ledger WHERE signer = ${who} AND at <= ${now - DAY_MS}`,
+        `INSERT INTO chain_mcp_ledger (id, signer, at, amount) SELECT '${id}', ${who}, ${now}, ${amount}::numeric
+         WHERE ${limit === undefined ? 'true' : `(SELECT coalesce(sum(amount), 0) FROM chain_mcp_ledger WHERE signer = ${who}) + ${amount}::numeric <= ${limit}::numeric`}`,
+      ].join(';\n'),
+    )) as unknown as Array<{ rowCount: number | null }>;
+    return results[2]?.rowCount === 1 ? { id, signer } : undefined;
   }
 
   async commit(reservation: Reservation): Promise<void> {

@@ -65,6 +65,44 @@ describe('both protocol eras', () => {
     }
   });
 
+  it('over stateless HTTP with CHAIN_MCP_DYNAMIC: no session to enable toolsets in, so every allowed tool answers by name and the discovery tools say so', async () => {
+    const config = loadConfig({ ...devnetEnv(devnet), CHAIN_MCP_DYNAMIC: 'true' });
+    const services = createServices(config, silentLogger());
+    const server = await serveHttp({ config, log: silentLogger(), services, port: 0 });
+    const url = new URL(`http://127.0.0.1:${server.port}/mcp`);
+    try {
+      const modern = new Client({ name: 'new', version: '0' }, MODERN);
+      await modern.connect(new StreamableHTTPClientTransport(url));
+      const legacy = new Client({ name: 'old', version: '0' });
+      await legacy.connect(new StreamableHTTPClientTransport(url));
+      const listed = async (c: Client) => (await c.listTools()).tools.map((t) => t.name);
+      expect(await listed(modern)).not.toContain('platform_getHeight');
+
+      // A session refuses a tool of a toolset it has not enabled; a request without one answers it.
+      const inSession = await legacy.callTool({ name: 'platform_getHeight', arguments: {} });
+      expect([inSession.isError, JSON.stringify(inSession.content)]).toEqual([true, expect.stringContaining('enable_toolset')]);
+      const stateless = await modern.callTool({ name: 'platform_getHeight', arguments: {} });
+      expect(stateless.isError).not.toBe(true);
+      expect(stateless.structuredContent).toHaveProperty('height');
+
+      const toolsets = await modern.callTool({ name: 'list_toolsets', arguments: {} });
+      expect(JSON.stringify(toolsets.content)).toContain('no session (stateless HTTP)');
+      expect(toolsets.structuredContent).toMatchObject({ session: false });
+      const enabled = await modern.callTool({ name: 'enable_toolset', arguments: { toolset: 'platform' } });
+      expect(enabled.structuredContent).toMatchObject({ toolset: 'platform', enabled: false, session: false });
+      // Nothing was remembered: the next request lists what the start lists.
+      expect(await listed(modern)).not.toContain('platform_getHeight');
+      // The session's own enable still works as before.
+      await legacy.callTool({ name: 'enable_toolset', arguments: { toolset: 'platform' } });
+      expect(await listed(legacy)).toContain('platform_getHeight');
+      await legacy.close();
+      await modern.close();
+    } finally {
+      await server.close();
+      await services.close();
+    }
+  });
+
   it('over stdio: the opening message decides, one binary serves both', async () => {
     for (const [options, era, version] of [
       [{}, 'legacy', '2025-11-25'],

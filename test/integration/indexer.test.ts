@@ -92,6 +92,20 @@ describe('indexer toolset against the devnet', () => {
     expect(out.text).toContain('unspent');
   });
 
+  it("a C-Chain export as Magellan records it: its EVM input named by the 0x address that paid, its output by the X owner", async () => {
+    const d1 = devnetKey(1);
+    const exported = [...state().txs.values()].find((t) => t.chain === 'C' && t.type === 'export' && t.status === 'Accepted')!;
+    const tx = await stack.call('indexer_getTransaction', { id: exported.id });
+    expect(tx.isError, tx.text).toBe(false);
+    expect(tx.structured?.type).toBe('atomic_export_tx');
+    const inputs = items(tx, 'inputs') as Array<{ addresses: string[] }>;
+    expect(inputs.map((i) => i.addresses.map((a) => a.toLowerCase()))).toEqual([[d1.c.toLowerCase()]]);
+    expect((items(tx, 'from') as string[]).map((a) => a.toLowerCase())).toEqual([d1.c.toLowerCase()]);
+    expect(tx.structured?.to).toEqual([bareAddress(d1.x)]);
+    expect(tx.text).toMatch(new RegExp(`5\\.00028 CAM from ${d1.c}`, 'i'));
+    expect(tx.text).not.toContain('(no address)');
+  });
+
   it("says sent or received and the net amount for the queried address, the page size and the order", async () => {
     const rent = [...state().txs.values()].find((t) => t.memo === `0x${Buffer.from('rent for November').toString('hex')}`)!;
     const alice = await stack.call('indexer_listTransactions', { address: [aliceKey().x], limit: 3 });

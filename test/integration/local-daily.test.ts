@@ -165,3 +165,76 @@ describe('the daily total counts what the chain records the key sent: editing th
     }
   });
 });
+
+describe("C-Chain atomic moves are counted from the indexer's record (Magellan lists their EVM side)", () => {
+  const LIMIT = CAM;
+  const DAILY = { CHAIN_MCP_MAX_SPEND_PER_DAY: String(LIMIT) };
+  const SEED_FEE = 1_000_000n;
+  const X_FEE = 1_000_000n;
+
+  /** A C->X or X->C transfer of 0.5 CAM under the daily limit on a SQLite file; what its ledger counted, then the rows deleted. */
+  async function transferThenWipe(args: Record<string, unknown>): Promise<{ store: StateStore; counted: bigint }> {
+    const store = await SqliteStore.open(join(dir, `state-c-${Date.now()}.db`));
+    const h = await harness(DAILY, store);
+    const p = await h.call('transfer', args);
+    expect(p.isError, p.text).toBe(false);
+    const done = await h.call('transfer', { ...args, confirm: p.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    const counted = await h.services.ledger.spent();
+    expect(counted).toBeGreaterThan(X_FEE);
+    (store as unknown as { db: { exec(sql: string): void } }).db.exec('DELETE FROM chain_mcp_ledger');
+    expect(await h.services.ledger.spent()).toBe(0n);
+    return { store, counted };
+  }
+
+  it("C->X, the rows deleted: the export's EVM input (the C fee) still counts, so a send 1 nCAM over the limit is refused", async () => {
+    const { store, counted } = await transferThenWipe({ to: devnet.localKey.x, amount: '0.5 CAM', sourceChain: 'C' });
+    try {
+      // The indexer's record of the export, as Magellan writes it: the EVM input with the key's 0x address.
+      const res = await fetch(`${devnet.indexer!.url}/v2/transactions?address=${devnet.localKey.x.slice(2)}&limit=1000`);
+      const exported = ((await res.json()) as { transactions: Array<Record<string, unknown>> }).transactions.find((t) => t.type === 'atomic_export_tx')!;
+      const input = (exported.inputs as Array<{ output: Record<string, unknown> }>)[0]!.output;
+      expect(input.addresses).toBeNull();
+      expect((input.caddresses as string[]).map((a) => a.toLowerCase())).toEqual([devnet.localKey.c.toLowerCase()]);
+      expect(input.caddresses).not.toEqual([devnet.localKey.c.toLowerCase()]);
+      // Exactly 1 nCAM over the limit with the C fee counted; within it without.
+      const amount = LIMIT - SEED_FEE - counted - X_FEE + 1n;
+      const again = await harness(DAILY, store);
+      const before = issued();
+      const r = await again.call('xvm_send', { amount: String(amount), assetID: 'CAM', to: alice().x });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toContain('CHAIN_MCP_MAX_SPEND_PER_DAY');
+      expect(issued()).toBe(before);
+      // One nCAM less fits: the chain's count is exact, not padded.
+      const fits = await again.call('xvm_send', { amount: String(amount - 1n), assetID: 'CAM', to: alice().x });
+      expect(fits.isError, fits.text).toBe(false);
+    } finally {
+      for (const h of open.splice(0)) await h.close();
+      await store.close().catch(() => undefined);
+    }
+  });
+
+  it("X->C to the key's own 0x, the rows deleted: the import's 0x credit is the key's, only the fees count, a send up to the limit goes", async () => {
+    const { store, counted } = await transferThenWipe({ to: `C-${devnet.localKey.x.slice(2)}`, amount: '0.5 CAM' });
+    try {
+      const again = await harness(DAILY, store);
+      const r = await again.call('xvm_send', { amount: String(LIMIT - SEED_FEE - counted - X_FEE), assetID: 'CAM', to: alice().x });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.structured!.status).toBe('preview');
+    } finally {
+      for (const h of open.splice(0)) await h.close();
+      await store.close().catch(() => undefined);
+    }
+  });
+
+  it("cx_export to another's X address is refused under a daily limit, naming `to`; without one it is previewed", async () => {
+    const args = { to: alice().x, amount: '0.5 CAM', assetID: 'CAM' };
+    const limited = await harness(DAILY);
+    const r = await limited.call('cx_export', args);
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toContain("to: under CHAIN_MCP_MAX_SPEND_PER_DAY an export from C goes to the key's own X or P address");
+    const free = await harness();
+    const p = await free.call('cx_export', args);
+    expect(p.isError, p.text).toBe(false);
+  });
+});

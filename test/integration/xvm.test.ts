@@ -123,15 +123,19 @@ describe('xvm and keystore toolsets against the devnet', () => {
     expect(ids).toEqual(new Set(expected.map((u) => `${u.txID}:${u.outputIndex}`)));
 
     const progress: number[] = [];
+    const totals: Array<number | undefined> = [];
     const all = await stack.client.callTool({ name: 'xvm_getUTXOs', arguments: { addresses: [xAddr], limit: 100, fetchAll: true } }, {
       onprogress: (p) => {
         progress.push(p.progress);
+        totals.push(p.total);
       },
     });
     const out = all.structuredContent as { pages: number; numFetched: number; totals: Array<{ assetID: string; amount: { value: string } }> };
     expect(out.pages).toBe(pages);
     expect(out.numFetched).toBe(expected.length);
     expect(progress).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
+    // The page cap is no total: a host's bar (MCP Inspector's "1/20") reaches its end with the last page.
+    expect(totals).toEqual(Array.from({ length: pages }, (_, i) => (i === pages - 1 ? pages : undefined)));
     // Asked without a progress token, the same call sends no progress notification at all.
     const errors: Error[] = [];
     const before = stack.client.onerror;

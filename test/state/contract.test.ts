@@ -353,6 +353,18 @@ describe.each(backends)('the state store contract: $name', (backend) => {
       expect(await a.spent(signer, T0)).toBe(5n);
     });
 
+    it('keeps signers apart whatever their characters: quotes, backslashes and SQL in a signer are data', async () => {
+      const id = uid();
+      const odd = [`o'brien-${id}`, `back\\slash-${id}`, `x'); DELETE FROM chain_mcp_ledger; --${id}`, `plain-${id}`];
+      for (const signer of odd) expect(await a.reserve(signer, 6n, 10n, T0)).toBeDefined();
+      for (const signer of odd) {
+        expect(await b.spent(signer, T0)).toBe(6n);
+        expect(await b.reserve(signer, 5n, 10n, T0)).toBeUndefined();
+        expect(await b.reserve(signer, 4n, 10n, T0)).toBeDefined();
+        expect(await a.spent(signer, T0)).toBe(10n);
+      }
+    });
+
     it('is per signer, and counts a share for exactly 24 hours', async () => {
       const one = `signer-${uid()}`;
       const two = `signer-${uid()}`;

@@ -238,6 +238,8 @@ describe('what the indexer records the key sent', () => {
     return { ctx, asked };
   }
   const output = (amount: string, addresses: string[], extra: Record<string, unknown> = {}) => ({ assetID: NATIVE, amount, addresses, threshold: 1, locktime: 0, ...extra });
+  /** A cvm_addresses row as Magellan maps it to an output (services/indexes/avax/reader_list_txs.go `mapOutput`). */
+  const cvm = (amount: string, address: string) => ({ assetID: NATIVE, amount, addresses: null, caddresses: [address], threshold: 0, locktime: 0, outputType: 4294967281 });
   const xTx = (id: string, ins: unknown[], outs: unknown[], extra: Record<string, unknown> = {}) => ({
     id,
     chainID: 'x-chain',
@@ -257,8 +259,15 @@ describe('what the indexer records the key sent', () => {
       xTx('c', [output('10', [KEY]), output('5', [KEY], { assetID: TOKEN })], [output('2', [KEY, 'local1bob']), output('3', [KEY], { locktime: 2_000_000_001 }), output('5', [KEY])]),
       // The same transaction listed twice counts once.
       xTx('a', [output('10', [KEY])], [output('3', ['local1bob']), output('6', [KEY])]),
-      // An import into C: only its fee (its 0x credit is not listed).
-      xTx('d', [output('20', [KEY])], [], { chainID: 'c-chain', txFee: 7 }),
+      // C-Chain atomic transactions as Magellan lists them: the EVM side in `caddresses` (EIP-55), `addresses` null, threshold 0.
+      // An import into C crediting the key's own 0x: its fee.
+      xTx('d', [output('20', [KEY])], [cvm('13', own.evm)], { chainID: 'c-chain', type: 'atomic_import_tx', txFee: 7 }),
+      // An export from C of the key's 0x to the key's X address: its fee.
+      xTx('e', [cvm('30', own.evm)], [output('25', [KEY])], { chainID: 'c-chain', type: 'atomic_export_tx' }),
+      // An import into C crediting another 0x: all of it.
+      xTx('f', [output('8', [KEY])], [cvm('6', '0x00000000000000000000000000000000000000b0')], { chainID: 'c-chain', type: 'atomic_import_tx' }),
+      // An export from another 0x: nothing of the key's.
+      xTx('g', [cvm('40', '0x00000000000000000000000000000000000000b0')], [output('39', [KEY])], { chainID: 'c-chain', type: 'atomic_export_tx' }),
     ];
     const ctxs = [
       { hash: 'h1', fromAddr: own.evm.toLowerCase(), toAddr: '0xbob', value: String(2n * CAM * CAM + 1n), gasLimit: 21000, maxFeePerGas: '3' },
@@ -266,8 +275,8 @@ describe('what the indexer records the key sent', () => {
       { hash: 'h3', fromAddr: '0xbob', toAddr: own.evm.toLowerCase(), value: '99', gasLimit: 1, maxFeePerGas: '1' },
     ];
     const { ctx, asked } = ctxOf((path) => (path === '/v2/transactions' ? { transactions: txs } : { Transactions: ctxs }));
-    // a: 4; c: 10 - 5 = 5; d: 7; h1: ceil((2e18+1 + 63000) / 1e9) = 2e9 + 1; h2: ceil(21000 / 1e9) = 1.
-    expect(await chainSent(ctx, env, NOW_MS)).toBe(4n + 5n + 7n + 2n * CAM + 1n + 1n);
+    // a: 4; c: 10 - 5 = 5; d: 20 - 13 = 7; e: 30 - 25 = 5; f: 8; g: 0; h1: ceil((2e18+1 + 63000) / 1e9) = 2e9 + 1; h2: ceil(21000 / 1e9) = 1.
+    expect(await chainSent(ctx, env, NOW_MS)).toBe(4n + 5n + 7n + 5n + 8n + 2n * CAM + 1n + 1n);
     const since = String(NOW_MS / 1000 - 86_400);
     expect(asked).toEqual([
       { path: '/v2/transactions', query: [['address', KEY], ['startTime', since], ['limit', '1000']] },
@@ -288,6 +297,15 @@ describe('what the indexer records the key sent', () => {
     const endless = ctxOf((path) => (path === '/v2/ctransactions' ? { Transactions: [] } : { transactions: [], next: 'offset=1' }));
     expect(await chainSent(endless.ctx, env, NOW_MS)).toBeUndefined();
     expect(endless.asked.filter((a) => a.path === '/v2/transactions')).toHaveLength(10);
+  });
+
+  it('a full page of EVM transactions (Magellan gives /v2/ctransactions no next) is not told; one row fewer is', async () => {
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ hash: `h${i}`, fromAddr: own.evm.toLowerCase(), toAddr: '0xbob', value: '0', gasLimit: 1, gasPrice: '1' }));
+    const full = ctxOf((path) => (path === '/v2/ctransactions' ? { Transactions: rows(1000) } : { transactions: [] }));
+    expect(await chainSent(full.ctx, env, NOW_MS)).toBeUndefined();
+    const fewer = ctxOf((path) => (path === '/v2/ctransactions' ? { Transactions: rows(999) } : { transactions: [] }));
+    // Each burns at most 1 wei of gas: 1 nCAM rounded up.
+    expect(await chainSent(fewer.ctx, env, NOW_MS)).toBe(999n);
   });
 
   it('an indexer that fails or answers an unreadable amount cannot say', async () => {

@@ -4,7 +4,7 @@ import { TOOLSET_ABOUT } from '../../src/core/toolsets.js';
 import { defineTool, type ToolDef } from '../../src/core/tool.js';
 import { type Tier, TOOLSETS, type Toolset } from '../../src/core/toolsets.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import { DISCOVERY, DISCOVERY_LISTING, ToolsetSession } from '../../src/registry/dynamic.js';
+import { DISCOVERY, DISCOVERY_LISTING, NO_SESSION, ToolsetSession } from '../../src/registry/dynamic.js';
 import { selectTools } from '../../src/registry/select.js';
 
 /** src/registry/dynamic.ts: the discovery tools of CHAIN_MCP_DYNAMIC and one session's enabled toolsets. */
@@ -266,4 +266,35 @@ describe('toolset argument validation', () => {
       expect(s.call(name, { toolset: 'all' })).toEqual(refused(INVALID));
     });
   }
+});
+
+describe('a request without a session (stateless HTTP)', () => {
+  const stateless = (cfg: Config = config()) => new ToolsetSession(selectTools(CATALOGUE, cfg), CATALOGUE, cfg, true);
+
+  it('lists what a session starts with, and answers every allowed tool by name; a session answers only what it lists', () => {
+    const s = stateless();
+    expect(s.visible(find('platform_one'))).toBe(false);
+    expect(s.callable(find('platform_one'))).toBe(true);
+    expect(s.callable(find('summary'))).toBe(true);
+    const inSession = session();
+    expect(inSession.callable(find('platform_one'))).toBe(false);
+    expect(inSession.callable(find('summary'))).toBe(true);
+  });
+
+  it('says in list_toolsets that nothing is remembered and tools are called by name', () => {
+    const { content, structuredContent } = stateless().call('list_toolsets', {});
+    expect(content[0]!.text.split('\n').slice(0, 2)).toEqual([NO_SESSION, 'Toolsets (get_toolset_tools names the tools of one):']);
+    expect(structuredContent).toMatchObject({ session: false });
+    expect(session().call('list_toolsets', {}).structuredContent).not.toHaveProperty('session');
+  });
+
+  it('answers enable_toolset with the tools to call by name, enables nothing and reports no list change', () => {
+    const s = stateless();
+    const answer = s.call('enable_toolset', { toolset: 'platform' });
+    expect(answer.changed).toBeUndefined();
+    expect(answer.structuredContent).toEqual({ toolset: 'platform', enabled: false, session: false, tools: [{ name: 'platform_one', description: 'platform_one does one thing.' }] });
+    expect(answer.content[0]!.text).toBe(`${NO_SESSION} The platform tools, callable by name now:\n- platform_one: platform_one does one thing.`);
+    expect(s.visible(find('platform_one'))).toBe(false);
+    expect(s.call('enable_toolset', { toolset: 'admin' }).isError).toBe(true);
+  });
 });

@@ -146,7 +146,7 @@ function route(state: DevnetState, path: string, q: Params, camino: boolean): { 
     case undefined:
       return ok(status(state, camino));
     case 'search':
-      return ok(search(state, q.get('query') ?? ''));
+      return ok(search(state, q.get('query') ?? '', camino));
     case 'aggregates':
       // magellan api/v2.go Aggregate: no chain, no answer.
       if (camino && q.getAll('chainID').length === 0) throw new Refusal(400, 'chainID is required');
@@ -169,9 +169,9 @@ function route(state: DevnetState, path: string, q: Params, camino: boolean): { 
     case 'transactions': {
       if (id !== undefined) {
         const tx = state.txs.get(id);
-        return ok(tx && tx.status === 'Accepted' ? transactionRecord(state, tx) : null);
+        return ok(tx && tx.status === 'Accepted' ? transactionRecord(state, tx, camino) : null);
       }
-      return ok(listTransactions(state, q));
+      return ok(listTransactions(state, q, camino));
     }
     case 'addresses': {
       if (id !== undefined) {
@@ -227,7 +227,7 @@ function route(state: DevnetState, path: string, q: Params, camino: boolean): { 
 
 const rfc = (unix: number) => new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
 
-function listTransactions(state: DevnetState, q: Params): Json {
+function listTransactions(state: DevnetState, q: Params, camino: boolean): Json {
   const p = listParams(q, state);
   const sort = q.get('sort') ?? 'timestamp-asc';
   if (sort !== 'timestamp-asc' && sort !== 'timestamp-desc') throw new Refusal(400, `invalid sort ${sort}`);
@@ -247,7 +247,7 @@ function listTransactions(state: DevnetState, q: Params): Json {
     })
     .sort((a, b) => (desc ? b.timestamp - a.timestamp : a.timestamp - b.timestamp) || a.id.localeCompare(b.id));
   const { items, next } = page(txs, p, q);
-  return { startTime: rfc(p.startTime), endTime: rfc(p.endTime), transactions: items.map((t) => transactionRecord(state, t)), ...(next ? { next } : {}) };
+  return { startTime: rfc(p.startTime), endTime: rfc(p.endTime), transactions: items.map((t) => transactionRecord(state, t, camino)), ...(next ? { next } : {}) };
 }
 
 function listOutputs(state: DevnetState, q: Params): Json {
@@ -266,11 +266,11 @@ function listOutputs(state: DevnetState, q: Params): Json {
   return { outputs: items.map(({ u }) => outputRecord(state, u)), ...(next ? { next } : {}) };
 }
 
-function search(state: DevnetState, query: string): Json {
+function search(state: DevnetState, query: string, camino: boolean): Json {
   if (!query) throw new Refusal(400, 'query is required');
   const results: Json[] = [];
   const score = (id: string) => (id === query ? 1 : query.length / id.length);
-  for (const t of indexedTxs(state)) if (t.id.startsWith(query)) results.push({ type: 'transaction', data: transactionRecord(state, t), score: score(t.id) });
+  for (const t of indexedTxs(state)) if (t.id.startsWith(query)) results.push({ type: 'transaction', data: transactionRecord(state, t, camino), score: score(t.id) });
   for (const a of state.assets.values()) if (a.id.startsWith(query)) results.push({ type: 'asset', data: assetRecord(state, a), score: score(a.id) });
   const bare = bareAddress(query);
   for (const a of knownAddresses(state)) {

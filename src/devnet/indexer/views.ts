@@ -1,3 +1,5 @@
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { cb58Encode, parseCb58Id } from '../../codec/index.js';
 import { type Asset, bareAddress, type CBlock, type Chain, type CTransaction, type DevnetState, sha256, type Tx, type Utxo } from '../state/index.js';
 
 /**
@@ -78,28 +80,97 @@ export function txOutputs(state: DevnetState, tx: Tx): Utxo[] {
   return tx.outputs.map((id) => state.utxos.get(id)).filter((u): u is Utxo => u !== undefined);
 }
 
-export function transactionRecord(state: DevnetState, tx: Tx): Json {
+/** go-ethereum's common.Address String(): the EIP-55 mixed-case form. */
+function eip55(address: string): string {
+  const lower = address.replace(/^0x/i, '').toLowerCase();
+  const hash = Buffer.from(keccak_256(new TextEncoder().encode(lower))).toString('hex');
+  return `0x${[...lower].map((c, i) => (Number.parseInt(hash[i]!, 16) >= 8 ? c.toUpperCase() : c)).join('')}`;
+}
+
+/** avalanchego ids.ID.Prefix(idx): sha256 of the index (uint64, big-endian) followed by the ID's bytes. */
+function prefixedId(txID: string, idx: number): string {
+  const bytes = new Uint8Array(40);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(idx));
+  bytes.set(parseCb58Id(txID), 8);
+  return cb58Encode(sha256(bytes));
+}
+
+const ATOMIC_EXPORT_OUTPUT = 0xfffffff1;
+const ATOMIC_IMPORT_OUTPUT = 0xfffffff2;
+
+/**
+ * One EVM input of a C export or one 0x credit of a C import as Magellan lists it among the
+ * transaction's inputs or outputs: a cvm_addresses row mapped to an output (magellan
+ * services/indexes/avax/reader_list_txs.go `collectCvmTransactions`, `mapOutput`; the row from
+ * services/indexes/cvm/writer.go `insertAddress`): the 0x address in `caddresses` (EIP-55),
+ * `addresses` null, threshold 0, the output type naming the transaction's kind.
+ */
+function cvmRecord(state: DevnetState, tx: Tx, row: Record<string, unknown>, idx: number, camino: boolean): Json {
+  return {
+    id: prefixedId(tx.id, idx),
+    transactionID: tx.id,
+    outputIndex: idx,
+    assetID: String(row.assetID),
+    stake: false,
+    frozen: false,
+    stakeableout: false,
+    genesisutxo: false,
+    outputType: tx.type === 'export' ? ATOMIC_EXPORT_OUTPUT : ATOMIC_IMPORT_OUTPUT,
+    amount: String(row.amount),
+    locktime: 0,
+    stakeLocktime: 0,
+    threshold: 0,
+    // Go's nil slice; a spec node lists no X/P owners as an empty list (spec: `addresses []string`).
+    addresses: camino ? null : [],
+    caddresses: [eip55(String(row.address))],
+    timestamp: rfc3339(tx.timestamp),
+    redeemingTransactionID: '',
+    chainID: state.chains.C,
+    inChainID: '',
+    outChainID: '',
+    groupID: 0,
+    payload: null,
+    block: String(tx.blockHeight ?? 0),
+    nonce: Number(row.nonce ?? 0),
+    rewardUtxo: false,
+  };
+}
+
+const rows = (v: unknown): Array<Record<string, unknown>> => (Array.isArray(v) ? (v as Array<Record<string, unknown>>) : []);
+
+export function transactionRecord(state: DevnetState, tx: Tx, camino: boolean): Json {
   const outputs = txOutputs(state, tx);
+  // A C-Chain atomic transaction: Magellan's avm_transactions row typed by the cvm writer, its EVM
+  // side from cvm_addresses (services/indexes/cvm/writer.go `indexTransaction`), totals of the X/P side only.
+  const atomicC = tx.chain === 'C' && (tx.type === 'export' || tx.type === 'import');
+  const evmIns = atomicC && tx.type === 'export' ? rows(tx.details?.ins).map((r, n) => ({ output: cvmRecord(state, tx, r, n, camino), credentials: camino ? null : [] })) : [];
+  const evmOuts = atomicC && tx.type === 'import' ? rows(tx.details?.outs).map((r, n) => cvmRecord(state, tx, r, n, camino)) : [];
+  const inputTotals = totals(tx.inputs);
+  const outputTotals = totals(outputs);
   return {
     id: tx.id,
     chainID: state.chains[tx.chain],
-    type: tx.type,
-    inputs: tx.inputs.map((i) => {
-      const u = state.utxos.get(i.utxoID);
-      const output = u ? outputRecord(state, u) : { id: i.utxoID, transactionID: i.txID, outputIndex: i.outputIndex, assetID: i.assetID, amount: i.amount.toString(), addresses: i.addresses.map(bareAddress) };
-      return {
-        output,
-        credentials: i.addresses.map((a) => ({
-          address: bareAddress(a),
-          public_key: Buffer.from(sha256(`pub:${bareAddress(a)}`)).toString('base64'),
-          signature: Buffer.from(sha256(`sig:${i.utxoID}`)).toString('base64'),
-        })),
-      };
-    }),
-    outputs: outputs.map((u) => outputRecord(state, u)),
+    type: atomicC ? `atomic_${tx.type}_tx` : tx.type,
+    inputs: [
+      ...tx.inputs.map((i) => {
+        const u = state.utxos.get(i.utxoID);
+        const output = u ? outputRecord(state, u) : { id: i.utxoID, transactionID: i.txID, outputIndex: i.outputIndex, assetID: i.assetID, amount: i.amount.toString(), addresses: i.addresses.map(bareAddress) };
+        return {
+          output,
+          credentials: i.addresses.map((a) => ({
+            address: bareAddress(a),
+            public_key: Buffer.from(sha256(`pub:${bareAddress(a)}`)).toString('base64'),
+            signature: Buffer.from(sha256(`sig:${i.utxoID}`)).toString('base64'),
+          })),
+        };
+      }),
+      ...evmIns,
+    ],
+    outputs: [...outputs.map((u) => outputRecord(state, u)), ...evmOuts],
     memo: hexToBase64(tx.memo),
-    inputTotals: totals(tx.inputs),
-    outputTotals: totals(outputs),
+    // Go's omitempty: Magellan leaves an empty map of totals out (models/avax.go `Transaction`).
+    ...(camino && atomicC && Object.keys(inputTotals).length === 0 ? {} : { inputTotals }),
+    ...(camino && atomicC && Object.keys(outputTotals).length === 0 ? {} : { outputTotals }),
     reusedAddressTotals: null,
     timestamp: rfc3339(tx.timestamp),
     txFee: Number(tx.fee),

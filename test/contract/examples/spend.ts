@@ -19,6 +19,8 @@ const SUBNET = 'Bi5Q54kv5bXyNAMpP7FUVmEGT1cdtPe4DX6hWqqAVNvzMZs8Q';
 /** 'nft payload' in hex with its 4-byte checksum: a Camino node takes hex, not cb58. */
 const PAYLOAD = '0x6e6674207061796c6f616462e574be';
 const SIGNED = '0x7369676e656420747820627974657354fef185';
+/** The ID a node answers for those bytes ('signed tx bytes'): sha256 of them in cb58. */
+const SIGNED_ID = 'tzRfoU6qPq5hBUqw86rmEg25drEKZRP2fjmPWq2pKMStp6W2D';
 const TX = { txID: 'D3pYy1iG2d73vt63iEk1uvdDzvLt9XBNjJy9NWrxMLZWQjuio', changeAddr: X1 };
 /** EIP-155 example transaction: nonce 9, 20 gwei, 21000 gas, to 0x3535..., 1 ether, chain 1. */
 const RAW_EVM_TX =
@@ -87,7 +89,7 @@ export const examples: Record<string, ContractExample> = {
     // cb58 in, hex on the wire: the same bytes (a Camino node refuses cb58).
     args: { tx: 'N8TQrVFYun5GREZ7XKwYsgxauJ' },
     expect: { path: '/ext/bc/X', method: 'xvm.issueTx', params: { tx: SIGNED, encoding: 'hex' } },
-    answers: { 'xvm.issueTx': { txID: TX.txID } },
+    answers: { 'xvm.issueTx': { txID: SIGNED_ID } },
   },
   platform_addValidator: {
     // nodeOwnerAddress: a real node's field (lock mode requires it); the spec's node ignores it.
@@ -188,7 +190,7 @@ export const examples: Record<string, ContractExample> = {
   cx_issueTx: {
     args: { tx: SIGNED, encoding: 'hex' },
     expect: { path: '/ext/bc/C/cx', method: 'cx.issueTx', params: { tx: SIGNED, encoding: 'hex' } },
-    answers: { 'cx.issueTx': { txID: TX.txID } },
+    answers: { 'cx.issueTx': { txID: SIGNED_ID } },
   },
   eth_sendRawTransaction: {
     args: { signedTx: RAW_EVM_TX },

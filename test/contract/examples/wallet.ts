@@ -6,6 +6,8 @@ import { KEYSTORE } from '../types.js';
 const X1 = 'X-camino1qyqszqgpqyqszqgpqyqszqgpqyqszqgpua39v8';
 const ASSET = '2d4X84o3PHVTv1acUuVp8p9tDfduV3gxgpnHUxT6P7VvMTDVQn';
 const SIGNED = '0x7369676e656420747820627974657354fef185';
+/** The ID a node answers for those bytes ('signed tx bytes'): sha256 of them in cb58. */
+const SIGNED_ID = 'tzRfoU6qPq5hBUqw86rmEg25drEKZRP2fjmPWq2pKMStp6W2D';
 const TX = { txID: 'D3pYy1iG2d73vt63iEk1uvdDzvLt9XBNjJy9NWrxMLZWQjuio', changeAddr: X1 };
 const creds = { username: KEYSTORE.username, password: KEYSTORE.password };
 
@@ -18,7 +20,7 @@ export const examples: Record<string, ContractExample> = {
   wallet_issueTx: {
     args: { tx: SIGNED, encoding: 'hex' },
     expect: { path: '/ext/bc/X/wallet', method: 'wallet.issueTx', params: { tx: SIGNED, encoding: 'hex' } },
-    answers: { 'wallet.issueTx': { txID: TX.txID } },
+    answers: { 'wallet.issueTx': { txID: SIGNED_ID } },
   },
   xvm_createAddress: {
     args: {},
