@@ -567,3 +567,90 @@ describe('before anything is built', () => {
     expect(h.logs.some((l) => l.includes('"audit":"preview"') && l.includes('"locked":true'))).toBe(true);
   });
 });
+
+describe('how the preview says it is approved, by channel', () => {
+  const args = () => ({ amount: '1 CAM', assetID: 'CAM', to: alice().x });
+  const howOf = (p: SpendCall) => p.text.split('\n').at(-1)!;
+
+  it('confirm-id: the confirmationId alone, no page, no card', async () => {
+    const h = await harness();
+    const p = await preview(h, 'xvm_send', args());
+    expect(howOf(p)).toBe(`To execute once, call xvm_send again with the same arguments and confirm: "${p.structured!.confirmationId}" (valid 5 minutes).`);
+    expect(p.structured!.approvalUrl).toBeUndefined();
+    expect(p.meta).toBeUndefined();
+  });
+
+  it('human, a client that asks in a form: asked there at confirm; no page link, no card', async () => {
+    const h = await harness({ CHAIN_MCP_APPROVAL: 'human', CHAIN_MCP_APPROVAL_WAIT_MS: '0' }, { capabilities: { elicitation: { form: {} } }, elicit: () => ({ action: 'decline' }) });
+    const p = await preview(h, 'xvm_send', args());
+    expect(howOf(p)).toBe(
+      `To execute once, call xvm_send again with the same arguments and confirm: "${p.structured!.confirmationId}" (valid 5 minutes); the human is then asked to approve in their client. Your confirm alone sends nothing.`,
+    );
+    expect(p.structured!.approvalUrl).toBeUndefined();
+    expect(p.meta?.ui).toBeUndefined();
+  });
+
+  it('human, a host that renders the approval card: the card, with its data in _meta, no page link', async () => {
+    const h = await harness(
+      { CHAIN_MCP_APPROVAL: 'human', CHAIN_MCP_APPROVAL_WAIT_MS: '0' },
+      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } as never },
+    );
+    const p = await preview(h, 'xvm_send', args());
+    expect(howOf(p)).toBe(
+      `The human approves or declines on the approval card shown with this preview. After they approve, call xvm_send again with the same arguments and confirm: "${p.structured!.confirmationId}" (valid 5 minutes). Your confirm alone sends nothing.`,
+    );
+    expect(p.structured!.approvalUrl).toBeUndefined();
+    expect(p.meta?.ui).toBeDefined();
+    // The card shows the approval lines the server keeps.
+    expect(JSON.stringify(p.meta)).toContain(JSON.stringify((await kept(h, p)).lines[0]));
+  });
+
+  it('human, a client that can do neither: a page link on this computer', async () => {
+    const h = await harness({ CHAIN_MCP_APPROVAL: 'human', CHAIN_MCP_APPROVAL_WAIT_MS: '0', CHAIN_MCP_APPROVAL_LINK: 'plain' });
+    const p = await preview(h, 'xvm_send', args());
+    const url = String(p.structured!.approvalUrl);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    expect(howOf(p)).toBe(
+      `Only the human can approve this: give them this link to open in their browser on this computer: ${url} . After they approve there, call xvm_send again with the same arguments and confirm: "${p.structured!.confirmationId}" (valid 5 minutes). Your confirm alone sends nothing.`,
+    );
+    expect(p.meta?.ui).toBeUndefined();
+  });
+});
+
+describe('a confirm that names no kept preview', () => {
+  const args = () => ({ amount: '1 CAM', assetID: 'CAM', to: alice().x });
+  const NONE = 'Confirmation refused: no preview is kept for that confirmationId (expired, already used, or kept by another server whose state this one does not share). Nothing was sent.';
+
+  it('an unknown id, or one made by another tool, is refused as no kept preview; nothing sent', async () => {
+    const h = await harness();
+    const p = await preview(h, 'xvm_send', args());
+    const id = String(p.structured!.confirmationId);
+    const before = issued();
+    const unknown = await h.call('xvm_send', { ...args(), confirm: `AAAAAAAAAAAAAAAAAAAAAA.${id.split('.').slice(1).join('.')}` });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text.split('\n')[0]).toBe(NONE);
+    expect(unknown.text).toContain('Call the tool again without confirm to get a fresh preview.');
+    const otherTool = await h.call('xvm_export', { to: `C-${devnet.localKey.x.slice(2)}`, amount: '1 CAM', assetID: 'CAM', confirm: id });
+    expect(otherTool.isError).toBe(true);
+    expect(otherTool.text.split('\n')[0]).toBe(NONE);
+    expect(issued()).toBe(before);
+    // The preview itself still goes, once.
+    expect((await h.call('xvm_send', { ...args(), confirm: id })).isError).toBe(false);
+  });
+
+  it('kept bytes that no longer match the approved hash: refused, the preview used up, a fresh one suggested', async () => {
+    const h = await harness();
+    const p = await preview(h, 'xvm_send', args());
+    const nonce = nonceOf(p);
+    const record = await kept(h, p);
+    const bytes = Uint8Array.from(record.spend.steps[0]!.bytes);
+    bytes[bytes.length - 1]! ^= 1;
+    await h.services.localRecords.take(nonce);
+    await h.services.localRecords.put(nonce, { ...record, spend: { ...record.spend, steps: [{ ...record.spend.steps[0]!, bytes }] } });
+    const r = await h.call('xvm_send', { ...args(), confirm: p.structured!.confirmationId });
+    expect(r.text.split('\n')[0]).toBe('Refused: the transaction bytes kept for this preview no longer match the hash that was approved. Nothing was signed or sent.');
+    expect(r.text).toContain('Call the tool again without confirm for a fresh preview.');
+    expect(await h.services.localRecords.get(nonce)).toBeUndefined();
+    expect(h.logs.some((l) => l.includes('"why":"bytes differ from the approved hash"') && l.includes('"signer":"local"'))).toBe(true);
+  });
+});
