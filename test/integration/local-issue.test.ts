@@ -486,6 +486,9 @@ describe("the key's own addresses under a limit", () => {
 });
 
 describe('the daily total under the local signer: the larger of what the chain and the store know', () => {
+  const DAILY = { CHAIN_MCP_MAX_SPEND_PER_DAY: String((3n * CAM) / 2n) };
+  const args = () => ({ amount: '1 CAM', assetID: 'CAM', to: alice().x });
+
   it('a spend sent with an unknown outcome, not (yet) on the chain, still counts: the next one over the limit is refused', async () => {
     // The node answers without a txID and applies nothing: the chain shows nothing, the store keeps the reservation.
     devnet.router.on('/ext/bc/X', 'xvm.issueTx', () => ({}));
