@@ -196,6 +196,17 @@ describe('an issue whose outcome is unknown is never offered again', () => {
     expect(done.text.split('\n')[0]).toMatch(/^The outcome of xvm_send is unknown: /);
   });
 
+  it('an HTTP 403 to the issue (refused before the node read it) is a certain failure: the reservation released', async () => {
+    devnet.router.authorize = () => {
+      if ((devnet.router.requests.at(-1)?.body as { method?: string } | undefined)?.method === 'avm.issueTx') throw new HttpFault(403, 'forbidden');
+    };
+    const h = await harness();
+    const { done } = await sendOnce(h);
+    expect(done.isError).toBe(true);
+    expect(done.text).not.toContain('unknown');
+    expect(await h.services.ledger.spent()).toBe(0n);
+  });
+
   it('a refusal by the node is a certain failure: its message, the reservation released', async () => {
     devnet.router.on('/ext/bc/X', 'xvm.issueTx', () => {
       throw new RpcFault('failed to verify transaction: insufficient funds');
