@@ -340,15 +340,15 @@ async function main(): Promise<void> {
   process.stdout.write(`\nMutation score (${DIR}/summary.md):\n\n${table}`);
 }
 
+if (process.argv.includes('--stream')) {
+  process.stdout.write(streamSummary());
+  process.exit(0);
+}
 /**
  * Stryker's vitest runner runs every test in worker threads of its own process, so the SQLite state
  * tests (vitest.config.ts SQLITE_TESTS) can only pass where that process has node:sqlite: on a Node
  * without it the whole run starts again on one that has it (tools/sqlite-node.ts).
  */
-if (process.argv.includes('--stream')) {
-  process.stdout.write(streamSummary());
-  process.exit(0);
-}
 if (!thisNodeHasSqlite() && !process.argv.includes('--summary')) {
   const node = sqliteNode();
   process.stderr.write(`npm run mutate: this Node (${process.version}) has no node:sqlite; running on ${node}\n`);
