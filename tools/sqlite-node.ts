@@ -6,7 +6,7 @@
  * none can be had, one line says what to do: the SQLite tests fail on it, they never skip.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -85,6 +85,8 @@ export function registryNode(version: string = SQLITE_NODE_VERSION): string {
     const final = join(unpacked, pkg.bin.slice('package/'.length));
     renameSync(final, join(work, process.platform === 'win32' ? 'node.exe' : 'node'));
     rmSync(unpacked, { recursive: true, force: true });
+    // mkdtemp made it 0700: other users must run this Node too (a test runs the server as nobody).
+    chmodSync(work, 0o755);
     try {
       renameSync(work, cache);
     } catch {
