@@ -300,6 +300,12 @@ describe("a transfer's import waits for its export", () => {
     const done = await h.call('transfer', { to: to(), amount: '1 CAM', confirm: p.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);
     expect(done.text.split('\n')[0]).toBe(`Step 1 was issued once (txID ${exportID}) but is Processing; step 2 was not sent. Import its outputs later with txID ${exportID}.`);
+    // The structured result says the same: not complete, the import not run.
+    expect(done.structured).toMatchObject({
+      status: 'issued',
+      result: { complete: false, steps: [{ step: 1, status: 'issued', txID: exportID }, { step: 2, status: 'not_run' }] },
+    });
+    expect(h.logs.some((l) => l.includes('"audit":"partial"') && l.includes('"status":"Processing"') && l.includes('"step":2'))).toBe(true);
     expect(requestsFor(devnet, 'avax.issueTx')).toBe(0);
     expect(requestsFor(devnet, 'avm.getTxStatus')).toBe(1);
   });
