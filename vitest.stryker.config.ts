@@ -4,11 +4,12 @@ import { defineConfig } from 'vitest/config';
  * The tests `npm run mutate` runs against each mutant: every test that drives the server in this
  * process (unit, codec, the per-tool contract, fuzz, the eval questions, every in-memory integration
  * and assistant suite, the approval page, card and passkey, the MCP HTTP server and client on
- * loopback). Left out: suites whose work happens in another process (stdio clients, the doctor and
- * start-mistake runs of the bin, load, packaging, anvil), since a mutant in src/ can only be seen
+ * loopback). Left out: suites whose work happens in another process (stdio clients, the doctor,
+ * start-mistake and setup-mistake runs of the bin, load, packaging, anvil), since a mutant in src/ can only be seen
  * by code running here, and the views' browser pages and the fault-proxy runs (slow, and they
  * repeat what the per-tool suites check); all of them still run in `npm test`. The approval suites' headless-browser tests stay in (the page they drive is served
- * here): they need chromium, as in `npm test`. (A testNamePattern cannot drop them: Stryker's
+ * here): they need chromium, as in `npm test`. The SQLite state suites run too: `npm run mutate`
+ * runs Stryker on a Node with node:sqlite (tools/mutate.ts). (A testNamePattern cannot drop them: Stryker's
  * vitest runner resets it on every run.)
  */
 export default defineConfig({
@@ -31,9 +32,7 @@ export default defineConfig({
     exclude: [
       'test/unit/views-app-class.test.ts',
       // Their work happens in another process (the built bin, anvil) or in a browser page of the views.
-      'test/integration/{doctor,evm,start-mistakes,stdio,views,key-cli,signer-unlock}.test.ts',
-      // They need node:sqlite, which Node 20 lacks: npm test runs them on a Node that has it (vitest.config.ts).
-      'test/integration/{state-sqlite,local-signer-sqlite}.test.ts',
+      'test/integration/{doctor,evm,start-mistakes,setup-mistakes,stdio,views,key-cli,signer-unlock}.test.ts',
     ],
     globalSetup: ['test/helpers/browser-setup.ts'],
     testTimeout: 30_000,

@@ -10,11 +10,16 @@
  * caught to reports/mutation/<group>.survivors.txt. `--recheck` only re-checks the static
  * survivors of the groups' last reports (see recheckStatic); `--from-last-run <group ...>` finishes a run
  * whose Stryker part wrote reports/mutation/last-run.json (re-check, then the group reports);
- * `--no-recheck` leaves static mutants out of the score (Stryker's own count) instead. Not part of `npm test`: a full run
- * takes over an hour on 2 cores.
+ * `--no-recheck` leaves static mutants out of the score (Stryker's own count) instead. `--stream`
+ * prints what a running or stopped run has tested so far (reports/mutation/stream.jsonl, written
+ * mutant by mutant by tools/mutation-stream.ts). Stryker runs on a Node with node:sqlite (this one,
+ * or the one tools/sqlite-node.ts gives). Not part of `npm test`: a full run takes over an hour on 2 cores.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { Stryker } from '@stryker-mutator/core';
+import { STREAM_FILE } from './mutation-stream.js';
+import { sqliteNode, thisNodeHasSqlite } from './sqlite-node.js';
 
 export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   core: ['src/redact.ts', 'src/log.ts', 'src/wire.ts'],
@@ -154,6 +159,34 @@ function summary(): string {
   return `${rows.join('\n')}\n`;
 }
 
+/**
+ * `--stream`: what the running (or stopped) Stryker run has tested so far, from the stream
+ * reporter's lines: per file the counts and score as in the summary, then every undetected mutant.
+ */
+function streamSummary(): string {
+  if (!existsSync(STREAM_FILE)) return `No ${STREAM_FILE}: no run has tested a mutant yet.\n`;
+  const lines = readFileSync(STREAM_FILE, 'utf8').split('\n').filter(Boolean);
+  const rows = lines.map((l) => JSON.parse(l) as { file: string; line: number; column: number; mutator: string; replacement?: string; status: string });
+  const files = new Map<string, Tally>();
+  const open: string[] = [];
+  for (const r of rows) {
+    const file = r.file.slice(r.file.indexOf('src/'));
+    const t = files.get(file) ?? { detected: 0, undetected: 0, survived: 0, noCoverage: 0, timeout: 0 };
+    if (DETECTED.has(r.status)) t.detected++;
+    if (r.status === 'Timeout') t.timeout++;
+    if (UNDETECTED.has(r.status)) {
+      t.undetected++;
+      if (r.status === 'Survived') t.survived++;
+      else t.noCoverage++;
+      open.push(`${file}:${r.line}:${r.column} ${r.status} ${r.mutator} ${JSON.stringify(r.replacement ?? '')}`);
+    }
+    files.set(file, t);
+  }
+  const table = ['| file | detected (timeouts) | survived | no coverage | score |', '|---|---|---|---|---|'];
+  for (const [file, t] of files) table.push(`| ${file} | ${t.detected} (${t.timeout}) | ${t.survived} | ${t.noCoverage} | ${score(t)} |`);
+  return `${rows.length} mutants in ${STREAM_FILE} (ignored ones included)\n\n${table.join('\n')}\n\n${open.join('\n')}\n`;
+}
+
 const mutantKey = (file: string, m: ReportMutant) =>
   `${file}:${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.mutatorName} ${m.replacement ?? ''}`;
 
@@ -288,6 +321,7 @@ async function main(): Promise<void> {
     const ran = asked.length ? asked : Object.keys(GROUPS);
     const mutate = stryker(ran.flatMap((g) => (survivors ? survivorPatterns(g) : [...GROUPS[g]!])), ran);
     if (mutate.length > 0) {
+      rmSync(STREAM_FILE, { force: true });
       await new Stryker({ mutate, tempDirName: tempDir('.stryker-tmp'), jsonReporter: { fileName: WHOLE_RUN } }).runMutationTest();
       const report = JSON.parse(readFileSync(WHOLE_RUN, 'utf8')) as Report;
       if (!survivors) keepGroups(report, ran);
@@ -306,4 +340,19 @@ async function main(): Promise<void> {
   process.stdout.write(`\nMutation score (${DIR}/summary.md):\n\n${table}`);
 }
 
+if (process.argv.includes('--stream')) {
+  process.stdout.write(streamSummary());
+  process.exit(0);
+}
+/**
+ * Stryker's vitest runner runs every test in worker threads of its own process, so the SQLite state
+ * tests (vitest.config.ts SQLITE_TESTS) can only pass where that process has node:sqlite: on a Node
+ * without it the whole run starts again on one that has it (tools/sqlite-node.ts).
+ */
+if (!thisNodeHasSqlite() && !process.argv.includes('--summary')) {
+  const node = sqliteNode();
+  process.stderr.write(`npm run mutate: this Node (${process.version}) has no node:sqlite; running on ${node}\n`);
+  const run = spawnSync(node, process.argv.slice(1), { stdio: 'inherit' });
+  process.exit(run.status ?? 1);
+}
 await main();

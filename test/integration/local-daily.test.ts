@@ -176,6 +176,7 @@ describe('the daily total counts what the chain records the key sent: editing th
       expect(r.text.split('\n')[0]).toBe(
         'Refused: CHAIN_MCP_MAX_SPEND_PER_DAY is set, and the indexer (CHAIN_MCP_INDEXER_URL) could not say what the key sent in the last 24 hours, so the daily total cannot be checked. Nothing was sent.',
       );
+      expect(r.text).toContain('Try again when the indexer answers, or ask the operator to set CHAIN_MCP_INDEXER_URL.');
       expect(issued()).toBe(before);
       // Without a daily limit the key's transactions are not asked for.
       const free = await harness({ CHAIN_MCP_INDEXER_URL: url });

@@ -119,6 +119,49 @@ describe('what leaves the key, from the decoded transactions', () => {
     expect(flow([dep]).notYours).toEqual(['P-local1bob']);
   });
 
+  it('a lock stays only where an input held by the key carries it: a deposit, a bond, or both; a lock of this tx never', () => {
+    const locked = (depositTxID: string | null, bondTxID: string | null) => ({ lock: { depositTxID, bondTxID } });
+    const fee = input(1n);
+    // Deposited only, from an input both deposited and bonded (an unbond): the deposit was locked before, it stays.
+    const unbonded = view([fee, input(8n, locked('dep1', 'bond1'))], [out(8n, [own.p], locked('dep1', null))]);
+    expect(flow([unbonded]).native).toBe(1n);
+    // Bonded only, carried from an input with that bond: stays.
+    const bonded = view([fee, input(8n, locked(null, 'bond1'))], [out(8n, [own.p], locked(null, 'bond1'))]);
+    expect(flow([bonded]).native).toBe(1n);
+    // Deposited and bonded where the inputs carry the deposit but not that bond: leaves.
+    const halfForged = view([fee, input(8n, locked('dep1', null))], [out(8n, [own.p], locked('dep1', 'bond9'))]);
+    expect(flow([halfForged]).native).toBe(9n);
+    // An input whose lock names "this tx" (a node can hand out such a UTXO) does not make a new lock a carried one.
+    const echo = view([fee, input(8n, locked(THIS_TX, null))], [out(8n, [own.p], locked(THIS_TX, null))]);
+    expect(flow([echo]).native).toBe(9n);
+  });
+
+  it("a claim's minted rewards are native: another asset's burn in the same tx is that asset's alone; nothing leaving lists no asset", () => {
+    const claim = view([input(10n), input(3n, { assetID: TOKEN })], [out(14n, [own.p])], { kind: 'claim', claimables: [{ id: 'c', type: 0n, amount: 5n }] });
+    const o = flow([claim]);
+    expect(o.fees).toBe(1n);
+    expect([...o.assets]).toEqual([[TOKEN, 3n]]);
+    const change = view([input(10n), input(3n, { assetID: TOKEN })], [out(9n, [own.x]), out(3n, [own.x], { assetID: TOKEN })]);
+    expect([...flow([change]).assets]).toEqual([]);
+  });
+
+  it("a rewards owner of one threshold but two addresses is not the key's alone, even with the key's listed first", () => {
+    const dep = view([input(10n)], [out(9n, [own.p])], {
+      kind: 'deposit',
+      deposit: { depositOfferID: 'o', depositDuration: 60, rewardsOwner: { addresses: [own.p, 'P-local1bob'], locktime: 0n, threshold: 1 } },
+    });
+    expect(flow([dep])).toMatchObject({ strangeRewardOwner: `1 of ${own.p}, P-local1bob`, strangers: ['P-local1bob'], notYours: ['P-local1bob'] });
+  });
+
+  it('an EVM fee that is a whole number of native units is not rounded up', () => {
+    const o = flow([], [{ to: own.evm, value: 0n, gas: 21_000n, maxFeePerGas: 2n * CAM, data: new Uint8Array() }]);
+    expect(o.fees).toBe(42_000n);
+    expect(o.native).toBe(42_000n);
+    // A value of whole units to another address is counted as it is, not one unit more.
+    const paid = flow([], [{ to: '0x00000000000000000000000000000000000000bb', value: 2n * CAM * CAM, gas: 21_000n, maxFeePerGas: 2n * CAM, data: new Uint8Array() }]);
+    expect(paid.native).toBe(42_000n + 2n * CAM);
+  });
+
   it('two steps add up, a stranger named once', () => {
     const a = view([input(3n)], [out(1n, ['X-local1bob']), out(1n, [own.x])]);
     const b = view([input(3n)], [out(2n, ['X-local1bob'])]);
