@@ -25,7 +25,9 @@ export default defineConfig({
   test: {
     // Finds the browser (and unpacks the npm one) once, before the workers start.
     globalSetup: ['test/helpers/browser-setup.ts'],
-    maxWorkers: 2,
+    // Three on two cores: much of a test's time waits on another process (the bin, PostgreSQL,
+    // Chromium) or a node timeout it provokes, not on the CPU (docs/benchmarks.md: 250 s with 2, 210 s with 3).
+    maxWorkers: 3,
     projects: [
       { test: { ...shared, name: 'node', include: ['test/**/*.test.ts'], exclude: SQLITE_TESTS, pool: 'forks' } },
       { test: { ...shared, name: 'sqlite', include: SQLITE_TESTS, pool: sqlitePool } },
