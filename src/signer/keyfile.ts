@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type EvmSignature, type LocalSigner, type SignerAddresses, SignerLockedError } from './types.js';
 
@@ -154,9 +154,9 @@ export async function writeKeyFile(file: string, key: Uint8Array, passphrase: st
   json.cipher.tag = cipher.getAuthTag().toString('base64url');
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const tmp = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+  // Created 0600 (a umask only takes bits away) and never through an existing path; the rename keeps that mode.
   writeFileSync(tmp, `${JSON.stringify(json, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
   renameSync(tmp, file);
-  chmodSync(file, 0o600);
   return addresses;
 }
 
