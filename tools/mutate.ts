@@ -1,7 +1,8 @@
 /**
  * `npm run mutate [group ...] [--survivors | --recheck]`: mutation testing of the money, secret and wire paths
  * (StrykerJS, stryker.config.json). With no group it runs the whole scope; with groups, only
- * their files, keeping the other groups' last results. `--survivors` re-tests only the places
+ * their files, keeping the other groups' last results; with file paths, only those files, merged into
+ * their groups' reports (a group measured in parts, see groupFiles). `--survivors` re-tests only the places
  * of a group's last report's undetected mutants (after tests were added), in files whose
  * source is unchanged since that report, and whole files otherwise; a mutant a test killed stays
  * killed while its source is unchanged, so the merged report is what a full run would give. Each group's report is kept in
@@ -15,7 +16,7 @@
  * mutant by mutant by tools/mutation-stream.ts). Stryker runs on a Node with node:sqlite (this one,
  * or the one tools/sqlite-node.ts gives). Not part of `npm test`: a full run takes over an hour on 2 cores.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { Stryker } from '@stryker-mutator/core';
 import { STREAM_FILE } from './mutation-stream.js';
@@ -95,6 +96,18 @@ function groupOf(file: string): string | undefined {
   });
 }
 
+/**
+ * A group's source files. A group can be run file by file (`npm run mutate -- local src/local/render.ts`),
+ * each run merged into the group's report, so that a group too slow for one sitting is measured in parts;
+ * the summary says which files a group's report still lacks or has seen change since their run.
+ */
+function groupFiles(group: string): string[] {
+  return readdirSync('src', { recursive: true, encoding: 'utf8' })
+    .map((p) => `src/${p.replaceAll('\\', '/')}`)
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && groupOf(f) === group)
+    .sort();
+}
+
 /** Splits one run's report into per-group reports, replacing only the groups that ran. */
 function keepGroups(report: Report, ran: readonly string[]): void {
   for (const group of ran) {
@@ -143,19 +156,27 @@ function summary(): string {
   ];
   const total: Tally = { detected: 0, undetected: 0, survived: 0, noCoverage: 0, timeout: 0 };
   const missing: string[] = [];
+  const partial: string[] = [];
   for (const group of Object.keys(GROUPS)) {
     const path = `${DIR}/${group}.json`;
     if (!existsSync(path)) {
       missing.push(group);
       continue;
     }
-    const t = tally(JSON.parse(readFileSync(path, 'utf8')) as Report);
+    const report = JSON.parse(readFileSync(path, 'utf8')) as Report;
+    const t = tally(report);
+    const notRun = groupFiles(group).filter((f) => !report.files[f]);
+    const stale = Object.entries(report.files).filter(([f, { source }]) => !existsSync(f) || readFileSync(f, 'utf8') !== source).map(([f]) => f);
+    if (notRun.length || stale.length) {
+      partial.push(`${group}: ${[notRun.length ? `not run ${notRun.join(', ')}` : '', stale.length ? `changed ${stale.join(', ')}` : ''].filter(Boolean).join(', ')}`);
+    }
     for (const k of Object.keys(total) as Array<keyof Tally>) total[k] += t[k];
     const at = statSync(path).mtime.toISOString().slice(0, 16).replace('T', ' ');
     rows.push(`| ${group} | ${GROUPS[group]!.join(', ')} | ${at} | ${t.detected} (${t.timeout}) | ${t.survived} | ${t.noCoverage} | ${score(t)} |`);
   }
   rows.push(`| **whole scope** | | | ${total.detected} (${total.timeout}) | ${total.survived} | ${total.noCoverage} | **${score(total)}** |`);
   if (missing.length) rows.push('', `Not run yet: ${missing.join(', ')} (the whole-scope score leaves them out).`);
+  if (partial.length) rows.push('', `Not a whole group's score yet (files not run, or changed since their run): ${partial.join('; ')}.`);
   return `${rows.join('\n')}\n`;
 }
 
@@ -301,9 +322,16 @@ async function recheckStatic(report: Report): Promise<void> {
 async function main(): Promise<void> {
   const survivors = process.argv.includes('--survivors');
   const recheckOnly = process.argv.includes('--recheck');
-  const asked = process.argv.slice(2).filter((a) => !a.startsWith('--'));
-  const unknown = asked.filter((g) => !(g in GROUPS));
+  const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+  // A path runs only that file of its group, merged into the group's report (see groupFiles).
+  const files = positional.filter((a) => a.includes('/'));
+  const named = positional.filter((a) => !a.includes('/'));
+  const unknown = named.filter((g) => !(g in GROUPS));
   if (unknown.length) throw new Error(`unknown group(s) ${unknown.join(', ')}; groups: ${Object.keys(GROUPS).join(', ')}`);
+  const stray = files.filter((f) => groupOf(f) === undefined || (named.length > 0 && !named.includes(groupOf(f)!)));
+  if (stray.length) throw new Error(`not a file of ${named.length ? named.join(', ') : 'any group'}: ${stray.join(', ')}`);
+  if (files.length && (survivors || recheckOnly)) throw new Error('files are run whole: leave out --survivors and --recheck');
+  const asked = named.length ? named : [...new Set(files.map((f) => groupOf(f)!))];
   mkdirSync(DIR, { recursive: true });
   if (recheckOnly) {
     const groups = (asked.length ? asked : Object.keys(GROUPS)).filter((x) => existsSync(`${DIR}/${x}.json`));
@@ -319,12 +347,12 @@ async function main(): Promise<void> {
     keepGroups(report, ran);
   } else if (!process.argv.includes('--summary')) {
     const ran = asked.length ? asked : Object.keys(GROUPS);
-    const mutate = stryker(ran.flatMap((g) => (survivors ? survivorPatterns(g) : [...GROUPS[g]!])), ran);
+    const mutate = files.length ? files : stryker(ran.flatMap((g) => (survivors ? survivorPatterns(g) : [...GROUPS[g]!])), ran);
     if (mutate.length > 0) {
       rmSync(STREAM_FILE, { force: true });
       await new Stryker({ mutate, tempDirName: tempDir('.stryker-tmp'), jsonReporter: { fileName: WHOLE_RUN } }).runMutationTest();
       const report = JSON.parse(readFileSync(WHOLE_RUN, 'utf8')) as Report;
-      if (!survivors) keepGroups(report, ran);
+      if (!survivors && !files.length) keepGroups(report, ran);
       else for (const g of ran) keepGroups(existsSync(`${DIR}/${g}.json`) ? mergeInto(g, report) : report, [g]);
     }
     // One static pass over every group that ran (one Stryker start), on the merged reports.
