@@ -1,7 +1,6 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import { availableParallelism, cpus, tmpdir, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -15,7 +14,7 @@ import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { addManyUtxos, addManyValidators, addressFor, fund } from '../../src/devnet/state/index.js';
 import { evalTotals } from '../eval/doc.js';
 import { runEval } from '../eval/run.js';
-import { singleFileOptions } from '../bundle.js';
+import { bundle } from '../bundle.js';
 import { startFaultProxy } from '../fault-proxy.js';
 import { benchStateStore } from './state.js';
 import { SQLITE_NODE_VERSION, sqliteNode, thisNodeHasSqlite } from '../sqlite-node.js';
@@ -67,16 +66,16 @@ function coldStart(script: string, env: Record<string, string>, cpu?: number[]):
   });
 }
 
-/** A one-file ESM bundle of the minimal server, with the bin's own esbuild options (tools/bundle.ts). */
+/** The minimal server bundled the way the bin is (tools/bundle.ts: an ESM entry and its chunks). */
 async function bundles(): Promise<{ minimal: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'chain-mcp-bench-'));
   const root = fileURLToPath(new URL('../../..', import.meta.url));
   const minimal = join(dir, 'minimal.mjs');
-  await build(singleFileOptions(join(root, 'tools/bench/minimal-server.ts'), minimal));
+  await bundle(join(root, 'tools/bench/minimal-server.ts'), minimal);
   return { minimal, dir };
 }
 
-/** The shipped bin: dist/chain-mcp.js, the one-file build `npm run build` writes (tools/bundle.ts). */
+/** The shipped bin: dist/chain-mcp.js and its chunks, the build `npm run build` writes (tools/bundle.ts). */
 const BIN = fileURLToPath(new URL('../../chain-mcp.js', import.meta.url));
 const PROBE = fileURLToPath(new URL('./start-probe.js', import.meta.url));
 
@@ -113,10 +112,10 @@ async function benchColdStart(devnet: Devnet): Promise<string> {
   const env = { CHAIN_MCP_NODE_URL: devnet.nodeUrl, CHAIN_MCP_LOG_LEVEL: 'silent' };
   const bundled = await bundles();
   const variants: Array<[string, string, Record<string, string>]> = [
-    ['chain-mcp, bin (dist/chain-mcp.js, one file)', BIN, env],
+    ['chain-mcp, bin (dist/chain-mcp.js and its chunks)', BIN, env],
     ['minimal SDK server, dist', MINIMAL, {}],
     ['chain-mcp, tsc output (dist/src/main.js, many modules)', MAIN, env],
-    ['minimal SDK server, one-file bundle', bundled.minimal, {}],
+    ['minimal SDK server, bundled the same way', bundled.minimal, {}],
   ];
   const times = variants.map(() => [] as number[]);
   const cpu = variants.map(() => [] as number[]);
