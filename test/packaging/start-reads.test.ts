@@ -15,11 +15,11 @@ const CHUNKS = join(ROOT, 'dist', 'chunks');
  * closes stdin, so the server shuts down by itself before the opening exchange is completed (no
  * `notifications/initialized`, which would start loading the catalogue).
  */
-function startReads(dir: string): Promise<{ answer: string; files: string[] }> {
+function startReads(dir: string): Promise<{ answer: string; files: string[]; builtins: string[] }> {
   const hooks = join(dir, 'hooks.mjs');
   writeFileSync(
     hooks,
-    "import { writeSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.startsWith('file:')) writeSync(2, 'LOADED ' + url + '\\n');\n  return next(url, context);\n}\n",
+    "import { writeSync } from 'node:fs';\nexport async function load(url, context, next) {\n  if (url.startsWith('file:') || url.startsWith('node:')) writeSync(2, 'LOADED ' + url + '\\n');\n  return next(url, context);\n}\n",
   );
   const register = join(dir, 'register.mjs');
   writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
@@ -41,7 +41,8 @@ function startReads(dir: string): Promise<{ answer: string; files: string[] }> {
     child.on('error', reject);
     child.on('close', () => {
       const files = [...stderr.matchAll(/^LOADED (file:\S+)$/gm)].map((m) => fileURLToPath(m[1]!));
-      resolve({ answer: stdout, files });
+      const builtins = [...stderr.matchAll(/^LOADED (node:\S+)$/gm)].map((m) => m[1]!);
+      resolve({ answer: stdout, files, builtins });
     });
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'reads', version: '0' } } })}\n`);
   });
@@ -56,7 +57,7 @@ function chunksWith(marker: RegExp): string[] {
 
 describe('the bin is split: a read-only stdio start reads only what answers initialize', () => {
   let dir: string;
-  let reads: { answer: string; files: string[] };
+  let reads: { answer: string; files: string[]; builtins: string[] };
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'chain-mcp-reads-'));
     reads = await startReads(dir);
@@ -75,6 +76,12 @@ describe('the bin is split: a read-only stdio start reads only what answers init
     const all = [BIN, ...readdirSync(CHUNKS).map((f) => join(CHUNKS, f))];
     const size = (files: string[]) => files.reduce((sum, f) => sum + statSync(f).size, 0);
     expect(size(reads.files) * 2).toBeLessThan(size(all));
+  });
+
+  it('imports no HTTP module of Node: the approval page server loads it when it first starts', () => {
+    // The hook sees the server's own imports of Node's modules; the marker proves it does.
+    expect(reads.builtins).toContain('node:fs');
+    expect(reads.builtins).not.toContain('node:http');
   });
 
   it('leaves the simulator, the HTTP server and the catalogue unread', () => {
