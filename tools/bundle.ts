@@ -76,7 +76,10 @@ export async function bundle(entry: string, outfile: string): Promise<string[]> 
   const result = await build({ ...bundleOptions(entry, outdir, name), metafile: true });
   const written = join(outdir, `${name}.mjs`);
   if (written !== outfile) renameSync(written, outfile);
-  return Object.keys(result.metafile.outputs).map((f) => relative(outdir, resolve(f)).replace(`${name}.mjs`, basename(outfile)));
+  return Object.keys(result.metafile.outputs).map((f) => {
+    const file = relative(outdir, resolve(f));
+    return file === `${name}.mjs` ? basename(outfile) : file;
+  });
 }
 
 /**
