@@ -1,17 +1,17 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { chmodSync, copyFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type BuildOptions, build } from 'esbuild';
 import { BUNDLE_ENTRY, ICON } from './gen-manifest.js';
 import { megabytes, SIZE_PAGES, writeTarballSizes } from './pack-sizes.js';
 
 /**
- * `npm run pack`: one self-contained ESM file (esbuild; no node_modules needed at run
- * time) next to manifest.json and the icon in bundle/stage, then `mcpb pack` into
+ * `npm run pack`: the server as ESM split into an entry and its chunks (esbuild; no node_modules
+ * needed at run time) next to manifest.json and the icon in bundle/stage, then `mcpb pack` into
  * bundle/chain-mcp.mcpb, then the npm tarball's sizes into the docs (tools/pack-sizes.ts).
- * `node dist/tools/bundle.js --bin` (part of `npm run build`) writes the same file as
- * dist/chain-mcp.js, the package's `bin`.
+ * `node dist/tools/bundle.js --bin` (part of `npm run build`) writes the same build as
+ * dist/chain-mcp.js (the package's `bin`) and dist/chunks/.
  */
 
 export interface BundleOptions {
@@ -23,24 +23,34 @@ export interface BundleOptions {
   mcpbFile?: string;
 }
 
-/** Where `npm run build` writes the single-file server that package.json's `bin` runs. */
+/** Where `npm run build` writes the entry that package.json's `bin` runs; its chunks go to CHUNK_DIR beside it. */
 export const BIN_FILE = 'dist/chain-mcp.js';
+/** The chunks' folder, beside the entry (in dist/ and in the .mcpb's server/ alike). */
+export const CHUNK_DIR = 'chunks';
 
 /**
- * esbuild's options for one self-contained ESM file of `entry`: the bin, and (in `npm run bench`)
- * the minimal SDK server it is compared with, bundled the same way.
+ * esbuild's options for `entry` as one ESM entry file plus the chunks it imports, written to
+ * `outdir`: the bin, and (in `npm run bench`) the minimal SDK server it is compared with, bundled
+ * the same way. Every dynamic import() becomes a chunk of its own that is read and compiled only
+ * when that import runs, so a start reads what it needs (docs/benchmarks.md, "Cold start").
+ * The entry is written as `<name>.mjs`; {@link bundle} renames it to what the caller asked for.
  */
-export function singleFileOptions(entry: string, outfile: string): BuildOptions {
+export function bundleOptions(entry: string, outdir: string, name: string): BuildOptions {
   return {
-    entryPoints: [entry],
-    outfile,
+    entryPoints: { [name]: entry },
+    outdir,
     bundle: true,
+    splitting: true,
+    chunkNames: `${CHUNK_DIR}/[name]-[hash]`,
+    // .mjs: ESM wherever the files land, with no package.json to say so (the .mcpb's server/
+    // folder) and no syntax detection by Node.
+    outExtension: { '.js': '.mjs' },
     platform: 'node',
     target: 'node20',
     format: 'esm',
     // Whitespace and comments only: names stay readable in stack traces. Without comments the
-    // file is pure ASCII (esbuild escapes non-ASCII in code; a few dependency comments are not),
-    // which Node decodes and V8 scans as a one-byte string: about 15 ms less of every start
+    // files are pure ASCII (esbuild escapes non-ASCII in code; a few dependency comments are not),
+    // which Node decodes and V8 scans as one-byte strings: about 15 ms less of every start
     // (docs/benchmarks.md). Full minification measured slower to start, not faster.
     minifyWhitespace: true,
     legalComments: 'none',
@@ -48,31 +58,54 @@ export function singleFileOptions(entry: string, outfile: string): BuildOptions 
     // SQLite drivers are the running Node's own (node:sqlite) or an optional native addon beside the
     // package (better-sqlite3, loaded with require at run time); pg's native binding is never used.
     external: ['node:sqlite', 'better-sqlite3', 'pg-native'],
-    // CommonJS dependencies (pino, its stream) call require(); give them one in ESM.
+    // CommonJS dependencies (pino, its stream) call require(); give them one in ESM. The banner
+    // opens every output file, so each chunk has its own.
     banner: { js: "import { createRequire as __chainMcpRequire } from 'node:module'; const require = __chainMcpRequire(import.meta.url);" },
   };
 }
 
 /**
- * One self-contained ESM file of the server (esbuild): one module to read and compile instead of
- * hundreds. Reading and compiling that file is still the largest part of a start (about 12 ms per
- * MB on the bench machine), so what stays out of the start path still counts. The simulator behind
- * --devnet stays in it, behind the dynamic import in src/main.ts, so it is evaluated only when asked for.
+ * Bundles `entry` into `outfile` and a chunks folder beside it (emptied first: chunk names carry
+ * a hash, so an old build's chunks would stay behind). Returns the files written, relative to
+ * `outfile`'s folder.
  */
-export async function buildSingleFile(root: string, outfile: string): Promise<void> {
-  await build(singleFileOptions(join(root, 'src/main.ts'), outfile));
-  chmodSync(outfile, 0o755);
+export async function bundle(entry: string, outfile: string): Promise<string[]> {
+  const outdir = dirname(outfile);
+  const name = basename(outfile).replace(/\.[cm]?js$/, '');
+  rmSync(join(outdir, CHUNK_DIR), { recursive: true, force: true });
+  const result = await build({ ...bundleOptions(entry, outdir, name), metafile: true });
+  const written = join(outdir, `${name}.mjs`);
+  if (written !== outfile) renameSync(written, outfile);
+  return Object.keys(result.metafile.outputs).map((f) => {
+    const file = relative(outdir, resolve(f));
+    return file === `${name}.mjs` ? basename(outfile) : file;
+  });
 }
 
-/** Writes the staging folder (manifest.json, icon.png, server/index.mjs) and returns the entry's path. */
-export async function stageBundle(opts: BundleOptions): Promise<string> {
+/**
+ * The server as an entry and its chunks (esbuild): a few dozen modules to read and compile instead
+ * of hundreds, and of them only the ones a start needs. Reading and compiling is still a large part
+ * of a start (about 12 ms per MB on the bench machine), so what stays out of the start path counts:
+ * the simulator behind --devnet, the catalogue, the HTTP stack, the signer are chunks that a
+ * read-only stdio start never reads.
+ */
+export async function buildBin(root: string, outfile: string): Promise<string[]> {
+  const files = await bundle(join(root, 'src/main.ts'), outfile);
+  chmodSync(outfile, 0o755);
+  return files;
+}
+
+/**
+ * Writes the staging folder (manifest.json, icon.png, server/index.mjs and server/chunks/) and
+ * returns the server's files, their paths inside the staging folder.
+ */
+export async function stageBundle(opts: BundleOptions): Promise<string[]> {
   rmSync(opts.stageDir, { recursive: true, force: true });
   mkdirSync(opts.stageDir, { recursive: true });
-  const entry = join(opts.stageDir, BUNDLE_ENTRY);
-  await buildSingleFile(opts.root, entry);
+  const files = await buildBin(opts.root, join(opts.stageDir, BUNDLE_ENTRY));
   copyFileSync(join(opts.root, 'manifest.json'), join(opts.stageDir, 'manifest.json'));
   copyFileSync(join(opts.root, ICON), join(opts.stageDir, ICON));
-  return entry;
+  return files.map((f) => join(dirname(BUNDLE_ENTRY), f));
 }
 
 export function packBundle(opts: BundleOptions & { mcpbFile: string }): void {
@@ -85,14 +118,15 @@ export function packBundle(opts: BundleOptions & { mcpbFile: string }): void {
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const root = process.cwd();
   if (process.argv[2] === '--bin') {
-    // `npm run build`: only the bin file.
-    await buildSingleFile(root, join(root, BIN_FILE));
+    // `npm run build`: only the bin and its chunks.
+    await buildBin(root, join(root, BIN_FILE));
   } else {
     const stageDir = join(root, 'bundle', 'stage');
     const mcpbFile = join(root, 'bundle', 'chain-mcp.mcpb');
-    const entry = await stageBundle({ root, stageDir });
+    const files = await stageBundle({ root, stageDir });
     packBundle({ root, stageDir, mcpbFile });
-    process.stderr.write(`bundle: ${entry} (${Math.round(statSync(entry).size / 1024)} KB)\npacked: ${mcpbFile} (${Math.round(statSync(mcpbFile).size / 1024)} KB)\n`);
+    const bytes = files.reduce((sum, f) => sum + statSync(join(stageDir, f)).size, 0);
+    process.stderr.write(`bundle: ${join(stageDir, BUNDLE_ENTRY)} and ${files.length - 1} chunks (${Math.round(bytes / 1024)} KB)\npacked: ${mcpbFile} (${Math.round(statSync(mcpbFile).size / 1024)} KB)\n`);
     // The npm tarball's sizes in the docs come from here, never from a hand (tools/pack-sizes.ts).
     const sizes = writeTarballSizes(root);
     process.stderr.write(`npm tarball: ${megabytes(sizes.packed)} packed, ${megabytes(sizes.unpacked)} unpacked, written in ${SIZE_PAGES.join(' and ')}\n`);

@@ -14,7 +14,7 @@ import { VERSION } from '../src/version.js';
 
 /** The newest manifest_version that @anthropic-ai/mcpb (pinned in devDependencies) validates. */
 export const MANIFEST_VERSION = '0.4';
-/** Where the single-file bundle lives inside the .mcpb (see tools/bundle.ts). */
+/** Where the server's entry lives inside the .mcpb, its chunks in server/chunks/ beside it (see tools/bundle.ts). */
 export const BUNDLE_ENTRY = 'server/index.mjs';
 /** The bundle's icon, copied from the repository root into the .mcpb next to manifest.json. */
 export const ICON = 'icon.png';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log.js';
 import type { Approval, ApprovalBook } from './book.js';
@@ -55,18 +55,24 @@ export class ApprovalPages {
     return this.book.requirePasskey(approval);
   }
 
-  /** Starts the page server on first use; resolves with its origin (`http://127.0.0.1:PORT`). */
+  /**
+   * Starts the page server on first use; resolves with its origin (`http://127.0.0.1:PORT`).
+   * node:http is loaded here, not at start: a start that never shows a page never needs it.
+   */
   start(): Promise<string> {
-    this.starting ??= new Promise((resolve, reject) => {
-      const server = createServer((req, res) => this.handle(req, res));
-      server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => {
-        this.server = server;
-        this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-        server.unref();
-        resolve(this.origin);
-      });
-    });
+    this.starting ??= import('node:http').then(
+      ({ createServer }) =>
+        new Promise((resolve, reject) => {
+          const server = createServer((req, res) => this.handle(req, res));
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => {
+            this.server = server;
+            this.origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+            server.unref();
+            resolve(this.origin);
+          });
+        }),
+    );
     return this.starting;
   }
 

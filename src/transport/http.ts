@@ -59,7 +59,8 @@ export function safeUrl(url: string): string {
   }
 }
 
-type Undici = typeof import('undici');
+/** undici's module.exports: a CommonJS package's default export under every loader. */
+type Undici = (typeof import('undici'))['default'];
 
 /**
  * The one HTTP client of the server: one keep-alive Agent for node, indexer and runner,
@@ -83,7 +84,9 @@ export class HttpClient {
    * (or by warm() once the client is initialized), not before the server can answer initialize.
    */
   warm(): Promise<Undici> {
-    this.undici ??= import('undici').then((undici) => {
+    // The default export, not the named ones: the bin's chunks (tools/bundle.ts) hand a CommonJS
+    // package to a dynamic import() as its default export only.
+    this.undici ??= import('undici').then(({ default: undici }) => {
       this.agent = new undici.Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 64, pipelining: 1 });
       this.loaded = undici;
       return undici;

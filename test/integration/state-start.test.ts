@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,9 +84,10 @@ describe('the state store at start: one line for each mistake (DESIGN section 8)
   });
 
   it('the bundled server alone, with no SQLite driver beside it: refuses sqlite: with the three ways out (or, on a Node with node:sqlite, uses it)', async () => {
-    // The package's bin in a folder of its own: no node_modules, so better-sqlite3 cannot be found.
+    // The package's bin and its chunks in a folder of their own: no node_modules, so better-sqlite3 cannot be found.
     const bin = join(dir, 'chain-mcp.js');
     copyFileSync(join(ROOT, 'dist/chain-mcp.js'), bin);
+    cpSync(join(ROOT, 'dist/chunks'), join(dir, 'chunks'), { recursive: true });
     const file = join(dir, 'alone.db');
     const r = await run([bin], { CHAIN_MCP_STATE: `sqlite:${file}` }, dir);
     if (await builtinSqlite()) {
@@ -102,6 +103,7 @@ describe('the state store at start: one line for each mistake (DESIGN section 8)
   it('spends on and nothing else set: the bundled server alone starts on memory, needing no SQLite and writing no database', async () => {
     const bin = join(dir, 'first-transfer.js');
     copyFileSync(join(ROOT, 'dist/chain-mcp.js'), bin);
+    cpSync(join(ROOT, 'dist/chunks'), join(dir, 'chunks'), { recursive: true });
     const config = join(dir, 'first-config');
     const r = await run([bin], { CHAIN_MCP_ALLOW_SPEND: 'true', XDG_CONFIG_HOME: config }, dir);
     expect(r.code).toBe(0);

@@ -15,12 +15,13 @@ describe('the .mcpb bundle', () => {
   let work: string;
   let unpacked: string;
   let devnet: Devnet;
+  let staged: string[];
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'chain-mcp-bundle-'));
     const stageDir = join(work, 'stage');
     const mcpbFile = join(work, 'chain-mcp.mcpb');
-    await stageBundle({ root: ROOT, stageDir });
+    staged = await stageBundle({ root: ROOT, stageDir });
     packBundle({ root: ROOT, stageDir, mcpbFile });
     unpacked = join(work, 'unpacked');
     execFileSync(process.execPath, [MCPB_CLI, 'unpack', mcpbFile, unpacked], { stdio: 'pipe' });
@@ -32,15 +33,20 @@ describe('the .mcpb bundle', () => {
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('holds only the manifest, its icon and one server file', () => {
+  it('holds only the manifest, its icon and the server: its entry and the chunks it imports', () => {
     expect(readdirSync(unpacked).sort()).toEqual(['icon.png', 'manifest.json', 'server']);
     // A PNG, and a small one.
     const icon = readFileSync(join(unpacked, 'icon.png'));
     expect(icon.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
     expect(icon.length).toBeLessThan(16 * 1024);
-    expect(readdirSync(join(unpacked, 'server'))).toEqual(['index.mjs']);
+    expect(readdirSync(join(unpacked, 'server')).sort()).toEqual(['chunks', 'index.mjs']);
     expect(existsSync(join(unpacked, 'node_modules'))).toBe(false);
-    expect(statSync(join(unpacked, 'server', 'index.mjs')).size).toBeGreaterThan(100_000);
+    // Every file the build wrote made it into the .mcpb, and nothing else.
+    const chunks = readdirSync(join(unpacked, 'server', 'chunks')).map((f) => `server/chunks/${f}`);
+    expect(['server/index.mjs', ...chunks].sort()).toEqual([...staged].sort());
+    expect(chunks.length).toBeGreaterThan(1);
+    const size = staged.reduce((sum, f) => sum + statSync(join(unpacked, f)).size, 0);
+    expect(size).toBeGreaterThan(1_000_000);
   });
 
   it('answers initialize over stdio from the unpacked bundle, with the env a host would pass, and serves tools', async () => {

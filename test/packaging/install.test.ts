@@ -11,7 +11,7 @@ import { claudeCodeLaunch, README } from '../helpers/readme-snippets.js';
 import { type InstalledTarball, installTarball } from '../helpers/tarball.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-/** The packed tarball's ceiling: the one-file server compresses to well under it (docs/publishing.md). */
+/** The packed tarball's ceiling: the bundled server compresses to well under it (docs/publishing.md). */
 const MAX_PACKED_BYTES = 2 * 1024 * 1024;
 
 // One install for the whole file: packing and installing is the slow part.

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { Client } from '@modelcontextprotocol/client';
@@ -20,13 +20,18 @@ function tarballFiles(): string[] {
 }
 
 describe('the npm tarball', () => {
-  it('holds only what runs: the one-file bin, the manifest, README, LICENSE and package.json; no developer script', () => {
+  it('holds only what runs: the bin and its chunks, the manifest, README, LICENSE and package.json; no developer script', () => {
     const files = tarballFiles();
-    expect(files).toEqual(['LICENSE', 'README.md', 'dist/chain-mcp.js', 'manifest.json', 'package.json']);
+    expect(files.filter((f) => !f.startsWith('dist/chunks/'))).toEqual(['LICENSE', 'README.md', 'dist/chain-mcp.js', 'manifest.json', 'package.json']);
+    // Every chunk of the build, and nothing else in that folder.
+    const chunks = readdirSync(join(ROOT, 'dist', 'chunks')).map((f) => `dist/chunks/${f}`);
+    expect(chunks.length).toBeGreaterThan(1);
+    expect(files.filter((f) => f.startsWith('dist/chunks/'))).toEqual(chunks.sort());
+    for (const f of chunks) expect(f).toMatch(/^dist\/chunks\/[\w-]+\.mjs$/);
     expect(files.filter((f) => f.startsWith('dist/tools/') || f.startsWith('tools/') || f.startsWith('test/') || f.startsWith('dist/test/'))).toEqual([]);
   });
 
-  it('its bin is in it and is the one-file build', () => {
+  it('its bin is in it and is the bundled build', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { bin: Record<string, string>; license: string; mcpName?: string; name: string };
     expect(tarballFiles()).toContain(pkg.bin['chain-mcp']);
     expect(readFileSync(join(ROOT, pkg.bin['chain-mcp']!), 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
@@ -45,7 +50,7 @@ describe('the npm tarball', () => {
     expect(server.packages).toEqual([expect.objectContaining({ registryType: 'npm', identifier: pkg.name, version: pkg.version, transport: { type: 'stdio' } })]);
   });
 
-  it('the bin (dist/chain-mcp.js, one file) serves --devnet: the simulator is in it', async () => {
+  it('the bin (dist/chain-mcp.js and its chunks) serves --devnet: the simulator is in it', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [join(ROOT, 'dist', 'chain-mcp.js'), '--devnet'],
