@@ -104,7 +104,8 @@ export async function startIssuer(opts: { style?: 'oidc' | 'rfc8414'; path?: str
       const alg = o.alg ?? 'ES256';
       // HS256 keyed with a published key's bytes: the classic forgery against a verifier that takes any algorithm.
       const key = o.hs256 ? new TextEncoder().encode(JSON.stringify(keys.get('ES256')!.jwk)) : o.unpublished ? stranger.privateKey : keys.get(alg)!.privateKey;
-      const claims: Record<string, unknown> = { ...(o.claims ?? { scope: o.scope ?? 'chain:read' }), azp: 'test-client' };
+      // `claims` may name its own azp (or none: `azp: undefined`).
+      const claims: Record<string, unknown> = { azp: 'test-client', ...(o.claims ?? { scope: o.scope ?? 'chain:read' }) };
       const jwt = new SignJWT(claims)
         .setProtectedHeader({ alg: o.hs256 ? 'HS256' : o.unpublished ? 'ES256' : alg, kid: o.kid ?? (o.unpublished || o.hs256 ? 'test-ES256' : `test-${alg}`), typ: 'at+jwt' })
         .setIssuer(o.iss ?? issuer)
