@@ -12,8 +12,28 @@ export interface TestIssuer {
   issuer: string;
   /** Requests the issuer answered, by path (discovery is cached by the server). */
   hits: Map<string, number>;
+  /** How the provider's sign-in misbehaves (tests of the approval page set it; all off by default). */
+  login: LoginQuirks;
+  /** The headers of each token request, in order. */
+  tokenRequests: Array<Record<string, string | string[] | undefined>>;
   mint(opts: { sub: string; scope?: string; claims?: Record<string, unknown>; aud?: string; alg?: 'RS256' | 'ES256' | 'EdDSA'; expiresIn?: number; iss?: string; unpublished?: boolean; noSub?: boolean; noExp?: boolean; notBefore?: number; kid?: string; hs256?: boolean }): Promise<string>;
   close(): Promise<void>;
+}
+
+/** A provider that gets the sign-in wrong, for the approval page's own checks of what comes back. */
+export interface LoginQuirks {
+  /** Metadata without authorization_endpoint. */
+  noAuthorizationEndpoint?: boolean;
+  /** Codes redeemed without checking the PKCE verifier, client or redirect (a careless provider). */
+  ignorePkce?: boolean;
+  /** The token endpoint's HTTP status (the ID token still in the body). */
+  tokenStatus?: number;
+  /** The token endpoint answers without an ID token. */
+  noIdToken?: boolean;
+  /** The ID token's audience instead of the client id. */
+  idTokenAudience?: string;
+  /** The ID token without a subject. */
+  idTokenNoSub?: boolean;
 }
 
 const ALGS = ['RS256', 'ES256', 'EdDSA'] as const;
@@ -28,13 +48,15 @@ export async function startIssuer(opts: { style?: 'oidc' | 'rfc8414'; path?: str
   // Authorization codes of the login the approval page starts (authorization code + PKCE).
   const codes = new Map<string, { sub: string; clientId: string; redirectUri: string; challenge: string; nonce: string }>();
   const hits = new Map<string, number>();
+  const login: LoginQuirks = {};
+  const tokenRequests: TestIssuer['tokenRequests'] = [];
   const path = opts.path ?? '';
   let issuer = '';
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     hits.set(url.pathname, (hits.get(url.pathname) ?? 0) + 1);
     const json = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    const metadata = { issuer, jwks_uri: `${issuer}/jwks`, authorization_endpoint: `${issuer}/authorize`, token_endpoint: `${issuer}/token`, response_types_supported: ['code'], scopes_supported: ['chain:read', 'chain:spend', 'chain:admin'] };
+    const metadata = { issuer, jwks_uri: `${issuer}/jwks`, authorization_endpoint: login.noAuthorizationEndpoint ? undefined : `${issuer}/authorize`, token_endpoint: `${issuer}/token`, response_types_supported: ['code'], scopes_supported: ['chain:read', 'chain:spend', 'chain:admin'] };
     if (opts.style === 'rfc8414' ? url.pathname === `/.well-known/oauth-authorization-server${path}` : url.pathname === `${path}/.well-known/openid-configuration`) return json(metadata);
     if (url.pathname === `${path}/jwks`) return json({ keys: [...keys.values()].map((k) => k.jwk) });
     if (url.pathname === `${path}/authorize`) {
@@ -49,21 +71,23 @@ export async function startIssuer(opts: { style?: 'oidc' | 'rfc8414'; path?: str
       return void res.writeHead(302, { location: back.toString() }).end();
     }
     if (url.pathname === `${path}/token` && req.method === 'POST') {
+      tokenRequests.push({ ...req.headers });
       void readBody(req).then(async (form) => {
         const grant = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
         const verifier = form.get('code_verifier') ?? '';
-        const ok = grant && grant.clientId === form.get('client_id') && grant.redirectUri === form.get('redirect_uri') && createHash('sha256').update(verifier).digest('base64url') === grant.challenge;
+        const ok = grant && (login.ignorePkce || (grant.clientId === form.get('client_id') && grant.redirectUri === form.get('redirect_uri') && createHash('sha256').update(verifier).digest('base64url') === grant.challenge));
         if (!ok) return void res.writeHead(400, { 'content-type': 'application/json' }).end('{"error":"invalid_grant"}');
-        const idToken = await new SignJWT({ nonce: grant.nonce })
+        const jwt = new SignJWT({ nonce: grant.nonce })
           .setProtectedHeader({ alg: 'ES256', kid: 'test-ES256' })
           .setIssuer(issuer)
-          .setAudience(grant.clientId)
-          .setSubject(grant.sub)
+          .setAudience(login.idTokenAudience ?? grant.clientId)
           .setIssuedAt()
-          .setExpirationTime('5m')
-          .sign(keys.get('ES256')!.privateKey);
-        json({ token_type: 'Bearer', id_token: idToken, access_token: 'opaque', expires_in: 300 });
+          .setExpirationTime('5m');
+        if (!login.idTokenNoSub) jwt.setSubject(grant.sub);
+        const idToken = await jwt.sign(keys.get('ES256')!.privateKey);
+        const body = { token_type: 'Bearer', ...(login.noIdToken ? {} : { id_token: idToken }), access_token: 'opaque', expires_in: 300 };
+        res.writeHead(login.tokenStatus ?? 200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       });
       return;
     }
@@ -74,11 +98,14 @@ export async function startIssuer(opts: { style?: 'oidc' | 'rfc8414'; path?: str
   return {
     issuer,
     hits,
+    login,
+    tokenRequests,
     async mint(o) {
       const alg = o.alg ?? 'ES256';
       // HS256 keyed with a published key's bytes: the classic forgery against a verifier that takes any algorithm.
       const key = o.hs256 ? new TextEncoder().encode(JSON.stringify(keys.get('ES256')!.jwk)) : o.unpublished ? stranger.privateKey : keys.get(alg)!.privateKey;
-      const claims: Record<string, unknown> = { ...(o.claims ?? { scope: o.scope ?? 'chain:read' }), azp: 'test-client' };
+      // `claims` may name its own azp (or none: `azp: undefined`).
+      const claims: Record<string, unknown> = { azp: 'test-client', ...(o.claims ?? { scope: o.scope ?? 'chain:read' }) };
       const jwt = new SignJWT(claims)
         .setProtectedHeader({ alg: o.hs256 ? 'HS256' : o.unpublished ? 'ES256' : alg, kid: o.kid ?? (o.unpublished || o.hs256 ? 'test-ES256' : `test-${alg}`), typ: 'at+jwt' })
         .setIssuer(o.iss ?? issuer)

@@ -17,6 +17,9 @@ describe('the client address behind CHAIN_MCP_TRUSTED_PROXIES', () => {
     expect(clientAddress(req('11.0.0.1', headers), proxies)).toBe('11.0.0.1');
     // An IPv4 peer on a dual-stack socket is the same address.
     expect(clientAddress(req('::ffff:11.0.0.1', headers), proxies)).toBe('11.0.0.1');
+    // Only the ::ffff: prefix maps: an IPv6 peer ending in dotted IPv4 stays itself (never the trusted 10.0.0.1).
+    expect(clientAddress(req('1::2:3:10.0.0.1', headers), proxies)).toBe('1::2:3:10.0.0.1');
+    expect(clientAddress(req('::ffff:1:2', headers), proxies)).toBe('::ffff:1:2');
   });
 
   it("from a trusted proxy: its X-Real-IP, else the right-most X-Forwarded-For hop that is not a trusted proxy", () => {
