@@ -95,6 +95,7 @@ describe('the approval page under OAuth (LoginApprovalPages)', () => {
   beforeEach(() => {
     for (const key of Object.keys(issuer.login)) delete issuer.login[key as keyof typeof issuer.login];
     handled.length = 0;
+    clock.now = 1_000_000;
     setUp();
   });
 
@@ -226,7 +227,6 @@ describe('the approval page under OAuth (LoginApprovalPages)', () => {
     const lapsed = await fetch(local(fresh.url), { headers: { cookie: login }, redirect: 'manual' });
     expect(lapsed.status).toBe(302);
     await lapsed.text();
-    clock.now = 1_000_000;
   });
 
   it("a code from another sign-in (a provider that skips PKCE) is refused by the ID token's nonce: no login as the attacker", async () => {
