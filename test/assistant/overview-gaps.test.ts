@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { RpcFault } from '../../src/devnet/rpc.js';
 import type { UserKey } from '../../src/devnet/state/index.js';
