@@ -3,6 +3,7 @@ import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { pageUtxos } from '../../src/devnet/node/xvm.js';
 import { HttpFault, type Params, RpcFault } from '../../src/devnet/rpc.js';
 import type { UserKey } from '../../src/devnet/state/index.js';
+import { nativeAmount } from '../../src/summarize/format.js';
 import { type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
 /**
@@ -87,6 +88,7 @@ describe('transfer (keystore): the wait for the export, and what each outcome te
     expect(result.steps[1]).toEqual({ step: 2, action: 'import', chain: 'C', status: 'not_run', error: 'not run: the export is Rejected' });
     expect(result.next).toBe('The export did not go through; nothing left the source chain.');
     expect(text).toContain('stopped part way');
+    expect(text).toContain(result.next);
     expect(spends()).toEqual(['xvm.export']);
   });
 
@@ -127,6 +129,22 @@ describe('transfer (keystore): the wait for the export, and what each outcome te
     expect(result.steps[1].error).toMatch(/^not run: could not confirm the export \(.*database closed.*\)$/);
     expect(result.next).toContain('import them with cx_import');
     expect(spends()).toEqual(['xvm.export']);
+  });
+
+  it('P -> X with the wait unreadable: tells the xvm_import that takes the funds later', async () => {
+    await harness();
+    const args = { to: d0.x, amount: String(ONE), sourceChain: 'P' };
+    const preview = await h.call('transfer', args);
+    devnet.router.on('/ext/bc/X', 'xvm.getUTXOs', () => {
+      throw new RpcFault('database closed');
+    });
+    const done = await h.call('transfer', { ...args, confirm: (preview.structured as Rec).confirmationId });
+    const result = (done.structured as Rec).result;
+    expect(result.steps[1].status).toBe('not_run');
+    expect(result.next).toBe(
+      `The exported funds wait on X; import them with xvm_import ${JSON.stringify({ to: d0.x, sourceChain: 'P' })} once the export is Accepted (tx_status ${result.steps[0].txID}).`,
+    );
+    expect(spends()).toEqual(['platform.exportNative']);
   });
 
   it('P -> X: the import waits until the export\'s own outputs wait on X, not only older ones', async () => {
@@ -213,6 +231,18 @@ describe('transfer (keystore): the wait for the export, and what each outcome te
       expect(p.isError, p.text).toBe(false);
       return (p.structured as Rec).preview as string[];
     };
+    const keys = () => devnet.state.users.get(devnet.state.devnetUser)!.keys;
+    const show = (v: bigint) => nativeAmount(v, { assetSymbol: 'CAM' }).display;
+    /** What the keystore user's keys hold, as the node's own balance tools say. */
+    const xHeld = async () => {
+      let sum = 0n;
+      for (const k of keys()) sum += BigInt(((await h.call('xvm_getBalance', { address: k.x, assetID: devnet.state.nativeAssetID })).structured as Rec).balance.value);
+      return sum;
+    };
+    const pUnlockedHeld = async () => {
+      const r = (await h.call('platform_getBalance', { addresses: keys().map((k) => k.p) })).structured as Rec;
+      return BigInt(r.assets.find((a: Rec) => a.assetID === devnet.state.nativeAssetID).unlocked.value);
+    };
     const cam = (display: string) => BigInt(Math.round(Number(display.replaceAll(',', '')) * 1e9));
     const balanceLine = (all: string[], chain: string) => {
       const line = all.find((l) => l.startsWith('Balance'))!;
@@ -225,6 +255,7 @@ describe('transfer (keystore): the wait for the export, and what each outcome te
       await harness();
       const all = await lines({ to: d0.x, amount: String(ONE) });
       const { after, now } = balanceLine(all, 'X');
+      expect(now).toBe(await xHeld());
       expect(after).toBe(now - ONE - devnet.state.fees.txFee);
       expect(all.slice(2)).toEqual([
         'Network: 12345 (prefix local)',
@@ -259,7 +290,9 @@ describe('transfer (keystore): the wait for the export, and what each outcome te
       await harness();
       const all = await lines({ to: d0.x, amount: String(ONE), sourceChain: 'P' });
       const { after, now } = balanceLine(all, 'P');
+      expect(now).toBe(await pUnlockedHeld());
       expect(after).toBe(now - ONE - devnet.state.fees.txFee);
+      expect(all).toContain('Fees: at most 0.002 CAM in all, counted against the limits');
       expect(all).toContain('If the import fails, the exported funds wait on the destination chain and can be imported later; nothing is retried automatically.');
     });
 
@@ -270,6 +303,8 @@ describe('transfer (keystore): the wait for the export, and what each outcome te
       const at = all.findIndex((l) => l.startsWith('Arrives'));
       expect(all[at]).toBe('Arrives: about 1.999 CAM after the import fee');
       expect(all[at + 1]).toMatch(/^Balance after on P/);
+      // Less than the import fee arrives as nothing, never as a negative amount.
+      expect(await lines({ to: d0.x, amount: '1', sourceChain: 'P' })).toContain('Arrives: about 0 CAM after the import fee');
     });
 
     it('the waiting list unread: the preview says the import takes everything waiting, unknown how much', async () => {
@@ -282,10 +317,28 @@ describe('transfer (keystore): the wait for the export, and what each outcome te
       expect(all).toContain('Arrives: about 1.999 CAM after the import fee');
     });
 
-    it('X -> C: the details name the 0x address the import credits', async () => {
+    it('X -> C: the details name the 0x address the import credits; at least what waits on C plus the amount, less the import fee, arrives', async () => {
       await harness();
       const p = await h.call('transfer', toC());
-      expect((p.structured as Rec).details).toMatchObject({ to: `C-${d0.bech32}`, evmAddress: d0.c, route: 'X->C' });
+      const details = (p.structured as Rec).details;
+      expect(details).toMatchObject({ to: `C-${d0.bech32}`, evmAddress: d0.c, route: 'X->C' });
+      expect(details.steps).toEqual([
+        { step: 1, action: 'export', chain: 'X' },
+        { step: 2, action: 'import', chain: 'C' },
+      ]);
+      const own = new Set(keys().map((k) => `C-${k.bech32}`));
+      const waiting = [...devnet.state.utxos.values()]
+        .filter((u) => !u.spentBy && u.chain === 'C' && u.sourceChain === 'X' && u.assetID === devnet.state.nativeAssetID && u.addresses.some((a) => own.has(a)))
+        .reduce((sum, u) => sum + u.amount, 0n);
+      expect(waiting).toBeGreaterThan(0n);
+      const importFee = BigInt(details.maxFee) - devnet.state.fees.txFee;
+      expect((p.structured as Rec).preview).toContain(`Arrives: at least ${show(waiting + 2n * ONE - importFee)} after the import fee`);
+    });
+
+    it('C -> X: the balance on C is left to eth_getBalance', async () => {
+      await harness();
+      const all = await lines({ to: d0.x, amount: String(ONE), sourceChain: 'C' });
+      expect(all).toContain('Balance after on C: check eth_getBalance');
     });
 
     it('X -> C with the outputs waiting on C unlisted: refused before anything is sent, the fee has no bound', async () => {
@@ -302,6 +355,11 @@ describe('transfer (keystore): the wait for the export, and what each outcome te
 
     it('refuses a 0x recipient under the keystore signer, and its misplaced fields, naming each', async () => {
       await harness();
+      // An impossible route is refused before any request, even the network lookup.
+      const from = devnet.router.requests.length;
+      const first = await h.call('transfer', { to: d0.c, amount: '1000' });
+      expect(first.isError).toBe(true);
+      expect(devnet.router.requests.slice(from)).toEqual([]);
       const cases: Array<[Rec, string]> = [
         [{ to: d0.c, amount: '1000', sourceChain: 'C' }, 'the keystore signer cannot sign it'],
         [{ to: d0.c, amount: '1000' }, 'sourceChain: a 0x recipient is paid on the C-Chain: set sourceChain "C"'],
