@@ -147,14 +147,12 @@ const transferPlan = async (i: TransferInput, ctx: ToolContext): Promise<SpendPl
   const importFee = route.to === 'C' ? cFee : txFee;
   const arriving = i.amount + (waitingNow?.native ?? 0n);
   const arrives = route.steps.length > 1 ? (arriving > importFee ? arriving - importFee : 0n) : undefined;
-  const sweep =
-    route.steps.length < 2
-      ? []
-      : !waitingNow
-        ? [`The node's import takes everything waiting for your key from ${route.from} on ${route.to}, not only this amount (the node did not list what waits there now).`]
-        : waitingNow.native > 0n
-          ? [`The node's import takes everything waiting for your key from ${route.from} on ${route.to}: ${show(waitingNow.native)} already waits there besides this ${show(i.amount)}, so more than the amount arrives.`]
-          : [];
+  // Shown after the Arrives line, so only for a cross-chain route.
+  const sweep = !waitingNow
+    ? [`The node's import takes everything waiting for your key from ${route.from} on ${route.to}, not only this amount (the node did not list what waits there now).`]
+    : waitingNow.native > 0n
+      ? [`The node's import takes everything waiting for your key from ${route.from} on ${route.to}: ${show(waitingNow.native)} already waits there besides this ${show(i.amount)}, so more than the amount arrives.`]
+      : [];
   // X and P steps pay txFee each, a C step its atomic fee.
   const fee = txFee * BigInt(route.steps.filter((st) => st.chain !== 'C').length) + cFee;
   const lines = [
@@ -212,9 +210,10 @@ async function awaitExport(ctx: ToolContext, route: Route, txID: string, i: Tran
     if (route.from === 'X') status = str((await ctx.call('xvm_getTxStatus', { txID })).status);
     else if (route.from === 'C') status = str((await ctx.call('cx_getAtomicTxStatus', { txID })).status);
     else {
-      // The P-Chain has no status method in the spec: the export is visible once its UTXOs wait on X.
-      const utxos = await ctx.call('xvm_getUTXOs', { addresses: [i.to], sourceChain: 'P' });
-      status = Number(utxos.numFetched ?? 0) > 0 || arr(utxos.utxos).length > 0 ? 'Accepted' : 'Processing';
+      // The P-Chain has no status method in the spec: the export is accepted once its own outputs
+      // wait on X (outputs of earlier exports may wait there already, and prove nothing).
+      const waiting = await ctx.call('xvm_getUTXOs', { addresses: [i.to], sourceChain: 'P', items: 1024 });
+      status = arr(waiting.utxos).some((u) => str(rec(u).txID) === txID) ? 'Accepted' : 'Processing';
     }
     await ctx.progress(polls, undefined, `export ${txID}: ${status}`);
     if (FINAL.has(status) || ctx.now() >= deadline) return status;

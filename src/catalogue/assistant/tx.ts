@@ -150,6 +150,6 @@ export const waitForTx = defineTool({
   },
   summarize: (o) =>
     o.final
-      ? `${o.txID} is ${o.status} on ${o.chain === 'any' ? 'its chain' : `the ${o.chain}-Chain`} (${o.meaning}) after ${o.waitedSeconds} s and ${o.polls} poll(s).`
+      ? `${o.txID} is ${o.status} on the ${o.chain}-Chain (${o.meaning}) after ${o.waitedSeconds} s and ${o.polls} poll(s).`
       : `${o.txID} is still ${o.status} (${o.meaning}) after ${o.waitedSeconds} s; call wait_for_tx again to keep waiting.`,
 });
