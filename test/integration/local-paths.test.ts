@@ -94,6 +94,9 @@ describe('X payments and cross-chain exports the local key builds itself', () =>
     expect(preview).toContain(`Tx output 1: ${show(2n * CAM)} to ${a.x} (payment; unlocked)`);
     // 250 units of a 2-decimal asset: 2.5 GLD, shown with the asset's ID.
     expect(preview.some((l) => /^Tx output \d+: 2\.5 "GLD" of asset /.test(l) && l.includes(gld.id) && l.includes(`to ${a.x} (payment; unlocked)`)), preview.join('\n')).toBe(true);
+    // GLD in = GLD out: nothing of it is burnt, so no "also burns" line; nothing follows the hash line (no memo given).
+    expect(preview.filter((l) => l.includes('also burns'))).toEqual([]);
+    expect(preview.at(-1)).toMatch(/^Tx approves exactly: sha256 0x[0-9a-f]{64} of \d+ unsigned bytes$/);
     expect(done.text.split('\n')[0]).toBe(`Sent 2 payments on X: issued once, txID ${txID}. Follow it with xvm_getTxStatus {"txID": "${txID}"}.`);
     const paid = unspentOf(devnet, txID).filter((u) => u.addresses.includes(a.x));
     expect(paid.map((u) => [u.assetID, u.amount]).sort()).toEqual([[devnet.state.nativeAssetID, 2n * CAM], [gld.id, 250n]].sort());
@@ -105,7 +108,7 @@ describe('X payments and cross-chain exports the local key builds itself', () =>
     const h = await harness(devnet);
     const key = devnet.localKey;
     const { preview, done, txID } = await confirmed(h, 'xvm_export', { to: key.p, amount: String(3n * CAM), assetID: 'CAM' });
-    expect(preview[0]).toMatch(new RegExp(`^Move ${show(3n * CAM).replace('.', '\\.')} from your X .* to your P .*; it waits there to be imported$`));
+    expect(preview[0]).toBe(`Move ${show(3n * CAM)} from your X account to your P account (${key.p.slice(0, 12)}…${key.p.slice(-4)}); it waits there to be imported`);
     expect(preview).toContain('Not done yet: the P-Chain import completes it (with txID of this export, to import only its outputs).');
     expect(done.text.split('\n')[0]).toBe(`Exported from X: issued once, txID ${txID}. Complete it with the P-Chain import {"sourceChain": "X", "txID": "${txID}"} once Accepted.`);
     const waiting = unspentOf(devnet, txID).filter((u) => u.chain === 'P' && u.sourceChain === 'X');
@@ -114,7 +117,7 @@ describe('X payments and cross-chain exports the local key builds itself', () =>
     expect(toC.structured!.preview).toContain('Not done yet: cx_import completes it (with txID of this export, to import only its outputs).');
   });
 
-  it('platform_exportNative to the key\'s X address, then xvm_import of only that export: both issued once, the import named "into your X"', async () => {
+  it('platform_exportNative to the key\'s X address, then xvm_import of only that export (another waits too): both issued once, the import named "into your X account"', async () => {
     const devnet = await camino();
     const h = await harness(devnet);
     const key = devnet.localKey;
@@ -123,14 +126,52 @@ describe('X payments and cross-chain exports the local key builds itself', () =>
     expect(exp.done.text.split('\n')[0]).toBe(
       `Exported from P: issued once, txID ${exp.txID}. Complete it with xvm_import {"to": "${key.x}", "sourceChain": "P", "txID": "${exp.txID}"} once Accepted.`,
     );
-    expect(requestsFor(devnet, 'platform.issueTx')).toBe(1);
+    const other = await confirmed(h, 'platform_exportNative', { to: key.x, amount: String(CAM) });
+    expect(requestsFor(devnet, 'platform.issueTx')).toBe(2);
     const imp = await confirmed(h, 'xvm_import', { to: key.x, sourceChain: 'P', txID: exp.txID });
     expect(imp.preview).toContain(`Imports: only the outputs of export ${exp.txID}`);
-    expect(imp.preview[0]).toMatch(/^Import [\d.]+ CAM from the P-Chain into your X .*\(/);
+    expect(imp.preview.filter((l) => l.includes('(waiting in shared memory)'))).toHaveLength(1);
+    expect(imp.preview[0]).toMatch(/^Import [\d.]+ CAM from the P-Chain into your X account \(/);
     expect(imp.done.text.split('\n')[0]).toBe(`Imported into X: issued once, txID ${imp.txID}. Follow it with xvm_getTxStatus {"txID": "${imp.txID}"}.`);
     const arrived = unspentOf(devnet, imp.txID).filter((u) => u.chain === 'X' && u.addresses.includes(key.x));
     expect(arrived.reduce((s, u) => s + u.amount, 0n)).toBe(4n * CAM - devnet.state.fees.txFee);
+    // The other export still waits.
+    expect(unspentOf(devnet, other.txID).filter((u) => u.chain === 'X').map((u) => u.amount)).toEqual([CAM]);
     expect(requestsFor(devnet, 'avm.issueTx')).toBe(1);
+  });
+
+  it('cx_import of one export from X while 20 CAM from an earlier one waits too: only that export is imported', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const key = devnet.localKey;
+    const exp = await confirmed(h, 'xvm_export', { to: `C-${key.x.slice(2)}`, amount: String(2n * CAM), assetID: 'CAM' });
+    const p = await previewOf(h, 'cx_import', { to: key.c, sourceChain: 'X', txID: exp.txID });
+    const lines = p.structured!.preview as string[];
+    expect(lines).toContain(`Imports: only the outputs of export ${exp.txID}`);
+    const inputs = lines.filter((l) => /^Tx input \d+: /.test(l));
+    expect(inputs, lines.join('\n')).toHaveLength(1);
+    expect(inputs[0]).toContain(show(2n * CAM));
+  });
+
+  it("a node whose eth_baseFee is not a hex quantity: the import is refused naming that answer, nothing sent", async () => {
+    const devnet = await camino();
+    for (const path of ['/ext/bc/C/rpc', `/ext/bc/${devnet.state.chains.C}/rpc`]) devnet.router.on(path, 'eth_baseFee', () => 'twenty-five gwei');
+    const h = await harness(devnet);
+    const r = await h.call('cx_import', { to: devnet.localKey.c, sourceChain: 'X' });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toBe("The node's eth_baseFee answer is not a hex quantity.");
+    expect(issued(devnet)).toBe(0);
+  });
+
+  it("under a spending limit the key's own addresses pass the own-address rule: several payments, exports to its own P and X", async () => {
+    const devnet = await camino();
+    const key = devnet.localKey;
+    const a = alice(devnet);
+    const h = await harness(devnet, { CHAIN_MCP_MAX_SPEND: String(50n * CAM), CHAIN_MCP_ALLOWED_RECIPIENTS: a.x });
+    await previewOf(h, 'xvm_sendMultiple', { outputs: [{ assetID: 'CAM', amount: String(CAM), to: a.x }] });
+    await previewOf(h, 'xvm_export', { to: key.p, amount: String(CAM), assetID: 'CAM' });
+    await previewOf(h, 'platform_exportNative', { to: key.x, amount: String(CAM) });
+    expect(issued(devnet)).toBe(0);
   });
 
   it('a transfer P->X with all: true sweeps what already waits for the key on X from P into its import, and the node consumes both', async () => {
@@ -258,6 +299,35 @@ describe("Camino's deposits, unlocks and claims: what the node would refuse is r
     const w = await h.call('platform_unlockDeposit', { depositTxIDs: [drained] });
     expect(w.text.split('\n')[0]).toContain(`depositTxIDs: nothing is unlockable now (${drained}: nothing more until more of its unlock period passes)`);
     expect(issued(devnet)).toBe(0);
+  });
+
+  it('an unlock whose unlock period starts exactly now: nothing unlockable yet, and nothing more to wait for than the period passing', async () => {
+    const devnet = await camino();
+    const offer = devnet.state.depositOffers[0]!;
+    const id = registeredId('paths:at-period-start');
+    const now = devnet.state.now();
+    const start = now - 100 * DAY + offer.unlockPeriodDuration;
+    devnet.router.on('/ext/P', 'platform.getDeposits', () => ({
+      deposits: [{ depositTxID: id, depositOfferID: offer.id, amount: String(5n * CAM), unlockedAmount: '0', claimedRewardAmount: '0', start: String(start), duration: 100 * DAY, rewardOwner: { locktime: '0', threshold: '1', addresses: [devnet.localKey.p] } }],
+      availableRewards: ['0'],
+      timestamp: String(now),
+    }));
+    const h = await harness(devnet);
+    const r = await h.call('platform_unlockDeposit', { depositTxIDs: [id] });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toContain(`depositTxIDs: nothing is unlockable now (${id}: nothing more until more of its unlock period passes)`);
+    expect(issued(devnet)).toBe(0);
+  });
+
+  it("a claim of one deposit's reward alone is one claim: no claim of the key's treasury rewards is added", async () => {
+    const devnet = await camino();
+    const key = devnet.localKey;
+    const id = registeredId('local-signer:deposit');
+    const h = await harness(devnet);
+    const { preview } = await confirmed(h, 'platform_claim', { claims: [{ kind: 'deposit', depositTxID: id, amount: '1000' }], to: key.p });
+    expect(preview.filter((l) => /^Tx claim \d+: /.test(l))).toEqual([`Tx claim 1: ${show(1_000n)}, reward of deposit ${id}`]);
+    expect(preview.filter((l) => l.startsWith('Claimable now, claim '))).toHaveLength(1);
+    expect(devnet.state.deposits.get(id)!.claimedRewardAmount).toBe(1_000n);
   });
 
   it("a claim of the key's expired-deposit rewards alone: one claimable of that kind, the amount asked; the node pays it", async () => {
@@ -400,6 +470,24 @@ describe('the protocol around a local spend', () => {
       expect(r.isError).toBe(true);
       expect(r.text.split('\n')[0]).toContain('insufficient funds');
       expect(warned(h, 'daily total: reservation not released')).toEqual(['disk I/O error (release)']);
+    });
+
+    it("a transfer whose export signs to another ID than its preview named: refused, and the reservation not released, with the store's error", async () => {
+      const devnet = await camino();
+      const h = await harness(devnet, {}, { state: new FailingLedger() });
+      const args = { to: `C-${devnet.localKey.x.slice(2)}`, amount: String(CAM) };
+      const p = await previewOf(h, 'transfer', args);
+      const nonce = String(p.structured!.confirmationId).split('.')[0]!;
+      const record = await h.services.localRecords.get(nonce);
+      if (!record || record === 'tampered') throw new Error('no kept record');
+      // As if signing were not deterministic (kept as this server keeps it, sealed): the import names another export.
+      await h.services.localRecords.take(nonce);
+      await h.services.localRecords.put(nonce, { ...record, spend: { ...record.spend, steps: [{ ...record.spend.steps[0]!, expectId: registeredId('some-other-export') }, record.spend.steps[1]!] } });
+      const r = await h.call('transfer', { ...args, confirm: p.structured!.confirmationId });
+      expect(r.isError).toBe(true);
+      expect(r.text.split('\n')[0]).toContain('Refused: step 1 signed now does not have the ID its preview computed');
+      expect(warned(h, 'daily total: reservation not released')).toEqual(['disk I/O error (release)']);
+      expect(issued(devnet)).toBe(0);
     });
 
     it('a node naming another txID: the bytes went out, the reservation not marked sent, with the store\'s error', async () => {
