@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ChainMcpError } from '../errors.js';
 import { Sealer } from '../state/seal.js';
 import type { StateStore } from '../state/store.js';
 import type { LocalSpend, LocalStep } from './spends.js';
@@ -113,7 +114,10 @@ export class LocalRecords {
     const sealed: Sealed = { record: text, seal: this.sealer.seal(nonce, text) };
     // Refused when full; an older preview a human may be reading is never dropped.
     if (!(await this.state.putPreview(nonce, JSON.stringify(sealed), record.expiresAt, this.now(), MAX_LOCAL_RECORDS))) {
-      throw new Error(`${MAX_LOCAL_RECORDS} local previews are open`);
+      // A refusal the model can act on (not an internal error): nothing is kept, so nothing can be confirmed.
+      throw new ChainMcpError('policy', `Refused: ${MAX_LOCAL_RECORDS} local previews are kept already; no new preview until some are confirmed or expire (5 minutes). Nothing was sent.`, {
+        hint: 'Confirm or let the open previews expire, then preview again. Do not loop on previews.',
+      });
     }
   }
 

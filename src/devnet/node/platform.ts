@@ -135,7 +135,7 @@ function caminoOffer(o: DevnetState['depositOffers'][number]) {
     flags: s(o.flags),
     totalMaxRewardAmount: s(o.totalMaxRewardAmount ?? 0n),
     rewardedAmount: s(o.rewardedAmount ?? 0n),
-    ownerAddress: '111111111111111111116DBWJs',
+    ownerAddress: o.ownerAddress ?? '111111111111111111116DBWJs',
   };
 }
 

@@ -218,6 +218,8 @@ export interface DepositOffer {
   depositedAmount?: bigint;
   totalMaxRewardAmount?: bigint;
   rewardedAmount?: bigint;
+  /** cb58 short ID of an owner whose signed permission each deposit needs (none: ids.ShortEmpty). */
+  ownerAddress?: string;
 }
 
 /** A P-Chain owner as caminogo's platformapi.Owner: P- addresses, threshold, locktime. */
