@@ -134,7 +134,7 @@ describe('Camino reads: what the holder is told', () => {
     expect(held).toContain(registeredId('deposit:0'));
     const pages = devnet.router.requests.map((q) => q.body as Rec).filter((b) => b.method === 'platform.getUTXOs');
     expect(pages).toHaveLength(2);
-    expect(pages[1].params.startIndex).toEqual(expect.objectContaining({ address: expect.any(String), utxo: expect.any(String) }));
+    expect(pages[1]!.params.startIndex).toEqual(expect.objectContaining({ address: expect.any(String), utxo: expect.any(String) }));
   });
 
   it('platform_getClaimables with no addresses and no key or keystore user: refused, naming addresses', async () => {
