@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { registeredId } from '../../src/devnet/state/index.js';
+import { fund, registeredId } from '../../src/devnet/state/index.js';
 import { type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 import { inMemoryStack } from '../helpers/stack.js';
 
@@ -116,6 +116,25 @@ describe('Camino reads: what the holder is told', () => {
     const asked = devnet.router.requests.map((q) => q.body as Rec).find((b) => b.method === 'platform.getClaimables')!.params;
     const keys = devnet.state.users.get(devnet.state.devnetUser)!.keys;
     expect(asked.owners.map((o: Rec) => o.addresses[0])).toEqual(keys.map((k) => k.p));
+  });
+
+  it('platform_getClaimables finds held deposits on the second page of platform.getUTXOs', async () => {
+    const d0 = devnet.state.users.get(devnet.state.devnetUser)!.keys[0]!;
+    fund(devnet.state, 'P', d0.p, Array.from({ length: 1100 }, () => 1_000_000n));
+    // The deposits' outputs sort after every other output of the address (the node pages by UTXO ID).
+    for (const [id, u] of [...devnet.state.utxos]) {
+      if (u.chain !== 'P' || !u.depositTxID || u.spentBy || !u.addresses.includes(d0.p)) continue;
+      devnet.state.utxos.delete(id);
+      u.id = `zzzz${id}`;
+      devnet.state.utxos.set(u.id, u);
+    }
+    const r = await h.call('platform_getClaimables', { addresses: [d0.p] });
+    expect(r.isError, r.text).toBe(false);
+    const held = (r.structured as Rec).claimables[0].deposits.map((d: Rec) => d.depositTxID);
+    expect(held).toContain(registeredId('deposit:0'));
+    const pages = devnet.router.requests.map((q) => q.body as Rec).filter((b) => b.method === 'platform.getUTXOs');
+    expect(pages).toHaveLength(2);
+    expect(pages[1]!.params.startIndex).toEqual(expect.objectContaining({ address: expect.any(String), utxo: expect.any(String) }));
   });
 
   it('platform_getClaimables with no addresses and no key or keystore user: refused, naming addresses', async () => {

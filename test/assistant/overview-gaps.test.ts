@@ -43,6 +43,17 @@ describe('account_overview and network_overview: partial answers', () => {
       expect(r.text).toContain(`${d0.c.toLowerCase()} on C: ${evm[0].balance.display}; also ${evm[0].assets.map((a: Rec) => a.amount.display).join(', ')}`);
     });
 
+    it('the indexer down: the 0x balance still answers, the asset list named as not read', async () => {
+      await start();
+      await devnet.indexer!.close();
+      const r = await stack.call('account_overview', { addresses: [d0.c] });
+      expect(r.isError, r.text).toBe(false);
+      const s = r.structured as Rec;
+      expect(s.evm).toHaveLength(1);
+      expect(s.evm[0].assets).toEqual([]);
+      expect(s.problems.map((p: Rec) => p.step)).toEqual(['asset list']);
+    });
+
     it('a 0x balance the node does not give: named as not read, the rest still answers', async () => {
       await start();
       fail('/ext/bc/C/rpc', 'eth_getBalance');

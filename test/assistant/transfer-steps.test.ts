@@ -205,6 +205,7 @@ describe('transfer (keystore): the wait for the export, and what each outcome te
     ['X -> X send', (k: UserKey) => ({ to: k.x, amount: String(ONE) }), 'xvm.send', '/ext/bc/X'],
     ['X -> C export', (k: UserKey) => ({ to: `C-${k.bech32}`, amount: String(ONE), evmAddress: k.c }), 'xvm.export', '/ext/bc/X'],
     ['P -> X export', (k: UserKey) => ({ to: k.x, amount: String(ONE), sourceChain: 'P' }), 'platform.exportNative', '/ext/P'],
+    ['C -> X export', (k: UserKey) => ({ to: k.x, amount: String(ONE), sourceChain: 'C' }), 'cx.export', '/ext/bc/C/cx'],
   ] as const) {
     it(`${label}: a first step the node answers with a transient 503 is sent once, never retried`, async () => {
       await harness();

@@ -88,12 +88,40 @@ describe('tx_status and wait_for_tx: each source, failing or alone', () => {
       // The indexer's check names the chain by its alias.
       expect((r.structured as Rec).checks.find((k: Rec) => k.source === 'indexer_getTransaction').answer).toMatch(new RegExp(`^\\w+ on chain ${chain}$`));
     }
+    // The P read failing too: the indexer still places it.
+    fail('/ext/P', 'platform.getTxStatus');
+    expect((await sources(p.id)).chain).toBe('P');
   });
 
-  it('refuses an ID that is not cb58, saying why', async () => {
+  it('refuses an ID that is not cb58, saying why; only an exact 0x hash is sent to the EVM tools', async () => {
     const r = await stack.call('tx_status', { txID: 'bad!' });
     expect(r.isError).toBe(true);
     expect(r.text).toContain('txID: expected cb58 text, found a character outside the base58 alphabet');
+    const hash = `0x${'ab'.repeat(32)}`;
+    expect((await stack.call('tx_status', { txID: hash })).text).toContain('is a 0x hash, a C-Chain EVM transaction');
+    for (const near of [`${hash}ff`, `z${hash}`]) {
+      const n = await stack.call('tx_status', { txID: near });
+      expect(n.isError).toBe(true);
+      expect(n.text).not.toContain('is a 0x hash');
+    }
+  });
+
+  it('says what each source answered, a P block by its height, and asks no indexer when none is set', async () => {
+    const block = devnet.state.pBlocks.at(-1)!;
+    const b = await stack.call('tx_status', { txID: block.id });
+    expect((b.structured as Rec).checks).toContainEqual({ source: 'platform_getBlock', answer: `P block at height ${block.height}` });
+    const x = tx((t) => t.chain === 'X' && t.status === 'Accepted');
+    const r = await stack.call('tx_status', { txID: x.id });
+    const checks = (r.structured as Rec).checks as Rec[];
+    expect(r.text).toContain(`Checked: ${checks.map((c) => `${c.source}: ${c.answer}`).join('; ')}.`);
+    expect(checks[0]).toEqual({ source: 'xvm_getTxStatus', answer: 'Accepted' });
+    const own = await inMemoryStack({ devnet, env: { CHAIN_MCP_INDEXER_URL: '' } });
+    try {
+      const bare = (await own.call('tx_status', { txID: x.id })).structured as Rec;
+      expect(bare.checks.map((c: Rec) => c.source)).toEqual(['xvm_getTxStatus', 'cx_getAtomicTxStatus', 'platform_getTxStatus']);
+    } finally {
+      await own.close();
+    }
   });
 
   it('wait_for_tx on P asks only the P-Chain, and gives the reason it was dropped', async () => {
