@@ -439,6 +439,22 @@ describe('the protocol around a local spend', () => {
     expect(issued(devnet)).toBe(0);
   });
 
+  it('under a daily limit, a spend of this server\'s the indexer has not listed yet still counts: the store\'s sent rows are the total, and one over it is refused', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet, { CHAIN_MCP_MAX_SPEND_PER_DAY: String((3n * CAM) / 2n) });
+    // 1 CAM this server sent a moment ago (kept as sent in its store), not yet in the indexer's record.
+    const earlier = await h.services.ledger.reserve(CAM, undefined);
+    await h.services.ledger.commit(earlier!);
+    const a = alice(devnet);
+    const over = await h.call('xvm_send', { to: a.x, amount: String((6n * CAM) / 10n), assetID: 'CAM' });
+    expect(over.isError).toBe(true);
+    expect(over.text.split('\n')[0]).toContain('over CHAIN_MCP_MAX_SPEND_PER_DAY (1.5 CAM); 1 CAM was sent already.');
+    // What fits beside it is sent.
+    const fits = { to: a.x, amount: String((4n * CAM) / 10n), assetID: 'CAM' };
+    await confirmed(h, 'xvm_send', fits);
+    expect(requestsFor(devnet, 'avm.issueTx')).toBe(1);
+  });
+
   describe('a state store that fails while the spend goes out: the spend is reported as it went, and the log says why the daily total may be off', () => {
     class FailingLedger extends MemoryStore {
       override async commit(): Promise<void> {
