@@ -6,7 +6,8 @@ import { defineConfig } from 'vitest/config';
  * so the list is the fast suites that exercise each catalogue entry and constant: the per-tool
  * contract suite (every tool's request in both dialects, previews and results), unit and codec tests,
  * and the MCP HTTP server's loopback suites (http-server.ts is built in their beforeAll, so its
- * import-time mutants are static too).
+ * import-time mutants are static too); for the `camino` group, the assistant suites and Camino's own
+ * reads, where its tools' entries (run, summarize, limits, schemas: objects built at import) are called.
  */
 export default defineConfig({
   test: {
@@ -15,6 +16,8 @@ export default defineConfig({
       'test/codec/**/*.test.ts',
       'test/contract/**/*.test.ts',
       'test/integration/{http,http-edges,http-guard}.test.ts',
+      'test/assistant/**/*.test.ts',
+      'test/integration/{camino,camino-summaries}.test.ts',
     ],
     // See vitest.stryker.config.ts: a freshness check of generated code that fails in Stryker's sandbox.
     exclude: ['test/unit/views-app-class.test.ts'],
