@@ -3,6 +3,7 @@ import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { fund, registeredId } from '../../src/devnet/state/index.js';
 import { type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 import { inMemoryStack } from '../helpers/stack.js';
+import { nodeAnswer as askNode } from '../helpers/node-answer.js';
 
 /**
  * Camino's own P reads where the holder's words depend on dates and on what the node left out
@@ -30,16 +31,7 @@ describe('Camino reads: what the holder is told', () => {
     await devnet.close();
   });
   /** A Camino method's own answer, before a test replaces it. */
-  const nodeAnswer = async (method: string, params: Rec = {}) =>
-    (
-      (await (
-        await fetch(`${devnet.nodeUrl}/ext/P`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-        })
-      ).json()) as Rec
-    ).result;
+  const nodeAnswer = (method: string, params: Rec = {}) => askNode<Rec>(devnet.nodeUrl, '/ext/P', method, params);
   const deposits = async (ids: string[]) => {
     const r = await h.call('platform_getDeposits', { depositTxIDs: ids });
     expect(r.isError, r.text).toBe(false);

@@ -3,6 +3,7 @@ import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { RpcFault } from '../../src/devnet/rpc.js';
 import type { UserKey } from '../../src/devnet/state/index.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
+import { nodeAnswer as askNode } from '../helpers/node-answer.js';
 
 /**
  * account_overview and network_overview when parts fail or only a 0x address is given (issue 44,
@@ -80,15 +81,9 @@ describe('account_overview and network_overview: partial answers', () => {
 
     it('a configuration that does not name the native asset: the P balance is the only asset the node lists', async () => {
       await start();
-      const conf = await (
-        await fetch(`${devnet.nodeUrl}/ext/P`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getConfiguration', params: {} }),
-        })
-      ).json();
+      const conf = await askNode<Rec>(devnet.nodeUrl, '/ext/P', 'platform.getConfiguration');
       await stack.close();
-      devnet.router.on('/ext/P', 'platform.getConfiguration', () => ({ ...(conf as Rec).result, assetID: undefined }));
+      devnet.router.on('/ext/P', 'platform.getConfiguration', () => ({ ...conf, assetID: undefined }));
       stack = await inMemoryStack({ devnet });
       const balance = ((await stack.call('platform_getBalance', { addresses: [d0.p] })).structured as Rec).assets;
       expect(balance).toHaveLength(1);

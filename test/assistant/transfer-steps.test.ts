@@ -5,6 +5,7 @@ import { HttpFault, type Params, RpcFault } from '../../src/devnet/rpc.js';
 import type { UserKey } from '../../src/devnet/state/index.js';
 import { nativeAmount } from '../../src/summarize/format.js';
 import { type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+import { nodeAnswer as askNode } from '../helpers/node-answer.js';
 
 /**
  * The keystore `transfer` between its two steps (issue 44, group `camino`): the wait for the
@@ -380,12 +381,7 @@ describe('transfer (keystore): the wait for the export, and what each outcome te
     describe('the native asset, when the node configuration does not name it', () => {
       let conf: Rec;
       beforeEach(async () => {
-        const res = await fetch(`${devnet.nodeUrl}/ext/P`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'platform.getConfiguration', params: {} }),
-        });
-        conf = ((await res.json()) as Rec).result;
+        conf = await askNode<Rec>(devnet.nodeUrl, '/ext/P', 'platform.getConfiguration');
         devnet.router.on('/ext/P', 'platform.getConfiguration', () => ({ ...conf, assetID: undefined }));
       });
       const sentAsset = () => (devnet.router.requests.map((r) => r.body as Rec).find((b) => b.method === 'xvm.send')?.params as Rec | undefined)?.assetID;

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { RpcFault } from '../../src/devnet/rpc.js';
 import { inMemoryStack, type Stack } from '../helpers/stack.js';
+import { nodeAnswer as askNode } from '../helpers/node-answer.js';
 
 /**
  * validator_lookup on a subnet, with its reads failing one at a time, and a node that answers more
@@ -51,16 +52,7 @@ describe('validator_lookup: subnets, failing reads, extra answers', () => {
     expect(primary.text).toContain(`${UNKNOWN_NODE} is neither a current nor a pending validator.`);
   });
 
-  const raw = async (method: string, params: Rec) =>
-    (
-      (await (
-        await fetch(`${devnet.nodeUrl}/ext/P`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-        })
-      ).json()) as Rec
-    ).result;
+  const raw = (method: string, params: Rec) => askNode<Rec>(devnet.nodeUrl, '/ext/P', method, params);
 
   it('a validator answered without weight, delegators or reward owner: each said plainly, nothing made up', async () => {
     const sub = devnet.state.validators.find((v) => v.subnetID !== devnet.state.primaryNetworkID)!;

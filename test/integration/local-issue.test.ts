@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { formatChainAddress, parseChainAddress } from '../../src/codec/index.js';
@@ -7,8 +6,8 @@ import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { issueTx } from '../../src/devnet/node/issue.js';
 import { HttpFault, type Params, RpcFault } from '../../src/devnet/rpc.js';
 import type { LocalRecord } from '../../src/local/records.js';
-import { writeKeyFile } from '../../src/signer/keyfile.js';
 import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+import { localKeyFolder } from '../helpers/local-key.js';
 
 /**
  * The local spend path from preview to issue, where issue 44's hand-written mutants survived: the
@@ -56,11 +55,7 @@ async function kept(h: SpendHarness, p: SpendCall): Promise<LocalRecord> {
 const methodsSeen = () => devnet.router.requests.map((r) => (r.body as { method?: string }).method ?? '');
 
 beforeAll(async () => {
-  const keyOf = await startDevnet({ dialect: 'camino' });
-  dir = mkdtempSync(join(tmpdir(), 'chain-mcp-local-issue-'));
-  await writeKeyFile(join(dir, 'key.json'), keyOf.localKey.privateKey, PASSPHRASE, { N: 2 ** 12, r: 8, p: 1 });
-  writeFileSync(join(dir, 'passphrase'), `${PASSPHRASE}\n`, { mode: 0o600 });
-  await keyOf.close();
+  dir = await localKeyFolder('chain-mcp-local-issue-', PASSPHRASE);
 });
 // A fresh node for each test: several replace one of its handlers.
 beforeEach(async () => {

@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '../../src/codec/index.js';
@@ -7,10 +6,10 @@ import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { RpcFault } from '../../src/devnet/rpc.js';
 import { addManyUtxos, fund } from '../../src/devnet/state/ledger.js';
 import { registeredId } from '../../src/devnet/state/index.js';
-import { writeKeyFile } from '../../src/signer/keyfile.js';
 import { MemoryStore } from '../../src/state/memory.js';
 import type { StateStore } from '../../src/state/store.js';
 import { type ElicitAnswer, type ElicitParams, requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+import { localKeyFolder } from '../helpers/local-key.js';
 
 /**
  * The local signer's paths no other in-process suite drives (issue 44, Stryker's NoCoverage list
@@ -30,11 +29,7 @@ let dir: string;
 const open: Array<{ close(): Promise<void> }> = [];
 
 beforeAll(async () => {
-  const keyOf = await startDevnet({ dialect: 'camino' });
-  dir = mkdtempSync(join(tmpdir(), 'chain-mcp-local-paths-'));
-  await writeKeyFile(join(dir, 'key.json'), keyOf.localKey.privateKey, PASSPHRASE, { N: 2 ** 12, r: 8, p: 1 });
-  writeFileSync(join(dir, 'passphrase'), `${PASSPHRASE}\n`, { mode: 0o600 });
-  await keyOf.close();
+  dir = await localKeyFolder('chain-mcp-local-paths-', PASSPHRASE);
 });
 afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();

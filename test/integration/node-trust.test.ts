@@ -1,5 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
@@ -10,9 +9,9 @@ import { issueTx } from '../../src/devnet/node/issue.js';
 import { pageUtxos } from '../../src/devnet/node/xvm.js';
 import type { Params } from '../../src/devnet/rpc.js';
 import { depositTotalReward } from '../../src/summarize/platform.js';
-import { writeKeyFile } from '../../src/signer/keyfile.js';
 import { recordingNode } from '../helpers/recording-node.js';
 import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+import { localKeyFolder } from '../helpers/local-key.js';
 
 /**
  * The node is not trusted for what the key signs (issue 40 item 4): the EVM chain ID is the
@@ -39,11 +38,7 @@ async function camino(): Promise<Devnet> {
 }
 
 beforeAll(async () => {
-  const keyOf = await startDevnet({ dialect: 'camino' });
-  dir = mkdtempSync(join(tmpdir(), 'chain-mcp-trust-'));
-  await writeKeyFile(join(dir, 'key.json'), keyOf.localKey.privateKey, PASSPHRASE, { N: 2 ** 12, r: 8, p: 1 });
-  writeFileSync(join(dir, 'passphrase'), `${PASSPHRASE}\n`, { mode: 0o600 });
-  await keyOf.close();
+  dir = await localKeyFolder('chain-mcp-trust-', PASSPHRASE);
 });
 afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
