@@ -75,6 +75,7 @@ interface ReportMutant {
   status: string;
   statusReason?: string;
   static?: boolean;
+  coveredBy?: string[];
   mutatorName: string;
   replacement?: string;
   location: { start: { line: number; column: number }; end: { line: number; column: number } };
@@ -260,9 +261,23 @@ const STATIC_RUN = `${DIR}/static-run-${process.pid}.json`;
 /** A sandbox folder of this run's own when another run is using the usual one (Stryker empties it when done). */
 const tempDir = (name: string): string => (existsSync(name) ? `${name}-${process.pid}` : name);
 
-/** Undetected and static: the static pass decides it (again, after new tests), not a normal run. */
-const staticUndetected = (m: ReportMutant): boolean =>
-  m.static === true && (m.status === 'Survived' || (m.status === 'Ignored' && m.statusReason?.startsWith('Static mutant') === true));
+/**
+ * Code that may run at import. Stryker marks a mutant static when no test was running as its code
+ * ran; but with `isolate: false` (vitest.stryker.config.ts) a module first imported inside a test (a
+ * server built in a suite's `beforeAll`, a lazy `import()`) runs once for the whole run, and its
+ * top-level code counts as covered by that one test only. A normal run then tries such a mutant
+ * against that test alone, whichever suite it belongs to: so a survivor covered by exactly one
+ * test goes to the static pass too (which can only find more failing tests, never fewer).
+ */
+const mayRunAtImport = (m: ReportMutant): boolean => m.static === true || m.coveredBy?.length === 1;
+
+const undetected = (m: ReportMutant): boolean => m.status === 'Survived' || (m.status === 'Ignored' && m.statusReason?.startsWith('Static mutant') === true);
+
+/** Undetected and static: only the static pass can decide it (again, after new tests), not a normal run. */
+const staticUndetected = (m: ReportMutant): boolean => m.static === true && undetected(m);
+
+/** What the static pass runs again: the static survivors, and those that may have run at import (after their normal re-run). */
+const recheckable = (m: ReportMutant): boolean => mayRunAtImport(m) && undetected(m);
 const RECHECKED = 'static mutant re-checked by tools/mutate.ts';
 
 /**
@@ -281,7 +296,7 @@ async function recheckStatic(report: Report): Promise<void> {
   if (process.argv.includes('--no-recheck')) return;
   const patterns: string[] = [];
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
-    const open = mutants.filter(staticUndetected);
+    const open = mutants.filter(recheckable);
     if (open.length === 0) continue;
     // The report's places are in the source as its run saw it; an edited file needs a new run first.
     if (readFileSync(file, 'utf8') !== source) {
@@ -304,7 +319,7 @@ async function recheckStatic(report: Report): Promise<void> {
   let killed = 0;
   for (const [file, entry] of Object.entries(report.files)) {
     const fresh = new Map((rerun.files[file]?.mutants ?? []).map((m) => [mutantKey(file, m), m]));
-    for (const m of entry.mutants.filter(staticUndetected)) {
+    for (const m of entry.mutants.filter(recheckable)) {
       const again = fresh.get(mutantKey(file, m));
       // Static here or not (a mutant static in the whole suite, say run at import by one suite's
       // setup, can have per-test coverage in these suites and then runs the normal way), the result stands.
