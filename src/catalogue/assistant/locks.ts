@@ -32,17 +32,13 @@ export const Claim = z.object({
 });
 export type Claim = z.infer<typeof Claim>;
 
-/** The validator (current or pending) a bond belongs to: its node and staking period. */
+/** The validators (current and pending) by their transaction ID, which a bond's lock ID is: node and staking period. Not read without a bond. */
 async function bondEnds(ctx: ToolContext, bondIDs: readonly string[]): Promise<Map<string, { nodeID: string; start: bigint; end: bigint }>> {
   const out = new Map<string, { nodeID: string; start: bigint; end: bigint }>();
   if (bondIDs.length === 0) return out;
-  const wanted = new Set(bondIDs);
   for (const method of ['platform.getCurrentValidators', 'platform.getPendingValidators']) {
     const r = rec(await ctx.rpc('platform', method, {}, { retry: true }));
-    for (const v of [...arr(r.validators), ...arr(r.delegators)].map(rec)) {
-      const txID = str(v.txID);
-      if (wanted.has(txID)) out.set(txID, { nodeID: str(v.nodeID), start: big(v.startTime), end: big(v.endTime) });
-    }
+    for (const v of [...arr(r.validators), ...arr(r.delegators)].map(rec)) out.set(str(v.txID), { nodeID: str(v.nodeID), start: big(v.startTime), end: big(v.endTime) });
   }
   return out;
 }
@@ -72,8 +68,9 @@ export async function pLocks(ctx: ToolContext, address: string, network: Network
     bondEnds(ctx, bondIDs),
     caminoRpc(ctx, 'platform.getClaimables', { owners: [{ locktime: '0', threshold: '1', addresses: [address] }] }),
   ]);
-  // Deposit rewards belong to the deposit's reward owner: this address's own only when it is that owner alone.
-  const ownedAlone = (d: DepositOut) => d.rewardOwner.threshold === '1' && d.rewardOwner.addresses.length > 0 && d.rewardOwner.addresses.every((a) => a === address);
+  // Deposit rewards belong to the deposit's reward owner: this address's own only when it is that owner
+  // alone (threshold 1, this one address), the owner the lock names otherwise.
+  const ownedAlone = (d: DepositOut) => ownerText(d.rewardOwner) === address;
   const locks: Lock[] = [...groups.values()].map((g) => {
     const d = g.depositTxID ? deposits.get(g.depositTxID) : undefined;
     const b = g.bondTxID ? bonds.get(g.bondTxID) : undefined;
