@@ -1,11 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatBareBech32, parseBareBech32, relativeTime } from '../../src/codec/index.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { accountOverview } from '../../src/catalogue/assistant/account.js';
+import { CATALOGUE } from '../../src/catalogue/index.js';
+import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/log.js';
+import { buildServer } from '../../src/server.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { RpcFault } from '../../src/devnet/rpc.js';
 import { ADDRESS_BYTES, addTx, fund, holdDeposit, realKey, registeredId } from '../../src/devnet/state/index.js';
 import { type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
-import { inMemoryStack, type Stack } from '../helpers/stack.js';
+import { devnetEnv, inMemoryStack, type Stack } from '../helpers/stack.js';
 import { nodeAnswer } from '../helpers/node-answer.js';
 
 /**
@@ -232,6 +237,28 @@ describe('account_overview: failed reads, bounds and other assets (spec node)', 
     expect(listed()).toBe(0);
     await stack.call('account_overview', { addresses: [key.x, key.c] });
     expect(listed()).toBe(1);
+  });
+
+  it('a step whose tool this build lacks is named as not available, the other steps still answered', async () => {
+    const key = d0();
+    // A server built from a catalogue without cx_getUTXOs (an embedder's own build).
+    const config = loadConfig(devnetEnv(devnet));
+    const { mcp, services } = buildServer({ config, log: silentLogger(), catalogue: CATALOGUE.filter((t) => t.name !== 'cx_getUTXOs') });
+    const client = new Client({ name: 'test', version: '0' });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await mcp.connect(b);
+    await client.connect(a);
+    try {
+      const r = await client.callTool({ name: 'account_overview', arguments: { addresses: [key.x] } });
+      expect(r.isError).not.toBe(true);
+      const s = r.structuredContent as Rec;
+      expect(s.problems).toEqual([{ step: `X->C imports of ${key.bech32}`, error: 'cx_getUTXOs is not available in this build' }]);
+      expect((s.accounts[0].waiting as Rec[]).map((w) => `${w.from}->${w.on}`)).toEqual(['P->X']);
+    } finally {
+      await client.close();
+      await mcp.close();
+      await services.close();
+    }
   });
 
   it('counts every export waiting for import, past one page of UTXOs', async () => {
