@@ -121,7 +121,8 @@ export const accountOverview = defineTool({
     const input = { addresses: given.addresses ?? [key!.x, key!.evm] };
     const network = await networkOrBlank(ctx);
     // Another network's address is a mistake to name, not a zero balance (only the network lookup went out).
-    checkAddressNetworks(input.addresses.filter((a) => !isHexAddress(a)), network, 'addresses');
+    // The whole list, so the index named is the address's own (a 0x address never has a network prefix).
+    checkAddressNetworks(input.addresses, network, 'addresses');
     const nativeID = network.assetID;
     const problems: Problem[] = [];
     const bares = [...new Set(input.addresses.filter((a) => !isHexAddress(a)).map(bareOf))];
@@ -148,7 +149,7 @@ export const accountOverview = defineTool({
           const a = rec(r.balance ?? r.amount);
           const assetID = str(r.assetID ?? r.asset);
           // xvm_getAllBalances resolves the node's alias ("CAM") to the ID and says which line is native.
-          const native = r.native === true || (nativeID !== '' && assetID === nativeID);
+          const native = r.native === true;
           return { assetID, native, amount: { value: str(a.value ?? r.balance), display: str(a.display ?? r.balance) } };
         });
         const pAssets = arr(p?.assets).map(rec);
