@@ -109,6 +109,27 @@ describe('the passkey registration page', () => {
     }
   });
 
+  it('takes the code as a person types it (lower case, spaces around or inside), and counts a code of another length as wrong', async () => {
+    const own = await servePasskeyRegistration(store, { code: CODE });
+    const from = new URL(own.url).origin;
+    try {
+      for (const typed of [' abcd-efgh ', 'ABCD - EFGH', 'abcd-\tefgh']) {
+        await send(own.url, 'GET');
+        // Past the code: the (empty) credential is what is refused.
+        const r = await send(own.url, 'POST', { origin: from }, `code=${encodeURIComponent(typed)}&credential=${encodeURIComponent('{}')}`);
+        expect(r.status, typed).toBe(400);
+        expect(r.text).toContain('<title>Not registered</title>');
+      }
+      await send(own.url, 'GET');
+      const short = await send(own.url, 'POST', { origin: from }, `code=ABCD&credential=${encodeURIComponent('{}')}`);
+      expect(short.status).toBe(403);
+      expect(short.text).toContain('<title>Wrong code</title>');
+      expect(store.list().map((c) => c.id)).toEqual(['already-there']);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('makes codes of eight unambiguous characters', () => {
     const codes = new Set(Array.from({ length: 50 }, registrationCode));
     expect(codes.size).toBe(50);

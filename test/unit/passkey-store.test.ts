@@ -101,6 +101,9 @@ describe('the passkey store (mutation survivors, issue 25)', () => {
   it('names a passkey by its name and the start of its id', () => {
     expect(passkeyLabel({ id: 'abcdefghijklmnop', name: 'laptop' })).toBe('"laptop" (abcdefghijkl…)');
     expect(passkeyLabel({ id: 'short' })).toBe('short');
+    // Twelve characters are shown whole; from thirteen on the rest is cut.
+    expect(passkeyLabel({ id: 'abcdefghijkl' })).toBe('abcdefghijkl');
+    expect(passkeyLabel({ id: 'abcdefghijklm', name: '' })).toBe('abcdefghijkl…');
   });
 
   it('writes only the owner may read (0600), replaces a passkey registered again, and keeps the others', () => {
