@@ -359,6 +359,35 @@ describe('the approval page: what leads, the last minute, and a store that fails
   });
 });
 
+describe('the approval page under a passkey: the order of its answers (issue 40)', () => {
+  const formHeaders = (origin: string, host: string) => ({ origin, host, 'content-type': 'application/x-www-form-urlencoded' });
+
+  it('a decided approval says so before asking for a passkey; an Approve with no assertion at all is refused and logged as such', async () => {
+    const store = new PasskeyStore(join(mkdtempSync(join(tmpdir(), 'chain-mcp-page-')), 'passkeys.json'));
+    store.add({ id: 'cred-1', publicKey: Buffer.from('not a key').toString('base64url'), counter: 0, createdAt: '2026-11-26T00:00:00.000Z' });
+    const lines: Array<Record<string, unknown>> = [];
+    const log = createLogger('info', [], { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const book = new ApprovalBook(() => Date.now());
+    const pages = new ApprovalPages(book, log, store);
+    const open = () => book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send 1 CAM', lines: [] }, Date.now() + 300_000, 'local', { passkey: true });
+    const guarded = await open();
+    const url = await pages.url(guarded);
+    const headers = formHeaders(new URL(url).origin, new URL(url).host);
+    const bare = await send(url, 'POST', headers, `csrf=${encodeURIComponent(guarded.csrf)}&decision=approve`);
+    expect(bare.status).toBe(403);
+    expect(lines.map((l) => [l.audit, l.why])).toEqual([['approval_refused', 'no passkey assertion']]);
+    expect(await stateOf(book, guarded)).toBe('pending');
+
+    const declined = await open();
+    expect(await book.decide(declined, 'declined', 'app')).toBe(true);
+    const late = await send(await pages.url(declined), 'POST', headers, `csrf=${encodeURIComponent(declined.csrf)}&decision=approve`);
+    expect(late.status).toBe(409);
+    expect(late.text).toContain('<p>This preview was already declined. Nothing more happens.</p>');
+    expect(lines).toHaveLength(1);
+    await pages.close();
+  });
+});
+
 describe('the approval book: what is gone (issue 40)', () => {
   it('an approval no longer stored (spent or swept) reads as its snapshot, never as a decision; a passkey cannot be required on it', async () => {
     const book = new ApprovalBook(() => 0);

@@ -130,6 +130,25 @@ describe('the passkey registration page', () => {
     }
   });
 
+  it('a failure while answering is a 500 page, never a crash; the registration stays open', async () => {
+    const own = await servePasskeyRegistration(store, { code: CODE });
+    const list = store.list.bind(store);
+    try {
+      store.list = () => {
+        throw new Error('passkey file gone');
+      };
+      const failed = await send(own.url, 'GET');
+      expect(failed.status).toBe(500);
+      expect(failed.text).toContain('<p>Something went wrong. Reload the page.</p>');
+      expect(failed.text).not.toContain('passkey file gone');
+      store.list = list;
+      expect((await send(own.url, 'GET')).status).toBe(200);
+    } finally {
+      store.list = list;
+      await own.close();
+    }
+  });
+
   it('makes codes of eight unambiguous characters', () => {
     const codes = new Set(Array.from({ length: 50 }, registrationCode));
     expect(codes.size).toBe(50);

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PasskeyStore, passkeyLabel, RP_ID, checkAssertion } from '../../src/approval/passkey.js';
+import { PasskeyStore, passkeyLabel, RP_ID, WEBAUTHN_SCRIPT, checkAssertion, webauthnData } from '../../src/approval/passkey.js';
 import { createLogger, silentLogger } from '../../src/log.js';
 
 const ORIGIN = 'http://localhost:4321';
@@ -166,5 +166,17 @@ describe('checking a passkey assertion', () => {
     expect((await checkAssertion(store, key.assert(challenge, 1, { userVerified: false }), challenge, ORIGIN)).why).toMatch(/^passkey assertion refused \(.*verif/i);
     // None of the refusals moved the counter.
     expect(store.list()[0]?.counter).toBe(0);
+  });
+});
+
+describe("the page's passkey data block (issue 40)", () => {
+  it('carries the options as JSON no value can close: every "<" is escaped, and the JSON reads back the same', () => {
+    const data = { mode: 'get', form: 'approve-form', options: { challenge: 'abc', note: '</script><script>alert(1)</script><!--' } };
+    const html = webauthnData(data);
+    const block = /^<script type="application\/json" id="webauthn">(.*?)<\/script><script>/s.exec(html)?.[1];
+    expect(block).toBeDefined();
+    expect(block).not.toContain('<');
+    expect(JSON.parse(block!)).toEqual(data);
+    expect(html.endsWith(`<script>${WEBAUTHN_SCRIPT}</script>`)).toBe(true);
   });
 });
