@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -130,6 +130,40 @@ describe('the passkey store (mutation survivors, issue 25)', () => {
     const before = readFileSync(file, 'utf8');
     store.touch('key-c', 40);
     expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+});
+
+describe('the passkey store when the file fails it (issue 40)', () => {
+  const logged = () => {
+    const lines: Array<Record<string, unknown>> = [];
+    return { lines, log: createLogger('info', [], { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) }) };
+  };
+
+  it('a broken file at start is no passkey and one warning naming the file, with or without a logger', () => {
+    const file = storeFile();
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, '{ not json');
+    const { lines, log } = logged();
+    expect(new PasskeyStore(file, log).registered()).toBe(false);
+    expect(lines.map(({ msg, file: f }) => [msg, f])).toEqual([['passkey file unreadable; the approval link stays off', file]]);
+    expect(lines[0]?.err).toEqual(expect.any(String));
+    expect(new PasskeyStore(file).list()).toEqual([]);
+  });
+
+  it('a counter that cannot be saved still moves forward in memory (a replay here is still refused), with a warning', () => {
+    for (const withLog of [true, false]) {
+      const file = storeFile();
+      const { lines, log } = logged();
+      const store = new PasskeyStore(file, withLog ? log : undefined);
+      const key = authenticator('key-a').stored;
+      store.add(key);
+      // The file's place is taken by a folder with something in it: the rename onto it fails.
+      rmSync(file);
+      mkdirSync(join(file, 'in-the-way'), { recursive: true });
+      store.touch('key-a', 7);
+      expect(store.list()).toEqual([{ ...key, counter: 7 }]);
+      if (withLog) expect(lines.filter((l) => l.msg === 'passkey counter not saved').map((l) => l.file)).toEqual([file]);
+    }
   });
 });
 

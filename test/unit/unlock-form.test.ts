@@ -123,7 +123,7 @@ describe('the unlock form: forms', () => {
 
 describe('the unlock form: wrong passphrases', () => {
   it('the fifth wrong one in a row pauses the page token for exactly a minute, and its answer says so with no form', async () => {
-    const { signer, unlock, load, post, tick } = await form();
+    const { signer, unlock, logs, load, post, tick } = await form();
     const t = unlock.terminalToken;
     for (let i = 1; i <= 4; i++) {
       const r = await post(t, load(t), `wrong guess ${i}`);
@@ -140,6 +140,8 @@ describe('the unlock form: wrong passphrases', () => {
     tick(59_999);
     expect(await post(t, load(t), PASSPHRASE)).toMatchObject({ status: 429, title: 'Wait a minute' });
     expect(signer.isUnlocked()).toBe(false);
+    expect(logs.at(-1)).toMatchObject({ audit: 'unlock_refused', channel: 'page', why: 'paused', msg: 'unlock form paused after wrong passphrases' });
+    expect(logs.filter((l) => l.why === 'passphrase')).toHaveLength(5);
     tick(1);
     // The minute is up: the count starts again from zero (one wrong guess does not pause it again).
     const again = await post(t, load(t), 'wrong guess 6');
@@ -230,6 +232,26 @@ describe('the unlock page on the approval server', () => {
       expect((await send(url, 'POST', headers, body)).status).toBe(200);
       expect(signer.isUnlocked()).toBe(true);
       signer.lock();
+    } finally {
+      await pages.close();
+    }
+  });
+
+  it('refuses a post from another origin with an audit line, unlocking nothing', async () => {
+    const { signer, unlock } = await form();
+    const lines: Array<Record<string, unknown>> = [];
+    const log = createLogger('info', [], { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const pages = new ApprovalPages(new ApprovalBook(Date.now), log, undefined, unlock);
+    try {
+      const url = (await pages.unlockUrl())!;
+      const csrf = csrfIn((await send(url, 'GET')).text)!;
+      const r = await send(url, 'POST', { origin: 'http://127.0.0.1:1', 'content-type': 'application/x-www-form-urlencoded' }, `csrf=${encodeURIComponent(csrf)}&passphrase=${encodeURIComponent(PASSPHRASE)}`);
+      expect(r.status).toBe(403);
+      expect(r.text).toContain('<p>The key is unlocked only from this page itself.</p>');
+      expect(lines.map(({ audit, channel, why, msg }) => ({ audit, channel, why, msg }))).toEqual([
+        { audit: 'unlock_refused', channel: 'page', why: 'origin', msg: 'unlock form refused a foreign origin' },
+      ]);
+      expect(signer.isUnlocked()).toBe(false);
     } finally {
       await pages.close();
     }
