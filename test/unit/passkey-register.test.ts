@@ -1,5 +1,6 @@
 import { mkdtempSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -145,6 +146,24 @@ describe('the passkey registration page', () => {
       expect((await send(own.url, 'GET')).status).toBe(200);
     } finally {
       store.list = list;
+      await own.close();
+    }
+  });
+
+  it('serves on the port asked for (--port), and reads a form of exactly 16 KB', async () => {
+    const probe = createServer();
+    const port = await new Promise<number>((resolve) => probe.listen(0, '127.0.0.1', () => resolve((probe.address() as AddressInfo).port)));
+    await new Promise((resolve) => probe.close(resolve));
+    const own = await servePasskeyRegistration(store, { code: CODE, port });
+    try {
+      expect(new URL(own.url).port).toBe(String(port));
+      await send(own.url, 'GET');
+      const base = 'code=WXYZ-2345&pad=';
+      // Read whole (then refused for its code), not refused as too large.
+      const r = await send(own.url, 'POST', { origin: new URL(own.url).origin }, base + 'x'.repeat(16_384 - base.length));
+      expect(r.status).toBe(403);
+      expect(r.text).toContain('<title>Wrong code</title>');
+    } finally {
       await own.close();
     }
   });
