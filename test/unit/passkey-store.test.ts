@@ -150,6 +150,19 @@ describe('the passkey store when the file fails it (issue 40)', () => {
     expect(new PasskeyStore(file).list()).toEqual([]);
   });
 
+  it('no file, a file with no list, or a list with junk beside a passkey is no warning: only an unreadable file is', () => {
+    const { lines, log } = logged();
+    const file = storeFile();
+    expect(new PasskeyStore(file, log).registered()).toBe(false);
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, JSON.stringify({ rpID: 'localhost' }));
+    expect(new PasskeyStore(file, log).registered()).toBe(false);
+    const good = authenticator().stored;
+    writeFileSync(file, JSON.stringify({ rpID: 'localhost', credentials: [null, 'text', good] }));
+    expect(new PasskeyStore(file, log).list()).toEqual([good]);
+    expect(lines).toEqual([]);
+  });
+
   it('a counter that cannot be saved still moves forward in memory (a replay here is still refused), with a warning', () => {
     for (const withLog of [true, false]) {
       const file = storeFile();
