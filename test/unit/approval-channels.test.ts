@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { type Approval, ApprovalBook } from '../../src/approval/book.js';
-import { CARD_URI, CardSecrets, RESOURCE_MIME_TYPE, UI_EXTENSION_ID, cardResource, hostShowsCards } from '../../src/approval/card.js';
+import { CARD_META_KEY, CARD_URI, CardSecrets, RESOURCE_MIME_TYPE, UI_EXTENSION_ID, cardMeta, cardResource, hostShowsCards } from '../../src/approval/card.js';
 import { decideFromCard } from '../../src/approval/card-tool.js';
 import { type ApprovalDeps, type HumanChannels, humanDecision, needsLink } from '../../src/approval/flow.js';
 import type { ApprovalPages } from '../../src/approval/page.js';
@@ -199,5 +199,74 @@ describe('getting the human decision', () => {
     expect(needsLink({ elicit: ask })).toBe(false);
     expect(needsLink({ elicitUrl: ask })).toBe(false);
     expect(needsLink({ appCard: true })).toBe(false);
+  });
+});
+
+describe('the approval surfaces agree on what leads (issue 40)', () => {
+  const LINES = ['Send 1 CAM to X-a', 'Total leaving your key: 1.001 CAM', 'NOT your address: X-a', 'Fee: 0.001 CAM', 'Network: local'];
+
+  it('a form elicitation asks with the title, the head, then every other line after a blank line and "Details:"', async () => {
+    const { deps } = recordingDeps(1_000);
+    const asked: string[] = [];
+    const elicit = async (message: string) => {
+      asked.push(message);
+      return 'decline' as const;
+    };
+    const withDetails = await deps.book.open('nonce-details', { tool: 'xvm_send', title: 'Send 1 CAM', lines: LINES }, 300_000);
+    await humanDecision(deps, withDetails, { elicit });
+    // Every line is there, in order; only the head comes first.
+    const onlyHead = await deps.book.open('nonce-head', { tool: 'xvm_send', title: 'Send 1 CAM', lines: LINES.slice(0, 3) }, 300_000);
+    await humanDecision(deps, onlyHead, { elicit });
+    expect(asked).toEqual([
+      'Approve Send 1 CAM?\nSend 1 CAM to X-a\nTotal leaving your key: 1.001 CAM\nNOT your address: X-a\n\nDetails:\nFee: 0.001 CAM\nNetwork: local',
+      'Approve Send 1 CAM?\nSend 1 CAM to X-a\nTotal leaving your key: 1.001 CAM\nNOT your address: X-a',
+    ]);
+  });
+
+  it('a URL elicitation names the approval page of this approval, with its nonce as the elicitation id', async () => {
+    const { deps, open } = recordingDeps(1_000);
+    const approval = await open();
+    const asked: Array<[string, string, string]> = [];
+    await humanDecision(deps, approval, {
+      elicitUrl: async (message, url, id) => {
+        asked.push([message, url, id]);
+        return 'decline';
+      },
+    });
+    expect(asked).toEqual([[`Approve Send 1 CAM? The approval page shows every fact of this transaction.`, `http://127.0.0.1:1/approve/${approval.token}`, approval.nonce]]);
+  });
+
+  it("the card's data: its link, the title, every line, how many lead, the expiry in ISO, and a secret that finds this approval once", async () => {
+    const { book: b } = book();
+    const secrets = new CardSecrets(b.store);
+    const approval = await b.open('nonce-card', { tool: 'xvm_send', title: 'Send 1 CAM', lines: LINES }, Date.UTC(2026, 10, 29, 1, 2, 3));
+    const meta = await cardMeta(secrets, approval);
+    const data = meta[CARD_META_KEY] as { secret: string };
+    expect(meta).toEqual({
+      ui: { resourceUri: CARD_URI },
+      [CARD_META_KEY]: { secret: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/), title: 'Send 1 CAM', lines: LINES, headLines: 3, expiresAt: '2026-11-29T01:02:03.000Z' },
+    });
+    expect(await secrets.take(data.secret)).toBe('nonce-card');
+    expect(await secrets.take(data.secret)).toBeUndefined();
+  });
+});
+
+describe('the approval card under OAuth (issue 40)', () => {
+  it("another user's card call decides nothing, is audited, and leaves the secret for the spend's own user", async () => {
+    const { book: b } = book();
+    const { log, audits } = auditLog();
+    const secrets = new CardSecrets(b.store);
+    const approval = await b.open('nonce-alice', { tool: 'xvm_send', title: 'Send 1 CAM', lines: ['Amount: 1 CAM'] }, 300_000, 'oauth:alice');
+    const secret = await secrets.issue(approval);
+    const stolen = await decideFromCard({ book: b, secrets, log, owner: 'oauth:mallory' }, { secret, decision: 'approve' });
+    expect(stolen).toEqual({ isError: true, content: [{ type: 'text', text: 'This approval belongs to another user; nothing was decided.' }] });
+    expect((await b.get(approval.nonce))?.state).toBe('pending');
+    const own = await decideFromCard({ book: b, secrets, log, owner: 'oauth:alice' }, { secret, decision: 'decline' });
+    expect(own).toEqual({ content: [{ type: 'text', text: 'Declined; nothing will be sent.' }] });
+    expect(await b.get(approval.nonce)).toMatchObject({ state: 'declined', decidedBy: 'app' });
+    expect(audits()).toEqual([
+      { audit: 'refused', channel: 'app', tool: 'xvm_send', answer: undefined, msg: 'approval card refused another user' },
+      { audit: 'declined', channel: 'app', tool: 'xvm_send', answer: undefined, msg: 'spend declined on the approval card' },
+    ]);
   });
 });

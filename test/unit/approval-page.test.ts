@@ -279,3 +279,124 @@ describe('the approval page: headers, wording and the passkey guard (mutation su
     await pages.close();
   });
 });
+
+describe('the approval page: what leads, the last minute, and a store that fails (issue 40)', () => {
+  const formHeaders = (origin: string) => ({ origin, 'content-type': 'application/x-www-form-urlencoded' });
+  const open = async (lines: string[], ms = 300_000) => {
+    const lines2: Array<Record<string, unknown>> = [];
+    const log = createLogger('info', [], { write: (line: string) => lines2.push(JSON.parse(line) as Record<string, unknown>) });
+    const book = new ApprovalBook(() => Date.now());
+    const pages = new ApprovalPages(book, log);
+    const approval = await book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send 1 CAM', lines }, Date.now() + ms);
+    const url = await pages.url(approval);
+    return { book, pages, approval, url, origin: new URL(url).origin, logs: lines2 };
+  };
+
+  it('leads with the head (the total bold, each warning marked) and folds every other line', async () => {
+    const { pages, url } = await open(['Send 1 CAM to X-a', 'Total leaving your key: 1.001 CAM', 'NOT your address: X-a', 'Fee: 0.001 CAM', 'Lock: detail']);
+    const shown = await send(url, 'GET');
+    expect(shown.text).toContain(
+      '<div id="facts"><ul id="head"><li>Send 1 CAM to X-a</li><li class="total">Total leaving your key: 1.001 CAM</li><li class="warn">NOT your address: X-a</li></ul><details id="more"><summary>Show every input, output and hash</summary><ul id="details"><li>Fee: 0.001 CAM</li><li>Lock: detail</li></ul></details></div>',
+    );
+    await pages.close();
+    // Nothing to fold: no fold at all.
+    const short = await open(['Send 1 CAM to X-a', 'Total leaving your key: 1.001 CAM']);
+    expect((await send(short.url, 'GET')).text).toContain('<div id="facts"><ul id="head"><li>Send 1 CAM to X-a</li><li class="total">Total leaving your key: 1.001 CAM</li></ul></div>');
+    await short.pages.close();
+  });
+
+  it('says "under a minute" in its last half minute, and minutes rounded before that', async () => {
+    const { pages, url } = await open(['Amount: 1 CAM'], 20_000);
+    expect((await send(url, 'GET')).text).toMatch(/<time datetime="[^"]+">expires in under a minute<\/time>/);
+    await pages.close();
+    const later = await open(['Amount: 1 CAM'], 70_000);
+    expect((await send(later.url, 'GET')).text).toMatch(/<time datetime="[^"]+">expires in 1 min<\/time>/);
+    await later.pages.close();
+  });
+
+  it('a decision made meanwhile through another channel is reported as such (409), not as a wrong form', async () => {
+    const { book, pages, approval, url, origin } = await open(['Amount: 1 CAM']);
+    const lookup = book.lookup.bind(book);
+    // The card approves between the page's read and its decision.
+    book.lookup = async (token: string) => {
+      const found = await lookup(token);
+      await book.decide(approval, 'approved', 'app');
+      return found;
+    };
+    const r = await send(url, 'POST', formHeaders(origin), `csrf=${encodeURIComponent(approval.csrf)}&decision=decline`);
+    expect(r.status).toBe(409);
+    expect(r.text).toContain('<p>This preview was already approved. Nothing more happens.</p>');
+    expect(await stateOf(book, approval)).toBe('approved');
+    await pages.close();
+  });
+
+  it('a state store that fails: 503 "Nothing was approved", nothing decided, and the page serves again once it is back', async () => {
+    const { book, pages, approval, url, origin, logs } = await open(['Amount: 1 CAM']);
+    const byToken = book.store.approvalByToken.bind(book.store);
+    book.store.approvalByToken = async () => {
+      throw new Error('store down');
+    };
+    const read = await send(url, 'GET');
+    expect(read.status).toBe(503);
+    expect(read.text).toContain('<p>The approval could not be read just now. Nothing was approved. Reload the page.</p>');
+    book.store.approvalByToken = byToken;
+    const decide = book.store.decideApproval.bind(book.store);
+    book.store.decideApproval = async () => {
+      throw new Error('store down');
+    };
+    const post = await send(url, 'POST', formHeaders(origin), `csrf=${encodeURIComponent(approval.csrf)}&decision=approve`);
+    expect(post.status).toBe(503);
+    expect(post.text).toContain('<p>The decision could not be recorded just now. Nothing was approved. Reload the page.</p>');
+    expect(await stateOf(book, approval)).toBe('pending');
+    book.store.decideApproval = decide;
+    expect((await send(url, 'POST', formHeaders(origin), `csrf=${encodeURIComponent(approval.csrf)}&decision=approve`)).status).toBe(200);
+    expect(logs.map((l) => [l.msg, l.err])).toEqual([
+      ['approval page could not read the state store', 'store down'],
+      ['approval page could not record the decision', 'store down'],
+      ['spend approved on the approval page', undefined],
+    ]);
+    await pages.close();
+  });
+});
+
+describe('the approval page under a passkey: the order of its answers (issue 40)', () => {
+  const formHeaders = (origin: string, host: string) => ({ origin, host, 'content-type': 'application/x-www-form-urlencoded' });
+
+  it('a decided approval says so before asking for a passkey; an Approve with no assertion at all is refused and logged as such', async () => {
+    const store = new PasskeyStore(join(mkdtempSync(join(tmpdir(), 'chain-mcp-page-')), 'passkeys.json'));
+    store.add({ id: 'cred-1', publicKey: Buffer.from('not a key').toString('base64url'), counter: 0, createdAt: '2026-11-26T00:00:00.000Z' });
+    const lines: Array<Record<string, unknown>> = [];
+    const log = createLogger('info', [], { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const book = new ApprovalBook(() => Date.now());
+    const pages = new ApprovalPages(book, log, store);
+    const open = () => book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send 1 CAM', lines: [] }, Date.now() + 300_000, 'local', { passkey: true });
+    const guarded = await open();
+    const url = await pages.url(guarded);
+    const headers = formHeaders(new URL(url).origin, new URL(url).host);
+    const bare = await send(url, 'POST', headers, `csrf=${encodeURIComponent(guarded.csrf)}&decision=approve`);
+    expect(bare.status).toBe(403);
+    expect(lines.map((l) => [l.audit, l.why])).toEqual([['approval_refused', 'no passkey assertion']]);
+    expect(await stateOf(book, guarded)).toBe('pending');
+
+    const declined = await open();
+    expect(await book.decide(declined, 'declined', 'app')).toBe(true);
+    const late = await send(await pages.url(declined), 'POST', headers, `csrf=${encodeURIComponent(declined.csrf)}&decision=approve`);
+    expect(late.status).toBe(409);
+    expect(late.text).toContain('<p>This preview was already declined. Nothing more happens.</p>');
+    expect(lines).toHaveLength(1);
+    await pages.close();
+  });
+});
+
+describe('the approval book: what is gone (issue 40)', () => {
+  it('an approval no longer stored (spent or swept) reads as its snapshot, never as a decision; a passkey cannot be required on it', async () => {
+    const book = new ApprovalBook(() => 0);
+    const a = await book.open('gone', { tool: 't', title: 't', lines: [] }, 1_000);
+    await book.forget(a);
+    expect(await book.read('gone')).toBeUndefined();
+    expect(await book.stateOf(a)).toBe('pending');
+    expect(await book.wait(a, 0)).toBe('pending');
+    expect(await book.requirePasskey(a)).toStrictEqual(a);
+    expect(await book.decide(a, 'approved', 'page')).toBe(false);
+  });
+});

@@ -1,5 +1,6 @@
 import { mkdtempSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +105,64 @@ describe('the passkey registration page', () => {
       }
       expect(await closed).toBe('3 wrong codes on the registration page; nothing was registered (run chain-mcp passkey add again)');
       expect(store.list().map((c) => c.id)).toEqual(['already-there']);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('takes the code as a person types it (lower case, spaces around or inside), and counts a code of another length as wrong', async () => {
+    const own = await servePasskeyRegistration(store, { code: CODE });
+    const from = new URL(own.url).origin;
+    try {
+      for (const typed of [' abcd-efgh ', 'ABCD - EFGH', 'abcd-\tefgh']) {
+        await send(own.url, 'GET');
+        // Past the code: the (empty) credential is what is refused.
+        const r = await send(own.url, 'POST', { origin: from }, `code=${encodeURIComponent(typed)}&credential=${encodeURIComponent('{}')}`);
+        expect(r.status, typed).toBe(400);
+        expect(r.text).toContain('<title>Not registered</title>');
+      }
+      await send(own.url, 'GET');
+      const short = await send(own.url, 'POST', { origin: from }, `code=ABCD&credential=${encodeURIComponent('{}')}`);
+      expect(short.status).toBe(403);
+      expect(short.text).toContain('<title>Wrong code</title>');
+      expect(store.list().map((c) => c.id)).toEqual(['already-there']);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('a failure while answering is a 500 page, never a crash; the registration stays open', async () => {
+    const own = await servePasskeyRegistration(store, { code: CODE });
+    const list = store.list.bind(store);
+    try {
+      store.list = () => {
+        throw new Error('passkey file gone');
+      };
+      const failed = await send(own.url, 'GET');
+      expect(failed.status).toBe(500);
+      expect(failed.text).toContain('<p>Something went wrong. Reload the page.</p>');
+      expect(failed.text).not.toContain('passkey file gone');
+      store.list = list;
+      expect((await send(own.url, 'GET')).status).toBe(200);
+    } finally {
+      store.list = list;
+      await own.close();
+    }
+  });
+
+  it('serves on the port asked for (--port), and reads a form of exactly 16 KB', async () => {
+    const probe = createServer();
+    const port = await new Promise<number>((resolve) => probe.listen(0, '127.0.0.1', () => resolve((probe.address() as AddressInfo).port)));
+    await new Promise((resolve) => probe.close(resolve));
+    const own = await servePasskeyRegistration(store, { code: CODE, port });
+    try {
+      expect(new URL(own.url).port).toBe(String(port));
+      await send(own.url, 'GET');
+      const base = 'code=WXYZ-2345&pad=';
+      // Read whole (then refused for its code), not refused as too large.
+      const r = await send(own.url, 'POST', { origin: new URL(own.url).origin }, base + 'x'.repeat(16_384 - base.length));
+      expect(r.status).toBe(403);
+      expect(r.text).toContain('<title>Wrong code</title>');
     } finally {
       await own.close();
     }

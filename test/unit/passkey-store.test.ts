@@ -1,9 +1,9 @@
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PasskeyStore, passkeyLabel, RP_ID, checkAssertion } from '../../src/approval/passkey.js';
+import { PasskeyStore, passkeyLabel, RP_ID, WEBAUTHN_SCRIPT, checkAssertion, webauthnData } from '../../src/approval/passkey.js';
 import { createLogger, silentLogger } from '../../src/log.js';
 
 const ORIGIN = 'http://localhost:4321';
@@ -101,6 +101,9 @@ describe('the passkey store (mutation survivors, issue 25)', () => {
   it('names a passkey by its name and the start of its id', () => {
     expect(passkeyLabel({ id: 'abcdefghijklmnop', name: 'laptop' })).toBe('"laptop" (abcdefghijkl…)');
     expect(passkeyLabel({ id: 'short' })).toBe('short');
+    // Twelve characters are shown whole; from thirteen on the rest is cut.
+    expect(passkeyLabel({ id: 'abcdefghijkl' })).toBe('abcdefghijkl');
+    expect(passkeyLabel({ id: 'abcdefghijklm', name: '' })).toBe('abcdefghijkl…');
   });
 
   it('writes only the owner may read (0600), replaces a passkey registered again, and keeps the others', () => {
@@ -127,6 +130,53 @@ describe('the passkey store (mutation survivors, issue 25)', () => {
     const before = readFileSync(file, 'utf8');
     store.touch('key-c', 40);
     expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+});
+
+describe('the passkey store when the file fails it (issue 40)', () => {
+  const logged = () => {
+    const lines: Array<Record<string, unknown>> = [];
+    return { lines, log: createLogger('info', [], { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) }) };
+  };
+
+  it('a broken file at start is no passkey and one warning naming the file, with or without a logger', () => {
+    const file = storeFile();
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, '{ not json');
+    const { lines, log } = logged();
+    expect(new PasskeyStore(file, log).registered()).toBe(false);
+    expect(lines.map(({ msg, file: f }) => [msg, f])).toEqual([['passkey file unreadable; the approval link stays off', file]]);
+    expect(lines[0]?.err).toEqual(expect.any(String));
+    expect(new PasskeyStore(file).list()).toEqual([]);
+  });
+
+  it('no file, a file with no list, or a list with junk beside a passkey is no warning: only an unreadable file is', () => {
+    const { lines, log } = logged();
+    const file = storeFile();
+    expect(new PasskeyStore(file, log).registered()).toBe(false);
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, JSON.stringify({ rpID: 'localhost' }));
+    expect(new PasskeyStore(file, log).registered()).toBe(false);
+    const good = authenticator().stored;
+    writeFileSync(file, JSON.stringify({ rpID: 'localhost', credentials: [null, 'text', good] }));
+    expect(new PasskeyStore(file, log).list()).toEqual([good]);
+    expect(lines).toEqual([]);
+  });
+
+  it('a counter that cannot be saved still moves forward in memory (a replay here is still refused), with a warning', () => {
+    for (const withLog of [true, false]) {
+      const file = storeFile();
+      const { lines, log } = logged();
+      const store = new PasskeyStore(file, withLog ? log : undefined);
+      const key = authenticator('key-a').stored;
+      store.add(key);
+      // The file's place is taken by a folder with something in it: the rename onto it fails.
+      rmSync(file);
+      mkdirSync(join(file, 'in-the-way'), { recursive: true });
+      store.touch('key-a', 7);
+      expect(store.list()).toEqual([{ ...key, counter: 7 }]);
+      if (withLog) expect(lines.filter((l) => l.msg === 'passkey counter not saved').map((l) => l.file)).toEqual([file]);
+    }
   });
 });
 
@@ -163,5 +213,17 @@ describe('checking a passkey assertion', () => {
     expect((await checkAssertion(store, key.assert(challenge, 1, { userVerified: false }), challenge, ORIGIN)).why).toMatch(/^passkey assertion refused \(.*verif/i);
     // None of the refusals moved the counter.
     expect(store.list()[0]?.counter).toBe(0);
+  });
+});
+
+describe("the page's passkey data block (issue 40)", () => {
+  it('carries the options as JSON no value can close: every "<" is escaped, and the JSON reads back the same', () => {
+    const data = { mode: 'get', form: 'approve-form', options: { challenge: 'abc', note: '</script><script>alert(1)</script><!--' } };
+    const html = webauthnData(data);
+    const block = /^<script type="application\/json" id="webauthn">(.*?)<\/script><script>/s.exec(html)?.[1];
+    expect(block).toBeDefined();
+    expect(block).not.toContain('<');
+    expect(JSON.parse(block!)).toEqual(data);
+    expect(html.endsWith(`<script>${WEBAUTHN_SCRIPT}</script>`)).toBe(true);
   });
 });

@@ -34,6 +34,13 @@ describe('a 2026-07-28 approval round (sealed requestState)', () => {
     expect(() => rounds.unseal(sealed, NOW + ROUND_TTL_MS + 1)).toThrow(/expired/);
   });
 
+  it('reads a sealed form as one only from its smallest possible size (iv, tag and two bytes of text) up', () => {
+    const rounds = new ApprovalRounds(new MemoryStore(), KEY);
+    const sized = (n: number) => `v1.${randomBytes(n).toString('base64url')}`;
+    expect(() => rounds.unseal(sized(12 + 16 + 1), NOW)).toThrow('not a request state of this server');
+    expect(() => rounds.unseal(sized(12 + 16 + 2), NOW)).toThrow('the request state was altered or sealed with another key');
+  });
+
   it('is taken once, through the store every replica shares', async () => {
     const store = new MemoryStore();
     const { round } = await new ApprovalRounds(store, KEY).open(call, NOW);

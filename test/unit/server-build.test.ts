@@ -89,6 +89,27 @@ describe('what a server offers, built in the test', () => {
     }
   });
 
+  it("lists the card's app-only tool to a host that shows cards: visibility [\"app\"] and a schema of exactly its two arguments (issue 40)", async () => {
+    const { client, close } = await connect({ CHAIN_MCP_ALLOW_SPEND: 'true', ...KEYSTORE }, UI_HOST);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.filter((t) => t.name === 'approval_decide')).toEqual([
+        {
+          name: 'approval_decide',
+          description: "The approval card's buttons; app only.",
+          inputSchema: {
+            type: 'object',
+            properties: { secret: { type: 'string' }, decision: { type: 'string', enum: ['approve', 'decline'] } },
+            required: ['secret', 'decision'],
+          },
+          _meta: { ui: { visibility: ['app'] } },
+        },
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
   it('under CHAIN_MCP_DYNAMIC, announces list changes and lists the discovery tools with no card or view', async () => {
     const { client, close } = await connect({ CHAIN_MCP_ALLOW_SPEND: 'true', CHAIN_MCP_DYNAMIC: 'true', ...KEYSTORE }, UI_HOST);
     try {

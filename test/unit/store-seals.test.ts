@@ -115,6 +115,20 @@ describe('an approval in the store', () => {
     expect(await book.read(b.nonce)).toBe('tampered');
   });
 
+  it('a decision is bound to the facts it was made on: the same nonce opened again with other facts does not take it', async () => {
+    const { store, book, a } = await opened();
+    expect(await book.decide(a, 'approved', 'page')).toBe(true);
+    const approved = (await store.getApproval(a.nonce))!;
+    // Another approval under the same nonce (never made by the server, but its seal verifies), then the old decision copied onto it.
+    await store.deleteApproval(a.nonce);
+    const other = await book.open(a.nonce, { tool: 'xvm_send', title: 'Send 50 CAM', lines: ['To: X-stranger', 'Amount: 50 CAM'] }, a.expiresAt, 'alice');
+    expect(await book.read(a.nonce)).toEqual(other);
+    await store.deleteApproval(a.nonce);
+    await store.putApproval({ ...other, state: 'approved', decidedBy: approved.decidedBy, decisionSeal: approved.decisionSeal! }, NOW, 1_000);
+    expect(await book.read(a.nonce)).toBe('tampered');
+    expect(await book.stateOf(other)).toBe('tampered');
+  });
+
   it('opened needing a passkey, it carries a challenge from the start; with the challenge removed, or the need removed, it is tampered', async () => {
     const store = new MemoryStore();
     const book = new ApprovalBook(() => NOW, store);
