@@ -65,6 +65,9 @@ async function main(): Promise<void> {
   // the report says what is wrong with it instead (doctor.ts opens it itself).
   const state = cli.check ? undefined : await (await import('./state/open.js')).openStateStore(config.state, log);
   const services = createServices(config, log, undefined, state);
+  // Where spends, admin writes or a key file can be reached, the spend machinery is built now: a key
+  // file that cannot be opened stops the start. A read-only start never loads it.
+  if (services.spends) await services.loadMachinery();
   // A wrong CHAIN_MCP_KEY_PASSPHRASE_FILE stops the start; under --check the report says it instead.
   const signerTrouble = await services.prepareSigner().then(
     () => undefined,

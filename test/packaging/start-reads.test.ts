@@ -40,6 +40,17 @@ describe('the bin is split: a read-only stdio start reads only what answers init
     expect(reads.builtins).not.toContain('node:http');
   });
 
+  it('leaves the spend machinery unread: approvals and their pages, passkeys, the unlock form, the key file, the daily total, kept local previews', () => {
+    // esbuild writes a class as `var Name=class{`.
+    const classes = ['ApprovalBook', 'ApprovalPages', 'PasskeyStore', 'UnlockForm', 'SpendLedger', 'LocalRecords'].map((name) => new RegExp(`\\b${name}=class\\b`));
+    const markers = [...classes, /function openKeyFile\(/];
+    for (const marker of markers) {
+      const holders = chunksWith(marker);
+      expect(holders.length, String(marker)).toBeGreaterThan(0);
+      for (const f of holders) expect(reads.files, `${marker} is in ${f}`).not.toContain(f);
+    }
+  });
+
   it('leaves the simulator, the HTTP server and the catalogue unread', () => {
     for (const marker of [/function startDevnet\(/, /function serveHttp\(/, /defineTool\(\{name:"platform_getCurrentValidators"/]) {
       const holders = chunksWith(marker);
