@@ -57,6 +57,20 @@ describe('the bin is split: a read-only stdio start reads only what answers init
     }
   });
 
+  it('with spends on, builds the spend machinery before it answers, as a start did before it was split off', async () => {
+    const spending = await startReads(BIN, {
+      CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9',
+      CHAIN_MCP_LOG_LEVEL: 'silent',
+      CHAIN_MCP_ALLOW_SPEND: 'true',
+      CHAIN_MCP_KEYSTORE_USER: 'alice',
+      CHAIN_MCP_KEYSTORE_PASSWORD: 'correct horse battery staple',
+    });
+    expect(JSON.parse(spending.answer)).toMatchObject({ id: 1, result: { serverInfo: { name: 'chain-mcp' } } });
+    const holders = chunksWith(/\bApprovalPages=class\b/);
+    expect(holders.length).toBeGreaterThan(0);
+    for (const f of holders) expect(spending.files).toContain(f);
+  }, 60_000);
+
   it('leaves the simulator, the HTTP server and the catalogue unread', () => {
     for (const marker of [/function startDevnet\(/, /function serveHttp\(/, /defineTool\(\{name:"platform_getCurrentValidators"/]) {
       const holders = chunksWith(marker);
