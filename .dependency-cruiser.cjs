@@ -7,7 +7,7 @@ const LAYERS = [
   ['protocol', '^src/(server|http-server|http-bridge|doctor|stdio-guard|input-required)\\.ts$|^src/(assistant|views)/'],
   ['auth', '^src/auth/'],
   ['pipeline', '^src/registry/'],
-  ['services', '^src/services\\.ts$'],
+  ['services', '^src/services(-core)?\\.ts$'],
   ['catalogue', '^src/catalogue/'],
   ['domain', '^src/(spend|local|approval|context|summarize)/'],
   ['tx-builders', '^src/tx-builders/'],

@@ -90,6 +90,8 @@ export async function diagnose(services: Services): Promise<Finding[]> {
     }
   }
   findings.push(await keystoreFinding(services, config));
+  // The key file's state is the machinery's (main.ts has built it at start where a key file is used).
+  if (config.signer === 'local') await services.loadMachinery();
   findings.push(...signerFindings(services));
   findings.push(tierFinding(config));
   return [...findings, await stateFinding(config), ...(await oauthFindings(config)), ...(await indexerFindings(services))];

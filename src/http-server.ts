@@ -239,6 +239,8 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
     await limits.ready;
     resourceServer = new ResourceServer(oauth, limits, opts.log, opts.config.trustedProxies);
     if (oauth.clientId) {
+      // The login-guarded pages decide approvals: they need the spend machinery's book and pages.
+      await opts.services.loadMachinery();
       // The sign-in cookie's key: the replicas' shared key only with a shared store; one process keeps its own random one.
       loginPages = new LoginApprovalPages({ publicUrl: oauth.publicUrl, clientId: oauth.clientId, issuer: resourceServer.issuer, book: opts.services.approvals, log: opts.log, stateKey: opts.services.state.shared ? opts.config.stateKey : undefined, now: opts.services.now });
       // Spend previews link this page (on the public origin) instead of the loopback one.

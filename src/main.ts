@@ -3,6 +3,10 @@ import { existsSync } from 'node:fs';
 import { ConfigError, checkHttpConfig, checkToolNames, defaultPasskeyFile, fileWarnings, HELP, keyFilePath, loadConfig, namesToCheck, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
 import type { Config } from './core/config.js';
 import { createLogger } from './log.js';
+import { buildServer, createServices, loadCallPath } from './server.js';
+import { openStateStore } from './state/open.js';
+import { StdioGuard } from './stdio-guard.js';
+import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Terminal as TerminalType } from './signer/tty.js';
 import { VERSION } from './version.js';
 
@@ -60,11 +64,13 @@ async function main(): Promise<void> {
   // The same lines at start (stderr) and in --check (warn lines of the report).
   setupWarnings.push(...tierWarnings(config), ...fileWarnings(config, env));
   if (!cli.check) for (const line of setupWarnings) process.stderr.write(`chain-mcp: ${line}\n`);
-  const { createServices } = await import('./server.js');
   // Opened before serving: a store that cannot be used stops the start with one line. Under --check
   // the report says what is wrong with it instead (doctor.ts opens it itself).
-  const state = cli.check ? undefined : await (await import('./state/open.js')).openStateStore(config.state, log);
+  const state = cli.check ? undefined : await openStateStore(config.state, log);
   const services = createServices(config, log, undefined, state);
+  // Where spends, admin writes or a key file can be reached, the spend machinery is built now: a key
+  // file that cannot be opened stops the start. A read-only start never loads it.
+  if (services.spends) await services.loadMachinery();
   // A wrong CHAIN_MCP_KEY_PASSPHRASE_FILE stops the start; under --check the report says it instead.
   const signerTrouble = await services.prepareSigner().then(
     () => undefined,
@@ -110,11 +116,6 @@ async function main(): Promise<void> {
     log.info({ url: `http://${cli.host.includes(':') ? `[${cli.host}]` : cli.host}:${port}${config.oauth ? new URL(config.oauth.publicUrl).pathname : '/mcp'}` }, 'serving Streamable HTTP');
     return;
   }
-  const [{ serveStdio, StdioServerTransport }, { buildServer, loadCallPath }, { StdioGuard }] = await Promise.all([
-    import('@modelcontextprotocol/server/stdio'),
-    import('./server.js'),
-    import('./stdio-guard.js'),
-  ]);
   // Load the catalogue, the call pipeline and the HTTP stack once the opening exchange has been
   // answered (initialize, or a 2026-07-28 client's first request), so the first call finds them ready.
   let warmed = false;

@@ -7,7 +7,8 @@ import type { Config } from './config.js';
 import type { Logger } from './log.js';
 import { type CallHooks, ownerOf } from './registry/context.js';
 import { channel, isModernRequest, takeRound, verifyRound, withHumanRounds } from './input-required.js';
-import { Services } from './services.js';
+import type { Services } from './services.js';
+import { ServicesCore } from './services-core.js';
 import type { StateStore } from './state/store.js';
 import { type ToolListing, toolListing } from './registry/listing.js';
 import { DISCOVERY_LISTING, sessioned, ToolsetSession } from './registry/dynamic.js';
@@ -63,8 +64,9 @@ function select(catalogue: readonly ToolDef[], config: Config): Selection {
   return { catalogue, tools, byName: new Map(tools.map((t) => [t.name, t])), listing: tools.map(toolListing) };
 }
 
+/** The process's services; the spend machinery loads where the configuration can reach it (services-core.ts). */
 export function createServices(config: Config, log: Logger, catalogue?: readonly ToolDef[], state?: StateStore): Services {
-  return new Services({ config, log, catalogue, state });
+  return new ServicesCore({ config, log, catalogue, state });
 }
 
 /** Form elicitation: declared as `form`, or as a bare `elicitation: {}` (clients older than URL mode). */
@@ -143,6 +145,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     // App-only (listed to MCP Apps hosts with visibility ["app"]): only the approval card holds a
     // secret it accepts, so a call from the model, or from any host that does not enforce visibility, decides nothing.
     if (request.params.name === CARD_TOOL && cards) {
+      await services.loadMachinery();
       return decideFromCard({ book: services.approvals, secrets: services.cardSecrets, log: services.log, owner: ownerOfAuth(ctx.http?.authInfo) }, request.params.arguments ?? {});
     }
     const { byName, catalogue } = ready ?? (await selected());
@@ -186,6 +189,8 @@ export function buildServer(opts: BuildOptions): BuiltServer {
       appCard: hostShowsCards(caps),
     };
     const { callTool } = callPath ?? (await loadCallPath());
+    // Spends and admin writes reach the approval book, the daily total and the key file (built once).
+    if (services.spends || needsConfirmation(tool)) await services.loadMachinery();
     if (isModernRequest(ctx)) {
       // 2026-07-28: no server-to-client requests; the human is asked through input_required
       // (only where a spend needs the human: under confirm-id the confirm alone sends).

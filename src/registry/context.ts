@@ -73,7 +73,8 @@ export function makeContext(services: Services, tool: ToolDef, hooks: CallHooks,
     now: services.now,
     ownAddress: (address) => services.ownAddresses.has(address),
     keyAddresses: async () => {
-      const signer = services.signer;
+      if (services.config.signer !== 'local') return undefined;
+      const { signer } = await services.loadMachinery();
       if (!signer) return undefined;
       return { x: formatChainAddress('X', (await services.network()).hrp, signer.addresses.shortId), evm: signer.addresses.evm };
     },

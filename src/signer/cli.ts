@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cb58Decode } from '../codec/cb58.js';
+import { cb58Decode } from '../codec/index.js';
 import { ConfigError, keyFilePath } from '../config.js';
 import { KNOWN_NETWORKS } from '../core/network.js';
 import { KeyFileError, readKeyFileAddresses, writeKeyFile } from './keyfile.js';

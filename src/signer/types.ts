@@ -1,4 +1,4 @@
-import { formatChainAddress } from '../codec/address.js';
+import { formatChainAddress } from '../codec/index.js';
 
 /**
  * What the rest of chain-mcp may know about the key without unlocking it: the public side only.

@@ -1,4 +1,4 @@
-import { formatCb58Id } from '../codec/id.js';
+import { formatCb58Id } from '../codec/index.js';
 import {
   burnedByAsset,
   compareBytes,

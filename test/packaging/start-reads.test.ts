@@ -28,6 +28,12 @@ describe('the bin is split: a read-only stdio start reads only what answers init
     for (const f of chunks) expect(f.startsWith(`${CHUNKS}/`), f).toBe(true);
   });
 
+  it('reads few files: what the start needs is not cut into a chunk per combination of later imports', () => {
+    // Each file costs a start about a millisecond whatever its size (docs/benchmarks.md, "Cold start"):
+    // 39 before the start's own modules were imported statically and the codecs through their index, 22 after.
+    expect(reads.files.length).toBeLessThanOrEqual(24);
+  });
+
   it('reads less than half of the bytes the bin ships', () => {
     const all = [BIN, ...readdirSync(CHUNKS).map((f) => join(CHUNKS, f))];
     const size = (files: string[]) => files.reduce((sum, f) => sum + statSync(f).size, 0);
@@ -39,6 +45,31 @@ describe('the bin is split: a read-only stdio start reads only what answers init
     expect(reads.builtins).toContain('node:fs');
     expect(reads.builtins).not.toContain('node:http');
   });
+
+  it('leaves the spend machinery unread: approvals and their pages, passkeys, the unlock form, the key file, the daily total, kept local previews', () => {
+    // esbuild writes a class as `var Name=class{`.
+    const classes = ['ApprovalBook', 'ApprovalPages', 'PasskeyStore', 'UnlockForm', 'SpendLedger', 'LocalRecords'].map((name) => new RegExp(`\\b${name}=class\\b`));
+    const markers = [...classes, /function openKeyFile\(/];
+    for (const marker of markers) {
+      const holders = chunksWith(marker);
+      expect(holders.length, String(marker)).toBeGreaterThan(0);
+      for (const f of holders) expect(reads.files, `${marker} is in ${f}`).not.toContain(f);
+    }
+  });
+
+  it('with spends on, builds the spend machinery before it answers, as a start did before it was split off', async () => {
+    const spending = await startReads(BIN, {
+      CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9',
+      CHAIN_MCP_LOG_LEVEL: 'silent',
+      CHAIN_MCP_ALLOW_SPEND: 'true',
+      CHAIN_MCP_KEYSTORE_USER: 'alice',
+      CHAIN_MCP_KEYSTORE_PASSWORD: 'correct horse battery staple',
+    });
+    expect(JSON.parse(spending.answer)).toMatchObject({ id: 1, result: { serverInfo: { name: 'chain-mcp' } } });
+    const holders = chunksWith(/\bApprovalPages=class\b/);
+    expect(holders.length).toBeGreaterThan(0);
+    for (const f of holders) expect(spending.files).toContain(f);
+  }, 60_000);
 
   it('leaves the simulator, the HTTP server and the catalogue unread', () => {
     for (const marker of [/function startDevnet\(/, /function serveHttp\(/, /defineTool\(\{name:"platform_getCurrentValidators"/]) {

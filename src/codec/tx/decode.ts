@@ -1,4 +1,4 @@
-import { hexChecksumDecode } from '../encoded.js';
+import { hexChecksumDecode } from '../index.js';
 import { encodeTransferableOut, UPGRADE_PREFIX } from './encode.js';
 import { sha256, txIdOf } from './hash.js';
 import { compareBytes, compareEvm, compareInputs, compareOutputs } from './sort.js';

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cb58Encode } from '../cb58.js';
-import { hexChecksumEncode } from '../encoded.js';
+import { cb58Encode, hexChecksumEncode } from '../index.js';
 import { encodeCredentials, encodeOutputOwners } from './encode.js';
 import type { Credential, OutputOwners, TxChain } from './types.js';
 import { Writer } from './wire.js';

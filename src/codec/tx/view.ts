@@ -1,7 +1,4 @@
-import type { ChainLetter } from '../address.js';
-import { formatChainAddress } from '../address.js';
-import { bytesToHex } from '../hex.js';
-import { formatCb58Id } from '../id.js';
+import { type ChainLetter, bytesToHex, formatCb58Id, formatChainAddress } from '../index.js';
 import { THIS_TX_ID } from './hash.js';
 import { compareBytes } from './sort.js';
 import type { InputView, LockIDs, OutputOwners, OutputView, TransferableInput, TransferableOutput, TxView, UnsignedTx } from './types.js';

@@ -1,4 +1,4 @@
-import { CodecError } from '../errors.js';
+import { CodecError } from '../index.js';
 
 /** A transaction or UTXO the node would refuse to parse or to accept syntactically. */
 export class TxCodecError extends CodecError {
