@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -293,6 +294,23 @@ describe.each(backends)('the state store contract: $name', (backend) => {
     });
   });
 
+  describe('card secrets, swept', () => {
+    it('a sweep removes card secrets past their expiry, whatever became of their approval, and keeps live ones', async () => {
+      const t = T0 + 40 * DAY_MS;
+      // Neither secret's approval is in the store (deleted, or in another process's book): the secret's own expiry decides.
+      const [edge, old, live, nonce] = [uid(), uid(), uid(), uid()];
+      await a.putCardSecret(edge, nonce, t + 5);
+      await a.putCardSecret(old, nonce, t + 5);
+      await a.putCardSecret(live, nonce, t + 500);
+      // Live through its expiry instant, swept one millisecond after.
+      await b.sweepApprovals(t + 5);
+      expect(await a.takeCardSecret(edge)).toBe(nonce);
+      await b.sweepApprovals(t + 6);
+      expect(await a.takeCardSecret(old)).toBeUndefined();
+      expect(await a.takeCardSecret(live)).toBe(nonce);
+    });
+  });
+
   describe('local-signer previews', () => {
     it('read back exactly on the other connection, taken by exactly one of many concurrent takes', async () => {
       const nonce = uid();
@@ -444,6 +462,12 @@ describe.each(backends)('the state store contract: $name', (backend) => {
     });
   });
 
+  it('closes, and closing again is a no-op (a shutdown may close the store twice)', async () => {
+    const store = await backend.connect();
+    await store.close();
+    await expect(store.close()).resolves.toBeUndefined();
+  });
+
   if (backend.persistent) {
     it('keeps everything across a restart: a new connection after every one was closed', async () => {
       const store = await backend.connect();
@@ -463,6 +487,58 @@ describe.each(backends)('the state store contract: $name', (backend) => {
       expect((await again.listPasskeys('alice')).map((p) => p.id)).toContain('persisted');
     });
   }
+});
+
+/**
+ * Another process writing the same SQLite file, played by a worker thread (a real second thread:
+ * this process's own connections never interleave, the driver being synchronous). It takes the
+ * file's write lock, writes `sql` and holds the lock for `holdMs` before committing.
+ */
+async function holdWriteLock(file: string, sql: string, holdMs: number): Promise<{ done: Promise<unknown> }> {
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const worker = new Worker(
+    `const { DatabaseSync } = require('node:sqlite');
+     const { workerData } = require('node:worker_threads');
+     const db = new DatabaseSync(workerData.file);
+     db.exec('PRAGMA busy_timeout = 10000');
+     db.exec('BEGIN IMMEDIATE');
+     db.exec(workerData.sql);
+     Atomics.store(workerData.flag, 0, 1);
+     Atomics.notify(workerData.flag, 0);
+     Atomics.wait(workerData.flag, 0, 1, workerData.holdMs);
+     db.exec('COMMIT');
+     db.close();`,
+    { eval: true, workerData: { file, sql, holdMs, flag } },
+  );
+  const done = new Promise((resolve, reject) => {
+    worker.once('exit', resolve);
+    worker.once('error', reject);
+  });
+  // Bounded: the worker takes the lock in milliseconds.
+  for (let i = 0; i < 200 && Atomics.load(flag, 0) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+  if (Atomics.load(flag, 0) === 0) throw new Error('the worker did not take the write lock');
+  return { done };
+}
+
+describe('SQLite: another process holding the write lock (issue 44)', () => {
+  it('a check-then-write waits for the lock, then counts what the other wrote: the bound and the daily limit hold, nothing fails', async () => {
+    const file = join(sqliteDir, `lock-${uid()}.db`);
+    const store = track(await SqliteStore.open(file));
+    const signer = `signer-${uid()}`;
+    const theirs = approval({ expiresAt: T0 + 1000 });
+    const { done } = await holdWriteLock(
+      file,
+      `INSERT INTO chain_mcp_approvals (nonce, owner, token, facts, expires_at, state) VALUES ('${theirs.nonce}', 'alice', '${theirs.token}', '{"tool":"t","title":"t","lines":[],"csrf":"c"}', ${T0 + 1000}, 'pending');
+       INSERT INTO chain_mcp_ledger (id, signer, at, amount) VALUES ('${uid()}', '${signer}', ${T0}, '6');`,
+      300,
+    );
+    // Room for one approval and 10 units when the other's writes began: after them, none for either.
+    expect(await store.putApproval(approval({ expiresAt: T0 + 1000 }), T0, 1)).toBe(false);
+    expect(await store.reserve(signer, 5n, 10n, T0)).toBeUndefined();
+    expect(await store.spent(signer, T0)).toBe(6n);
+    expect(await store.reserve(signer, 4n, 10n, T0)).toBeDefined();
+    await done;
+  });
 });
 
 describe('PostgreSQL: replicas starting together', () => {
