@@ -1,12 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/config.js';
+import { createLogger, type Logger } from '../../src/log.js';
 import { MemoryStore } from '../../src/state/memory.js';
-import { PostgresStore } from '../../src/state/postgres.js';
+import { describeState, openStateStore } from '../../src/state/open.js';
+import { PostgresStore, postgresWhere } from '../../src/state/postgres.js';
 import { SqliteStore } from '../../src/state/sqlite.js';
 import { type ApprovalRecord, DAY_MS, type StateStore } from '../../src/state/store.js';
 import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
@@ -552,6 +556,162 @@ describe('PostgreSQL: replicas starting together', () => {
     expect(reserved.filter(Boolean)).toHaveLength(3);
     expect(stores[0]!.where).toMatch(/^postgres:\/\/127\.0\.0\.1:\d+\/fresh_[0-9a-f]{8}$/);
   }, 60_000);
+});
+
+/** A logger whose lines land in `lines` (parsed), as the server's would on stderr. */
+function capturingLogger(): { log: Logger; lines: Array<Record<string, unknown>> } {
+  const lines: Array<Record<string, unknown>> = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString().split('\n')) if (line.trim()) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { log: createLogger('info', [], sink), lines };
+}
+
+describe('PostgreSQL: connections that break, a database that refuses, values that cannot be inlined', () => {
+  const need = () => {
+    if (!postgres) throw postgresError ?? new Error('PostgreSQL did not start');
+    return postgres;
+  };
+  /** Runs `sql` as the superuser on the test server. */
+  const admin = async (sql: string, params: unknown[] = []) => {
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: need().url });
+    await client.connect();
+    try {
+      return (await client.query(sql, params)).rows as Array<Record<string, unknown>>;
+    } finally {
+      await client.end();
+    }
+  };
+  const LISTENING = 'LISTEN chain_mcp_approval';
+
+  it('an idle connection the server ends is logged and replaced; the process goes on', async () => {
+    const db = `lost_${randomBytes(4).toString('hex')}`;
+    const url = await need().createDatabase(db);
+    const { log, lines } = capturingLogger();
+    const store = track(await PostgresStore.open(url, log, 2));
+    const signer = `signer-${uid()}`;
+    expect(await store.reserve(signer, 1n, 10n, T0)).toBeDefined();
+    const killed = await admin('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db]);
+    expect(killed.length).toBeGreaterThan(0);
+    // Bounded: the pool hears of its closed connection within milliseconds.
+    for (let i = 0; i < 200 && !lines.some((l) => l.msg === 'state store connection lost'); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(lines.find((l) => l.msg === 'state store connection lost')).toMatchObject({ level: 40, err: expect.stringMatching(/terminat/) });
+    expect(await store.spent(signer, T0)).toBe(1n);
+  });
+
+  it('a lost listening connection is logged and opened again on the next wait, which a decision on another replica still wakes', async () => {
+    const db = `relisten_${randomBytes(4).toString('hex')}`;
+    const url = await need().createDatabase(db);
+    const { log, lines } = capturingLogger();
+    const waiter = track(await PostgresStore.open(url, log, 2));
+    const decider = track(await PostgresStore.open(url, undefined, 2));
+    const x = approval({ expiresAt: Date.now() + 600_000 });
+    await waiter.putApproval(x, Date.now(), 10_000);
+    expect(await waiter.waitApproval(x.nonce, 1)).toBe('pending');
+    expect(await admin('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = $1 AND query = $2', [db, LISTENING])).toHaveLength(1);
+    for (let i = 0; i < 200 && !lines.some((l) => String(l.msg).startsWith('state store notifications lost')); i++) await new Promise((r) => setTimeout(r, 25));
+    expect(lines.find((l) => String(l.msg).startsWith('state store notifications lost'))).toMatchObject({
+      level: 40,
+      msg: 'state store notifications lost; listening again on the next wait',
+      err: expect.stringMatching(/terminat/),
+    });
+    // As in the contract's wake-up test: a short wait listens again, then a long one is parked before
+    // the decision, and a guard far beyond any notification tells a wake-up from none.
+    expect(await waiter.waitApproval(x.nonce, 1)).toBe('pending');
+    expect(await admin('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND query = $2', [db, LISTENING])).toHaveLength(1);
+    const waiting = waiter.waitApproval(x.nonce, 600_000);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await decider.decideApproval(x.nonce, 'approved', 'page', Date.now())).toBe(true);
+    let guard: NodeJS.Timeout | undefined;
+    const notWoken = new Promise<string>((resolve) => (guard = setTimeout(() => resolve('not woken within 15 s'), 15_000)));
+    try {
+      expect(await Promise.race([waiting, notWoken])).toBe('approved');
+    } finally {
+      clearTimeout(guard);
+    }
+  }, 30_000);
+
+  it('a wait that cannot open its listening connection fails, and the next one opens it', async () => {
+    const db = `nolisten_${randomBytes(4).toString('hex')}`;
+    const url = await need().createDatabase(db);
+    const store = track(await PostgresStore.open(url, undefined, 2));
+    const x = approval({ expiresAt: Date.now() + 60_000 });
+    // The pool keeps the connection this opened; only new ones are refused below.
+    await store.putApproval(x, Date.now(), 10_000);
+    await admin(`ALTER DATABASE ${db} ALLOW_CONNECTIONS false`);
+    try {
+      await expect(store.waitApproval(x.nonce, 1)).rejects.toThrow(/not currently accepting connections/);
+    } finally {
+      await admin(`ALTER DATABASE ${db} ALLOW_CONNECTIONS true`);
+    }
+    expect(await store.waitApproval(x.nonce, 1)).toBe('pending');
+    expect(await admin('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND query = $2', [db, LISTENING])).toHaveLength(1);
+  });
+
+  it('a database that cannot be used fails the open with its reason', async () => {
+    const url = new URL(need().url);
+    url.pathname = `/missing_${randomBytes(4).toString('hex')}`;
+    await expect(PostgresStore.open(url.href, undefined, 2)).rejects.toThrow(/does not exist/);
+  });
+
+  it('refuses to inline a time that is not an integer, or a negative amount or limit, and records nothing', async () => {
+    const store = track(await PostgresStore.open(need().url, undefined, 2));
+    const signer = `signer-${uid()}`;
+    const refusal = 'reserve: a time that is not an integer, or a negative amount or limit';
+    await expect(store.reserve(signer, 1n, 10n, T0 + 0.5)).rejects.toThrow(refusal);
+    await expect(store.reserve(signer, 1n, 10n, Number.MAX_SAFE_INTEGER + 2)).rejects.toThrow(refusal);
+    await expect(store.reserve(signer, -1n, 10n, T0)).rejects.toThrow(refusal);
+    await expect(store.reserve(signer, 1n, -1n, T0)).rejects.toThrow(refusal);
+    expect(await store.spent(signer, T0)).toBe(0n);
+    // Zero is an amount and a limit like any other.
+    expect(await store.reserve(signer, 0n, 0n, T0)).toBeDefined();
+  });
+});
+
+describe('opening the configured store (CHAIN_MCP_STATE)', () => {
+  it('opens each kind, and says where it lives without a password', async () => {
+    if (!postgres) throw postgresError ?? new Error('PostgreSQL did not start');
+    const memoryStore = track(await openStateStore({ kind: 'memory' }));
+    expect([memoryStore.kind, memoryStore.where, memoryStore.shared]).toEqual(['memory', 'memory', false]);
+    const file = join(sqliteDir, `open-${uid()}.db`);
+    const sqlite = track(await openStateStore({ kind: 'sqlite', file }));
+    expect([sqlite.kind, sqlite.where, sqlite.shared]).toEqual(['sqlite', file, false]);
+    const shared = track(await openStateStore({ kind: 'postgres', url: postgres.url }));
+    const { host, pathname } = new URL(postgres.url);
+    expect([shared.kind, shared.where, shared.shared]).toEqual(['postgres', `postgres://${host}${pathname}`, true]);
+  });
+
+  it('a store that cannot be opened stops the start with one line naming the setting, never the password', async () => {
+    if (!postgres) throw postgresError ?? new Error('PostgreSQL did not start');
+    // A folder cannot be made under a file.
+    const blocker = join(sqliteDir, `blocker-${uid()}`);
+    writeFileSync(blocker, '');
+    const file = join(blocker, 'state.db');
+    const sqlite = await openStateStore({ kind: 'sqlite', file }).catch((e: unknown) => e);
+    expect(sqlite).toBeInstanceOf(ConfigError);
+    expect((sqlite as Error).message.startsWith(`CHAIN_MCP_STATE: cannot open the SQLite file ${file}: `)).toBe(true);
+    expect((sqlite as Error).message).toMatch(/ENOTDIR|EEXIST/);
+    const url = new URL(postgres.url);
+    url.password = 'hunter2-secret';
+    url.pathname = `/missing_${randomBytes(4).toString('hex')}`;
+    const pg = await openStateStore({ kind: 'postgres', url: url.href }).catch((e: unknown) => e);
+    expect(pg).toBeInstanceOf(ConfigError);
+    expect((pg as Error).message).toMatch(new RegExp(`^CHAIN_MCP_STATE: cannot use PostgreSQL at postgres://${url.host}${url.pathname}: `));
+    expect((pg as Error).message).not.toContain('hunter2');
+  });
+
+  it('describes each setting for --check and the logs, a password never included', () => {
+    expect(describeState({ kind: 'memory' })).toBe('memory (this process only: a restart forgets open approvals)');
+    expect(describeState({ kind: 'sqlite', file: '/var/lib/chain-mcp/state.db' })).toBe('sqlite:/var/lib/chain-mcp/state.db (this machine; survives restarts)');
+    expect(describeState({ kind: 'postgres', url: 'postgres://chain:hunter2@10.0.0.30:5432/chainmcp' })).toBe('postgres://10.0.0.30:5432/chainmcp (shared by every replica)');
+    expect(describeState({ kind: 'postgres', url: 'not a url: hunter2' })).toBe('postgres (shared by every replica)');
+    expect(postgresWhere('postgres://chain:hunter2@db.internal/chainmcp')).toBe('postgres://db.internal/chainmcp');
+    expect(postgresWhere('not a url: hunter2')).toBe('postgres');
+  });
 });
 
 describe('a store made before decisions were sealed', () => {
