@@ -164,11 +164,13 @@ describe.each(backends)('the state store contract: $name', (backend) => {
       expect(await b.getApproval(x.nonce)).toEqual(x);
       expect(await b.decideApproval(x.nonce, 'approved', 'page', T0, 'decision-mac')).toBe(true);
       expect(await a.getApproval(x.nonce)).toEqual({ ...x, state: 'approved', decidedBy: 'page', decisionSeal: 'decision-mac' });
-      // A decision written without a seal carries none (a copied row keeps what it is given).
-      const y = approval({ seal: 'facts-mac-2' });
+      // A decision written without a seal carries none, not even a stale one the pending row was given
+      // (a copied row keeps what it is given): the record reads back with no decisionSeal at all.
+      const y = approval({ seal: 'facts-mac-2', decisionSeal: 'stale' });
       await a.putApproval(y, T0, 10_000);
       await b.decideApproval(y.nonce, 'declined', 'app', T0);
-      expect((await a.getApproval(y.nonce))?.decisionSeal).toBeUndefined();
+      const { decisionSeal: _stale, ...decided } = y;
+      expect(await a.getApproval(y.nonce)).toStrictEqual({ ...decided, state: 'declined', decidedBy: 'app' });
       const z = approval({ state: 'approved', decidedBy: 'page', decisionSeal: 'copied' });
       await a.putApproval(z, T0, 10_000);
       expect(await b.getApproval(z.nonce)).toEqual(z);
@@ -275,14 +277,20 @@ describe.each(backends)('the state store contract: $name', (backend) => {
       expect(await a.getApproval(live.nonce)).toEqual(live);
     });
 
-    it('deleting an approval takes its card secrets with it', async () => {
+    it("deleting an approval takes its card secrets with it, and only its own; an unknown one is no error", async () => {
       const x = approval();
+      const other = approval();
       await a.putApproval(x, T0, 10_000);
+      await a.putApproval(other, T0, 10_000);
       await a.putCardSecret(`card-${x.nonce}`, x.nonce, x.expiresAt);
+      await a.putCardSecret(`card-${other.nonce}`, other.nonce, other.expiresAt);
       await b.deleteApproval(x.nonce);
       expect(await a.getApproval(x.nonce)).toBeUndefined();
       expect(await a.approvalByToken(x.token)).toBeUndefined();
       expect(await a.takeCardSecret(`card-${x.nonce}`)).toBeUndefined();
+      await expect(b.deleteApproval(uid())).resolves.toBeUndefined();
+      expect(await a.getApproval(other.nonce)).toEqual(other);
+      expect(await a.takeCardSecret(`card-${other.nonce}`)).toBe(other.nonce);
     });
   });
 

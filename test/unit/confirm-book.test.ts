@@ -118,6 +118,17 @@ describe('ConfirmationBook', () => {
     expect(await book.openCount(expiresAt + 1)).toBe(0);
   });
 
+  it('calls an expired id expired, also once its record was swept from the store', async () => {
+    const book = new ConfirmationBook();
+    const { id, expiresAt } = await book.issue('xvm_send', ARGS, T0);
+    // A later preview sweeps the expired record: the id itself still says why it is refused.
+    await book.issue('xvm_send', ARGS, expiresAt + 1);
+    expect(await book.openCount(expiresAt + 1)).toBe(1);
+    for (const attempt of [() => book.verify(id, 'xvm_send', ARGS, expiresAt + 1), () => book.redeem(id, 'xvm_send', ARGS, expiresAt + 1)]) {
+      expect((await refusal(attempt)).message).toBe('Confirmation refused: the confirmationId has expired (valid for 5 minutes). Nothing was sent.');
+    }
+  });
+
   it('sweeps ids past their expiry when issuing, and only those', async () => {
     const book = new ConfirmationBook();
     const first = await book.issue('xvm_send', ARGS, T0);
