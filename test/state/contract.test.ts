@@ -190,6 +190,8 @@ describe.each(backends)('the state store contract: $name', (backend) => {
       expect(await a.liveApprovals(t, alice)).toBe(3);
       expect(await b.liveApprovals(t, bob)).toBe(1);
       expect(await b.liveApprovals(t)).toBe(base + 4);
+      // Live through their expiry instant, not one millisecond more.
+      expect(await a.liveApprovals(t + 500, alice)).toBe(3);
       expect(await a.liveApprovals(t + 501, alice)).toBe(0);
       expect(await a.putApproval(approval({ owner: alice, expiresAt: t + 1000 }), t + 501, base + 10, 1)).toBe(true);
     });
