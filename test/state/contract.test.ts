@@ -95,6 +95,7 @@ it('runs against a real PostgreSQL', () => {
 });
 
 afterAll(async () => {
+  for (const release of holders) release();
   for (const store of opened) await store.close().catch(() => undefined);
   await postgres?.stop();
   rmSync(sqliteDir, { recursive: true, force: true });
@@ -503,12 +504,15 @@ describe.each(backends)('the state store contract: $name', (backend) => {
   }
 });
 
+/** Lock holders still waiting to be let go (a failed test leaves none behind: see afterAll). */
+const holders: Array<() => void> = [];
+
 /**
  * Another process writing the same SQLite file, played by a worker thread (a real second thread:
  * this process's own connections never interleave, the driver being synchronous). It takes the
- * file's write lock, writes `sql` and holds the lock for `holdMs` before committing.
+ * file's write lock, writes `sql` and holds the lock for `holdMs`, or until `release()`, before committing.
  */
-async function holdWriteLock(file: string, sql: string, holdMs: number): Promise<{ done: Promise<unknown> }> {
+async function holdWriteLock(file: string, sql: string, holdMs?: number): Promise<{ done: Promise<unknown>; release: () => void }> {
   const flag = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(
     `const { DatabaseSync } = require('node:sqlite');
@@ -522,16 +526,21 @@ async function holdWriteLock(file: string, sql: string, holdMs: number): Promise
      Atomics.wait(workerData.flag, 0, 1, workerData.holdMs);
      db.exec('COMMIT');
      db.close();`,
-    { eval: true, workerData: { file, sql, holdMs, flag } },
+    { eval: true, workerData: { file, sql, holdMs: holdMs ?? Number.POSITIVE_INFINITY, flag } },
   );
   const done = new Promise((resolve, reject) => {
     worker.once('exit', resolve);
     worker.once('error', reject);
   });
+  const release = () => {
+    Atomics.store(flag, 0, 2);
+    Atomics.notify(flag, 0);
+  };
+  holders.push(release);
   // Bounded: the worker takes the lock in milliseconds.
   for (let i = 0; i < 200 && Atomics.load(flag, 0) === 0; i++) await new Promise((r) => setTimeout(r, 25));
   if (Atomics.load(flag, 0) === 0) throw new Error('the worker did not take the write lock');
-  return { done };
+  return { done, release };
 }
 
 describe('SQLite: another process holding the write lock (issue 44)', () => {
@@ -553,6 +562,30 @@ describe('SQLite: another process holding the write lock (issue 44)', () => {
     expect(await store.reserve(signer, 4n, 10n, T0)).toBeDefined();
     await done;
   });
+
+  it('opens a file another process is writing in rollback mode: the switch to WAL, refused at once, is tried again until it passes', async () => {
+    // SQLite answers "database is locked" to the switch at once, without its busy timeout, while another
+    // connection holds a write transaction on a rollback-journal file (two servers starting on one new file).
+    const file = join(sqliteDir, `switch-${uid()}.db`);
+    const { done } = await holdWriteLock(file, 'CREATE TABLE other_process (a)', 300);
+    const store = track(await SqliteStore.open(file));
+    await done;
+    const signer = `signer-${uid()}`;
+    expect(await store.reserve(signer, 3n, 3n, T0)).toBeDefined();
+    expect(await track(await SqliteStore.open(file)).spent(signer, T0)).toBe(3n);
+  });
+
+  it('gives up on a switch to WAL that stays refused, after its bounded retries (about 5 s), with SQLite\'s reason', async () => {
+    const file = join(sqliteDir, `stuck-${uid()}.db`);
+    const { done, release } = await holdWriteLock(file, 'CREATE TABLE other_process (a)');
+    try {
+      await expect(SqliteStore.open(file)).rejects.toThrow('database is locked');
+    } finally {
+      release();
+    }
+    await done;
+    await expect(SqliteStore.open(file).then((s) => track(s).spent('x', T0))).resolves.toBe(0n);
+  }, 20_000);
 });
 
 describe('PostgreSQL: replicas starting together', () => {
@@ -721,6 +754,42 @@ describe('opening the configured store (CHAIN_MCP_STATE)', () => {
     expect(describeState({ kind: 'postgres', url: 'not a url: hunter2' })).toBe('postgres (shared by every replica)');
     expect(postgresWhere('postgres://chain:hunter2@db.internal/chainmcp')).toBe('postgres://db.internal/chainmcp');
     expect(postgresWhere('not a url: hunter2')).toBe('postgres');
+  });
+});
+
+describe('a database that already has a table of that name, not ours', () => {
+  const FOREIGN = 'CREATE TABLE chain_mcp_ledger (id TEXT PRIMARY KEY, note TEXT)';
+
+  it('SQLite: the open fails with the reason, its schema rolled back, and the file is usable once the table is gone', async () => {
+    const file = join(sqliteDir, `foreign-${uid()}.db`);
+    const { DatabaseSync } = (await import('node:sqlite' as string)) as { DatabaseSync: new (f: string) => { exec(sql: string): void; close(): void } };
+    const other = new DatabaseSync(file);
+    other.exec(FOREIGN);
+    other.close();
+    await expect(SqliteStore.open(file)).rejects.toThrow(/no such column: signer/);
+    // Rolled back: none of the schema's other tables was left behind, and the file takes new writes.
+    const again = new DatabaseSync(file);
+    again.exec('BEGIN IMMEDIATE; DROP TABLE chain_mcp_ledger; COMMIT');
+    expect(() => again.exec('SELECT * FROM chain_mcp_confirmations')).toThrow(/no such table/);
+    again.close();
+    const store = track(await SqliteStore.open(file));
+    expect(await store.reserve(`signer-${uid()}`, 1n, 1n, T0)).toBeDefined();
+  });
+
+  it('PostgreSQL: the open fails with the reason, its schema rolled back', async () => {
+    if (!postgres) throw postgresError ?? new Error('PostgreSQL did not start');
+    const url = await postgres.createDatabase(`foreign_${randomBytes(4).toString('hex')}`);
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(FOREIGN);
+      await expect(PostgresStore.open(url, undefined, 2)).rejects.toThrow(/column "signer" does not exist/);
+      const { rows } = await client.query("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name = 'chain_mcp_confirmations'");
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await client.end();
+    }
   });
 });
 
