@@ -346,6 +346,8 @@ describe.each(backends)('the state store contract: $name', (backend) => {
       const later = T0 + 10_000_000;
       expect(await a.putPreview(uid(), '{}', later + 1000, later, 1)).toBe(true);
       expect(await b.putPreview(uid(), '{}', later + 1000, later, 1)).toBe(false);
+      // At its expiry instant the first still counts; one millisecond later it is swept.
+      expect(await b.putPreview(uid(), '{}', later + 3000, later + 1000, 1)).toBe(false);
       expect(await b.putPreview(uid(), '{}', later + 3000, later + 2000, 1)).toBe(true);
     });
   });
