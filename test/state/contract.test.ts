@@ -83,10 +83,35 @@ it("runs SQLite on the Node's own node:sqlite, nothing compiled (vitest.config.t
   expect(store.driver).toBe('node:sqlite');
 });
 
-it('creates its file 0600: approval and card tokens are for this OS user only', async () => {
+it('creates its file 0600, in WAL mode (several processes at once), its WAL files 0600 too: approval and card tokens are for this OS user only', async () => {
   const file = join(sqliteDir, 'mode.db');
-  track(await SqliteStore.open(file));
-  expect(statSync(file).mode & 0o777).toBe(0o600);
+  const store = track(await SqliteStore.open(file));
+  await store.reserve('mode', 1n, undefined, T0);
+  // WAL is a property of the file: another connection reads it.
+  const { DatabaseSync } = (await import('node:sqlite' as string)) as { DatabaseSync: new (f: string) => { prepare(sql: string): { get(): unknown }; close(): void } };
+  const other = new DatabaseSync(file);
+  expect(other.prepare('PRAGMA journal_mode').get()).toEqual({ journal_mode: 'wal' });
+  other.close();
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(statSync(f).mode & 0o777, f).toBe(0o600);
+});
+
+it('syncs a reservation to disk before it answers (synchronous FULL while it is written, NORMAL for everything else)', async () => {
+  // A power cut cannot be staged in a test: the connection's own setting is read where the reservation is written.
+  const store = track(await SqliteStore.open(join(sqliteDir, 'sync.db')));
+  const db = (store as unknown as { db: { prepare(sql: string): { get(): unknown } } }).db;
+  const level = () => (db.prepare('PRAGMA synchronous').get() as { synchronous: number }).synchronous;
+  const [NORMAL, FULL] = [1, 2];
+  expect(level()).toBe(NORMAL);
+  const prepare = db.prepare.bind(db);
+  const seen: number[] = [];
+  db.prepare = (sql: string) => {
+    if (sql.startsWith('INSERT INTO chain_mcp_ledger')) seen.push(level());
+    return prepare(sql);
+  };
+  expect(await store.reserve('sync', 1n, 5n, T0)).toBeDefined();
+  expect(await store.reserve('sync', 9n, 5n, T0)).toBeUndefined();
+  expect(seen).toEqual([FULL]);
+  expect(level()).toBe(NORMAL);
 });
 
 it('runs against a real PostgreSQL', () => {
