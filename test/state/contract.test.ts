@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
@@ -95,6 +95,18 @@ it('creates its file 0600, in WAL mode (several processes at once), its WAL file
   for (const f of [file, `${file}-wal`, `${file}-shm`]) expect(statSync(f).mode & 0o777, f).toBe(0o600);
 });
 
+it("makes the file's missing folders 0700; `sqlite::memory:` is SQLite's own in-memory database, no file made", async () => {
+  const folder = join(sqliteDir, `new-${uid()}`);
+  const file = join(folder, 'deeper', 'state.db');
+  const store = track(await SqliteStore.open(file));
+  expect(await store.reserve('nested', 1n, undefined, T0)).toBeDefined();
+  for (const dir of [folder, join(folder, 'deeper')]) expect(statSync(dir).mode & 0o777, dir).toBe(0o700);
+  const inMemory = track(await SqliteStore.open(':memory:'));
+  expect(await inMemory.reserve('in-memory', 2n, 2n, T0)).toBeDefined();
+  expect(await inMemory.spent('in-memory', T0)).toBe(2n);
+  expect(existsSync(join(process.cwd(), ':memory:'))).toBe(false);
+});
+
 it('syncs a reservation to disk before it answers (synchronous FULL while it is written, NORMAL for everything else)', async () => {
   // A power cut cannot be staged in a test: the connection's own setting is read where the reservation is written.
   const store = track(await SqliteStore.open(join(sqliteDir, 'sync.db')));
@@ -159,6 +171,7 @@ describe.each(backends)('the state store contract: $name', (backend) => {
       const dead = uid();
       await a.putConfirmation(live, 'alice', T0 + 1000, T0, 10_000);
       await a.putConfirmation(dead, 'alice', T0 + 1000, T0, 10_000);
+      expect(await b.checkConfirmation(live, 'alice', T0 + 1000)).toBe('ok');
       expect(await b.takeConfirmation(live, 'alice', T0 + 1000)).toBe('ok');
       expect(await b.checkConfirmation(dead, 'alice', T0 + 1001)).toBe('expired');
       expect(await b.takeConfirmation(dead, 'alice', T0 + 1001)).not.toBe('ok');
