@@ -686,15 +686,31 @@ describe('PostgreSQL: connections that break, a database that refuses, values th
     expect(await store.spent(signer, T0)).toBe(1n);
   });
 
-  it('a lost listening connection is logged and opened again on the next wait, which a decision on another replica still wakes', async () => {
+  /** Whether `waiting` ends with `expected` before a guard far beyond any wake-up (notifications arrive in milliseconds). */
+  const wokenWith = async (waiting: Promise<unknown>, expected: string) => {
+    let guard: NodeJS.Timeout | undefined;
+    const notWoken = new Promise<string>((resolve) => (guard = setTimeout(() => resolve('not woken within 10 s'), 10_000)));
+    try {
+      expect(await Promise.race([waiting, notWoken])).toBe(expected);
+    } finally {
+      clearTimeout(guard);
+    }
+  };
+
+  it('a lost listening connection is logged; a decision on this replica still wakes its waiter; the next wait listens again, and a decision on another replica wakes it', async () => {
     const db = `relisten_${randomBytes(4).toString('hex')}`;
     const url = await need().createDatabase(db);
     const { log, lines } = capturingLogger();
     const waiter = track(await PostgresStore.open(url, log, 2));
     const decider = track(await PostgresStore.open(url, undefined, 2));
     const x = approval({ expiresAt: Date.now() + 600_000 });
+    const y = approval({ expiresAt: Date.now() + 600_000 });
     await waiter.putApproval(x, Date.now(), 10_000);
+    await waiter.putApproval(y, Date.now(), 10_000);
+    // As in the contract's wake-up test: a short wait opens the listening connection, then a long one
+    // is parked (its first read done) well before the decision.
     expect(await waiter.waitApproval(x.nonce, 1)).toBe('pending');
+    const first = waiter.waitApproval(x.nonce, 600_000);
     expect(await admin('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = $1 AND query = $2', [db, LISTENING])).toHaveLength(1);
     for (let i = 0; i < 200 && !lines.some((l) => String(l.msg).startsWith('state store notifications lost')); i++) await new Promise((r) => setTimeout(r, 25));
     expect(lines.find((l) => String(l.msg).startsWith('state store notifications lost'))).toMatchObject({
@@ -702,20 +718,15 @@ describe('PostgreSQL: connections that break, a database that refuses, values th
       msg: 'state store notifications lost; listening again on the next wait',
       err: expect.stringMatching(/terminat/),
     });
-    // As in the contract's wake-up test: a short wait listens again, then a long one is parked before
-    // the decision, and a guard far beyond any notification tells a wake-up from none.
-    expect(await waiter.waitApproval(x.nonce, 1)).toBe('pending');
+    // No notification can arrive now: the decision made here wakes the waiter here.
+    expect(await waiter.decideApproval(x.nonce, 'approved', 'page', Date.now())).toBe(true);
+    await wokenWith(first, 'approved');
+    expect(await waiter.waitApproval(y.nonce, 1)).toBe('pending');
     expect(await admin('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND query = $2', [db, LISTENING])).toHaveLength(1);
-    const waiting = waiter.waitApproval(x.nonce, 600_000);
+    const second = waiter.waitApproval(y.nonce, 600_000);
     await new Promise((r) => setTimeout(r, 200));
-    expect(await decider.decideApproval(x.nonce, 'approved', 'page', Date.now())).toBe(true);
-    let guard: NodeJS.Timeout | undefined;
-    const notWoken = new Promise<string>((resolve) => (guard = setTimeout(() => resolve('not woken within 15 s'), 15_000)));
-    try {
-      expect(await Promise.race([waiting, notWoken])).toBe('approved');
-    } finally {
-      clearTimeout(guard);
-    }
+    expect(await decider.decideApproval(y.nonce, 'declined', 'page', Date.now())).toBe(true);
+    await wokenWith(second, 'declined');
   }, 30_000);
 
   it('a wait that cannot open its listening connection fails, and the next one opens it', async () => {
