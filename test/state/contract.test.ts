@@ -278,6 +278,28 @@ describe.each(backends)('the state store contract: $name', (backend) => {
       }
     }, 30_000);
 
+    it('every waiter on one approval is woken, on either connection, and one aborted wait leaves the others waiting', async () => {
+      const x = approval({ expiresAt: Date.now() + 600_000 });
+      await a.putApproval(x, Date.now(), 10_000);
+      // Short waits first: the listening connections are open before the long waits are parked.
+      expect(await a.waitApproval(x.nonce, 1)).toBe('pending');
+      expect(await b.waitApproval(x.nonce, 1)).toBe('pending');
+      const controller = new AbortController();
+      const aborted = a.waitApproval(x.nonce, 600_000, controller.signal);
+      const waits = [a.waitApproval(x.nonce, 600_000), a.waitApproval(x.nonce, 600_000), b.waitApproval(x.nonce, 600_000)];
+      await new Promise((r) => setTimeout(r, 200));
+      controller.abort();
+      expect(await aborted).toBe('pending');
+      expect(await a.decideApproval(x.nonce, 'declined', 'app', Date.now())).toBe(true);
+      let guard: NodeJS.Timeout | undefined;
+      const notWoken = new Promise<string[]>((resolve) => (guard = setTimeout(() => resolve(['not woken within 15 s']), 15_000)));
+      try {
+        expect(await Promise.race([Promise.all(waits), notWoken])).toEqual(['declined', 'declined', 'declined']);
+      } finally {
+        clearTimeout(guard);
+      }
+    }, 30_000);
+
     it('a wait ends at once on a decided approval, at its time limit, and on abort', async () => {
       const x = approval({ expiresAt: Date.now() + 60_000 });
       await a.putApproval(x, Date.now(), 10_000);
