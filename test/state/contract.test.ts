@@ -866,6 +866,43 @@ describe('a database that already has a table of that name, not ours', () => {
   });
 });
 
+describe('the ledger does not grow without end: a reservation removes its signer\'s rows that no longer count', () => {
+  const ROWS_OF = `SELECT count(*) AS n FROM chain_mcp_ledger WHERE signer = `;
+
+  it('SQLite', async () => {
+    const file = join(sqliteDir, `prune-${uid()}.db`);
+    const store = track(await SqliteStore.open(file));
+    const signer = `signer-${uid()}`;
+    await store.reserve(signer, 1n, undefined, T0);
+    await store.reserve(signer, 1n, undefined, T0 + 1);
+    // Exactly a day after the first, it no longer counts and is removed; the second still counts.
+    await store.reserve(signer, 1n, 10n, T0 + DAY_MS);
+    const { DatabaseSync } = (await import('node:sqlite' as string)) as { DatabaseSync: new (f: string) => { prepare(sql: string): { get(...p: unknown[]): unknown }; close(): void } };
+    const raw = new DatabaseSync(file);
+    expect(raw.prepare(`${ROWS_OF}?`).get(signer)).toEqual({ n: 2 });
+    raw.close();
+    expect(await store.spent(signer, T0 + DAY_MS)).toBe(2n);
+  });
+
+  it('PostgreSQL', async () => {
+    if (!postgres) throw postgresError ?? new Error('PostgreSQL did not start');
+    const store = track(await PostgresStore.open(postgres.url, undefined, 2));
+    const signer = `signer-${uid()}`;
+    await store.reserve(signer, 1n, undefined, T0);
+    await store.reserve(signer, 1n, undefined, T0 + 1);
+    await store.reserve(signer, 1n, 10n, T0 + DAY_MS);
+    const pg = (await import('pg')).default;
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    try {
+      expect((await client.query(`${ROWS_OF}$1`, [signer])).rows).toEqual([{ n: '2' }]);
+    } finally {
+      await client.end();
+    }
+    expect(await store.spent(signer, T0 + DAY_MS)).toBe(2n);
+  });
+});
+
 describe('a store made before decisions were sealed', () => {
   const OLD_APPROVALS = `CREATE TABLE chain_mcp_approvals (nonce TEXT PRIMARY KEY, owner TEXT NOT NULL, token TEXT NOT NULL UNIQUE, facts TEXT NOT NULL,
     expires_at BIGINT NOT NULL, state TEXT NOT NULL, decided_by TEXT, passkey_challenge TEXT)`;
