@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { getEventListeners } from 'node:events';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Writable } from 'node:stream';
@@ -311,6 +312,11 @@ describe.each(backends)('the state store contract: $name', (backend) => {
       await a.decideApproval(x.nonce, 'declined', 'page', Date.now());
       expect(await b.waitApproval(x.nonce, 20_000)).toBe('declined');
       expect(await b.waitApproval(uid(), 10)).toBeUndefined();
+      // A wait that ended leaves nothing on the caller's signal (one signal may serve many waits).
+      const kept = new AbortController();
+      expect(await b.waitApproval(x.nonce, 20_000, kept.signal)).toBe('declined');
+      expect(await b.waitApproval(uid(), 10, kept.signal)).toBeUndefined();
+      expect(getEventListeners(kept.signal, 'abort')).toHaveLength(0);
     });
 
     it('sets a passkey challenge once', async () => {
