@@ -95,7 +95,7 @@ export class PostgresStore implements StateStore {
     }
   }
 
-  private async q<T>(sql: string, params: unknown[]): Promise<{ rows: T[]; rowCount: number }> {
+  private async q<T>(sql: string, params: unknown[] = []): Promise<{ rows: T[]; rowCount: number }> {
     const r = await this.pool.query(sql, params);
     return { rows: r.rows as T[], rowCount: r.rowCount ?? 0 };
   }
