@@ -6,13 +6,13 @@ import { Writable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/log.js';
 import { MemoryStore } from '../../src/state/memory.js';
 import { describeState, openStateStore } from '../../src/state/open.js';
 import { PostgresStore, postgresWhere } from '../../src/state/postgres.js';
-import { SqliteStore } from '../../src/state/sqlite.js';
+import { NO_SQLITE, SqliteStore } from '../../src/state/sqlite.js';
 import { type ApprovalRecord, DAY_MS, type StateStore } from '../../src/state/store.js';
 import { startPostgres, type TestPostgres } from '../../tools/postgres.js';
 
@@ -906,6 +906,45 @@ describe('the ledger does not grow without end: a reservation removes its signer
       await client.end();
     }
     expect(await store.spent(signer, T0 + DAY_MS)).toBe(2n);
+  });
+});
+
+describe('a Node without node:sqlite and no better-sqlite3 beside chain-mcp', () => {
+  /**
+   * node:sqlite made to fail as Node 20's import does (the error thrown where the store reads the
+   * module, so its code survives vitest's module mocking); better-sqlite3 is not installed here.
+   * The real case, the built bin on Node 20, is test/integration/state-start.test.ts (another process).
+   */
+  const withoutSqlite = async <T>(code: string, fn: () => Promise<T>): Promise<T> => {
+    vi.doMock('node:sqlite', () => ({
+      get DatabaseSync() {
+        throw Object.assign(new Error(`node:sqlite refused (${code})`), { code });
+      },
+    }));
+    try {
+      return await fn();
+    } finally {
+      vi.doUnmock('node:sqlite');
+    }
+  };
+
+  it('refuses sqlite: with one line giving the three ways out, and makes no file', async () => {
+    for (const code of ['ERR_UNKNOWN_BUILTIN_MODULE', 'ERR_MODULE_NOT_FOUND']) {
+      const file = join(sqliteDir, `none-${uid()}`, 'state.db');
+      const refused = await withoutSqlite(code, () => openStateStore({ kind: 'sqlite', file }).catch((e: unknown) => e));
+      expect(refused, code).toBeInstanceOf(ConfigError);
+      expect((refused as Error).message, code).toBe(NO_SQLITE);
+      expect(existsSync(file), code).toBe(false);
+    }
+    // Back to this Node's own driver once the import works again.
+    expect(track(await SqliteStore.open(join(sqliteDir, `back-${uid()}.db`))).driver).toBe('node:sqlite');
+  });
+
+  it('any other failure to load node:sqlite is reported as it is, not as a missing driver', async () => {
+    const file = join(sqliteDir, `denied-${uid()}.db`);
+    const refused = await withoutSqlite('ERR_ACCESS_DENIED', () => openStateStore({ kind: 'sqlite', file }).catch((e: unknown) => e));
+    expect(refused).toBeInstanceOf(ConfigError);
+    expect((refused as Error).message).toBe(`CHAIN_MCP_STATE: cannot open the SQLite file ${file}: node:sqlite refused (ERR_ACCESS_DENIED)`);
   });
 });
 
