@@ -621,8 +621,9 @@ describe('SQLite: another process holding the write lock (issue 44)', () => {
       file,
       `INSERT INTO chain_mcp_approvals (nonce, owner, token, facts, expires_at, state) VALUES ('${theirs.nonce}', 'alice', '${theirs.token}', '{"tool":"t","title":"t","lines":[],"csrf":"c"}', ${T0 + 1000}, 'pending');
        INSERT INTO chain_mcp_ledger (id, signer, at, amount) VALUES ('${uid()}', '${signer}', ${T0}, '6');`,
-      300,
+      1000,
     );
+    // Held for a second, long enough to be held still when the store asks even on a loaded machine.
     // Room for one approval and 10 units when the other's writes began: after them, none for either.
     expect(await store.putApproval(approval({ expiresAt: T0 + 1000 }), T0, 1)).toBe(false);
     expect(await store.reserve(signer, 5n, 10n, T0)).toBeUndefined();
@@ -635,7 +636,7 @@ describe('SQLite: another process holding the write lock (issue 44)', () => {
     // SQLite answers "database is locked" to the switch at once, without its busy timeout, while another
     // connection holds a write transaction on a rollback-journal file (two servers starting on one new file).
     const file = join(sqliteDir, `switch-${uid()}.db`);
-    const { done } = await holdWriteLock(file, 'CREATE TABLE other_process (a)', 300);
+    const { done } = await holdWriteLock(file, 'CREATE TABLE other_process (a)', 1000);
     const store = track(await SqliteStore.open(file));
     await done;
     const signer = `signer-${uid()}`;
