@@ -104,7 +104,9 @@ describe('ConfirmationBook', () => {
     const book = new ConfirmationBook();
     const { id } = await book.issue('xvm_send', ARGS, T0);
     const [nonce, expiry, mac] = id.split('.');
-    for (const bad of ['', 'abc', `${nonce}.${expiry}`, `.${expiry}.${mac}`, `${nonce}.${expiry}.`, `${nonce}.soon.${mac}`, `${nonce}.1.5.${mac}`, `${nonce}..${mac}`, `${nonce}.-1.${mac}`, `${nonce}.99999999999999999999.${mac}`]) {
+    // The expiry in decimal digits only: the same number written another way (exponent, hex, a space) is not the id issued.
+    const hex = `0x${Number(expiry).toString(16)}`;
+    for (const bad of ['', 'abc', `${nonce}.${expiry}`, `.${expiry}.${mac}`, `${nonce}.${expiry}.`, `${nonce}.soon.${mac}`, `${nonce}.1.5.${mac}`, `${nonce}..${mac}`, `${nonce}.-1.${mac}`, `${nonce}.99999999999999999999.${mac}`, `${nonce}.${expiry}e0.${mac}`, `${nonce}.${hex}.${mac}`, `${nonce}.${expiry} .${mac}`, `${nonce}. ${expiry}.${mac}`]) {
       expect((await refusal(() => book.verify(bad, 'xvm_send', ARGS, T0))).message, bad).toContain('the confirmationId is malformed');
     }
   });
