@@ -454,6 +454,17 @@ describe.each(backends)('the state store contract: $name', (backend) => {
       expect(await a.spent(signer, T0)).toBe(5n);
     });
 
+    it('a commit or release of a reservation it does not know changes nothing and is no error', async () => {
+      const signer = `signer-${uid()}`;
+      await a.reserve(signer, 4n, undefined, T0);
+      for (const unknown of [{ id: uid(), signer }, { id: uid(), signer: `never-${uid()}` }]) {
+        await expect(b.commit(unknown)).resolves.toBeUndefined();
+        await expect(b.release(unknown)).resolves.toBeUndefined();
+      }
+      expect(await a.spent(signer, T0)).toBe(4n);
+      expect(await a.inFlight(signer, T0)).toBe(4n);
+    });
+
     it('tells what is in flight (reserved, neither committed nor released) from what was sent, per signer and within the day', async () => {
       const signer = `signer-${uid()}`;
       const sent = (await a.reserve(signer, 4n, undefined, T0))!;
@@ -545,10 +556,13 @@ describe.each(backends)('the state store contract: $name', (backend) => {
     });
   });
 
-  it('closes, and closing again is a no-op (a shutdown may close the store twice)', async () => {
+  it('closes (a closed SQL store serves nothing more), and closing again is a no-op (a shutdown may close the store twice)', async () => {
     const store = await backend.connect();
     await store.close();
     await expect(store.close()).resolves.toBeUndefined();
+    // Memory has nothing to close: it stays as it was.
+    if (backend.persistent) await expect(store.spent('closed', T0)).rejects.toThrow();
+    else expect(await store.spent('closed', T0)).toBe(0n);
   });
 
   if (backend.persistent) {
