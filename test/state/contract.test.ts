@@ -719,14 +719,35 @@ describe('PostgreSQL: connections that break, a database that refuses, values th
     const url = await need().createDatabase(db);
     const { log, lines } = capturingLogger();
     const store = track(await PostgresStore.open(url, log, 2));
+    // A store opened without a logger (as the doctor opens one) loses its connection the same way.
+    const quiet = track(await PostgresStore.open(url, undefined, 2));
     const signer = `signer-${uid()}`;
     expect(await store.reserve(signer, 1n, 10n, T0)).toBeDefined();
-    const killed = await admin('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db]);
-    expect(killed.length).toBeGreaterThan(0);
-    // Bounded: the pool hears of its closed connection within milliseconds.
+    expect(await quiet.spent(signer, T0)).toBe(1n);
+    const connections = 'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()';
+    expect(await admin(connections, [db])).toHaveLength(2);
+    await admin('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [db]);
+    // Bounded: the pools hear of their closed connections within milliseconds.
+    for (let i = 0; i < 200 && (await admin(connections, [db])).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
     for (let i = 0; i < 200 && !lines.some((l) => l.msg === 'state store connection lost'); i++) await new Promise((r) => setTimeout(r, 25));
     expect(lines.find((l) => l.msg === 'state store connection lost')).toMatchObject({ level: 40, err: expect.stringMatching(/terminat/) });
     expect(await store.spent(signer, T0)).toBe(1n);
+    expect(await quiet.spent(signer, T0)).toBe(1n);
+  });
+
+  it('closing ends every connection the store opened, the listening one included', async () => {
+    const db = `closing_${randomBytes(4).toString('hex')}`;
+    const url = await need().createDatabase(db);
+    const store = await PostgresStore.open(url, undefined, 2);
+    const x = approval({ expiresAt: Date.now() + 60_000 });
+    await store.putApproval(x, Date.now(), 10_000);
+    expect(await store.waitApproval(x.nonce, 1)).toBe('pending');
+    const connections = 'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()';
+    expect(await admin(connections, [db])).toHaveLength(2);
+    await store.close();
+    // Bounded: the server drops a closed connection within milliseconds.
+    for (let i = 0; i < 200 && (await admin(connections, [db])).length > 0; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await admin(connections, [db])).toEqual([]);
   });
 
   /** Whether `waiting` ends with `expected` before a guard far beyond any wake-up (notifications arrive in milliseconds). */
