@@ -7,7 +7,8 @@ import { defineConfig } from 'vitest/config';
  * contract suite (every tool's request in both dialects, previews and results), unit and codec tests,
  * and the MCP HTTP server's loopback suites (http-server.ts is built in their beforeAll, so its
  * import-time mutants are static too); for the `camino` group, the assistant suites and Camino's own
- * reads, where its tools' entries (run, summarize, limits, schemas: objects built at import) are called.
+ * reads, where its tools' entries (run, summarize, limits, schemas: objects built at import) are called;
+ * for the `state` group, the store contract.
  */
 export default defineConfig({
   test: {
@@ -18,6 +19,9 @@ export default defineConfig({
       'test/integration/{http,http-edges,http-guard}.test.ts',
       'test/assistant/**/*.test.ts',
       'test/integration/{camino,camino-summaries}.test.ts',
+      // The `state` group's constants built at import (the SQL schemas, the NOTIFY channel, DAY_MS):
+      // the store contract opens every backend with them (memory, SQLite, a real PostgreSQL).
+      'test/state/contract.test.ts',
     ],
     // See vitest.stryker.config.ts: a freshness check of generated code that fails in Stryker's sandbox.
     exclude: ['test/unit/views-app-class.test.ts'],

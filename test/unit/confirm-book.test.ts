@@ -104,7 +104,9 @@ describe('ConfirmationBook', () => {
     const book = new ConfirmationBook();
     const { id } = await book.issue('xvm_send', ARGS, T0);
     const [nonce, expiry, mac] = id.split('.');
-    for (const bad of ['', 'abc', `${nonce}.${expiry}`, `.${expiry}.${mac}`, `${nonce}.${expiry}.`, `${nonce}.soon.${mac}`, `${nonce}.1.5.${mac}`, `${nonce}..${mac}`, `${nonce}.-1.${mac}`, `${nonce}.99999999999999999999.${mac}`]) {
+    // The expiry in decimal digits only: the same number written another way (exponent, hex, a space) is not the id issued.
+    const hex = `0x${Number(expiry).toString(16)}`;
+    for (const bad of ['', 'abc', `${nonce}.${expiry}`, `.${expiry}.${mac}`, `${nonce}.${expiry}.`, `${nonce}.soon.${mac}`, `${nonce}.1.5.${mac}`, `${nonce}..${mac}`, `${nonce}.-1.${mac}`, `${nonce}.99999999999999999999.${mac}`, `${nonce}.${expiry}e0.${mac}`, `${nonce}.${hex}.${mac}`, `${nonce}.${expiry} .${mac}`, `${nonce}. ${expiry}.${mac}`]) {
       expect((await refusal(() => book.verify(bad, 'xvm_send', ARGS, T0))).message, bad).toContain('the confirmationId is malformed');
     }
   });
@@ -116,6 +118,17 @@ describe('ConfirmationBook', () => {
     const e = await refusal(() => book.verify(id, 'xvm_send', ARGS, expiresAt + 1));
     expect(e.message).toContain('has expired (valid for 5 minutes)');
     expect(await book.openCount(expiresAt + 1)).toBe(0);
+  });
+
+  it('calls an expired id expired, also once its record was swept from the store', async () => {
+    const book = new ConfirmationBook();
+    const { id, expiresAt } = await book.issue('xvm_send', ARGS, T0);
+    // A later preview sweeps the expired record: the id itself still says why it is refused.
+    await book.issue('xvm_send', ARGS, expiresAt + 1);
+    expect(await book.openCount(expiresAt + 1)).toBe(1);
+    for (const attempt of [() => book.verify(id, 'xvm_send', ARGS, expiresAt + 1), () => book.redeem(id, 'xvm_send', ARGS, expiresAt + 1)]) {
+      expect((await refusal(attempt)).message).toBe('Confirmation refused: the confirmationId has expired (valid for 5 minutes). Nothing was sent.');
+    }
   });
 
   it('sweeps ids past their expiry when issuing, and only those', async () => {
