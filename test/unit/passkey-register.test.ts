@@ -24,6 +24,18 @@ function send(url: string, method: string, headers: Record<string, string> = {},
   });
 }
 
+/** A new connection's outcome (no pooled socket): 'open', or the error code. */
+function connectionTo(url: string): Promise<string> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false }, (res) => {
+      res.resume();
+      resolve('open');
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    req.end();
+  });
+}
+
 /**
  * `chain-mcp passkey add`'s page (mutation survivors, issue 25): only its secret path on its own
  * host, a registration only from a POST of its own page, and what the browser sent is never markup.
@@ -166,6 +178,13 @@ describe('the passkey registration page', () => {
     } finally {
       await own.close();
     }
+  });
+
+  it('closed, it serves nothing more', async () => {
+    const own = await servePasskeyRegistration(store, { code: CODE });
+    expect((await send(own.url, 'GET')).status).toBe(200);
+    await own.close();
+    await expect(connectionTo(own.url)).resolves.toBe('ECONNREFUSED');
   });
 
   it('makes codes of eight unambiguous characters', () => {
