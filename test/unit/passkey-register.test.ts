@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WRONG_CODES, registrationCode, servePasskeyRegistration, type Registration } from '../../src/approval/passkey-register.js';
-import { PasskeyStore } from '../../src/approval/passkey.js';
+import { PasskeyStore, WEBAUTHN_SCRIPT_HASH } from '../../src/approval/passkey.js';
 
 /** One raw exchange with a chosen Host (fetch cannot set it). */
 function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
@@ -177,6 +177,28 @@ describe('the passkey registration page', () => {
       expect(r.text).toContain('<title>Wrong code</title>');
     } finally {
       await own.close();
+    }
+  });
+
+  it('sends the same guarding headers on every answer: only its own script, no framing, no caching, no sniffing', async () => {
+    const headersOf = (url: string) =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const u = new URL(url);
+        request({ host: '127.0.0.1', port: u.port, path: u.pathname, headers: { host: u.host } }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode, ...res.headers });
+        })
+          .on('error', reject)
+          .end();
+      });
+    for (const [url, status] of [[reg.url, 200], [`${origin}/elsewhere`, 404]] as const) {
+      expect(await headersOf(url)).toMatchObject({
+        status,
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': `default-src 'none'; script-src ${WEBAUTHN_SCRIPT_HASH}; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      });
     }
   });
 
