@@ -137,6 +137,10 @@ describe('the passkey registration page', () => {
       const short = await send(own.url, 'POST', { origin: from }, `code=ABCD&credential=${encodeURIComponent('{}')}`);
       expect(short.status).toBe(403);
       expect(short.text).toContain('<title>Wrong code</title>');
+      await send(own.url, 'GET');
+      const none = await send(own.url, 'POST', { origin: from }, `credential=${encodeURIComponent('{}')}`);
+      expect(none.status).toBe(403);
+      expect(none.text).toContain('<title>Wrong code</title>');
       expect(store.list().map((c) => c.id)).toEqual(['already-there']);
     } finally {
       await own.close();
