@@ -251,6 +251,23 @@ describe('the approval surfaces agree on what leads (issue 40)', () => {
   });
 });
 
+describe('the approval card when the spend went meanwhile (issue 40)', () => {
+  it('an approval sent and forgotten between the card reading it and deciding it: "already decided", never a crash', async () => {
+    const { book: b, open } = book();
+    const { log } = auditLog();
+    const secrets = new CardSecrets(b.store);
+    const approval = await open();
+    const secret = await secrets.issue(approval);
+    const decide = b.decide.bind(b);
+    b.decide = async (...args: Parameters<ApprovalBook['decide']>) => {
+      await b.forget(approval);
+      return decide(...args);
+    };
+    const r = await decideFromCard({ book: b, secrets, log }, { secret, decision: 'approve' });
+    expect(r).toEqual({ isError: true, content: [{ type: 'text', text: 'This preview was already decided; nothing changed.' }] });
+  });
+});
+
 describe('the approval card under OAuth (issue 40)', () => {
   it("another user's card call decides nothing, is audited, and leaves the secret for the spend's own user", async () => {
     const { book: b } = book();

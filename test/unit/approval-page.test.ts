@@ -25,6 +25,18 @@ function send(url: string, method: string, headers: Record<string, string> = {},
   });
 }
 
+/** A new connection's outcome (no pooled socket): 'open', or the error code. */
+function connectionTo(url: string): Promise<string> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false }, (res) => {
+      res.resume();
+      resolve('open');
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    req.end();
+  });
+}
+
 /** An approval's state as stored now (the book hands out snapshots). */
 async function stateOf(book: ApprovalBook, approval: Approval) {
   return (await book.store.getApproval(approval.nonce))?.state;
@@ -385,6 +397,19 @@ describe('the approval page under a passkey: the order of its answers (issue 40)
     expect(late.text).toContain('<p>This preview was already declined. Nothing more happens.</p>');
     expect(lines).toHaveLength(1);
     await pages.close();
+  });
+});
+
+describe('the approval page server: closed (issue 40)', () => {
+  it('serves nothing once closed; closing one that never started is fine', async () => {
+    const book = new ApprovalBook(() => Date.now());
+    const pages = new ApprovalPages(book, silentLogger());
+    const approval = await book.open('nonce-closed', { tool: 't', title: 't', lines: [] }, Date.now() + 60_000);
+    const own = await pages.url(approval);
+    expect((await send(own, 'GET')).status).toBe(200);
+    await pages.close();
+    await expect(connectionTo(own)).resolves.toBe('ECONNREFUSED');
+    await new ApprovalPages(book, silentLogger()).close();
   });
 });
 

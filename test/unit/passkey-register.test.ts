@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_WRONG_CODES, registrationCode, servePasskeyRegistration, type Registration } from '../../src/approval/passkey-register.js';
-import { PasskeyStore } from '../../src/approval/passkey.js';
+import { PasskeyStore, WEBAUTHN_SCRIPT_HASH } from '../../src/approval/passkey.js';
 
 /** One raw exchange with a chosen Host (fetch cannot set it). */
 function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
@@ -21,6 +21,18 @@ function send(url: string, method: string, headers: Record<string, string> = {},
     });
     req.on('error', reject);
     req.end(body);
+  });
+}
+
+/** A new connection's outcome (no pooled socket): 'open', or the error code. */
+function connectionTo(url: string): Promise<string> {
+  return new Promise((resolve) => {
+    const req = request(url, { agent: false }, (res) => {
+      res.resume();
+      resolve('open');
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    req.end();
   });
 }
 
@@ -125,6 +137,10 @@ describe('the passkey registration page', () => {
       const short = await send(own.url, 'POST', { origin: from }, `code=ABCD&credential=${encodeURIComponent('{}')}`);
       expect(short.status).toBe(403);
       expect(short.text).toContain('<title>Wrong code</title>');
+      await send(own.url, 'GET');
+      const none = await send(own.url, 'POST', { origin: from }, `credential=${encodeURIComponent('{}')}`);
+      expect(none.status).toBe(403);
+      expect(none.text).toContain('<title>Wrong code</title>');
       expect(store.list().map((c) => c.id)).toEqual(['already-there']);
     } finally {
       await own.close();
@@ -166,6 +182,35 @@ describe('the passkey registration page', () => {
     } finally {
       await own.close();
     }
+  });
+
+  it('sends the same guarding headers on every answer: only its own script, no framing, no caching, no sniffing', async () => {
+    const headersOf = (url: string) =>
+      new Promise<Record<string, unknown>>((resolve, reject) => {
+        const u = new URL(url);
+        request({ host: '127.0.0.1', port: u.port, path: u.pathname, headers: { host: u.host } }, (res) => {
+          res.resume();
+          resolve({ status: res.statusCode, ...res.headers });
+        })
+          .on('error', reject)
+          .end();
+      });
+    for (const [url, status] of [[reg.url, 200], [`${origin}/elsewhere`, 404]] as const) {
+      expect(await headersOf(url)).toMatchObject({
+        status,
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy': `default-src 'none'; script-src ${WEBAUTHN_SCRIPT_HASH}; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`,
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      });
+    }
+  });
+
+  it('closed, it serves nothing more', async () => {
+    const own = await servePasskeyRegistration(store, { code: CODE });
+    expect((await send(own.url, 'GET')).status).toBe(200);
+    await own.close();
+    await expect(connectionTo(own.url)).resolves.toBe('ECONNREFUSED');
   });
 
   it('makes codes of eight unambiguous characters', () => {

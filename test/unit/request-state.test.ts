@@ -11,7 +11,9 @@ describe('a 2026-07-28 approval round (sealed requestState)', () => {
   it('opens under the same key on another replica, with every field as sealed; nothing of it is readable', async () => {
     const store = new MemoryStore();
     const { round, sealed } = await new ApprovalRounds(store, KEY).open(call, NOW);
-    expect(round.exp).toBe(NOW + ROUND_TTL_MS);
+    // The human has five minutes to answer.
+    expect(ROUND_TTL_MS).toBe(5 * 60_000);
+    expect(round.exp).toBe(NOW + 300_000);
     expect(new ApprovalRounds(store, KEY).unseal(sealed, NOW)).toEqual(round);
     const bytes = Buffer.from(sealed.slice(3), 'base64url').toString('latin1');
     for (const clear of ['alice', 'xvm_send', round.id]) expect(bytes).not.toContain(clear);
