@@ -4,38 +4,11 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { connectionTo, send } from '../helpers/raw-http.js';
 import { type Approval, ApprovalBook, MAX_PENDING, MAX_PENDING_PER_OWNER, tooManyPending } from '../../src/approval/book.js';
 import { ApprovalPages, EXPIRY_SCRIPT } from '../../src/approval/page.js';
 import { PasskeyStore, WEBAUTHN_SCRIPT_HASH } from '../../src/approval/passkey.js';
 import { createLogger, silentLogger } from '../../src/log.js';
-
-/** One raw HTTP exchange on loopback (fetch cannot send every method and header these cases need). */
-function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        text += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** A new connection's outcome (no pooled socket): 'open', or the error code. */
-function connectionTo(url: string): Promise<string> {
-  return new Promise((resolve) => {
-    const req = request(url, { agent: false }, (res) => {
-      res.resume();
-      resolve('open');
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
-    req.end();
-  });
-}
 
 /** An approval's state as stored now (the book hands out snapshots). */
 async function stateOf(book: ApprovalBook, approval: Approval) {

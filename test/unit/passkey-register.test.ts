@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectionTo } from '../helpers/raw-http.js';
 import { MAX_WRONG_CODES, registrationCode, servePasskeyRegistration, type Registration } from '../../src/approval/passkey-register.js';
 import { PasskeyStore, WEBAUTHN_SCRIPT_HASH } from '../../src/approval/passkey.js';
 
@@ -21,18 +22,6 @@ function send(url: string, method: string, headers: Record<string, string> = {},
     });
     req.on('error', reject);
     req.end(body);
-  });
-}
-
-/** A new connection's outcome (no pooled socket): 'open', or the error code. */
-function connectionTo(url: string): Promise<string> {
-  return new Promise((resolve) => {
-    const req = request(url, { agent: false }, (res) => {
-      res.resume();
-      resolve('open');
-    });
-    req.on('error', (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
-    req.end();
   });
 }
 

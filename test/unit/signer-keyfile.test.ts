@@ -1,8 +1,8 @@
 import { readFileSync, statSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { send } from '../helpers/raw-http.js';
 import { ApprovalBook } from '../../src/approval/book.js';
 import { ApprovalPages } from '../../src/approval/page.js';
 import { UnlockForm } from '../../src/approval/unlock.js';
@@ -108,21 +108,6 @@ describe('the key file', () => {
     for (const secret of [PASSPHRASE, KEY_HEX]) expect(err?.message).not.toContain(secret);
   });
 });
-
-function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        text += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 describe('the unlock form on the approval page', () => {
   async function setup() {

@@ -1,9 +1,9 @@
 import { createCipheriv, randomBytes, scryptSync } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { send } from '../helpers/raw-http.js';
 import { ApprovalBook } from '../../src/approval/book.js';
 import { ApprovalPages } from '../../src/approval/page.js';
 import { UnlockForm } from '../../src/approval/unlock.js';
@@ -195,22 +195,6 @@ describe('the unlock form: wrong passphrases', () => {
     expect(JSON.stringify(logs)).not.toContain(PASSPHRASE);
   });
 });
-
-/** One raw HTTP exchange on loopback. */
-function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        text += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 describe('the unlock page on the approval server', () => {
   it('answers only its exact path: nothing before /unlock/ and nothing after the page token', async () => {
