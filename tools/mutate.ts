@@ -19,6 +19,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { Stryker } from '@stryker-mutator/core';
+import { NARROW_ENV } from './mutation-narrow.js';
 import { STREAM_FILE } from './mutation-stream.js';
 import { sqliteNode, thisNodeHasSqlite } from './sqlite-node.js';
 
@@ -257,6 +258,7 @@ function mergeInto(group: string, rerun: Report): Report {
 }
 
 const STATIC_RUN = `${DIR}/static-run-${process.pid}.json`;
+const STATIC_PLACES = `${DIR}/static-places-${process.pid}.json`;
 
 /** A sandbox folder of this run's own when another run is using the usual one (Stryker empties it when done). */
 const tempDir = (name: string): string => (existsSync(name) ? `${name}-${process.pid}` : name);
@@ -295,6 +297,7 @@ const RECHECKED = 'static mutant re-checked by tools/mutate.ts';
 async function recheckStatic(report: Report): Promise<void> {
   if (process.argv.includes('--no-recheck')) return;
   const patterns: string[] = [];
+  const places: Record<string, number[][]> = {};
   for (const [file, { source, mutants }] of Object.entries(report.files)) {
     const open = mutants.filter(recheckable);
     if (open.length === 0) continue;
@@ -304,15 +307,25 @@ async function recheckStatic(report: Report): Promise<void> {
       continue;
     }
     patterns.push(...new Set(open.map(({ location: { start, end } }) => `${file}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`)));
+    places[file] = open.map(({ location: { start, end } }) => [start.line, start.column - 1, end.line, end.column - 1]);
   }
   if (patterns.length === 0) return;
-  await new Stryker({
-    mutate: patterns,
-    ignoreStatic: false,
-    tempDirName: tempDir('.stryker-tmp-static'),
-    vitest: { configFile: 'vitest.static.config.ts', related: true },
-    jsonReporter: { fileName: STATIC_RUN },
-  }).runMutationTest();
+  // Only the mutants at these places, not every one nested in their ranges (tools/mutation-narrow.ts).
+  writeFileSync(STATIC_PLACES, JSON.stringify(places));
+  process.env[NARROW_ENV] = STATIC_PLACES;
+  try {
+    await new Stryker({
+      mutate: patterns,
+      ignoreStatic: false,
+      ignorers: ['narrow'],
+      tempDirName: tempDir('.stryker-tmp-static'),
+      vitest: { configFile: 'vitest.static.config.ts', related: true },
+      jsonReporter: { fileName: STATIC_RUN },
+    }).runMutationTest();
+  } finally {
+    delete process.env[NARROW_ENV];
+    rmSync(STATIC_PLACES, { force: true });
+  }
   const rerun = JSON.parse(readFileSync(STATIC_RUN, 'utf8')) as Report;
   rmSync(STATIC_RUN);
   let checked = 0;
