@@ -163,7 +163,10 @@ describe('the audit lines of a local spend (one per step: tool, signer, amount, 
     // The key locked after the preview.
     const q = await preview(h, 'xvm_send', { ...args, amount: '0.1 CAM' });
     h.services.signer!.lock();
-    expect((await h.call('xvm_send', { ...args, amount: '0.1 CAM', confirm: q.structured!.confirmationId })).isError).toBe(true);
+    const locked = await h.call('xvm_send', { ...args, amount: '0.1 CAM', confirm: q.structured!.confirmationId });
+    expect(locked.isError).toBe(true);
+    expect(locked.text.split('\n')[0]).toMatch(/^The signing key is locked: .* Nothing was sent; the confirmationId stays valid until it expires\.$/);
+    expect(locked.text.split('\n').at(-1)).toBe('What to try: Ask the human to unlock the key on the approval page (they type the passphrase there), then call again with the same confirm.');
     expect(audits(h, 'refused').slice(2)).toEqual([expect.objectContaining({ ...who, amount: '100000000', why: 'key locked', msg: 'spend refused: key locked' })]);
     expect(issued()).toBe(before + 1);
   });
@@ -192,7 +195,9 @@ describe('the audit lines of a local spend (one per step: tool, signer, amount, 
     if (!record || record === 'tampered') throw new Error('no kept record');
     await h.services.localRecords.take(nonce);
     await h.services.localRecords.put(nonce, { ...record, spend: { ...record.spend, steps: [{ ...record.spend.steps[0]!, expectId: registeredId('another-export') }, record.spend.steps[1]!] } });
-    expect((await h.call('transfer', { ...args, confirm: second.p.structured!.confirmationId })).isError).toBe(true);
+    const resigned = await h.call('transfer', { ...args, confirm: second.p.structured!.confirmationId });
+    expect(resigned.isError).toBe(true);
+    expect(resigned.text.split('\n').at(-1)).toBe('What to try: Call the tool again without confirm for a fresh preview.');
     expect(audits(h, 'refused')).toEqual([expect.objectContaining({ ...who, step: 1, why: 'signed step ID differs from the preview', msg: 'spend refused' })]);
     // The export goes, the node refuses the import.
     devnet.router.on('/ext/bc/C/cx', 'cx.issueTx', () => {
