@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { cardMeta } from '../approval/card.js';
 import { needsLink } from '../approval/flow.js';
-import { parseChainAddress } from '../codec/index.js';
+import { isHexAddress, parseChainAddress } from '../codec/index.js';
 import type { SpendLimits, ToolContext, ToolDef } from '../core/tool.js';
 import { ChainMcpError, HttpStatusError, toChainMcpError } from '../errors.js';
 import type { LocalEnv } from '../local/env.js';
@@ -59,17 +59,16 @@ function bound(args: Record<string, unknown>, hashes: readonly string[]): Record
   return { args, unsignedSha256: [...hashes] };
 }
 
-/** The key's own addresses decide "own" here: the same payload on X/P/C, or the key's 0x address. */
+/**
+ * The key's own addresses decide "own" here: the same payload on X/P/C, or the key's 0x address.
+ * Every address asked about passed its field's schema (a 0x address or a checked X/P/C one), so it parses.
+ */
 function keyOwns(signer: LocalSigner): (address: string) => Promise<boolean | undefined> {
   const payload = Buffer.from(signer.addresses.shortId).toString('hex');
   const evm = signer.addresses.evm.toLowerCase();
   return async (address) => {
-    if (/^0x[0-9a-fA-F]{40}$/.test(address)) return address.toLowerCase() === evm ? true : undefined;
-    try {
-      return Buffer.from(parseChainAddress(address).bytes).toString('hex') === payload;
-    } catch {
-      return false;
-    }
+    if (isHexAddress(address)) return address.toLowerCase() === evm ? true : undefined;
+    return Buffer.from(parseChainAddress(address).bytes).toString('hex') === payload;
   };
 }
 

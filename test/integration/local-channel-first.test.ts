@@ -38,6 +38,9 @@ describe('a local-signer spend with no channel to the human', () => {
       expect(p.text).not.toContain('locked');
       expect(p.text).not.toMatch(/https?:\/\//);
       expect(requestsFor(devnet, 'avm.issueTx')).toBe(0);
+      // The operator's audit line says which spend was refused, and why.
+      const refused = h.logs.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l.audit === 'refused');
+      expect(refused).toEqual([expect.objectContaining({ tool: 'xvm_send', signer: 'local', amount: '1000000000', recipients: [to], why: 'no approval channel' })]);
     } finally {
       await h.close();
     }

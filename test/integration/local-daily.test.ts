@@ -162,6 +162,42 @@ describe('the daily total counts what the chain records the key sent: editing th
     expect(issued()).toBe(before);
   });
 
+  it('two confirms that each passed the check: the reservation at the issue, with what the chain knows beyond the store, lets only one through', async () => {
+    // The key sent 0.3 CAM from a process with a store of its own: 0.302 CAM on the chain with the seed's fee, not in this store.
+    const args = { amount: '0.65 CAM', assetID: 'CAM', to: alice().x };
+    const elsewhere = await harness();
+    const e = await elsewhere.call('xvm_send', { ...args, amount: '0.3 CAM' });
+    expect((await elsewhere.call('xvm_send', { ...args, amount: '0.3 CAM', confirm: e.structured!.confirmationId })).isError).toBe(false);
+    // A's check passes (0.302 + 0.651), then the human is asked; while they decide, B is confirmed and
+    // sent (its check saw nothing of A, which holds no reservation yet). Each fits under 1.5 CAM alone; both do not.
+    let other: (() => Promise<void>) | undefined;
+    const h = await spendHarness(devnet, {
+      env: { ...DAILY, CHAIN_MCP_APPROVAL: 'human', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase') },
+      capabilities: { elicitation: { form: {} } },
+      elicit: async () => {
+        const run = other;
+        other = undefined;
+        await run?.();
+        return { action: 'accept', content: { approve: true } };
+      },
+    });
+    open.push(h);
+    const a = await h.call('xvm_send', args);
+    const b = await h.call('xvm_send', args);
+    expect(a.isError || b.isError, `${a.text}\n${b.text}`).toBe(false);
+    let sentB: { isError: boolean; text: string } | undefined;
+    other = async () => {
+      sentB = await h.call('xvm_send', { ...args, confirm: b.structured!.confirmationId });
+    };
+    const before = issued();
+    const sentA = await h.call('xvm_send', { ...args, confirm: a.structured!.confirmationId });
+    expect(sentB?.isError, sentB?.text).toBe(false);
+    expect(sentA.isError).toBe(true);
+    expect(sentA.text.split('\n')[0]).toContain('over CHAIN_MCP_MAX_SPEND_PER_DAY (1.5 CAM)');
+    expect(issued()).toBe(before + 1);
+    expect(await h.services.ledger.spent()).toBe((651n * CAM) / 1000n);
+  });
+
   it('an indexer that cannot answer refuses a spend under a daily limit in one line, and none is sent', async () => {
     const down = recordingNode((_req, res) => {
       res.writeHead(503, { 'content-type': 'text/plain' });

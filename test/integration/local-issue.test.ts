@@ -448,6 +448,43 @@ describe('a transfer whose node names other txIDs', () => {
   });
 });
 
+describe('a transfer the human approved that stops part way', () => {
+  const to = () => `C-${devnet.localKey.x.slice(2)}`;
+
+  /** Previews a transfer, approves it in the client's form (CHAIN_MCP_APPROVAL=human), confirms it. */
+  async function approvedTransfer(): Promise<{ done: SpendCall; exportID: string }> {
+    const h = await harness({ CHAIN_MCP_APPROVAL: 'human' }, { capabilities: { elicitation: { form: {} } }, elicit: () => ({ action: 'accept', content: { approve: true } }) });
+    const p = await preview(h, 'transfer', { to: to(), amount: '1 CAM' });
+    const exportID = (p.structured!.details as { exportTxID: string }).exportTxID;
+    const done = await h.call('transfer', { to: to(), amount: '1 CAM', confirm: p.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    return { done, exportID };
+  }
+
+  it('its export Rejected: the issued result still says who approved it, the import not run', async () => {
+    devnet.router.on('/ext/bc/X', 'xvm.getTxStatus', () => ({ status: 'Rejected' }));
+    const { done, exportID } = await approvedTransfer();
+    expect(done.text.split('\n')[0]).toBe(`Step 1 was issued once (txID ${exportID}) but is Rejected; step 2 was not sent. Nothing left the source chain.`);
+    expect(done.structured).toMatchObject({
+      status: 'issued',
+      approvedBy: 'form-elicitation',
+      result: { complete: false, steps: [{ step: 1, status: 'issued', txID: exportID }, { step: 2, status: 'not_run' }] },
+    });
+    expect(requestsFor(devnet, 'avax.issueTx')).toBe(0);
+  });
+
+  it('its import refused by the node: the issued result still says who approved it, the export issued', async () => {
+    devnet.router.on('/ext/bc/C/cx', 'cx.issueTx', () => {
+      throw new RpcFault('import refused');
+    });
+    const { done, exportID } = await approvedTransfer();
+    expect(done.text.split('\n')[0]).toMatch(new RegExp(`^Step 1 was issued once \\(txID ${exportID}\\); step 2 failed: `));
+    expect(done.structured).toMatchObject({ status: 'issued', approvedBy: 'form-elicitation', result: { complete: false } });
+    expect((done.structured!.result as { steps: unknown[] }).steps[0]).toMatchObject({ step: 1, status: 'issued', txID: exportID });
+    expect(requestsFor(devnet, 'avax.issueTx')).toBe(1);
+  });
+});
+
 describe('the human asked in their client (CHAIN_MCP_APPROVAL=confirm-id with elicitation)', () => {
   it('sees the approval lines; a decline sends nothing and uses the preview up, an accept sends once', async () => {
     const asked: string[] = [];

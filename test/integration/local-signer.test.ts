@@ -326,6 +326,10 @@ describe('what sends nothing', () => {
     const r = await h.call('xvm_send', { ...args, confirm: id });
     expect(r.isError).toBe(true);
     expect(r.text).toContain('Refused: the transaction kept for this preview was altered in the state store, or kept by another process (not this server). Nothing was signed or sent.');
+    // What to do: a fresh preview, and the operator told that something else wrote the store.
+    expect(r.text.split('\n')[1]).toBe(
+      'What to try: Call the tool again without confirm for a fresh preview; tell the operator the state store was written by something other than chain-mcp.',
+    );
     expect(h.logs.some((l) => l.includes('"audit":"tampered"'))).toBe(true);
     // Never signed, however often it is tried.
     expect((await h.call('xvm_send', { ...args, confirm: id })).isError).toBe(true);
