@@ -14,13 +14,14 @@ import { nativeAmount } from '../summarize/format.js';
 import { depositTotalReward, type OfferTerms, offerTerms, ratePercent } from '../summarize/platform.js';
 import type { LocalEnv } from './env.js';
 import { decodedView } from './render.js';
-import { type Args, addressBytes, built, type LocalBuilder, type LocalSpend, memoBytes, onlyOwn, single } from './spends.js';
+import { type Args, addressBytes, built, type LocalBuilder, type LocalSpend, onlyOwn, single } from './spends.js';
 import { fetchUtxos } from './utxos.js';
 
 /** An offer owner's short ID when it has none (ids.ShortEmpty in cb58). */
 const NO_OWNER = new Set(['', '111111111111111111116DBWJs']);
 
-const obj = (raw: unknown): Record<string, unknown> => (raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {});
+/** A node's object as given; null, undefined or a primitive has none of the fields read here (Object(null) is {}). */
+const obj = (raw: unknown): Record<string, unknown> => Object(raw);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const big = (v: unknown): bigint => {
   try {
@@ -74,14 +75,15 @@ async function deposit(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
   }
   const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
   const reward = args.rewardAddress ? { addresses: [addressBytes('rewardAddress', String(args.rewardAddress))] } : undefined;
-  const memo = memoBytes(args);
-  const tx = built(() => buildDepositTx(env.build, { utxos, depositOfferID: parseCb58Id(offerID), duration, amount, ...(reward ? { rewardsOwner: reward } : {}), ...(memo ? { memo } : {}) }));
+  // No memo: the Camino spends' inputs take none.
+  const tx = built(() => buildDepositTx(env.build, { utxos, depositOfferID: parseCb58Id(offerID), duration, amount, ...(reward ? { rewardsOwner: reward } : {}) }));
   // What the bytes lock, read back from them; the offer's terms from the node.
   const view = decodedView(tx, env);
   // Whose rewards they are, from the bytes: only the key alone claims them with platform_claim here.
-  const owner = view.deposit!.rewardsOwner;
-  const keyAlone = owner.threshold === 1 && owner.addresses.length === 1 && owner.addresses[0] === env.own.p;
-  const ownerText = owner.threshold === 1 && owner.addresses.length === 1 ? owner.addresses[0]! : `${owner.threshold} of ${owner.addresses.join(', ')}`;
+  // The input takes one reward address (none: the key), which the builder writes as a threshold-1
+  // owner of that address alone; the "Tx deposit" line shows the owner in full (render.ts).
+  const ownerText = String(view.deposit!.rewardsOwner.addresses);
+  const keyAlone = ownerText === env.own.p;
   const locked = view.outputs.filter((o) => o.lock?.depositTxID === THIS_TX).reduce((s, o) => s + o.amount, 0n);
   const end = now + BigInt(view.deposit!.depositDuration);
   const { unlockPeriod, noRewards, nominator } = offer;
@@ -136,10 +138,7 @@ async function unlock(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loca
     throw new InputError('depositTxIDs', `nothing is unlockable now (${next.join('; ')})`);
   }
   const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
-  const memo = memoBytes(args);
-  const tx = built(() =>
-    buildUnlockDepositTx(env.build, { utxos, deposits: plan.map((p) => ({ depositTxID: parseCb58Id(p.id), amount: p.amount, expired: p.expired })), ...(memo ? { memo } : {}) }),
-  );
+  const tx = built(() => buildUnlockDepositTx(env.build, { utxos, deposits: plan.map((p) => ({ depositTxID: parseCb58Id(p.id), amount: p.amount, expired: p.expired })) }));
   // Per deposit, what the bytes return: its locked inputs less what stays locked with it.
   const view = decodedView(tx, env);
   const lines = plan.map((p) => {
@@ -204,10 +203,10 @@ async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Local
   const to = parseChainAddress(String(args.to));
   if (to.chain !== 'P') throw new InputError('to', 'rewards are paid on P: give a P- address');
   const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
-  const memo = memoBytes(args);
-  const tx = built(() => buildClaimTx(env.build, { utxos, claims: intents.map(({ id, type, amount }) => ({ id, type, amount })), to: { addresses: [to.bytes] }, ...(memo ? { memo } : {}) }));
+  const tx = built(() => buildClaimTx(env.build, { utxos, claims: intents.map(({ id, type, amount }) => ({ id, type, amount })), to: { addresses: [to.bytes] } }));
   const view = decodedView(tx, env);
-  const total = (view.claimables ?? []).reduce((s, c) => s + c.amount, 0n);
+  // A ClaimTx always has claimables (the codec refuses one without).
+  const total = view.claimables!.reduce((s, c) => s + c.amount, 0n);
   const lines = [`Claims: ${show(env, total)} in rewards to ${String(args.to)}`, ...intents.map((c, n) => `Claimable now, claim ${n + 1}: ${show(env, c.can)}`)];
   if (view.inputs.length === 0) {
     const paid = view.outputs.reduce((s, o) => s + o.amount, 0n);

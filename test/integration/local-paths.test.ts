@@ -344,6 +344,8 @@ describe("Camino's deposits, unlocks and claims: what the node would refuse is r
       ['the key with a locktime', (p) => ({ locktime: 4_000_000_000n, threshold: 1, addresses: [p] })],
       ['the key first of two owners, either signing', (p, other) => ({ locktime: 0n, threshold: 1, addresses: [p, other] })],
       ['the key and another, both signing', (p, other) => ({ locktime: 0n, threshold: 2, addresses: [p, other] })],
+      // No signature needed: not the key's alone (a node refuses such an owner; one that states it is not believed).
+      ['the key alone at threshold 0', (p) => ({ locktime: 0n, threshold: 0, addresses: [p] })],
     ];
     for (const [name, ownerOf] of cases) {
       it(`${name}: refused naming the deposit; nothing sent`, async () => {

@@ -496,6 +496,13 @@ describe("Camino's own spends under the local signer: deposit, unlock, claim", (
     const short = await h.call('platform_deposit', { offerID: offer.id, amount: '5 CAM', duration: 86_400 });
     expect(short.isError).toBe(true);
     expect(short.text).toContain('duration: this offer takes 5184000 to 31536000 seconds');
+    const long = await h.call('platform_deposit', { offerID: offer.id, amount: '5 CAM', duration: offer.maxDuration + 1 });
+    expect(long.isError).toBe(true);
+    expect(long.text).toContain('duration: this offer takes 5184000 to 31536000 seconds (60 days to 365 days), got 31536001');
+    // Its longest duration is within its terms: previewed.
+    const longest = await h.call('platform_deposit', { offerID: offer.id, amount: '5 CAM', duration: offer.maxDuration });
+    expect(longest.isError, longest.text).toBe(false);
+    expect(longest.structured?.status).toBe('preview');
     const small = await h.call('platform_deposit', { offerID: offer.id, amount: '0.5 CAM', duration: 90 * 86_400 });
     expect(small.text).toContain('amount: this offer takes at least 1 CAM');
     const future = await h.call('platform_deposit', { offerID: state.depositOffers[3]!.id, amount: '5 CAM', duration: 90 * 86_400 });
