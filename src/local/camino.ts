@@ -68,8 +68,10 @@ async function deposit(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
   const cap = offer.totalMax;
   if (cap > 0n && amount > cap - offer.deposited) throw new InputError('amount', `this offer has room for ${show(env, cap - offer.deposited)} more`);
   // The reward this deposit would earn must fit in what the offer has left to pay (RemainingReward).
+  // A capped offer never pays out more than its cap, so this is never below 0 (if a node says it
+  // is, every deposit is refused).
   const potential = depositTotalReward(amount, offer.nominator, BigInt(duration), offer.noRewards);
-  const rewardRoom = offer.totalMaxReward > offer.rewarded ? offer.totalMaxReward - offer.rewarded : 0n;
+  const rewardRoom = offer.totalMaxReward - offer.rewarded;
   if (offer.totalMaxReward > 0n && potential > rewardRoom) {
     throw new InputError('amount', `this deposit would earn ${show(env, potential)}, more than the ${show(env, rewardRoom)} of rewards this offer has left to pay; deposit less or for less time`);
   }
