@@ -121,10 +121,10 @@ async function unlock(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loca
     if (!offer) throw new InputError('depositTxIDs', `deposit ${id}'s offer is not known to the node, so what is unlockable cannot be told`);
     const period = offer.unlockPeriod;
     const periodStart = end - period;
-    let total = 0n;
-    // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.min does not take
-    const passed = now - periodStart < period ? now - periodStart : period;
-    if (now >= periodStart) total = period === 0n ? amount : (amount * passed) / period;
+    // The share of its unlock period passed (it has not ended, so less than all); none before the
+    // period starts (a deposit with no unlock period unlocks only once ended, above).
+    const passed = now - periodStart;
+    const total = passed > 0n ? (amount * passed) / period : 0n;
     // The node holds a new total unlocked to its UnlockableAmount, which is already net of what was
     // unlocked (camino_tx_executor.go UnlockDepositTx): after a partial unlock, less is accepted.
     const accepted = total - unlocked - unlocked;
@@ -169,6 +169,8 @@ async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Local
   ]);
   const keyOwner = ownerId({ locktime: 0n, threshold: 1, addresses: [env.build.key.shortID] });
   const mine = arr(own?.claimables).map(obj).find((c) => isKeyAlone(env, obj(c.rewardOwner)));
+  const held = arr(dep?.deposits).map(obj);
+  const available = arr(dep?.availableRewards);
   const intents: Array<{ id: Uint8Array; type: bigint; amount: bigint; can: bigint }> = [];
   // The key's own validator and expired-deposit rewards: one claimable per owner (the node refuses
   // a second claimable with the same owner ID), checked against each kind's own claimable amount.
@@ -177,10 +179,10 @@ async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Local
   let treasuryAt: number | undefined;
   claims.forEach((c, n) => {
     if (c.kind === 'deposit') {
-      const at = arr(dep?.deposits).map(obj).findIndex((d) => d.depositTxID === c.depositTxID);
+      const at = held.findIndex((d) => d.depositTxID === c.depositTxID);
       if (at < 0) throw new InputError(`claims[${n}].depositTxID`, `the node has no deposit ${c.depositTxID}`);
-      if (!isKeyAlone(env, obj(obj(arr(dep!.deposits)[at]).rewardOwner))) throw new InputError(`claims[${n}].depositTxID`, `its rewards belong to another owner than the key alone (${env.own.p}); the local signer signs only for its key`);
-      const can = big(arr(dep!.availableRewards)[at]);
+      if (!isKeyAlone(env, obj(held[at]!.rewardOwner))) throw new InputError(`claims[${n}].depositTxID`, `its rewards belong to another owner than the key alone (${env.own.p}); the local signer signs only for its key`);
+      const can = big(available[at]);
       if (c.amount > can) throw new InputError(`claims[${n}].amount`, `${show(env, c.amount)} is more than the ${show(env, can)} claimable now`);
       intents.push({ id: parseCb58Id(c.depositTxID!), type: CLAIM_TYPE.deposit, amount: c.amount, can });
       return;

@@ -362,6 +362,66 @@ describe("Camino's deposits, unlocks and claims: what the node would refuse is r
     }
   });
 
+  it("an unlock is the share of the unlock period passed at the node's time, not this server's: a node 5 days behind accepts it and holds exactly it", async () => {
+    const devnet = await camino();
+    const behind = devnet.state.now() - 5 * DAY;
+    devnet.state.now = () => behind;
+    const h = await harness(devnet);
+    const id = registeredId('local-signer:deposit');
+    const d = devnet.state.deposits.get(id)!;
+    const offer = devnet.state.depositOffers.find((o) => o.id === d.offerID)!;
+    // 15 of its 30 days of unlock period have passed at the node's time.
+    const share = (d.amount * BigInt(behind - (d.start + d.duration - offer.unlockPeriodDuration))) / BigInt(offer.unlockPeriodDuration);
+    const { preview } = await confirmed(h, 'platform_unlockDeposit', { depositTxIDs: [id] });
+    expect(preview).toContain(`Unlocks: ${show(share)} of deposit ${id}`);
+    expect(d.unlockedAmount).toBe(share);
+  });
+
+  it('a running deposit in an offer with no unlock period: nothing unlockable until it ends, and the answer says when; nothing sent', async () => {
+    const devnet = await camino();
+    const id = registeredId('local-signer:deposit');
+    const d = devnet.state.deposits.get(id)!;
+    devnet.state.depositOffers.find((o) => o.id === d.offerID)!.unlockPeriodDuration = 0;
+    const h = await harness(devnet);
+    const r = await h.call('platform_unlockDeposit', { depositTxIDs: [id] });
+    expect(r.isError).toBe(true);
+    const ends = new Date((d.start + d.duration) * 1000).toISOString().slice(0, 16).replace('T', ' ');
+    expect(r.text.split('\n')[0]).toContain(`depositTxIDs: nothing is unlockable now (${id}: unlocking starts about ${ends} UTC)`);
+    expect(issued(devnet)).toBe(0);
+  });
+
+  it('a deposit ending exactly at the node\'s time has ended: unlocked whole, with no fee', async () => {
+    const devnet = await camino();
+    const id = registeredId('local-signer:expired-deposit');
+    const d = devnet.state.deposits.get(id)!;
+    const at = d.start + d.duration;
+    devnet.router.on('/ext/P', 'platform.getDeposits', () => ({
+      deposits: [{ depositTxID: id, depositOfferID: d.offerID, amount: String(d.amount), unlockedAmount: '0', claimedRewardAmount: '0', start: String(d.start), duration: d.duration, rewardOwner: { locktime: '0', threshold: '1', addresses: [devnet.localKey.p] } }],
+      availableRewards: ['0'],
+      timestamp: String(at),
+    }));
+    const h = await harness(devnet);
+    const p = await previewOf(h, 'platform_unlockDeposit', { depositTxIDs: [id] });
+    expect(p.structured!.preview).toContain(`Unlocks: ${show(d.amount)} of deposit ${id} (ended: unlocked whole, no fee)`);
+  });
+
+  it("a running deposit whose offer the node does not list at the deposit's start: refused naming it, since what is unlockable cannot be told; nothing sent", async () => {
+    const devnet = await camino();
+    devnet.router.on('/ext/P', 'platform.getAllDepositOffers', () => ({ depositOffers: [] }));
+    const h = await harness(devnet);
+    const id = registeredId('local-signer:deposit');
+    const r = await h.call('platform_unlockDeposit', { depositTxIDs: [id] });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toContain(`depositTxIDs: deposit ${id}'s offer is not known to the node, so what is unlockable cannot be told`);
+    expect(issued(devnet)).toBe(0);
+  });
+
+  it('an unlock under a spending limit: nothing leaves the key but the fee, so it is previewed', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet, { CHAIN_MCP_MAX_SPEND: '1 CAM', CHAIN_MCP_MAX_SPEND_PER_DAY: '2 CAM' });
+    await previewOf(h, 'platform_unlockDeposit', { depositTxIDs: [registeredId('local-signer:deposit')] });
+  });
+
   it('a node answering platform.getDeposits with null is read as no deposits: nothing is unlockable, said in one line; nothing sent', async () => {
     const devnet = await camino();
     devnet.router.on('/ext/P', 'platform.getDeposits', () => null);
@@ -372,11 +432,11 @@ describe("Camino's deposits, unlocks and claims: what the node would refuse is r
     expect(issued(devnet)).toBe(0);
   });
 
-  it('a deposit amount the node states as garbage is read as 0: nothing unlockable, nothing sent', async () => {
+  it('a deposit amount the node states as garbage is read as 0, one it names by no ID by the ID asked: nothing unlockable, nothing sent', async () => {
     const devnet = await camino();
     const id = registeredId('local-signer:expired-deposit');
     devnet.router.on('/ext/P', 'platform.getDeposits', () => ({
-      deposits: [{ depositTxID: id, depositOfferID: devnet.state.depositOffers[0]!.id, amount: 'lots', unlockedAmount: '0', start: '1', duration: 1 }],
+      deposits: [{ depositOfferID: devnet.state.depositOffers[0]!.id, amount: 'lots', unlockedAmount: '0', start: '1', duration: 1 }],
       availableRewards: ['0'],
       timestamp: String(devnet.state.now()),
     }));
