@@ -10,6 +10,7 @@ import { MemoryStore } from '../../src/state/memory.js';
 import type { StateStore } from '../../src/state/store.js';
 import { type ElicitAnswer, type ElicitParams, requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 import { localKeyFolder } from '../helpers/local-key.js';
+import { nodeAnswer } from '../helpers/node-answer.js';
 
 /**
  * The local signer's paths no other in-process suite drives (issue 44, Stryker's NoCoverage list
@@ -323,6 +324,41 @@ describe("Camino's deposits, unlocks and claims: what the node would refuse is r
     expect(preview.filter((l) => /^Tx claim \d+: /.test(l))).toEqual([`Tx claim 1: ${show(1_000n)}, reward of deposit ${id}`]);
     expect(preview.filter((l) => l.startsWith('Claimable now, claim '))).toHaveLength(1);
     expect(devnet.state.deposits.get(id)!.claimedRewardAmount).toBe(1_000n);
+    // Only the deposit is read: no owner's claimables are asked for.
+    expect(requestsFor(devnet, 'platform.getClaimables')).toBe(0);
+  });
+
+  it('a claim of two deposits\' rewards: each checked against, and shown with, its own claimable amount as the node states it', async () => {
+    const devnet = await camino();
+    const ids = [registeredId('local-signer:deposit'), registeredId('local-signer:expired-deposit')];
+    const { availableRewards } = await nodeAnswer<{ availableRewards: string[] }>(devnet.nodeUrl, '/ext/P', 'platform.getDeposits', { depositTxIDs: ids });
+    const [first, second] = availableRewards.map(BigInt) as [bigint, bigint];
+    expect(first).not.toBe(second);
+    const h = await harness(devnet);
+    const p = await previewOf(h, 'platform_claim', { claims: ids.map((depositTxID) => ({ kind: 'deposit', depositTxID, amount: '1' })), to: devnet.localKey.p });
+    expect((p.structured!.preview as string[]).filter((l) => l.startsWith('Claimable now, claim '))).toEqual([`Claimable now, claim 1: ${show(first)}`, `Claimable now, claim 2: ${show(second)}`]);
+    const over = await h.call('platform_claim', { claims: [{ kind: 'deposit', depositTxID: ids[0], amount: '1' }, { kind: 'deposit', depositTxID: ids[1], amount: String(second + 1n) }], to: devnet.localKey.p });
+    expect(over.isError).toBe(true);
+    expect(over.text.split('\n')[0]).toContain(`claims[1].amount: ${show(second + 1n)} is more than the ${show(second)} claimable now`);
+    expect(issued(devnet)).toBe(0);
+  });
+
+  it('a claim the node cannot back is refused naming the claim: a deposit it leaves out, another owner\'s rewards, an owner it lists nothing for; nothing sent', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const id = registeredId('local-signer:deposit');
+    const other = await h.call('platform_claim', { claims: [{ kind: 'validator', owner: alice(devnet).p, amount: '1' }], to: devnet.localKey.p });
+    expect(other.isError).toBe(true);
+    expect(other.text.split('\n')[0]).toContain(`claims[0].owner: the local signer claims only its key's own rewards (${devnet.localKey.p})`);
+    devnet.router.on('/ext/P', 'platform.getDeposits', () => ({ deposits: [], availableRewards: [], timestamp: String(devnet.state.now()) }));
+    const left = await h.call('platform_claim', { claims: [{ kind: 'deposit', depositTxID: id, amount: '1' }], to: devnet.localKey.p });
+    expect(left.isError).toBe(true);
+    expect(left.text.split('\n')[0]).toContain(`claims[0].depositTxID: the node has no deposit ${id}`);
+    devnet.router.on('/ext/P', 'platform.getClaimables', () => ({ claimables: [] }));
+    const none = await h.call('platform_claim', { claims: [{ kind: 'expiredDeposit', owner: devnet.localKey.p, amount: '1' }], to: devnet.localKey.p });
+    expect(none.isError).toBe(true);
+    expect(none.text.split('\n')[0]).toContain(`claims[0].amount: ${show(1n)} is more than the ${show(0n)} claimable now`);
+    expect(issued(devnet)).toBe(0);
   });
 
   it("a claim of the key's expired-deposit rewards alone: one claimable of that kind, the amount asked; the node pays it", async () => {
