@@ -162,8 +162,11 @@ describe('a transfer on a spec-API node (issue 42 item 1)', () => {
 });
 
 describe("stranger UTXOs at the key's P address", () => {
-  /** The node's platform.getUTXOs, with a CrossTransferOutput (type 8206) and a locked.Out with no lock IDs added at the key's address. */
-  function withStrangers(devnet: Devnet): void {
+  /**
+   * The node's platform.getUTXOs, with a CrossTransferOutput (type 8206) and a locked.Out with no lock IDs added at the key's
+   * address, and `extra` (hex) before them.
+   */
+  function withStrangers(devnet: Devnet, extra: (bytes: (n: number) => Uint8Array) => Uint8Array[] = () => []): void {
     const key = parseChainAddress(devnet.localKey.p).bytes;
     const owners = { locktime: 0n, threshold: 1, addresses: [key] };
     const asset = parseCb58Id(devnet.state.nativeAssetID);
@@ -171,11 +174,14 @@ describe("stranger UTXOs at the key's P address", () => {
     const strangers = [
       encodeUtxo('P', { txID, outputIndex: 0, assetID: asset, output: { kind: 'cross.transfer', amount: 3_000_000_000n, owners, recipient: new Uint8Array(20).fill(9) } }),
       encodeUtxo('P', { txID, outputIndex: 1, assetID: asset, output: { kind: 'locked', lockIDs: { depositTxID: ZERO_ID, bondTxID: ZERO_ID }, output: { kind: 'secp.transfer', amount: 4_000_000_000n, owners } } }),
-    ].map(hexChecksumEncode);
+    ];
+    const plain = (n: number) => encodeUtxo('P', { txID, outputIndex: 2 + n, assetID: asset, output: { kind: 'secp.transfer', amount: 5_000_000_000n, owners } });
+    strangers.unshift(...extra(plain));
+    const hex = strangers.map(hexChecksumEncode);
     devnet.router.on('/ext/P', 'platform.getUTXOs', (p: Params) => {
       const page = pageUtxos(devnet.state, 'P', p, ['P'], false) as { utxos: string[]; numFetched: string | number };
       if (p.sourceChain !== undefined || p.startIndex !== undefined) return page;
-      return { ...page, utxos: [...strangers, ...page.utxos], numFetched: String(page.utxos.length + strangers.length) };
+      return { ...page, utxos: [...hex, ...page.utxos], numFetched: String(page.utxos.length + hex.length) };
     });
   }
 
@@ -191,6 +197,26 @@ describe("stranger UTXOs at the key's P address", () => {
     const done = await h.call('transfer', { ...args, confirm: preview.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);
     expect(requestsFor(devnet, 'platform.issueTx')).toBe(1);
+  });
+
+  it('one of an output type no Camino codec has (type ID 65535) is skipped too; one cut short stops the build, naming the method; nothing sent', async () => {
+    const devnet = await camino();
+    // Codec version, tx ID, output index, asset ID: the output's type ID follows at byte 70.
+    const unknownType = (plain: (n: number) => Uint8Array) => {
+      const bytes = plain(0);
+      bytes.set([0, 0, 0xff, 0xff], 70);
+      return [bytes];
+    };
+    withStrangers(devnet, unknownType);
+    const h = await localHarness(devnet);
+    const args = { to: devnet.localKey.x, amount: '1 CAM', sourceChain: 'P' };
+    const ok = await h.call('transfer', args);
+    expect(ok.isError, ok.text).toBe(false);
+    withStrangers(devnet, (plain) => [...unknownType(plain), plain(1).slice(0, 80)]);
+    const cut = await h.call('transfer', args);
+    expect(cut.isError).toBe(true);
+    expect(cut.text.split('\n')[0]).toMatch(/^A UTXO from platform\.getUTXOs does not decode \(.+\); nothing was built\.$/);
+    expect(requestsFor(devnet, 'platform.issueTx')).toBe(0);
   });
 
   it('are skipped by a deposit and a claim too', async () => {
