@@ -204,8 +204,8 @@ async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Local
           ? { id: keyOwner, type: CLAIM_TYPE.expiredDeposit, amount: e.amount, can: e.can }
           : undefined;
   if (owned) intents.splice(treasuryAt ?? intents.length, 0, owned);
+  // A P- address: the input takes no other.
   const to = parseChainAddress(String(args.to));
-  if (to.chain !== 'P') throw new InputError('to', 'rewards are paid on P: give a P- address');
   const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
   const tx = built(() => buildClaimTx(env.build, { utxos, claims: intents.map(({ id, type, amount }) => ({ id, type, amount })), to: { addresses: [to.bytes] } }));
   const view = decodedView(tx, env);

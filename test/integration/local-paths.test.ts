@@ -343,6 +343,29 @@ describe("Camino's deposits, unlocks and claims: what the node would refuse is r
     expect(issued(devnet)).toBe(0);
   });
 
+  it("the key's own rewards, named between two deposits' rewards, are one claim at the place they were first named", async () => {
+    const devnet = await camino();
+    const mine = devnet.state.claimables.find((c) => c.owner.threshold === 1 && c.owner.addresses.length === 1 && c.owner.addresses[0] === devnet.localKey.p)!;
+    mine.expiredDepositRewards = 700_000_000n;
+    const [a, b] = [registeredId('local-signer:deposit'), registeredId('local-signer:expired-deposit')];
+    const h = await harness(devnet);
+    const owner = devnet.localKey.p;
+    const p = await previewOf(h, 'platform_claim', {
+      claims: [
+        { kind: 'deposit', depositTxID: a, amount: '1' },
+        { kind: 'validator', owner, amount: '2' },
+        { kind: 'deposit', depositTxID: b, amount: '3' },
+        { kind: 'expiredDeposit', owner, amount: '4' },
+      ],
+      to: owner,
+    });
+    const claims = (p.structured!.preview as string[]).filter((l) => /^Tx claim \d+: /.test(l));
+    expect(claims).toHaveLength(3);
+    expect(claims[0]).toBe(`Tx claim 1: ${show(1n)}, reward of deposit ${a}`);
+    expect(claims[1]).toMatch(new RegExp(`^Tx claim 2: ${show(6n).replace(/\./g, '\\.')}, all treasury rewards of owner `));
+    expect(claims[2]).toBe(`Tx claim 3: ${show(3n)}, reward of deposit ${b}`);
+  });
+
   it('a claim the node cannot back is refused naming the claim: a deposit it leaves out, another owner\'s rewards, an owner it lists nothing for; nothing sent', async () => {
     const devnet = await camino();
     const h = await harness(devnet);

@@ -2,7 +2,7 @@ import { rmSync, } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
-import { parseCb58Id, parseChainAddress } from '../../src/codec/index.js';
+import { formatAmount, parseCb58Id, parseChainAddress } from '../../src/codec/index.js';
 import { hexChecksumEncode } from '../../src/codec/encoded.js';
 import { encodeUtxo, ZERO_ID } from '../../src/codec/tx/index.js';
 import { issueTx } from '../../src/devnet/node/issue.js';
@@ -306,6 +306,9 @@ describe('a claim as the node takes it (caminogo ClaimTx)', () => {
     const claimLines = lines.filter((l) => /^Tx claim \d+:/.test(l));
     expect(claimLines).toHaveLength(1);
     expect(claimLines[0]).toContain('0.75 CAM, all treasury rewards of owner');
+    // Checked against both kinds' claimable amounts together; its fee from the key's unlocked CAM.
+    expect(lines).toContain('Claimable now, claim 1: 1.5 CAM');
+    expect(lines.some((l) => l.startsWith('Fee: paid from the claimed rewards'))).toBe(false);
     const done = await h.call('platform_claim', { ...args, confirm: preview.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);
     // The node draws an all-treasury claim from the validator rewards first, then the expired-deposit
@@ -325,7 +328,7 @@ describe('a claim as the node takes it (caminogo ClaimTx)', () => {
     const preview = await h.call('platform_claim', args);
     expect(preview.isError, preview.text).toBe(false);
     const lines = preview.structured!.preview as string[];
-    expect(lines.some((l) => l.startsWith('Fee: paid from the claimed rewards'))).toBe(true);
+    expect(lines).toContain(`Fee: paid from the claimed rewards (no unlocked CAM of the key is spent); ${formatAmount(CAM / 2n - state.fees.txFee, { decimals: 9, symbol: 'CAM' })} arrives at ${devnet.localKey.p}`);
     expect(lines.filter((l) => /^Tx input /.test(l))).toEqual([]);
     const done = await h.call('platform_claim', { ...args, confirm: preview.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);
