@@ -12,6 +12,7 @@ import { depositTotalReward } from '../../src/summarize/platform.js';
 import { recordingNode } from '../helpers/recording-node.js';
 import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 import { localKeyFolder } from '../helpers/local-key.js';
+import { nodeAnswer } from '../helpers/node-answer.js';
 
 /**
  * The node is not trusted for what the key signs (issue 40 item 4): the EVM chain ID is the
@@ -158,6 +159,31 @@ describe('a transfer on a spec-API node (issue 42 item 1)', () => {
     expect(devnet.state.txs.has(txID)).toBe(true);
     const status = await h.call('tx_status', { txID });
     expect(status.text).toMatch(/Accepted/);
+  });
+});
+
+describe('what the node must say before the key builds anything', () => {
+  it('a node that names no native asset: the local signer refuses to build, saying so; nothing sent', async () => {
+    const devnet = await camino();
+    const config = await nodeAnswer(devnet.nodeUrl, '/ext/P', 'platform.getConfiguration');
+    devnet.router.on('/ext/P', 'platform.getConfiguration', () => ({ ...config, assetID: undefined }));
+    const h = await localHarness(devnet);
+    const r = await h.call('xvm_send', { amount: '1 CAM', assetID: devnet.state.nativeAssetID, to: devnet.state.users.get('alice')!.keys[0]!.x });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toBe('The node did not say which asset is native; the local signer cannot build a transaction.');
+    expect(requestsFor(devnet, 'avm.issueTx')).toBe(0);
+  });
+
+  it("a node that answers no ID for a chain (null, or not a string): refused naming that chain; nothing sent", async () => {
+    for (const answer of [null, { blockchainID: 7 }]) {
+      const devnet = await camino();
+      devnet.router.on('/ext/info', 'info.getBlockchainID', (p: Params) => (p.alias === 'P' ? answer : { blockchainID: devnet.state.chains[p.alias as 'X' | 'C'] }));
+      const h = await localHarness(devnet);
+      const r = await h.call('xvm_send', { amount: '1 CAM', assetID: 'CAM', to: devnet.state.users.get('alice')!.keys[0]!.x });
+      expect(r.isError).toBe(true);
+      expect(r.text.split('\n')[0]).toBe("The node did not give the P-Chain's ID (info.getBlockchainID).");
+      expect(requestsFor(devnet, 'avm.issueTx')).toBe(0);
+    }
   });
 });
 
