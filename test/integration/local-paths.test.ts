@@ -237,6 +237,16 @@ describe("the key's UTXOs, page by page", () => {
     expect(pages[1]!.startIndex).toBeDefined();
   });
 
+  it('a node answering getUTXOs with null is read as no UTXOs: the send cannot be built, said in one line; nothing sent', async () => {
+    const devnet = await camino();
+    devnet.router.on('/ext/bc/X', 'xvm.getUTXOs', () => null);
+    const h = await harness(devnet);
+    const r = await h.call('xvm_send', { to: alice(devnet).x, amount: String(CAM), assetID: 'CAM' });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toMatch(/^Cannot build this transaction: .* Nothing was sent\.$/);
+    expect(issued(devnet)).toBe(0);
+  });
+
   it('more than 8,192: refused naming the bound and how to consolidate, after 8 pages; nothing sent', async () => {
     const devnet = await camino();
     addManyUtxos(devnet.state, 'X', devnet.localKey.x, 8_200);
