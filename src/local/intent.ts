@@ -123,7 +123,8 @@ function intentOf(v: TxView, env: LocalEnv, show: Shower, yours: (a: string) => 
       return [`Unlock deposits: ${cam(freed)} becomes spendable on your P account (after the fee)`];
     }
     case 'claim': {
-      const claimed = (v.claimables ?? []).reduce((s, c) => s + c.amount, 0n);
+      // A ClaimTx always has claimables (the codec refuses one without).
+      const claimed = v.claimables!.reduce((s, c) => s + c.amount, 0n);
       const to = v.outputs.find((o) => o.assetID === native)?.addresses[0] ?? '';
       return [`Claim ${cam(claimed)} of rewards to ${isOwn(to) ? `your P account (${shortAddress(to)})` : yours(to)}`];
     }

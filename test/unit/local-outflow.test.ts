@@ -7,7 +7,8 @@ import { ChainMcpError } from '../../src/errors.js';
 import type { LocalEnv } from '../../src/local/env.js';
 import { headOf } from '../../src/local/intent.js';
 import { countedTotal, type EvmFields, outflowOf } from '../../src/local/outflow.js';
-import type { Shower } from '../../src/local/render.js';
+import { renderTx, type Shower } from '../../src/local/render.js';
+import type { BuiltTx } from '../../src/tx-builders/index.js';
 import { chainSent } from '../../src/local/sent.js';
 import { checkOutflow } from '../../src/spend/guard.js';
 
@@ -379,5 +380,21 @@ describe("the preview's head, from the decoded transactions", () => {
     const h = headFor([exp, imp]);
     expect(h.intents).toEqual(['Move 10 nCAM from your X account to your C account (0xabcd…0001); 8 nCAM arrives']);
     expect(h.total).toBe('Total leaving your key: 3 nCAM (every fee; nothing else leaves)');
+  });
+});
+
+describe("a transaction's detail lines, from its decoded view", () => {
+  const env = { own, network: { assetID: NATIVE }, chainIDs: { X: 'x-chain', P: 'p-chain', C: 'c-chain' }, build: { now: NOW } } as unknown as LocalEnv;
+  const show: Shower = (asset, v) => (asset === NATIVE ? `${v} nCAM` : `${v} of ${asset}`);
+  const built = { hash: new Uint8Array(32), bytes: new Uint8Array(100) } as unknown as BuiltTx;
+
+  it('an output spendable only later says from when (its locktime, in ISO time), one shared says how many sign; the fee is inputs less outputs', () => {
+    const later = NOW + 86_400n;
+    const v = view([input(100n)], [out(10n, ['X-local1bob'], { locktime: later }), out(20n, ['X-local1bob', own.x], { threshold: 2 }), out(69n, [own.x])]);
+    const { lines, fee } = renderTx(built, v, env, show, 'Tx');
+    expect(lines).toContain(`Tx output 1: 10 nCAM to X-local1bob (payment; spendable from ${new Date(Number(later) * 1000).toISOString()})`);
+    expect(lines).toContain(`Tx output 2: 20 nCAM to X-local1bob, ${own.x} (payment; 2 of 2 owners sign)`);
+    expect(fee).toBe(1n);
+    expect(lines).toContain('Tx fee: 1 nCAM (inputs 100 nCAM - outputs 99 nCAM)');
   });
 });
