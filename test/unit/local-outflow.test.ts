@@ -5,7 +5,7 @@ import type { NetworkInfo } from '../../src/context/network.js';
 import type { ToolContext } from '../../src/core/tool.js';
 import { ChainMcpError } from '../../src/errors.js';
 import type { LocalEnv } from '../../src/local/env.js';
-import { headOf } from '../../src/local/intent.js';
+import { headOf, shortAddress } from '../../src/local/intent.js';
 import { countedTotal, type EvmFields, outflowOf } from '../../src/local/outflow.js';
 import { renderTx, type Shower } from '../../src/local/render.js';
 import type { BuiltTx } from '../../src/tx-builders/index.js';
@@ -372,6 +372,13 @@ describe("the preview's head, from the decoded transactions", () => {
     const call = headFor([], [evm('0x00000000000000000000000000000000000000bb', new Uint8Array(4))]);
     expect(call.intents).toEqual(['Send 7 nCAM to 0x0000…00bb on the C-Chain']);
     expect(call.warnings).toEqual(['Contract call: 4 bytes of data to 0x00000000000000000000000000000000000000bb']);
+  });
+
+  it('a send to yourself on P names the P address; a plain C-Chain send warns of nothing; an address is shortened only past 18 characters', () => {
+    expect(headFor([view([input(10n)], [out(9n, [own.p])], { chain: 'P' })]).intents).toEqual([`Send to yourself on the P-Chain (${own.p}): only the fee leaves`]);
+    expect(headFor([], [{ to: '0x00000000000000000000000000000000000000bb', value: CAM, gas: 21_000n, maxFeePerGas: 1n, data: new Uint8Array() }]).warnings).toEqual([]);
+    expect(shortAddress('X-local1abcdefghij')).toBe('X-local1abcdefghij');
+    expect(shortAddress('X-local1abcdefghijk')).toBe('X-local1abcd…hijk');
   });
 
   it("a move's two steps read as one sentence: what the export takes across and what the import credits", () => {
