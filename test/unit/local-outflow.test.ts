@@ -381,6 +381,16 @@ describe("the preview's head, from the decoded transactions", () => {
     expect(shortAddress('X-local1abcdefghijk')).toBe('X-local1abcd…hijk');
   });
 
+  it('a lock is warned only while it lasts; a shared output, one signer of two or two of one, is warned; an import the key shares is shared, not another\'s', () => {
+    const bob = 'X-local1bob0000000000000000000000000000000';
+    const due = headFor([view([input(10n)], [out(9n, [bob], { locktime: NOW })])]);
+    expect(due.warnings).toEqual([]);
+    const either = headFor([view([input(10n)], [out(9n, [bob, own.x], { threshold: 1 })])]);
+    expect(either.warnings).toEqual([`Shared: 9 nCAM needs 1 of ${bob}, ${own.x} to sign`]);
+    const imported = headFor([view([input(10n, { imported: true })], [out(9n, [own.x, bob], { threshold: 2 })], { kind: 'import', sourceChain: 'p-chain' })]);
+    expect(imported.warnings).toEqual([`Shared: 9 nCAM needs 2 of ${own.x}, ${bob} to sign`]);
+  });
+
   it("a move's two steps read as one sentence: what the export takes across and what the import credits", () => {
     const exp = view([input(100n)], [out(89n, [own.x]), out(10n, [own.cAtomic], { exported: true })], { kind: 'export', destinationChain: 'c-chain' });
     const imp = view([input(10n, { imported: true })], [out(8n, [own.evm.toLowerCase()])], { kind: 'import', chain: 'C', sourceChain: 'x-chain' });
