@@ -414,4 +414,20 @@ describe("a transaction's detail lines, from its decoded view", () => {
     expect(fee).toBe(1n);
     expect(lines).toContain('Tx fee: 1 nCAM (inputs 100 nCAM - outputs 99 nCAM)');
   });
+
+  it('an export, an import and a claim for another address: the chain each comes from or goes to, and every output tagged as not yours', () => {
+    const bob = 'P-local1bob';
+    const exp = renderTx(built, view([input(10n)], [out(5n, [bob], { exported: true }), out(4n, [own.x])], { kind: 'export', destinationChain: 'p-chain' }), env, show, 'Tx').lines;
+    expect(exp[0]).toBe('Tx: X-Chain export, network 1, blockchain b, to chain P (p-chain)');
+    expect(exp).toContain(`Tx output 1: 5 nCAM to ${bob} (exported; unlocked)`);
+    expect(exp).toContain(`Tx output 2: 4 nCAM to ${own.x} (change, your address; unlocked)`);
+    const imp = renderTx(built, view([input(10n, { imported: true })], [out(9n, [bob])], { kind: 'import', chain: 'P', sourceChain: 'x-chain' }), env, show, 'Tx').lines;
+    expect(imp[0]).toBe('Tx: P-Chain import, network 1, blockchain b, from chain X (x-chain)');
+    expect(imp).toContain('Tx input 1: 10 nCAM, UTXO u:0 (waiting in shared memory)');
+    expect(imp).toContain(`Tx output 1: 9 nCAM to ${bob} (imported; unlocked)`);
+    const claim = renderTx(built, view([], [out(7n, [bob])], { kind: 'claim', chain: 'P', claimables: [{ id: 'owner-id', type: 0n, amount: 8n }] }), env, show, 'Tx').lines;
+    expect(claim).toContain(`Tx output 1: 7 nCAM to ${bob} (rewards paid to another address; unlocked)`);
+    expect(claim).toContain('Tx claim 1: 8 nCAM, validator rewards of owner owner-id');
+    expect(claim).toContain('Tx fee: 1 nCAM (inputs 0 nCAM + claimed 8 nCAM - outputs 7 nCAM)');
+  });
 });
