@@ -31,7 +31,7 @@ export interface AssetInfo {
 }
 
 /** Networks of this family, used only when the node cannot tell (DESIGN section 5). */
-export const KNOWN_NETWORKS: Record<string, { name: string; hrp: string; evmChainId?: string; lockModeBondDeposit?: boolean }> = {
+export const KNOWN_NETWORKS: Record<string, { name: string; hrp: string; evmChainId: string; lockModeBondDeposit?: boolean }> = {
   '1000': { name: 'main', hrp: 'camino', evmChainId: '500', lockModeBondDeposit: true },
   '1001': { name: 'test', hrp: 'columbus', evmChainId: '501', lockModeBondDeposit: true },
   '1002': { name: 'dev', hrp: 'kopernikus', evmChainId: '502', lockModeBondDeposit: true },

@@ -14,13 +14,14 @@ import { nativeAmount } from '../summarize/format.js';
 import { depositTotalReward, type OfferTerms, offerTerms, ratePercent } from '../summarize/platform.js';
 import type { LocalEnv } from './env.js';
 import { decodedView } from './render.js';
-import { type Args, addressBytes, built, type LocalBuilder, type LocalSpend, memoBytes, onlyOwn, single } from './spends.js';
+import { type Args, addressBytes, built, type LocalBuilder, type LocalSpend, onlyOwn, single } from './spends.js';
 import { fetchUtxos } from './utxos.js';
 
 /** An offer owner's short ID when it has none (ids.ShortEmpty in cb58). */
 const NO_OWNER = new Set(['', '111111111111111111116DBWJs']);
 
-const obj = (raw: unknown): Record<string, unknown> => (raw && typeof raw === 'object' ? (raw as Record<string, unknown>) : {});
+/** A node's object as given; null, undefined or a primitive has none of the fields read here (Object(null) is {}). */
+const obj = (raw: unknown): Record<string, unknown> => Object(raw);
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const big = (v: unknown): bigint => {
   try {
@@ -67,21 +68,24 @@ async function deposit(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
   const cap = offer.totalMax;
   if (cap > 0n && amount > cap - offer.deposited) throw new InputError('amount', `this offer has room for ${show(env, cap - offer.deposited)} more`);
   // The reward this deposit would earn must fit in what the offer has left to pay (RemainingReward).
+  // A capped offer never pays out more than its cap, so this is never below 0 (if a node says it
+  // is, every deposit is refused).
   const potential = depositTotalReward(amount, offer.nominator, BigInt(duration), offer.noRewards);
-  const rewardRoom = offer.totalMaxReward > offer.rewarded ? offer.totalMaxReward - offer.rewarded : 0n;
+  const rewardRoom = offer.totalMaxReward - offer.rewarded;
   if (offer.totalMaxReward > 0n && potential > rewardRoom) {
     throw new InputError('amount', `this deposit would earn ${show(env, potential)}, more than the ${show(env, rewardRoom)} of rewards this offer has left to pay; deposit less or for less time`);
   }
   const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
   const reward = args.rewardAddress ? { addresses: [addressBytes('rewardAddress', String(args.rewardAddress))] } : undefined;
-  const memo = memoBytes(args);
-  const tx = built(() => buildDepositTx(env.build, { utxos, depositOfferID: parseCb58Id(offerID), duration, amount, ...(reward ? { rewardsOwner: reward } : {}), ...(memo ? { memo } : {}) }));
+  // No memo: the Camino spends' inputs take none.
+  const tx = built(() => buildDepositTx(env.build, { utxos, depositOfferID: parseCb58Id(offerID), duration, amount, ...(reward ? { rewardsOwner: reward } : {}) }));
   // What the bytes lock, read back from them; the offer's terms from the node.
   const view = decodedView(tx, env);
   // Whose rewards they are, from the bytes: only the key alone claims them with platform_claim here.
-  const owner = view.deposit!.rewardsOwner;
-  const keyAlone = owner.threshold === 1 && owner.addresses.length === 1 && owner.addresses[0] === env.own.p;
-  const ownerText = owner.threshold === 1 && owner.addresses.length === 1 ? owner.addresses[0]! : `${owner.threshold} of ${owner.addresses.join(', ')}`;
+  // The input takes one reward address (none: the key), which the builder writes as a threshold-1
+  // owner of that address alone; the "Tx deposit" line shows the owner in full (render.ts).
+  const ownerText = String(view.deposit!.rewardsOwner.addresses);
+  const keyAlone = ownerText === env.own.p;
   const locked = view.outputs.filter((o) => o.lock?.depositTxID === THIS_TX).reduce((s, o) => s + o.amount, 0n);
   const end = now + BigInt(view.deposit!.depositDuration);
   const { unlockPeriod, noRewards, nominator } = offer;
@@ -117,10 +121,10 @@ async function unlock(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loca
     if (!offer) throw new InputError('depositTxIDs', `deposit ${id}'s offer is not known to the node, so what is unlockable cannot be told`);
     const period = offer.unlockPeriod;
     const periodStart = end - period;
-    let total = 0n;
-    // biome-ignore lint/complexity/useMathMinMax: bigint, which Math.min does not take
-    const passed = now - periodStart < period ? now - periodStart : period;
-    if (now >= periodStart) total = period === 0n ? amount : (amount * passed) / period;
+    // The share of its unlock period passed (it has not ended, so less than all); none before the
+    // period starts (a deposit with no unlock period unlocks only once ended, above).
+    const passed = now - periodStart;
+    const total = passed > 0n ? (amount * passed) / period : 0n;
     // The node holds a new total unlocked to its UnlockableAmount, which is already net of what was
     // unlocked (camino_tx_executor.go UnlockDepositTx): after a partial unlock, less is accepted.
     const accepted = total - unlocked - unlocked;
@@ -136,10 +140,7 @@ async function unlock(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loca
     throw new InputError('depositTxIDs', `nothing is unlockable now (${next.join('; ')})`);
   }
   const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
-  const memo = memoBytes(args);
-  const tx = built(() =>
-    buildUnlockDepositTx(env.build, { utxos, deposits: plan.map((p) => ({ depositTxID: parseCb58Id(p.id), amount: p.amount, expired: p.expired })), ...(memo ? { memo } : {}) }),
-  );
+  const tx = built(() => buildUnlockDepositTx(env.build, { utxos, deposits: plan.map((p) => ({ depositTxID: parseCb58Id(p.id), amount: p.amount, expired: p.expired })) }));
   // Per deposit, what the bytes return: its locked inputs less what stays locked with it.
   const view = decodedView(tx, env);
   const lines = plan.map((p) => {
@@ -168,6 +169,8 @@ async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Local
   ]);
   const keyOwner = ownerId({ locktime: 0n, threshold: 1, addresses: [env.build.key.shortID] });
   const mine = arr(own?.claimables).map(obj).find((c) => isKeyAlone(env, obj(c.rewardOwner)));
+  const held = arr(dep?.deposits).map(obj);
+  const available = arr(dep?.availableRewards);
   const intents: Array<{ id: Uint8Array; type: bigint; amount: bigint; can: bigint }> = [];
   // The key's own validator and expired-deposit rewards: one claimable per owner (the node refuses
   // a second claimable with the same owner ID), checked against each kind's own claimable amount.
@@ -176,10 +179,10 @@ async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Local
   let treasuryAt: number | undefined;
   claims.forEach((c, n) => {
     if (c.kind === 'deposit') {
-      const at = arr(dep?.deposits).map(obj).findIndex((d) => d.depositTxID === c.depositTxID);
+      const at = held.findIndex((d) => d.depositTxID === c.depositTxID);
       if (at < 0) throw new InputError(`claims[${n}].depositTxID`, `the node has no deposit ${c.depositTxID}`);
-      if (!isKeyAlone(env, obj(obj(arr(dep!.deposits)[at]).rewardOwner))) throw new InputError(`claims[${n}].depositTxID`, `its rewards belong to another owner than the key alone (${env.own.p}); the local signer signs only for its key`);
-      const can = big(arr(dep!.availableRewards)[at]);
+      if (!isKeyAlone(env, obj(held[at]!.rewardOwner))) throw new InputError(`claims[${n}].depositTxID`, `its rewards belong to another owner than the key alone (${env.own.p}); the local signer signs only for its key`);
+      const can = big(available[at]);
       if (c.amount > can) throw new InputError(`claims[${n}].amount`, `${show(env, c.amount)} is more than the ${show(env, can)} claimable now`);
       intents.push({ id: parseCb58Id(c.depositTxID!), type: CLAIM_TYPE.deposit, amount: c.amount, can });
       return;
@@ -201,13 +204,13 @@ async function claim(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Local
           ? { id: keyOwner, type: CLAIM_TYPE.expiredDeposit, amount: e.amount, can: e.can }
           : undefined;
   if (owned) intents.splice(treasuryAt ?? intents.length, 0, owned);
+  // A P- address: the input takes no other.
   const to = parseChainAddress(String(args.to));
-  if (to.chain !== 'P') throw new InputError('to', 'rewards are paid on P: give a P- address');
   const utxos = await fetchUtxos(ctx, 'P', [env.own.p]);
-  const memo = memoBytes(args);
-  const tx = built(() => buildClaimTx(env.build, { utxos, claims: intents.map(({ id, type, amount }) => ({ id, type, amount })), to: { addresses: [to.bytes] }, ...(memo ? { memo } : {}) }));
+  const tx = built(() => buildClaimTx(env.build, { utxos, claims: intents.map(({ id, type, amount }) => ({ id, type, amount })), to: { addresses: [to.bytes] } }));
   const view = decodedView(tx, env);
-  const total = (view.claimables ?? []).reduce((s, c) => s + c.amount, 0n);
+  // A ClaimTx always has claimables (the codec refuses one without).
+  const total = view.claimables!.reduce((s, c) => s + c.amount, 0n);
   const lines = [`Claims: ${show(env, total)} in rewards to ${String(args.to)}`, ...intents.map((c, n) => `Claimable now, claim ${n + 1}: ${show(env, c.can)}`)];
   if (view.inputs.length === 0) {
     const paid = view.outputs.reduce((s, o) => s + o.amount, 0n);

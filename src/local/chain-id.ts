@@ -12,11 +12,11 @@ const ETHEREUM_MAINNET = 1n;
  */
 export function checkEvmChainId(networkID: string, chainId: bigint): void {
   const known = KNOWN_NETWORKS[networkID];
-  if (known?.evmChainId !== undefined) {
+  if (known) {
     if (chainId === BigInt(known.evmChainId)) return;
     throw refused(chainId, `network ${networkID} (${known.name}) signs EVM transactions for chain ID ${known.evmChainId}`);
   }
-  const owner = Object.entries(KNOWN_NETWORKS).find(([, n]) => n.evmChainId !== undefined && BigInt(n.evmChainId) === chainId);
+  const owner = Object.entries(KNOWN_NETWORKS).find(([, n]) => BigInt(n.evmChainId) === chainId);
   if (owner) throw refused(chainId, `that is the chain ID of network ${owner[0]} (${owner[1].name}), not of network ${networkID}`);
   if (chainId === ETHEREUM_MAINNET) throw refused(chainId, `that is Ethereum mainnet's, not network ${networkID}'s`);
 }

@@ -48,7 +48,7 @@ export function headOf(views: readonly TxView[], evm: readonly EvmFields[], out:
   const yours = (a: string) => (isOwn(a) ? `${shortAddress(a)}` : `${shortAddress(a)} (NOT your address)`);
 
   const [first, second] = views;
-  if (views.length === 2 && first?.kind === 'export' && second?.kind === 'import') {
+  if (first?.kind === 'export' && second?.kind === 'import') {
     // A transfer across chains: what the export takes across, and what the import credits.
     const moved = sumNative(first.outputs.filter((o) => o.exported), native);
     const arrives = sumNative(second.outputs, native);
@@ -72,18 +72,15 @@ export function headOf(views: readonly TxView[], evm: readonly EvmFields[], out:
     for (const o of v.outputs) {
       if (staysWithKey(o, v, isOwn, now)) continue;
       const mine = o.addresses.some(isOwn);
-      if (o.lock?.depositTxID === THIS_TX) continue; // the deposit's own intent says it
       if (o.locktime > now) warnings.push(`Lock: ${show(o.assetID, o.amount)} to ${o.addresses.join(', ')} is spendable only from ${new Date(Number(o.locktime) * 1000).toISOString()}`);
       if (o.threshold !== 1 || o.addresses.length !== 1) warnings.push(`Shared: ${show(o.assetID, o.amount)} needs ${o.threshold} of ${o.addresses.join(', ')} to sign`);
-      // Where the key's own address was expected (change, an import, an export to move funds), another is a warning.
-      const expectedOwn = v.kind === 'import' || v.kind === 'claim' || (v.kind === 'export' && o.exported);
+      // Where the key's own address was expected (an import, a claim, an export's change or funds moved), another is a warning.
+      const expectedOwn = v.kind === 'import' || v.kind === 'claim' || v.kind === 'export';
       if (expectedOwn && !mine) warnings.push(`NOT your address: ${show(o.assetID, o.amount)} goes to ${o.addresses.join(', ')}`);
     }
-    const owner = v.deposit?.rewardsOwner;
-    if (owner && out.strangeRewardOwner !== undefined) {
-      warnings.push(`NOT your address: the deposit's rewards go to ${out.strangeRewardOwner}; that owner claims them, not you`);
-    }
   }
+  // Set only for a deposit (one view) whose rewards owner is not the key alone.
+  if (out.strangeRewardOwner !== undefined) warnings.push(`NOT your address: the deposit's rewards go to ${out.strangeRewardOwner}; that owner claims them, not you`);
   for (const tx of evm) if (tx.data.length > 0) warnings.push(`Contract call: ${tx.data.length} bytes of data to ${tx.to ?? '(creation)'}`);
   return { intents, total, warnings };
 }
@@ -123,7 +120,8 @@ function intentOf(v: TxView, env: LocalEnv, show: Shower, yours: (a: string) => 
       return [`Unlock deposits: ${cam(freed)} becomes spendable on your P account (after the fee)`];
     }
     case 'claim': {
-      const claimed = (v.claimables ?? []).reduce((s, c) => s + c.amount, 0n);
+      // A ClaimTx always has claimables (the codec refuses one without).
+      const claimed = v.claimables!.reduce((s, c) => s + c.amount, 0n);
       const to = v.outputs.find((o) => o.assetID === native)?.addresses[0] ?? '';
       return [`Claim ${cam(claimed)} of rewards to ${isOwn(to) ? `your P account (${shortAddress(to)})` : yours(to)}`];
     }

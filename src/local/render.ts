@@ -19,14 +19,15 @@ export async function showerFor(ctx: ToolContext, env: LocalEnv, views: readonly
     for (const o of v.outputs) ids.add(o.assetID);
   }
   const shows = new Map<string, (v: bigint) => string>();
+  const plain = (id: string) => (v: bigint) => `${v} units of asset ${id}`;
   for (const id of ids) {
     if (id === env.network.assetID) shows.set(id, (v) => nativeAmount(v, env.network).display);
     else {
       const resolved = await resolveAsset(ctx, id, env.network).catch(() => undefined);
-      shows.set(id, resolved ? (v) => `${resolved.show(v)} of asset ${id}` : (v) => `${v} units of asset ${id}`);
+      shows.set(id, resolved ? (v) => `${resolved.show(v)} of asset ${id}` : plain(id));
     }
   }
-  return (assetID, amount) => (shows.get(assetID) ?? ((v: bigint) => `${v} units of asset ${assetID}`))(amount);
+  return (assetID, amount) => (shows.get(assetID) ?? plain(assetID))(amount);
 }
 
 /** The decoded view of built bytes: what the preview is rendered from (never from the arguments). */
@@ -118,7 +119,8 @@ export function renderTx(built: BuiltTx, view: TxView, env: LocalEnv, show: Show
   const outNative = view.outputs.filter((o) => o.assetID === native).reduce((s, o) => s + o.amount, 0n);
   // A claim mints its claimed rewards into the outputs: the fee is what the inputs and the claims bring less the outputs.
   const minted = (view.claimables ?? []).reduce((s, c) => s + c.amount, 0n);
-  const fee = (view.burned[native] ?? inNative - outNative) + minted;
+  // Every tx with a native input or output has the native asset in `burned`; one with neither burns none.
+  const fee = (view.burned[native] ?? 0n) + minted;
   if (view.deposit) {
     const d = view.deposit;
     const owner = d.rewardsOwner;

@@ -35,9 +35,8 @@ export async function fetchUtxos(ctx: ToolContext, chain: TxChain, addresses: re
         hint: 'Consolidate them first with a send to your own address in several smaller steps.',
       });
     }
-    const params: Record<string, unknown> = { addresses: [...addresses], limit: PAGE, encoding: 'hex' };
-    if (sourceChain) params.sourceChain = sourceChain;
-    if (startIndex) params.startIndex = startIndex;
+    // No source chain, or the first page: the field is undefined, which the JSON the node gets leaves out.
+    const params = { addresses: [...addresses], limit: PAGE, encoding: 'hex', sourceChain, startIndex };
     // platform.getUTXOs is Camino's own (the spec's API lacks it): a node without it is named as such.
     const raw = (chain === 'P' ? await caminoRpc(ctx, method, params) : await ctx.rpc(endpoint, method, params, { retry: true, chain: chainSelector })) as { utxos?: unknown; numFetched?: unknown; endIndex?: unknown };
     const list = Array.isArray(raw?.utxos) ? raw.utxos : [];

@@ -153,6 +153,10 @@ describe('a deposit whose rewards go to a stranger', () => {
     const lines = p.structured!.preview as string[];
     expect(lines.some((l) => l.includes(`rewards to ${alice().p} (NOT your address)`))).toBe(true);
     expect(lines.some((l) => l.includes(`paid to ${alice().p} (NOT your address): that owner claims them`))).toBe(true);
+    // Warned among the first lines, before any detail.
+    const warning = `NOT your address: the deposit's rewards go to ${alice().p}; that owner claims them, not you`;
+    expect(lines.indexOf(warning)).toBeGreaterThan(-1);
+    expect(lines.indexOf(warning)).toBeLessThan(lines.findIndex((l) => l.startsWith('Tx ')));
     expect(lines.join('\n')).not.toContain('claimable by you');
     expect(lines.join('\n')).not.toContain('platform_claim');
     const before = issued();
@@ -168,6 +172,18 @@ describe('a deposit whose rewards go to a stranger', () => {
     expect(mine.isError, mine.text).toBe(false);
     expect((mine.structured!.preview as string[]).join('\n')).toContain('claimable by you as it accrues with platform_claim');
     expect(issued()).toBe(before);
+  });
+});
+
+describe('a claim whose rewards are paid to a stranger', () => {
+  it('says so in its intent and warns before any detail', async () => {
+    const h = await harness();
+    const p = await h.call('platform_claim', { claims: [{ kind: 'validator', owner: devnet.localKey.p, amount: '1 CAM' }], to: alice().p });
+    expect(p.isError, p.text).toBe(false);
+    const lines = p.structured!.preview as string[];
+    expect(lines[0]).toBe(`Claim 1 CAM of rewards to ${alice().p.slice(0, 12)}…${alice().p.slice(-4)} (NOT your address)`);
+    expect(lines).toContain(`NOT your address: 1 CAM goes to ${alice().p}`);
+    expect(lines.indexOf(`NOT your address: 1 CAM goes to ${alice().p}`)).toBeLessThan(lines.findIndex((l) => l.startsWith('Tx ')));
   });
 });
 

@@ -10,6 +10,7 @@ import { MemoryStore } from '../../src/state/memory.js';
 import type { StateStore } from '../../src/state/store.js';
 import { type ElicitAnswer, type ElicitParams, requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 import { localKeyFolder } from '../helpers/local-key.js';
+import { nodeAnswer } from '../helpers/node-answer.js';
 
 /**
  * The local signer's paths no other in-process suite drives (issue 44, Stryker's NoCoverage list
@@ -236,6 +237,16 @@ describe("the key's UTXOs, page by page", () => {
     expect(pages[1]!.startIndex).toBeDefined();
   });
 
+  it('a node answering getUTXOs with null is read as no UTXOs: the send cannot be built, said in one line; nothing sent', async () => {
+    const devnet = await camino();
+    devnet.router.on('/ext/bc/X', 'xvm.getUTXOs', () => null);
+    const h = await harness(devnet);
+    const r = await h.call('xvm_send', { to: alice(devnet).x, amount: String(CAM), assetID: 'CAM' });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toMatch(/^Cannot build this transaction: .* Nothing was sent\.$/);
+    expect(issued(devnet)).toBe(0);
+  });
+
   it('more than 8,192: refused naming the bound and how to consolidate, after 8 pages; nothing sent', async () => {
     const devnet = await camino();
     addManyUtxos(devnet.state, 'X', devnet.localKey.x, 8_200);
@@ -323,6 +334,64 @@ describe("Camino's deposits, unlocks and claims: what the node would refuse is r
     expect(preview.filter((l) => /^Tx claim \d+: /.test(l))).toEqual([`Tx claim 1: ${show(1_000n)}, reward of deposit ${id}`]);
     expect(preview.filter((l) => l.startsWith('Claimable now, claim '))).toHaveLength(1);
     expect(devnet.state.deposits.get(id)!.claimedRewardAmount).toBe(1_000n);
+    // Only the deposit is read: no owner's claimables are asked for.
+    expect(requestsFor(devnet, 'platform.getClaimables')).toBe(0);
+  });
+
+  it('a claim of two deposits\' rewards: each checked against, and shown with, its own claimable amount as the node states it', async () => {
+    const devnet = await camino();
+    const ids = [registeredId('local-signer:deposit'), registeredId('local-signer:expired-deposit')];
+    const { availableRewards } = await nodeAnswer<{ availableRewards: string[] }>(devnet.nodeUrl, '/ext/P', 'platform.getDeposits', { depositTxIDs: ids });
+    const [first, second] = availableRewards.map(BigInt) as [bigint, bigint];
+    expect(first).not.toBe(second);
+    const h = await harness(devnet);
+    const p = await previewOf(h, 'platform_claim', { claims: ids.map((depositTxID) => ({ kind: 'deposit', depositTxID, amount: '1' })), to: devnet.localKey.p });
+    expect((p.structured!.preview as string[]).filter((l) => l.startsWith('Claimable now, claim '))).toEqual([`Claimable now, claim 1: ${show(first)}`, `Claimable now, claim 2: ${show(second)}`]);
+    const over = await h.call('platform_claim', { claims: [{ kind: 'deposit', depositTxID: ids[0], amount: '1' }, { kind: 'deposit', depositTxID: ids[1], amount: String(second + 1n) }], to: devnet.localKey.p });
+    expect(over.isError).toBe(true);
+    expect(over.text.split('\n')[0]).toContain(`claims[1].amount: ${show(second + 1n)} is more than the ${show(second)} claimable now`);
+    expect(issued(devnet)).toBe(0);
+  });
+
+  it("the key's own rewards, named between two deposits' rewards, are one claim at the place they were first named", async () => {
+    const devnet = await camino();
+    const mine = devnet.state.claimables.find((c) => c.owner.threshold === 1 && c.owner.addresses.length === 1 && c.owner.addresses[0] === devnet.localKey.p)!;
+    mine.expiredDepositRewards = 700_000_000n;
+    const [a, b] = [registeredId('local-signer:deposit'), registeredId('local-signer:expired-deposit')];
+    const h = await harness(devnet);
+    const owner = devnet.localKey.p;
+    const p = await previewOf(h, 'platform_claim', {
+      claims: [
+        { kind: 'deposit', depositTxID: a, amount: '1' },
+        { kind: 'validator', owner, amount: '2' },
+        { kind: 'deposit', depositTxID: b, amount: '3' },
+        { kind: 'expiredDeposit', owner, amount: '4' },
+      ],
+      to: owner,
+    });
+    const claims = (p.structured!.preview as string[]).filter((l) => /^Tx claim \d+: /.test(l));
+    expect(claims).toHaveLength(3);
+    expect(claims[0]).toBe(`Tx claim 1: ${show(1n)}, reward of deposit ${a}`);
+    expect(claims[1]).toMatch(new RegExp(`^Tx claim 2: ${show(6n).replace(/\./g, '\\.')}, all treasury rewards of owner `));
+    expect(claims[2]).toBe(`Tx claim 3: ${show(3n)}, reward of deposit ${b}`);
+  });
+
+  it('a claim the node cannot back is refused naming the claim: a deposit it leaves out, another owner\'s rewards, an owner it lists nothing for; nothing sent', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const id = registeredId('local-signer:deposit');
+    const other = await h.call('platform_claim', { claims: [{ kind: 'validator', owner: alice(devnet).p, amount: '1' }], to: devnet.localKey.p });
+    expect(other.isError).toBe(true);
+    expect(other.text.split('\n')[0]).toContain(`claims[0].owner: the local signer claims only its key's own rewards (${devnet.localKey.p})`);
+    devnet.router.on('/ext/P', 'platform.getDeposits', () => ({ deposits: [], availableRewards: [], timestamp: String(devnet.state.now()) }));
+    const left = await h.call('platform_claim', { claims: [{ kind: 'deposit', depositTxID: id, amount: '1' }], to: devnet.localKey.p });
+    expect(left.isError).toBe(true);
+    expect(left.text.split('\n')[0]).toContain(`claims[0].depositTxID: the node has no deposit ${id}`);
+    devnet.router.on('/ext/P', 'platform.getClaimables', () => ({ claimables: [] }));
+    const none = await h.call('platform_claim', { claims: [{ kind: 'expiredDeposit', owner: devnet.localKey.p, amount: '1' }], to: devnet.localKey.p });
+    expect(none.isError).toBe(true);
+    expect(none.text.split('\n')[0]).toContain(`claims[0].amount: ${show(1n)} is more than the ${show(0n)} claimable now`);
+    expect(issued(devnet)).toBe(0);
   });
 
   it("a claim of the key's expired-deposit rewards alone: one claimable of that kind, the amount asked; the node pays it", async () => {
@@ -344,6 +413,8 @@ describe("Camino's deposits, unlocks and claims: what the node would refuse is r
       ['the key with a locktime', (p) => ({ locktime: 4_000_000_000n, threshold: 1, addresses: [p] })],
       ['the key first of two owners, either signing', (p, other) => ({ locktime: 0n, threshold: 1, addresses: [p, other] })],
       ['the key and another, both signing', (p, other) => ({ locktime: 0n, threshold: 2, addresses: [p, other] })],
+      // No signature needed: not the key's alone (a node refuses such an owner; one that states it is not believed).
+      ['the key alone at threshold 0', (p) => ({ locktime: 0n, threshold: 0, addresses: [p] })],
     ];
     for (const [name, ownerOf] of cases) {
       it(`${name}: refused naming the deposit; nothing sent`, async () => {
@@ -360,6 +431,66 @@ describe("Camino's deposits, unlocks and claims: what the node would refuse is r
     }
   });
 
+  it("an unlock is the share of the unlock period passed at the node's time, not this server's: a node 5 days behind accepts it and holds exactly it", async () => {
+    const devnet = await camino();
+    const behind = devnet.state.now() - 5 * DAY;
+    devnet.state.now = () => behind;
+    const h = await harness(devnet);
+    const id = registeredId('local-signer:deposit');
+    const d = devnet.state.deposits.get(id)!;
+    const offer = devnet.state.depositOffers.find((o) => o.id === d.offerID)!;
+    // 15 of its 30 days of unlock period have passed at the node's time.
+    const share = (d.amount * BigInt(behind - (d.start + d.duration - offer.unlockPeriodDuration))) / BigInt(offer.unlockPeriodDuration);
+    const { preview } = await confirmed(h, 'platform_unlockDeposit', { depositTxIDs: [id] });
+    expect(preview).toContain(`Unlocks: ${show(share)} of deposit ${id}`);
+    expect(d.unlockedAmount).toBe(share);
+  });
+
+  it('a running deposit in an offer with no unlock period: nothing unlockable until it ends, and the answer says when; nothing sent', async () => {
+    const devnet = await camino();
+    const id = registeredId('local-signer:deposit');
+    const d = devnet.state.deposits.get(id)!;
+    devnet.state.depositOffers.find((o) => o.id === d.offerID)!.unlockPeriodDuration = 0;
+    const h = await harness(devnet);
+    const r = await h.call('platform_unlockDeposit', { depositTxIDs: [id] });
+    expect(r.isError).toBe(true);
+    const ends = new Date((d.start + d.duration) * 1000).toISOString().slice(0, 16).replace('T', ' ');
+    expect(r.text.split('\n')[0]).toContain(`depositTxIDs: nothing is unlockable now (${id}: unlocking starts about ${ends} UTC)`);
+    expect(issued(devnet)).toBe(0);
+  });
+
+  it('a deposit ending exactly at the node\'s time has ended: unlocked whole, with no fee', async () => {
+    const devnet = await camino();
+    const id = registeredId('local-signer:expired-deposit');
+    const d = devnet.state.deposits.get(id)!;
+    const at = d.start + d.duration;
+    devnet.router.on('/ext/P', 'platform.getDeposits', () => ({
+      deposits: [{ depositTxID: id, depositOfferID: d.offerID, amount: String(d.amount), unlockedAmount: '0', claimedRewardAmount: '0', start: String(d.start), duration: d.duration, rewardOwner: { locktime: '0', threshold: '1', addresses: [devnet.localKey.p] } }],
+      availableRewards: ['0'],
+      timestamp: String(at),
+    }));
+    const h = await harness(devnet);
+    const p = await previewOf(h, 'platform_unlockDeposit', { depositTxIDs: [id] });
+    expect(p.structured!.preview).toContain(`Unlocks: ${show(d.amount)} of deposit ${id} (ended: unlocked whole, no fee)`);
+  });
+
+  it("a running deposit whose offer the node does not list at the deposit's start: refused naming it, since what is unlockable cannot be told; nothing sent", async () => {
+    const devnet = await camino();
+    devnet.router.on('/ext/P', 'platform.getAllDepositOffers', () => ({ depositOffers: [] }));
+    const h = await harness(devnet);
+    const id = registeredId('local-signer:deposit');
+    const r = await h.call('platform_unlockDeposit', { depositTxIDs: [id] });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toContain(`depositTxIDs: deposit ${id}'s offer is not known to the node, so what is unlockable cannot be told`);
+    expect(issued(devnet)).toBe(0);
+  });
+
+  it('an unlock under a spending limit: nothing leaves the key but the fee, so it is previewed', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet, { CHAIN_MCP_MAX_SPEND: '1 CAM', CHAIN_MCP_MAX_SPEND_PER_DAY: '2 CAM' });
+    await previewOf(h, 'platform_unlockDeposit', { depositTxIDs: [registeredId('local-signer:deposit')] });
+  });
+
   it('a node answering platform.getDeposits with null is read as no deposits: nothing is unlockable, said in one line; nothing sent', async () => {
     const devnet = await camino();
     devnet.router.on('/ext/P', 'platform.getDeposits', () => null);
@@ -370,11 +501,11 @@ describe("Camino's deposits, unlocks and claims: what the node would refuse is r
     expect(issued(devnet)).toBe(0);
   });
 
-  it('a deposit amount the node states as garbage is read as 0: nothing unlockable, nothing sent', async () => {
+  it('a deposit amount the node states as garbage is read as 0, one it names by no ID by the ID asked: nothing unlockable, nothing sent', async () => {
     const devnet = await camino();
     const id = registeredId('local-signer:expired-deposit');
     devnet.router.on('/ext/P', 'platform.getDeposits', () => ({
-      deposits: [{ depositTxID: id, depositOfferID: devnet.state.depositOffers[0]!.id, amount: 'lots', unlockedAmount: '0', start: '1', duration: 1 }],
+      deposits: [{ depositOfferID: devnet.state.depositOffers[0]!.id, amount: 'lots', unlockedAmount: '0', start: '1', duration: 1 }],
       availableRewards: ['0'],
       timestamp: String(devnet.state.now()),
     }));

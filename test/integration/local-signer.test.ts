@@ -458,6 +458,8 @@ describe('what sends nothing', () => {
 /** caminogo deposit.TotalReward: amount x nominator x rewarded seconds / (1,000,000 x 365 days). */
 const totalReward = (amount: bigint, rewardedSeconds: bigint, nominator: bigint) => (amount * rewardedSeconds * nominator) / (1_000_000n * 31_536_000n);
 const DAY = 86_400n;
+/** A time as the deposit preview names it: "2026-11-29 04:05 UTC". */
+const utc = (unix: number) => `${new Date(unix * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 describe("Camino's own spends under the local signer: deposit, unlock, claim", () => {
   const running = () => registeredId('local-signer:deposit');
@@ -484,6 +486,9 @@ describe("Camino's own spends under the local signer: deposit, unlock, claim", (
     expect(state.txs.get(txID)!.fee).toBe(state.fees.txFee);
     expect(pUnlocked().reduce((s, u) => s + u.amount, 0n)).toBe(before - 5n * CAM - state.fees.txFee);
     expect(lines).toContain(`Tx deposit: offer ${offer.id}, duration 60 days (5184000 s), rewards to ${devnet.localKey.p} (your address)`);
+    // Locked from about now for its duration, unlocking over the offer's last 30 days of it.
+    const end = Math.floor(h.clock.now / 1000) + 60 * 86_400;
+    expect(lines).toContain(`Deposits: ${show(5n * CAM)}, locked from acceptance (about now) until about ${utc(end)}, unlocking gradually from about ${utc(end - offer.unlockPeriodDuration)}`);
     // 8 % a year over 60 days less the offer's 15 days without rewards.
     const reward = totalReward(5n * CAM, 45n * DAY, offer.interestRateNominator);
     expect(lines.some((l) => l.startsWith('Earns: 8 % a year for 45 days') && l.includes(`about ${show(reward)} in total`))).toBe(true);
@@ -493,6 +498,24 @@ describe("Camino's own spends under the local signer: deposit, unlock, claim", (
     expect(read.text).toContain(`${show(5n * CAM)} in 8 % a year`);
   });
 
+  it("an offer with no unlock period, a deposit shorter than its no-rewards period: locked until its end with no gradual unlock, earning for no time", async () => {
+    const offer = state.depositOffers[0]!;
+    const [period, noRewards] = [offer.unlockPeriodDuration, offer.noRewardsPeriodDuration];
+    offer.unlockPeriodDuration = 0;
+    offer.noRewardsPeriodDuration = 61 * 86_400;
+    try {
+      const h = await harness();
+      const p = await previewOf(h, 'platform_deposit', { offerID: offer.id, amount: '5 CAM', duration: 60 * 86_400 });
+      const lines = p.structured!.preview as string[];
+      const end = Math.floor(h.clock.now / 1000) + 60 * 86_400;
+      expect(lines).toContain(`Deposits: ${show(5n * CAM)}, locked from acceptance (about now) until about ${utc(end)}`);
+      expect(lines).toContain(`Earns: 8 % a year for 0 s (the offer pays nothing in its last 61 days), about ${show(0n)} in total, claimable by you as it accrues with platform_claim`);
+    } finally {
+      offer.unlockPeriodDuration = period;
+      offer.noRewardsPeriodDuration = noRewards;
+    }
+  });
+
   it("a deposit outside the offer's terms names the field and issues nothing", async () => {
     const h = await harness();
     const offer = state.depositOffers[0]!;
@@ -500,6 +523,13 @@ describe("Camino's own spends under the local signer: deposit, unlock, claim", (
     const short = await h.call('platform_deposit', { offerID: offer.id, amount: '5 CAM', duration: 86_400 });
     expect(short.isError).toBe(true);
     expect(short.text).toContain('duration: this offer takes 5184000 to 31536000 seconds');
+    const long = await h.call('platform_deposit', { offerID: offer.id, amount: '5 CAM', duration: offer.maxDuration + 1 });
+    expect(long.isError).toBe(true);
+    expect(long.text).toContain('duration: this offer takes 5184000 to 31536000 seconds (60 days to 365 days), got 31536001');
+    // Its longest duration is within its terms: previewed.
+    const longest = await h.call('platform_deposit', { offerID: offer.id, amount: '5 CAM', duration: offer.maxDuration });
+    expect(longest.isError, longest.text).toBe(false);
+    expect(longest.structured?.status).toBe('preview');
     const small = await h.call('platform_deposit', { offerID: offer.id, amount: '0.5 CAM', duration: 90 * 86_400 });
     expect(small.text).toContain('amount: this offer takes at least 1 CAM');
     const future = await h.call('platform_deposit', { offerID: state.depositOffers[3]!.id, amount: '5 CAM', duration: 90 * 86_400 });

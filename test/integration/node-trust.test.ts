@@ -2,7 +2,7 @@ import { rmSync, } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
-import { parseCb58Id, parseChainAddress } from '../../src/codec/index.js';
+import { formatAmount, parseCb58Id, parseChainAddress } from '../../src/codec/index.js';
 import { hexChecksumEncode } from '../../src/codec/encoded.js';
 import { encodeUtxo, ZERO_ID } from '../../src/codec/tx/index.js';
 import { issueTx } from '../../src/devnet/node/issue.js';
@@ -12,6 +12,7 @@ import { depositTotalReward } from '../../src/summarize/platform.js';
 import { recordingNode } from '../helpers/recording-node.js';
 import { requestsFor, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 import { localKeyFolder } from '../helpers/local-key.js';
+import { nodeAnswer } from '../helpers/node-answer.js';
 
 /**
  * The node is not trusted for what the key signs (issue 40 item 4): the EVM chain ID is the
@@ -161,9 +162,37 @@ describe('a transfer on a spec-API node (issue 42 item 1)', () => {
   });
 });
 
+describe('what the node must say before the key builds anything', () => {
+  it('a node that names no native asset: the local signer refuses to build, saying so; nothing sent', async () => {
+    const devnet = await camino();
+    const config = await nodeAnswer(devnet.nodeUrl, '/ext/P', 'platform.getConfiguration');
+    devnet.router.on('/ext/P', 'platform.getConfiguration', () => ({ ...config, assetID: undefined }));
+    const h = await localHarness(devnet);
+    const r = await h.call('xvm_send', { amount: '1 CAM', assetID: devnet.state.nativeAssetID, to: devnet.state.users.get('alice')!.keys[0]!.x });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toBe('The node did not say which asset is native; the local signer cannot build a transaction.');
+    expect(requestsFor(devnet, 'avm.issueTx')).toBe(0);
+  });
+
+  it("a node that answers no ID for a chain (null, or not a string): refused naming that chain; nothing sent", async () => {
+    for (const answer of [null, { blockchainID: 7 }]) {
+      const devnet = await camino();
+      devnet.router.on('/ext/info', 'info.getBlockchainID', (p: Params) => (p.alias === 'P' ? answer : { blockchainID: devnet.state.chains[p.alias as 'X' | 'C'] }));
+      const h = await localHarness(devnet);
+      const r = await h.call('xvm_send', { amount: '1 CAM', assetID: 'CAM', to: devnet.state.users.get('alice')!.keys[0]!.x });
+      expect(r.isError).toBe(true);
+      expect(r.text.split('\n')[0]).toBe("The node did not give the P-Chain's ID (info.getBlockchainID).");
+      expect(requestsFor(devnet, 'avm.issueTx')).toBe(0);
+    }
+  });
+});
+
 describe("stranger UTXOs at the key's P address", () => {
-  /** The node's platform.getUTXOs, with a CrossTransferOutput (type 8206) and a locked.Out with no lock IDs added at the key's address. */
-  function withStrangers(devnet: Devnet): void {
+  /**
+   * The node's platform.getUTXOs, with a CrossTransferOutput (type 8206) and a locked.Out with no lock IDs added at the key's
+   * address, and `extra` (hex) before them.
+   */
+  function withStrangers(devnet: Devnet, extra: (bytes: (n: number) => Uint8Array) => Uint8Array[] = () => []): void {
     const key = parseChainAddress(devnet.localKey.p).bytes;
     const owners = { locktime: 0n, threshold: 1, addresses: [key] };
     const asset = parseCb58Id(devnet.state.nativeAssetID);
@@ -171,11 +200,14 @@ describe("stranger UTXOs at the key's P address", () => {
     const strangers = [
       encodeUtxo('P', { txID, outputIndex: 0, assetID: asset, output: { kind: 'cross.transfer', amount: 3_000_000_000n, owners, recipient: new Uint8Array(20).fill(9) } }),
       encodeUtxo('P', { txID, outputIndex: 1, assetID: asset, output: { kind: 'locked', lockIDs: { depositTxID: ZERO_ID, bondTxID: ZERO_ID }, output: { kind: 'secp.transfer', amount: 4_000_000_000n, owners } } }),
-    ].map(hexChecksumEncode);
+    ];
+    const plain = (n: number) => encodeUtxo('P', { txID, outputIndex: 2 + n, assetID: asset, output: { kind: 'secp.transfer', amount: 5_000_000_000n, owners } });
+    strangers.unshift(...extra(plain));
+    const hex = strangers.map(hexChecksumEncode);
     devnet.router.on('/ext/P', 'platform.getUTXOs', (p: Params) => {
       const page = pageUtxos(devnet.state, 'P', p, ['P'], false) as { utxos: string[]; numFetched: string | number };
       if (p.sourceChain !== undefined || p.startIndex !== undefined) return page;
-      return { ...page, utxos: [...strangers, ...page.utxos], numFetched: String(page.utxos.length + strangers.length) };
+      return { ...page, utxos: [...hex, ...page.utxos], numFetched: String(page.utxos.length + hex.length) };
     });
   }
 
@@ -191,6 +223,26 @@ describe("stranger UTXOs at the key's P address", () => {
     const done = await h.call('transfer', { ...args, confirm: preview.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);
     expect(requestsFor(devnet, 'platform.issueTx')).toBe(1);
+  });
+
+  it('one of an output type no Camino codec has (type ID 65535) is skipped too; one cut short stops the build, naming the method; nothing sent', async () => {
+    const devnet = await camino();
+    // Codec version, tx ID, output index, asset ID: the output's type ID follows at byte 70.
+    const unknownType = (plain: (n: number) => Uint8Array) => {
+      const bytes = plain(0);
+      bytes.set([0, 0, 0xff, 0xff], 70);
+      return [bytes];
+    };
+    withStrangers(devnet, unknownType);
+    const h = await localHarness(devnet);
+    const args = { to: devnet.localKey.x, amount: '1 CAM', sourceChain: 'P' };
+    const ok = await h.call('transfer', args);
+    expect(ok.isError, ok.text).toBe(false);
+    withStrangers(devnet, (plain) => [...unknownType(plain), plain(1).slice(0, 80)]);
+    const cut = await h.call('transfer', args);
+    expect(cut.isError).toBe(true);
+    expect(cut.text.split('\n')[0]).toMatch(/^A UTXO from platform\.getUTXOs does not decode \(.+\); nothing was built\.$/);
+    expect(requestsFor(devnet, 'platform.issueTx')).toBe(0);
   });
 
   it('are skipped by a deposit and a claim too', async () => {
@@ -280,6 +332,9 @@ describe('a claim as the node takes it (caminogo ClaimTx)', () => {
     const claimLines = lines.filter((l) => /^Tx claim \d+:/.test(l));
     expect(claimLines).toHaveLength(1);
     expect(claimLines[0]).toContain('0.75 CAM, all treasury rewards of owner');
+    // Checked against both kinds' claimable amounts together; its fee from the key's unlocked CAM.
+    expect(lines).toContain('Claimable now, claim 1: 1.5 CAM');
+    expect(lines.some((l) => l.startsWith('Fee: paid from the claimed rewards'))).toBe(false);
     const done = await h.call('platform_claim', { ...args, confirm: preview.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);
     // The node draws an all-treasury claim from the validator rewards first, then the expired-deposit
@@ -299,7 +354,7 @@ describe('a claim as the node takes it (caminogo ClaimTx)', () => {
     const preview = await h.call('platform_claim', args);
     expect(preview.isError, preview.text).toBe(false);
     const lines = preview.structured!.preview as string[];
-    expect(lines.some((l) => l.startsWith('Fee: paid from the claimed rewards'))).toBe(true);
+    expect(lines).toContain(`Fee: paid from the claimed rewards (no unlocked CAM of the key is spent); ${formatAmount(CAM / 2n - state.fees.txFee, { decimals: 9, symbol: 'CAM' })} arrives at ${devnet.localKey.p}`);
     expect(lines.filter((l) => /^Tx input /.test(l))).toEqual([]);
     const done = await h.call('platform_claim', { ...args, confirm: preview.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);

@@ -14,6 +14,8 @@ function refusal(networkID: string, chainId: bigint): string {
   } catch (err) {
     expect(err).toBeInstanceOf(ChainMcpError);
     expect((err as ChainMcpError).kind).toBe('policy');
+    // What to check: the node this server was pointed at, or the network it was told to expect.
+    expect((err as ChainMcpError).hint).toBe('Check CHAIN_MCP_NODE_URL: this node is not the network it says it is (or CHAIN_MCP_EXPECT_NETWORK_ID names another network).');
     return (err as Error).message;
   }
   return 'signed';

@@ -5,9 +5,10 @@ import type { NetworkInfo } from '../../src/context/network.js';
 import type { ToolContext } from '../../src/core/tool.js';
 import { ChainMcpError } from '../../src/errors.js';
 import type { LocalEnv } from '../../src/local/env.js';
-import { headOf } from '../../src/local/intent.js';
+import { headOf, shortAddress } from '../../src/local/intent.js';
 import { countedTotal, type EvmFields, outflowOf } from '../../src/local/outflow.js';
-import type { Shower } from '../../src/local/render.js';
+import { renderTx, type Shower } from '../../src/local/render.js';
+import type { BuiltTx } from '../../src/tx-builders/index.js';
 import { chainSent } from '../../src/local/sent.js';
 import { checkOutflow } from '../../src/spend/guard.js';
 
@@ -373,11 +374,60 @@ describe("the preview's head, from the decoded transactions", () => {
     expect(call.warnings).toEqual(['Contract call: 4 bytes of data to 0x00000000000000000000000000000000000000bb']);
   });
 
+  it('a send to yourself on P names the P address; a plain C-Chain send warns of nothing; an address is shortened only past 18 characters', () => {
+    expect(headFor([view([input(10n)], [out(9n, [own.p])], { chain: 'P' })]).intents).toEqual([`Send to yourself on the P-Chain (${own.p}): only the fee leaves`]);
+    expect(headFor([], [{ to: '0x00000000000000000000000000000000000000bb', value: CAM, gas: 21_000n, maxFeePerGas: 1n, data: new Uint8Array() }]).warnings).toEqual([]);
+    expect(shortAddress('X-local1abcdefghij')).toBe('X-local1abcdefghij');
+    expect(shortAddress('X-local1abcdefghijk')).toBe('X-local1abcd…hijk');
+  });
+
+  it('a lock is warned only while it lasts; a shared output, one signer of two or two of one, is warned; an import the key shares is shared, not another\'s', () => {
+    const bob = 'X-local1bob0000000000000000000000000000000';
+    const due = headFor([view([input(10n)], [out(9n, [bob], { locktime: NOW })])]);
+    expect(due.warnings).toEqual([]);
+    const either = headFor([view([input(10n)], [out(9n, [bob, own.x], { threshold: 1 })])]);
+    expect(either.warnings).toEqual([`Shared: 9 nCAM needs 1 of ${bob}, ${own.x} to sign`]);
+    const imported = headFor([view([input(10n, { imported: true })], [out(9n, [own.x, bob], { threshold: 2 })], { kind: 'import', sourceChain: 'p-chain' })]);
+    expect(imported.warnings).toEqual([`Shared: 9 nCAM needs 2 of ${own.x}, ${bob} to sign`]);
+  });
+
   it("a move's two steps read as one sentence: what the export takes across and what the import credits", () => {
     const exp = view([input(100n)], [out(89n, [own.x]), out(10n, [own.cAtomic], { exported: true })], { kind: 'export', destinationChain: 'c-chain' });
     const imp = view([input(10n, { imported: true })], [out(8n, [own.evm.toLowerCase()])], { kind: 'import', chain: 'C', sourceChain: 'x-chain' });
     const h = headFor([exp, imp]);
     expect(h.intents).toEqual(['Move 10 nCAM from your X account to your C account (0xabcd…0001); 8 nCAM arrives']);
     expect(h.total).toBe('Total leaving your key: 3 nCAM (every fee; nothing else leaves)');
+  });
+});
+
+describe("a transaction's detail lines, from its decoded view", () => {
+  const env = { own, network: { assetID: NATIVE }, chainIDs: { X: 'x-chain', P: 'p-chain', C: 'c-chain' }, build: { now: NOW } } as unknown as LocalEnv;
+  const show: Shower = (asset, v) => (asset === NATIVE ? `${v} nCAM` : `${v} of ${asset}`);
+  const built = { hash: new Uint8Array(32), bytes: new Uint8Array(100) } as unknown as BuiltTx;
+
+  it('an output spendable only later says from when (its locktime, in ISO time), one shared says how many sign; the fee is inputs less outputs', () => {
+    const later = NOW + 86_400n;
+    const v = view([input(100n)], [out(10n, ['X-local1bob'], { locktime: later }), out(20n, ['X-local1bob', own.x], { threshold: 2 }), out(69n, [own.x])]);
+    const { lines, fee } = renderTx(built, v, env, show, 'Tx');
+    expect(lines).toContain(`Tx output 1: 10 nCAM to X-local1bob (payment; spendable from ${new Date(Number(later) * 1000).toISOString()})`);
+    expect(lines).toContain(`Tx output 2: 20 nCAM to X-local1bob, ${own.x} (payment; 2 of 2 owners sign)`);
+    expect(fee).toBe(1n);
+    expect(lines).toContain('Tx fee: 1 nCAM (inputs 100 nCAM - outputs 99 nCAM)');
+  });
+
+  it('an export, an import and a claim for another address: the chain each comes from or goes to, and every output tagged as not yours', () => {
+    const bob = 'P-local1bob';
+    const exp = renderTx(built, view([input(10n)], [out(5n, [bob], { exported: true }), out(4n, [own.x])], { kind: 'export', destinationChain: 'p-chain' }), env, show, 'Tx').lines;
+    expect(exp[0]).toBe('Tx: X-Chain export, network 1, blockchain b, to chain P (p-chain)');
+    expect(exp).toContain(`Tx output 1: 5 nCAM to ${bob} (exported; unlocked)`);
+    expect(exp).toContain(`Tx output 2: 4 nCAM to ${own.x} (change, your address; unlocked)`);
+    const imp = renderTx(built, view([input(10n, { imported: true })], [out(9n, [bob])], { kind: 'import', chain: 'P', sourceChain: 'x-chain' }), env, show, 'Tx').lines;
+    expect(imp[0]).toBe('Tx: P-Chain import, network 1, blockchain b, from chain X (x-chain)');
+    expect(imp).toContain('Tx input 1: 10 nCAM, UTXO u:0 (waiting in shared memory)');
+    expect(imp).toContain(`Tx output 1: 9 nCAM to ${bob} (imported; unlocked)`);
+    const claim = renderTx(built, view([], [out(7n, [bob])], { kind: 'claim', chain: 'P', claimables: [{ id: 'owner-id', type: 0n, amount: 8n }] }), env, show, 'Tx').lines;
+    expect(claim).toContain(`Tx output 1: 7 nCAM to ${bob} (rewards paid to another address; unlocked)`);
+    expect(claim).toContain('Tx claim 1: 8 nCAM, validator rewards of owner owner-id');
+    expect(claim).toContain('Tx fee: 1 nCAM (inputs 0 nCAM + claimed 8 nCAM - outputs 7 nCAM)');
   });
 });

@@ -218,6 +218,9 @@ describe('a kept local preview in the store', () => {
     expect(got).toMatchObject({ tool: 'xvm_send', hashes: ['aa'], total: 1_001_000_000n, lines: ['Amount: 1 CAM'], expiresAt: NOW + 300_000 });
     expect(got.spend.steps).toEqual([{ chain: 'X', bytes: Uint8Array.from([1, 2, 3]), sigIndices: [[0]], expectId: 'export-id' }]);
     expect(got.spend.done(['tx1'])).toBe('done tx1');
+    // The answer texts made at preview, each txID in its place, complete or not.
+    expect(got.spend.result(['tx1'], true)).toEqual({ txID: 'tx1', complete: true });
+    expect(got.spend.result([], false)).toEqual({ complete: false });
     expect(await records.get('unknown')).toBeUndefined();
   });
 
