@@ -64,8 +64,28 @@ export interface LocalSpend {
   details: Record<string, unknown>;
   /** The result text once issued (txIDs in step order). */
   done(txIDs: readonly string[]): string;
-  /** The tool's own output shape for the issued txIDs (complete: every step issued). */
+  /** The tool's own output shape for the issued txIDs (complete: every step issued; else see `stoppedResult`). */
   result(txIDs: readonly string[], complete: boolean): Record<string, unknown>;
+}
+
+/** How a spend stopped part way, as its answer's text says it. */
+export interface Stop {
+  /** The step (1-based) that did not complete. */
+  step: number;
+  status: 'failed' | 'unknown' | 'not_run';
+  /** Why, in the text's words. */
+  error: string;
+  /** The ID its signed bytes have, where they may have gone out (an unknown outcome). */
+  txID?: string;
+  /** What to do now. */
+  next: string;
+}
+
+/** `result(txIDs, false)` saying of the stopped step what the text says: failed, unknown (with its txID) or not run, and why. */
+export function stoppedResult(result: Record<string, unknown>, stop: Stop): Record<string, unknown> {
+  const steps = Array.isArray(result.steps) ? (result.steps as Array<Record<string, unknown>>) : [];
+  const said = (s: Record<string, unknown>) => ({ ...s, status: stop.status, ...(stop.txID ? { txID: stop.txID } : {}), error: stop.error });
+  return { ...result, steps: steps.map((s) => (s.step === stop.step ? said(s) : s)), next: stop.next };
 }
 
 export type Args = Record<string, unknown>;
@@ -378,7 +398,6 @@ async function buildTransfer(args: Args, ctx: ToolContext, env: LocalEnv): Promi
         { step: 1, action: 'export', chain: from, status: ids[0] ? 'issued' : 'not_run', ...(ids[0] ? { txID: ids[0] } : {}) },
         { step: 2, action: 'import', chain: to.chain, status: ids[1] ? 'issued' : 'not_run', ...(ids[1] ? { txID: ids[1] } : {}) },
       ],
-      ...(complete ? {} : { next: `Import the export's outputs later with its txID ${ids[0]}.` }),
     }),
   };
 }
