@@ -9,7 +9,7 @@ import {
   type Payment,
 } from '../tx-builders/index.js';
 import { formatCb58Id, isHexAddress, parseCb58Id, parseChainAddress, parseHexQuantity } from '../codec/index.js';
-import { attachCredentials, sha256, signedTxHex, type TransferableOutput, type TxChain, txIdOf, type Utxo } from '../codec/tx/index.js';
+import { attachCredentials, type CExportTx, type ExportTx, sha256, signedTxHex, type TransferableOutput, type TxChain, txIdOf, type Utxo } from '../codec/tx/index.js';
 import type { ToolContext } from '../core/tool.js';
 import { ChainMcpError, InputError } from '../errors.js';
 import type { LocalSigner } from '../signer/types.js';
@@ -159,9 +159,9 @@ async function atomicBaseFee(ctx: ToolContext, given: unknown): Promise<bigint> 
 
 /** The atomic UTXOs an export creates, as the destination chain will hold them (output index after the local outputs). */
 function exportedUtxos(built: BuiltTx, signed: Uint8Array): Utxo[] {
-  const u = built.unsigned;
+  // Only a transfer's export reaches here (buildExportTx or buildCExportTx).
+  const u = built.unsigned as ExportTx | CExportTx;
   const txID = parseCb58Id(txIdOf(signed));
-  if (u.kind !== 'export') return [];
   const local = 'outputs' in u ? u.outputs.length : 0;
   return u.exportedOutputs.map((o: TransferableOutput, i) => ({ txID, outputIndex: local + i, assetID: o.assetID, output: o.output }));
 }
