@@ -125,7 +125,7 @@ export function built(fn: () => BuiltTx): BuiltTx {
     return fn();
   } catch (err) {
     if (err instanceof BuildError) {
-      throw new ChainMcpError('policy', `Cannot build this transaction: ${err.message} Nothing was sent.`, {
+      throw new ChainMcpError('policy', `Cannot build this transaction: ${err.message}. Nothing was sent.`, {
         hint: err.code === 'insufficient-funds' ? 'Check the unlocked balance with account_overview; deposited and bonded funds cannot be spent.' : 'Check account_overview and the arguments.',
       });
     }

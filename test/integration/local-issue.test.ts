@@ -558,7 +558,7 @@ describe("the key's own addresses under a limit", () => {
     expect(theirs.text.split('\n')[0]).toContain(`Refused: ${alice().x} is not one of the keystore user's addresses`);
     // The key's own X address passes the rule; the build then finds nothing waiting on X from C.
     const mine = await h.call('xvm_import', { to: devnet.localKey.x, sourceChain: 'C' });
-    expect(mine.text.split('\n')[0]).toBe('Cannot build this transaction: nothing the key can import waiting in atomic memory Nothing was sent.');
+    expect(mine.text.split('\n')[0]).toBe('Cannot build this transaction: nothing the key can import waiting in atomic memory. Nothing was sent.');
     expect(issued()).toBe(before);
   });
 });

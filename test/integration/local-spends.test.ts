@@ -1,0 +1,104 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { HttpFault } from '../../src/devnet/rpc.js';
+import { localKeyFolder } from '../helpers/local-key.js';
+import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+
+/**
+ * What src/local/spends.ts promises a caller of the local signer's builders (issue 44, Stryker's
+ * survivors of that file): a build the key cannot make says why and what to check, the node's
+ * C-Chain reads a spend is built from are asked as the spec has them and retried when the node is
+ * busy, as reads are. Each test drives the MCP protocol against the simulator.
+ */
+
+const CAM = 1_000_000_000n;
+const PASSPHRASE = 'correct horse battery staple 45';
+const ISSUES = ['avm.issueTx', 'platform.issueTx', 'avax.issueTx', 'eth_sendRawTransaction'];
+
+let dir: string;
+const open: Array<{ close(): Promise<void> }> = [];
+
+beforeAll(async () => {
+  dir = await localKeyFolder('chain-mcp-local-spends-', PASSPHRASE);
+});
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function camino(): Promise<Devnet> {
+  const devnet = await startDevnet({ dialect: 'camino' });
+  devnet.router.record = true;
+  open.push(devnet);
+  return devnet;
+}
+
+async function harness(devnet: Devnet): Promise<SpendHarness> {
+  const h = await spendHarness(devnet, {
+    env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase') },
+  });
+  open.push(h);
+  return h;
+}
+
+const issued = (devnet: Devnet) => ISSUES.reduce((s, m) => s + requestsFor(devnet, m), 0);
+const C_PATHS = (devnet: Devnet) => ['/ext/bc/C/rpc', `/ext/bc/${devnet.state.chains.C}/rpc`];
+
+/** The C-Chain EVM requests the node received, method and params, in order. */
+function evmRequests(devnet: Devnet): Array<{ method: string; params: unknown }> {
+  return devnet.router.requests
+    .filter((r) => C_PATHS(devnet).includes(r.path))
+    .flatMap((r) => (Array.isArray(r.body) ? r.body : [r.body]) as Array<{ method: string; params: unknown }>)
+    .map((b) => ({ method: b.method, params: b.params }));
+}
+
+describe('a transaction the key cannot build', () => {
+  it('more than the key holds: why, and that deposited and bonded funds cannot be spent; nothing sent', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const r: SpendCall = await h.call('xvm_send', { to: devnet.state.users.get('alice')!.keys[0]!.x, amount: String(1_000_000_000n * CAM), assetID: 'CAM' });
+    expect(r.isError).toBe(true);
+    const [first, ...rest] = r.text.split('\n');
+    expect(first).toMatch(/^Cannot build this transaction: insufficient funds on X: .+\. Nothing was sent\.$/);
+    expect(rest).toContain('What to try: Check the unlocked balance with account_overview; deposited and bonded funds cannot be spent.');
+    expect(issued(devnet)).toBe(0);
+  });
+
+  it('nothing to import: why, and to check the account and the arguments; nothing sent', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const r = await h.call('xvm_import', { to: devnet.localKey.x, sourceChain: 'P' });
+    expect(r.isError).toBe(true);
+    const [first, ...rest] = r.text.split('\n');
+    expect(first).toMatch(/^Cannot build this transaction: .+\. Nothing was sent\.$/);
+    expect(first).not.toContain('insufficient funds');
+    expect(rest).toContain('What to try: Check account_overview and the arguments.');
+    expect(issued(devnet)).toBe(0);
+  });
+});
+
+describe("the node's C-Chain reads a spend is built from", () => {
+  it('an export from C asks each as the spec has it, and a busy node (503 once) is asked again: the preview is built', async () => {
+    const devnet = await camino();
+    let busy = 1;
+    devnet.router.authorize = () => {
+      if ((devnet.router.requests.at(-1)?.body as { method?: string } | undefined)?.method === 'eth_baseFee' && busy-- > 0) throw new HttpFault(503, 'busy');
+    };
+    const h = await harness(devnet);
+    const evm = (await h.call('cx_export', { to: devnet.localKey.x, amount: String(CAM), assetID: 'CAM' })) as SpendCall;
+    expect(evm.isError, evm.text).toBe(false);
+    expect(evm.structured?.status).toBe('preview');
+    const seen = evmRequests(devnet).map((r) => ({ method: r.method, params: JSON.parse(JSON.stringify(r.params ?? null).toLowerCase()) }));
+    const key = devnet.localKey.c.toLowerCase();
+    // eth_baseFee takes no parameters; the key's nonce and balance are read at the latest block.
+    expect(seen.filter((r) => r.method === 'eth_baseFee')).toEqual([
+      { method: 'eth_baseFee', params: [] },
+      { method: 'eth_baseFee', params: [] },
+    ]);
+    expect(seen).toContainEqual({ method: 'eth_getTransactionCount', params: [key, 'latest'] });
+    expect(seen).toContainEqual({ method: 'eth_getBalance', params: [key, 'latest'] });
+    expect(issued(devnet)).toBe(0);
+  });
+});
