@@ -222,21 +222,18 @@ const xSend = async (args: Args, ctx: ToolContext, env: LocalEnv, payments: Arra
   return built(() => buildBaseTx(env.build, { chain: 'X', utxos, payments: list, ...(memo ? { memo } : {}) }));
 };
 
-/** Where the tx's own txID is followed. */
-const follow = (chain: TxChain) => (chain === 'X' ? 'xvm_getTxStatus' : chain === 'C' ? 'cx_getAtomicTxStatus' : 'tx_status');
-
 export type LocalBuilder = (args: Args, ctx: ToolContext, env: LocalEnv) => Promise<LocalSpend>;
 
 /** The transfers the local signer builds itself, by tool name (Camino's own: camino.ts). */
 export const TRANSFER_BUILDERS: Record<string, LocalBuilder> = {
   xvm_send: async (args, ctx, env) => {
     const tx = await xSend(args, ctx, env, [{ assetID: args.assetID, amount: args.amount as bigint, to: String(args.to), field: 'to' }]);
-    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [], [], (ids) => `Sent on X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);
+    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [], [], (ids) => `Sent on X: issued once, txID ${ids[0]}. Follow it with xvm_getTxStatus {"txID": "${ids[0]}"}.`);
   },
   xvm_sendMultiple: async (args, ctx, env) => {
     const outputs = (args.outputs as Array<{ assetID: string; amount: bigint; to: string }>).map((o) => ({ assetID: o.assetID, amount: o.amount, to: o.to, field: 'outputs' }));
     const tx = await xSend(args, ctx, env, outputs);
-    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [], [], (ids) => `Sent ${outputs.length} payments on X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);
+    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [], [], (ids) => `Sent ${outputs.length} payments on X: issued once, txID ${ids[0]}. Follow it with xvm_getTxStatus {"txID": "${ids[0]}"}.`);
   },
   xvm_export: async (args, ctx, env) => {
     onlyOwn(env, args, 'X');
@@ -266,7 +263,7 @@ export const TRANSFER_BUILDERS: Record<string, LocalBuilder> = {
     const tx = built(() =>
       buildImportTx(env.build, { chain: 'X', source, atomicUtxos, ...(exportTxID ? { exportTxID: parseCb58Id(exportTxID) } : { all: true }), to: { addresses: [addressBytes('to', to)] } }),
     );
-    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [importScope(exportTxID)], [to], (ids) => `Imported into X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);
+    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [importScope(exportTxID)], [to], (ids) => `Imported into X: issued once, txID ${ids[0]}. Follow it with xvm_getTxStatus {"txID": "${ids[0]}"}.`);
   },
   cx_import: async (args, ctx, env) => {
     const source = importSource(env, String(args.sourceChain), ['X', 'P']) as 'X' | 'P';
@@ -277,7 +274,7 @@ export const TRANSFER_BUILDERS: Record<string, LocalBuilder> = {
     const tx = built(() => buildCImportTx(env.build, { source, atomicUtxos, ...(exportTxID ? { exportTxID: parseCb58Id(exportTxID) } : { all: true }), baseFeeWei, to: hexBytes(to) }));
     const mark = to.toLowerCase() === env.own.evm.toLowerCase() ? `${to} (your address)` : `${to} (cannot be checked as yours)`;
     return single(ctx, env, { chain: 'C', built: tx, bytes: tx.bytes }, [importScope(exportTxID), `Credited to: ${mark}`], [to], (ids) =>
-      `Imported into C: issued once, txID ${ids[0]}. Follow it with ${follow('C')} {"txID": "${ids[0]}"}.`,
+      `Imported into C: issued once, txID ${ids[0]}. Follow it with cx_getAtomicTxStatus {"txID": "${ids[0]}"}.`,
     );
   },
   cx_export: async (args, ctx, env) => {

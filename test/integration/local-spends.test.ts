@@ -102,3 +102,40 @@ describe("the node's C-Chain reads a spend is built from", () => {
     expect(issued(devnet)).toBe(0);
   });
 });
+
+describe('a one-transaction preview', () => {
+  it('heads with the network and the key (no EVM chain ID off the EVM), and its details name the hash the approval line names', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const p = await h.call('xvm_send', { to: devnet.state.users.get('alice')!.keys[0]!.x, amount: String(CAM), assetID: 'CAM' });
+    expect(p.isError, p.text).toBe(false);
+    const lines = p.structured!.preview as string[];
+    const head = lines.find((l) => l.startsWith('Network: '));
+    expect(head).toMatch(new RegExp(`^Network: \\d+ \\(prefix [a-z]+\\); signer: the local key \\(${devnet.localKey.x}, 0x[0-9a-fA-F]{40}\\)$`));
+    const approves = lines.find((l) => l.startsWith('Tx approves exactly: sha256 '));
+    const sha = /sha256 (?:0x)?([0-9a-f]{64}) /.exec(approves ?? '')?.[1];
+    expect(sha).toBeDefined();
+    expect((p.structured!.details as { unsignedSha256: string[] }).unsignedSha256).toEqual([sha]);
+    expect(issued(devnet)).toBe(0);
+  });
+});
+
+describe('an import into C, issued', () => {
+  it('says where to follow it: cx_getAtomicTxStatus with its txID, which the node knows as Accepted', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const args = { to: `C-${devnet.localKey.x.slice(2)}`, amount: String(2n * CAM), assetID: 'CAM' };
+    const exp = await h.call('xvm_export', args);
+    const sent = await h.call('xvm_export', { ...args, confirm: exp.structured!.confirmationId });
+    expect(sent.isError, sent.text).toBe(false);
+    const exportID = String((sent.structured!.result as { txID: string }).txID);
+    const imp = { to: devnet.localKey.c, sourceChain: 'X', txID: exportID };
+    const p = await h.call('cx_import', imp);
+    expect(p.isError, p.text).toBe(false);
+    const done = await h.call('cx_import', { ...imp, confirm: p.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    const txID = String((done.structured!.result as { txID: string }).txID);
+    expect(done.text.split('\n')[0]).toBe(`Imported into C: issued once, txID ${txID}. Follow it with cx_getAtomicTxStatus {"txID": "${txID}"}.`);
+    expect(devnet.state.txs.get(txID)?.status).toBe('Accepted');
+  });
+});
