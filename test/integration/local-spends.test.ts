@@ -28,6 +28,13 @@ afterEach(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+async function previewOf(h: SpendHarness, tool: string, args: Record<string, unknown>): Promise<SpendCall> {
+  const p = await h.call(tool, args);
+  expect(p.isError, p.text).toBe(false);
+  expect(p.structured?.status).toBe('preview');
+  return p;
+}
+
 async function camino(): Promise<Devnet> {
   const devnet = await startDevnet({ dialect: 'camino' });
   devnet.router.record = true;
@@ -35,9 +42,9 @@ async function camino(): Promise<Devnet> {
   return devnet;
 }
 
-async function harness(devnet: Devnet): Promise<SpendHarness> {
+async function harness(devnet: Devnet, env: Record<string, string> = {}): Promise<SpendHarness> {
   const h = await spendHarness(devnet, {
-    env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase') },
+    env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
   });
   open.push(h);
   return h;
@@ -137,5 +144,54 @@ describe('an import into C, issued', () => {
     const txID = String((done.structured!.result as { txID: string }).txID);
     expect(done.text.split('\n')[0]).toBe(`Imported into C: issued once, txID ${txID}. Follow it with cx_getAtomicTxStatus {"txID": "${txID}"}.`);
     expect(devnet.state.txs.get(txID)?.status).toBe('Accepted');
+  });
+});
+
+describe('a send to the key\'s own X address', () => {
+  it('previews the decoded tx and nothing after its approval line (no memo, no stranger)', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const lines = (await previewOf(h, 'xvm_send', { to: devnet.localKey.x, amount: String(CAM), assetID: 'CAM' })).structured!.preview as string[];
+    expect(lines.at(-1)).toMatch(/^Tx approves exactly: sha256 /);
+  });
+});
+
+describe('an import into C credits a 0x address', () => {
+  it("marks the key's own (given in any case) as yours, and another as one that cannot be checked", async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const key = devnet.localKey;
+    const exp = await h.call('xvm_export', { to: `C-${key.x.slice(2)}`, amount: String(2n * CAM), assetID: 'CAM' });
+    expect((await h.call('xvm_export', { to: `C-${key.x.slice(2)}`, amount: String(2n * CAM), assetID: 'CAM', confirm: exp.structured!.confirmationId })).isError).toBe(false);
+    const credited = async (to: string) => ((await previewOf(h, 'cx_import', { to, sourceChain: 'X' })).structured!.preview as string[]).filter((l) => l.startsWith('Credited to: '));
+    expect(await credited(key.c.toLowerCase())).toEqual([`Credited to: ${key.c.toLowerCase()} (your address)`]);
+    const upper = `0x${key.c.slice(2).toUpperCase()}`;
+    expect(await credited(upper)).toEqual([`Credited to: ${upper} (your address)`]);
+    const other = '0x00000000000000000000000000000000000000a1';
+    expect(await credited(other)).toEqual([`Credited to: ${other} (cannot be checked as yours)`]);
+  });
+});
+
+describe('an export from C', () => {
+  it('of another asset than the native one: refused naming assetID, nothing sent', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const r = await h.call('cx_export', { to: devnet.localKey.x, amount: '1', assetID: 'GLD' });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toContain('assetID: the local signer exports only the native asset from C');
+    expect(issued(devnet)).toBe(0);
+  });
+
+  it("under a daily limit, to the key's own X address: previewed, issued, and says xvm_import completes it", async () => {
+    const devnet = await camino();
+    const h = await harness(devnet, { CHAIN_MCP_MAX_SPEND_PER_DAY: String(5n * CAM) });
+    const args = { to: devnet.localKey.x, amount: String(CAM), assetID: 'CAM' };
+    const p = await previewOf(h, 'cx_export', args);
+    expect(p.structured!.preview as string[]).toContain('Not done yet: xvm_import completes it (with txID of this export).');
+    const done = await h.call('cx_export', { ...args, confirm: p.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    const txID = String((done.structured!.result as { txID: string }).txID);
+    expect(done.text.split('\n')[0]).toBe(`Exported from C: issued once, txID ${txID}. Complete it with xvm_import {"to": "${args.to}", "sourceChain": "C", "txID": "${txID}"} once Accepted.`);
+    expect(requestsFor(devnet, 'avax.issueTx')).toBe(1);
   });
 });
