@@ -9,7 +9,7 @@ import {
   type Payment,
 } from '../tx-builders/index.js';
 import { formatCb58Id, isHexAddress, parseCb58Id, parseChainAddress, parseHexQuantity } from '../codec/index.js';
-import { attachCredentials, sha256, signedTxHex, type TransferableOutput, type TxChain, txIdOf, type Utxo } from '../codec/tx/index.js';
+import { attachCredentials, type CExportTx, type ExportTx, sha256, signedTxHex, type TransferableOutput, type TxChain, txIdOf, type Utxo } from '../codec/tx/index.js';
 import type { ToolContext } from '../core/tool.js';
 import { ChainMcpError, InputError } from '../errors.js';
 import type { LocalSigner } from '../signer/types.js';
@@ -64,8 +64,28 @@ export interface LocalSpend {
   details: Record<string, unknown>;
   /** The result text once issued (txIDs in step order). */
   done(txIDs: readonly string[]): string;
-  /** The tool's own output shape for the issued txIDs (complete: every step issued). */
+  /** The tool's own output shape for the issued txIDs (complete: every step issued; else see `stoppedResult`). */
   result(txIDs: readonly string[], complete: boolean): Record<string, unknown>;
+}
+
+/** How a spend stopped part way, as its answer's text says it. */
+export interface Stop {
+  /** The step (1-based) that did not complete. */
+  step: number;
+  status: 'failed' | 'unknown' | 'not_run';
+  /** Why, in the text's words. */
+  error: string;
+  /** The ID its signed bytes have, where they may have gone out (an unknown outcome). */
+  txID?: string;
+  /** What to do now. */
+  next: string;
+}
+
+/** `result(txIDs, false)` saying of the stopped step what the text says: failed, unknown (with its txID) or not run, and why. */
+export function stoppedResult(result: Record<string, unknown>, stop: Stop): Record<string, unknown> {
+  const steps = Array.isArray(result.steps) ? (result.steps as Array<Record<string, unknown>>) : [];
+  const said = (s: Record<string, unknown>) => ({ ...s, status: stop.status, ...(stop.txID ? { txID: stop.txID } : {}), error: stop.error });
+  return { ...result, steps: steps.map((s) => (s.step === stop.step ? said(s) : s)), next: stop.next };
 }
 
 export type Args = Record<string, unknown>;
@@ -105,7 +125,7 @@ export function built(fn: () => BuiltTx): BuiltTx {
     return fn();
   } catch (err) {
     if (err instanceof BuildError) {
-      throw new ChainMcpError('policy', `Cannot build this transaction: ${err.message} Nothing was sent.`, {
+      throw new ChainMcpError('policy', `Cannot build this transaction: ${err.message}. Nothing was sent.`, {
         hint: err.code === 'insufficient-funds' ? 'Check the unlocked balance with account_overview; deposited and bonded funds cannot be spent.' : 'Check account_overview and the arguments.',
       });
     }
@@ -139,9 +159,9 @@ async function atomicBaseFee(ctx: ToolContext, given: unknown): Promise<bigint> 
 
 /** The atomic UTXOs an export creates, as the destination chain will hold them (output index after the local outputs). */
 function exportedUtxos(built: BuiltTx, signed: Uint8Array): Utxo[] {
-  const u = built.unsigned;
+  // Only a transfer's export reaches here (buildExportTx or buildCExportTx).
+  const u = built.unsigned as ExportTx | CExportTx;
   const txID = parseCb58Id(txIdOf(signed));
-  if (u.kind !== 'export') return [];
   const local = 'outputs' in u ? u.outputs.length : 0;
   return u.exportedOutputs.map((o: TransferableOutput, i) => ({ txID, outputIndex: local + i, assetID: o.assetID, output: o.output }));
 }
@@ -202,21 +222,18 @@ const xSend = async (args: Args, ctx: ToolContext, env: LocalEnv, payments: Arra
   return built(() => buildBaseTx(env.build, { chain: 'X', utxos, payments: list, ...(memo ? { memo } : {}) }));
 };
 
-/** Where the tx's own txID is followed. */
-const follow = (chain: TxChain) => (chain === 'X' ? 'xvm_getTxStatus' : chain === 'C' ? 'cx_getAtomicTxStatus' : 'tx_status');
-
 export type LocalBuilder = (args: Args, ctx: ToolContext, env: LocalEnv) => Promise<LocalSpend>;
 
 /** The transfers the local signer builds itself, by tool name (Camino's own: camino.ts). */
 export const TRANSFER_BUILDERS: Record<string, LocalBuilder> = {
   xvm_send: async (args, ctx, env) => {
     const tx = await xSend(args, ctx, env, [{ assetID: args.assetID, amount: args.amount as bigint, to: String(args.to), field: 'to' }]);
-    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [], [], (ids) => `Sent on X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);
+    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [], [], (ids) => `Sent on X: issued once, txID ${ids[0]}. Follow it with xvm_getTxStatus {"txID": "${ids[0]}"}.`);
   },
   xvm_sendMultiple: async (args, ctx, env) => {
     const outputs = (args.outputs as Array<{ assetID: string; amount: bigint; to: string }>).map((o) => ({ assetID: o.assetID, amount: o.amount, to: o.to, field: 'outputs' }));
     const tx = await xSend(args, ctx, env, outputs);
-    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [], [], (ids) => `Sent ${outputs.length} payments on X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);
+    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [], [], (ids) => `Sent ${outputs.length} payments on X: issued once, txID ${ids[0]}. Follow it with xvm_getTxStatus {"txID": "${ids[0]}"}.`);
   },
   xvm_export: async (args, ctx, env) => {
     onlyOwn(env, args, 'X');
@@ -246,7 +263,7 @@ export const TRANSFER_BUILDERS: Record<string, LocalBuilder> = {
     const tx = built(() =>
       buildImportTx(env.build, { chain: 'X', source, atomicUtxos, ...(exportTxID ? { exportTxID: parseCb58Id(exportTxID) } : { all: true }), to: { addresses: [addressBytes('to', to)] } }),
     );
-    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [importScope(exportTxID)], [to], (ids) => `Imported into X: issued once, txID ${ids[0]}. Follow it with ${follow('X')} {"txID": "${ids[0]}"}.`);
+    return single(ctx, env, { chain: 'X', built: tx, bytes: tx.bytes }, [importScope(exportTxID)], [to], (ids) => `Imported into X: issued once, txID ${ids[0]}. Follow it with xvm_getTxStatus {"txID": "${ids[0]}"}.`);
   },
   cx_import: async (args, ctx, env) => {
     const source = importSource(env, String(args.sourceChain), ['X', 'P']) as 'X' | 'P';
@@ -257,7 +274,7 @@ export const TRANSFER_BUILDERS: Record<string, LocalBuilder> = {
     const tx = built(() => buildCImportTx(env.build, { source, atomicUtxos, ...(exportTxID ? { exportTxID: parseCb58Id(exportTxID) } : { all: true }), baseFeeWei, to: hexBytes(to) }));
     const mark = to.toLowerCase() === env.own.evm.toLowerCase() ? `${to} (your address)` : `${to} (cannot be checked as yours)`;
     return single(ctx, env, { chain: 'C', built: tx, bytes: tx.bytes }, [importScope(exportTxID), `Credited to: ${mark}`], [to], (ids) =>
-      `Imported into C: issued once, txID ${ids[0]}. Follow it with ${follow('C')} {"txID": "${ids[0]}"}.`,
+      `Imported into C: issued once, txID ${ids[0]}. Follow it with cx_getAtomicTxStatus {"txID": "${ids[0]}"}.`,
     );
   },
   cx_export: async (args, ctx, env) => {
@@ -378,7 +395,6 @@ async function buildTransfer(args: Args, ctx: ToolContext, env: LocalEnv): Promi
         { step: 1, action: 'export', chain: from, status: ids[0] ? 'issued' : 'not_run', ...(ids[0] ? { txID: ids[0] } : {}) },
         { step: 2, action: 'import', chain: to.chain, status: ids[1] ? 'issued' : 'not_run', ...(ids[1] ? { txID: ids[1] } : {}) },
       ],
-      ...(complete ? {} : { next: `Import the export's outputs later with its txID ${ids[0]}.` }),
     }),
   };
 }

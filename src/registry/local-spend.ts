@@ -136,7 +136,7 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
   const { config, log } = services;
   const { confirm, ...args } = input;
   // Loaded only when a spend is built: the codec, the builders and the curve stay out of the start.
-  const { LockedForBuild, signStep } = await import('../local/spends.js');
+  const { LockedForBuild, signStep, stoppedResult } = await import('../local/spends.js');
   const { countedTotal, keptOutflow } = await import('../local/outflow.js');
   const { spendHead } = await import('../local/intent.js');
   const { LOCAL_BUILDERS } = await import('../local/builders.js');
@@ -322,9 +322,11 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
         const status = await awaitAccepted(ctx, steps[n - 1]!.chain, txIDs[n - 1]!);
         if (status !== 'Accepted' && status !== 'Committed') {
           log.warn({ audit: 'partial', ...audit, step: n + 1, status }, 'spend stopped part way');
+          const next = status === 'Rejected' || status === 'Dropped' ? 'Nothing left the source chain.' : `Import its outputs later with txID ${txIDs[n - 1]}.`;
+          const stop = { step: n + 1, status: 'not_run' as const, error: `not sent: step ${n} is ${status}`, next };
           return textResult(
-            `Step ${n} was issued once (txID ${txIDs[n - 1]}) but is ${status}; step ${n + 1} was not sent. ${status === 'Rejected' || status === 'Dropped' ? 'Nothing left the source chain.' : `Import its outputs later with txID ${txIDs[n - 1]}.`}`,
-            { status: 'issued', preview: record.lines, result: record.spend.result(txIDs, false), ...(approvedBy ? { approvedBy } : {}) },
+            `Step ${n} was issued once (txID ${txIDs[n - 1]}) but is ${status}; step ${n + 1} was not sent. ${next}`,
+            { status: 'issued', preview: record.lines, result: stoppedResult(record.spend.result(txIDs, false), stop), ...(approvedBy ? { approvedBy } : {}) },
             config,
           );
         }
@@ -346,9 +348,15 @@ export async function callLocalSpend(services: Services, tool: ToolDef, input: R
       if (n === 0 && !lost) await services.ledger.release(reserved).catch((e: unknown) => log.warn({ err: (e as Error).message }, 'daily total: reservation not released'));
       if (n > 0) {
         log.warn({ audit: lost ? 'unknown_outcome' : 'failed', ...audit, step: n + 1, kind: error.kind }, 'spend stopped part way');
+        // Sent with an unknown outcome, the import may have taken the exported funds already.
+        const why = error.message.replace(/\.$/, '');
+        const later = `wait on the destination chain: import them with their export's txID ${txIDs[0]}.`;
+        const stop = lost
+          ? { step: n + 1, status: 'unknown' as const, txID: expected, error: why, next: `Check step ${n + 1} first (tx_status ${expected}); if it did not go through, the exported funds ${later}` }
+          : { step: n + 1, status: 'failed' as const, error: why, next: `The exported funds ${later}` };
         return textResult(
-          `Step 1 was issued once (txID ${txIDs[0]}); step ${n + 1} ${lost ? 'has an unknown outcome' : `failed: ${error.message}`}. It is not retried. The exported funds wait on the destination chain: import them with their export's txID ${txIDs[0]}.`,
-          { status: 'issued', preview: record.lines, result: record.spend.result(txIDs, false), ...(approvedBy ? { approvedBy } : {}) },
+          `Step 1 was issued once (txID ${txIDs[0]}); step ${n + 1} ${lost ? `(txID ${expected}) has an unknown outcome` : 'failed'}: ${why}. It is not retried. ${stop.next}`,
+          { status: 'issued', preview: record.lines, result: stoppedResult(record.spend.result(txIDs, false), stop), ...(approvedBy ? { approvedBy } : {}) },
           config,
         );
       }

@@ -217,8 +217,9 @@ describe('an issue whose outcome is unknown is never offered again', () => {
 
   it("a transfer whose import gets a garbled answer: step 1's txID, step 2 unknown, not retried; a refused import says it failed", async () => {
     const to = `C-${devnet.localKey.x.slice(2)}`;
+    let importID = '';
     devnet.router.on('/ext/bc/C/cx', 'cx.issueTx', (p: Params) => {
-      issueTx(devnet.state, p, 'C');
+      importID = issueTx(devnet.state, p, 'C').txID;
       return { result: 'sent' };
     });
     const h = await harness();
@@ -227,9 +228,23 @@ describe('an issue whose outcome is unknown is never offered again', () => {
     const done = await h.call('transfer', { to, amount: '1 CAM', confirm: p.structured!.confirmationId });
     expect(done.isError, done.text).toBe(false);
     expect(done.structured?.status).toBe('issued');
+    // The import's ID is the one its signed bytes have: the simulator took them.
+    expect(importID).not.toBe('');
+    const check = `Check step 2 first (tx_status ${importID}); if it did not go through, the exported funds wait on the destination chain: import them with their export's txID ${exportID}.`;
     expect(done.text.split('\n')[0]).toBe(
-      `Step 1 was issued once (txID ${exportID}); step 2 has an unknown outcome. It is not retried. The exported funds wait on the destination chain: import them with their export's txID ${exportID}.`,
+      `Step 1 was issued once (txID ${exportID}); step 2 (txID ${importID}) has an unknown outcome: The node answered cx.issueTx without a txID. It is not retried. ${check}`,
     );
+    // The structured result says the same as the text: step 2 unknown, with its txID; not complete.
+    expect((done.structured!.result as Record<string, unknown>)).toEqual({
+      route: 'X->C',
+      complete: false,
+      txID: exportID,
+      steps: [
+        { step: 1, action: 'export', chain: 'X', status: 'issued', txID: exportID },
+        { step: 2, action: 'import', chain: 'C', status: 'unknown', txID: importID, error: 'The node answered cx.issueTx without a txID' },
+      ],
+      next: check,
+    });
     expect(requestsFor(devnet, 'avax.issueTx')).toBe(1);
 
     devnet.router.on('/ext/bc/C/cx', 'cx.issueTx', () => {
@@ -238,9 +253,14 @@ describe('an issue whose outcome is unknown is never offered again', () => {
     const q = await preview(h, 'transfer', { to, amount: '1 CAM' });
     const second = (q.structured!.details as { exportTxID: string }).exportTxID;
     const failed = await h.call('transfer', { to, amount: '1 CAM', confirm: q.structured!.confirmationId });
-    expect(failed.text.split('\n')[0]).toBe(
-      `Step 1 was issued once (txID ${second}); step 2 failed: The node refused avax.issueTx: import refused. It is not retried. The exported funds wait on the destination chain: import them with their export's txID ${second}.`,
-    );
+    const later = `The exported funds wait on the destination chain: import them with their export's txID ${second}.`;
+    expect(failed.text.split('\n')[0]).toBe(`Step 1 was issued once (txID ${second}); step 2 failed: The node refused avax.issueTx: import refused. It is not retried. ${later}`);
+    // Failed, as the text says, with the node's reason; no txID: nothing went through.
+    expect((failed.structured!.result as { steps: unknown[] }).steps).toEqual([
+      { step: 1, action: 'export', chain: 'X', status: 'issued', txID: second },
+      { step: 2, action: 'import', chain: 'C', status: 'failed', error: 'The node refused avax.issueTx: import refused' },
+    ]);
+    expect(failed.structured!.result).toMatchObject({ complete: false, txID: second, next: later });
   });
 });
 
@@ -298,7 +318,11 @@ describe("a transfer's import waits for its export", () => {
     // The structured result says the same: not complete, the import not run.
     expect(done.structured).toMatchObject({
       status: 'issued',
-      result: { complete: false, steps: [{ step: 1, status: 'issued', txID: exportID }, { step: 2, status: 'not_run' }] },
+      result: {
+        complete: false,
+        steps: [{ step: 1, status: 'issued', txID: exportID }, { step: 2, status: 'not_run', error: 'not sent: step 1 is Processing' }],
+        next: `Import its outputs later with txID ${exportID}.`,
+      },
     });
     expect(h.logs.some((l) => l.includes('"audit":"partial"') && l.includes('"status":"Processing"') && l.includes('"step":2'))).toBe(true);
     expect(requestsFor(devnet, 'avax.issueTx')).toBe(0);
@@ -468,7 +492,11 @@ describe('a transfer the human approved that stops part way', () => {
     expect(done.structured).toMatchObject({
       status: 'issued',
       approvedBy: 'form-elicitation',
-      result: { complete: false, steps: [{ step: 1, status: 'issued', txID: exportID }, { step: 2, status: 'not_run' }] },
+      result: {
+        complete: false,
+        steps: [{ step: 1, status: 'issued', txID: exportID }, { step: 2, status: 'not_run', error: 'not sent: step 1 is Rejected' }],
+        next: 'Nothing left the source chain.',
+      },
     });
     expect(requestsFor(devnet, 'avax.issueTx')).toBe(0);
   });
@@ -481,6 +509,7 @@ describe('a transfer the human approved that stops part way', () => {
     expect(done.text.split('\n')[0]).toMatch(new RegExp(`^Step 1 was issued once \\(txID ${exportID}\\); step 2 failed: `));
     expect(done.structured).toMatchObject({ status: 'issued', approvedBy: 'form-elicitation', result: { complete: false } });
     expect((done.structured!.result as { steps: unknown[] }).steps[0]).toMatchObject({ step: 1, status: 'issued', txID: exportID });
+    expect((done.structured!.result as { steps: unknown[] }).steps[1]).toEqual({ step: 2, action: 'import', chain: 'C', status: 'failed', error: 'The node refused avax.issueTx: import refused' });
     expect(requestsFor(devnet, 'avax.issueTx')).toBe(1);
   });
 });
@@ -529,7 +558,7 @@ describe("the key's own addresses under a limit", () => {
     expect(theirs.text.split('\n')[0]).toContain(`Refused: ${alice().x} is not one of the keystore user's addresses`);
     // The key's own X address passes the rule; the build then finds nothing waiting on X from C.
     const mine = await h.call('xvm_import', { to: devnet.localKey.x, sourceChain: 'C' });
-    expect(mine.text.split('\n')[0]).toBe('Cannot build this transaction: nothing the key can import waiting in atomic memory Nothing was sent.');
+    expect(mine.text.split('\n')[0]).toBe('Cannot build this transaction: nothing the key can import waiting in atomic memory. Nothing was sent.');
     expect(issued()).toBe(before);
   });
 });

@@ -1,0 +1,197 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Devnet, startDevnet } from '../../src/devnet/index.js';
+import { HttpFault } from '../../src/devnet/rpc.js';
+import { localKeyFolder } from '../helpers/local-key.js';
+import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+
+/**
+ * What src/local/spends.ts promises a caller of the local signer's builders (issue 44, Stryker's
+ * survivors of that file): a build the key cannot make says why and what to check, the node's
+ * C-Chain reads a spend is built from are asked as the spec has them and retried when the node is
+ * busy, as reads are. Each test drives the MCP protocol against the simulator.
+ */
+
+const CAM = 1_000_000_000n;
+const PASSPHRASE = 'correct horse battery staple 45';
+const ISSUES = ['avm.issueTx', 'platform.issueTx', 'avax.issueTx', 'eth_sendRawTransaction'];
+
+let dir: string;
+const open: Array<{ close(): Promise<void> }> = [];
+
+beforeAll(async () => {
+  dir = await localKeyFolder('chain-mcp-local-spends-', PASSPHRASE);
+});
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function previewOf(h: SpendHarness, tool: string, args: Record<string, unknown>): Promise<SpendCall> {
+  const p = await h.call(tool, args);
+  expect(p.isError, p.text).toBe(false);
+  expect(p.structured?.status).toBe('preview');
+  return p;
+}
+
+async function camino(): Promise<Devnet> {
+  const devnet = await startDevnet({ dialect: 'camino' });
+  devnet.router.record = true;
+  open.push(devnet);
+  return devnet;
+}
+
+async function harness(devnet: Devnet, env: Record<string, string> = {}): Promise<SpendHarness> {
+  const h = await spendHarness(devnet, {
+    env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
+  });
+  open.push(h);
+  return h;
+}
+
+const issued = (devnet: Devnet) => ISSUES.reduce((s, m) => s + requestsFor(devnet, m), 0);
+const C_PATHS = (devnet: Devnet) => ['/ext/bc/C/rpc', `/ext/bc/${devnet.state.chains.C}/rpc`];
+
+/** The C-Chain EVM requests the node received, method and params, in order. */
+function evmRequests(devnet: Devnet): Array<{ method: string; params: unknown }> {
+  return devnet.router.requests
+    .filter((r) => C_PATHS(devnet).includes(r.path))
+    .flatMap((r) => (Array.isArray(r.body) ? r.body : [r.body]) as Array<{ method: string; params: unknown }>)
+    .map((b) => ({ method: b.method, params: b.params }));
+}
+
+describe('a transaction the key cannot build', () => {
+  it('more than the key holds: why, and that deposited and bonded funds cannot be spent; nothing sent', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const r: SpendCall = await h.call('xvm_send', { to: devnet.state.users.get('alice')!.keys[0]!.x, amount: String(1_000_000_000n * CAM), assetID: 'CAM' });
+    expect(r.isError).toBe(true);
+    const [first, ...rest] = r.text.split('\n');
+    expect(first).toMatch(/^Cannot build this transaction: insufficient funds on X: .+\. Nothing was sent\.$/);
+    expect(rest).toContain('What to try: Check the unlocked balance with account_overview; deposited and bonded funds cannot be spent.');
+    expect(issued(devnet)).toBe(0);
+  });
+
+  it('nothing to import: why, and to check the account and the arguments; nothing sent', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const r = await h.call('xvm_import', { to: devnet.localKey.x, sourceChain: 'P' });
+    expect(r.isError).toBe(true);
+    const [first, ...rest] = r.text.split('\n');
+    expect(first).toMatch(/^Cannot build this transaction: .+\. Nothing was sent\.$/);
+    expect(first).not.toContain('insufficient funds');
+    expect(rest).toContain('What to try: Check account_overview and the arguments.');
+    expect(issued(devnet)).toBe(0);
+  });
+});
+
+describe("the node's C-Chain reads a spend is built from", () => {
+  it('an export from C asks each as the spec has it, and a busy node (503 once) is asked again: the preview is built', async () => {
+    const devnet = await camino();
+    let busy = 1;
+    devnet.router.authorize = () => {
+      if ((devnet.router.requests.at(-1)?.body as { method?: string } | undefined)?.method === 'eth_baseFee' && busy-- > 0) throw new HttpFault(503, 'busy');
+    };
+    const h = await harness(devnet);
+    const evm = (await h.call('cx_export', { to: devnet.localKey.x, amount: String(CAM), assetID: 'CAM' })) as SpendCall;
+    expect(evm.isError, evm.text).toBe(false);
+    expect(evm.structured?.status).toBe('preview');
+    const seen = evmRequests(devnet).map((r) => ({ method: r.method, params: JSON.parse(JSON.stringify(r.params ?? null).toLowerCase()) }));
+    const key = devnet.localKey.c.toLowerCase();
+    // eth_baseFee takes no parameters; the key's nonce and balance are read at the latest block.
+    expect(seen.filter((r) => r.method === 'eth_baseFee')).toEqual([
+      { method: 'eth_baseFee', params: [] },
+      { method: 'eth_baseFee', params: [] },
+    ]);
+    expect(seen).toContainEqual({ method: 'eth_getTransactionCount', params: [key, 'latest'] });
+    expect(seen).toContainEqual({ method: 'eth_getBalance', params: [key, 'latest'] });
+    expect(issued(devnet)).toBe(0);
+  });
+});
+
+describe('a one-transaction preview', () => {
+  it('heads with the network and the key (no EVM chain ID off the EVM), and its details name the hash the approval line names', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const p = await h.call('xvm_send', { to: devnet.state.users.get('alice')!.keys[0]!.x, amount: String(CAM), assetID: 'CAM' });
+    expect(p.isError, p.text).toBe(false);
+    const lines = p.structured!.preview as string[];
+    const head = lines.find((l) => l.startsWith('Network: '));
+    expect(head).toMatch(new RegExp(`^Network: \\d+ \\(prefix [a-z]+\\); signer: the local key \\(${devnet.localKey.x}, 0x[0-9a-fA-F]{40}\\)$`));
+    const approves = lines.find((l) => l.startsWith('Tx approves exactly: sha256 '));
+    const sha = /sha256 (?:0x)?([0-9a-f]{64}) /.exec(approves ?? '')?.[1];
+    expect(sha).toBeDefined();
+    expect((p.structured!.details as { unsignedSha256: string[] }).unsignedSha256).toEqual([sha]);
+    expect(issued(devnet)).toBe(0);
+  });
+});
+
+describe('an import into C, issued', () => {
+  it('says where to follow it: cx_getAtomicTxStatus with its txID, which the node knows as Accepted', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const args = { to: `C-${devnet.localKey.x.slice(2)}`, amount: String(2n * CAM), assetID: 'CAM' };
+    const exp = await h.call('xvm_export', args);
+    const sent = await h.call('xvm_export', { ...args, confirm: exp.structured!.confirmationId });
+    expect(sent.isError, sent.text).toBe(false);
+    const exportID = String((sent.structured!.result as { txID: string }).txID);
+    const imp = { to: devnet.localKey.c, sourceChain: 'X', txID: exportID };
+    const p = await h.call('cx_import', imp);
+    expect(p.isError, p.text).toBe(false);
+    const done = await h.call('cx_import', { ...imp, confirm: p.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    const txID = String((done.structured!.result as { txID: string }).txID);
+    expect(done.text.split('\n')[0]).toBe(`Imported into C: issued once, txID ${txID}. Follow it with cx_getAtomicTxStatus {"txID": "${txID}"}.`);
+    expect(devnet.state.txs.get(txID)?.status).toBe('Accepted');
+  });
+});
+
+describe('a send to the key\'s own X address', () => {
+  it('previews the decoded tx and nothing after its approval line (no memo, no stranger)', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const lines = (await previewOf(h, 'xvm_send', { to: devnet.localKey.x, amount: String(CAM), assetID: 'CAM' })).structured!.preview as string[];
+    expect(lines.at(-1)).toMatch(/^Tx approves exactly: sha256 /);
+  });
+});
+
+describe('an import into C credits a 0x address', () => {
+  it("marks the key's own (given in any case) as yours, and another as one that cannot be checked", async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const key = devnet.localKey;
+    const exp = await h.call('xvm_export', { to: `C-${key.x.slice(2)}`, amount: String(2n * CAM), assetID: 'CAM' });
+    expect((await h.call('xvm_export', { to: `C-${key.x.slice(2)}`, amount: String(2n * CAM), assetID: 'CAM', confirm: exp.structured!.confirmationId })).isError).toBe(false);
+    const credited = async (to: string) => ((await previewOf(h, 'cx_import', { to, sourceChain: 'X' })).structured!.preview as string[]).filter((l) => l.startsWith('Credited to: '));
+    expect(await credited(key.c.toLowerCase())).toEqual([`Credited to: ${key.c.toLowerCase()} (your address)`]);
+    const upper = `0x${key.c.slice(2).toUpperCase()}`;
+    expect(await credited(upper)).toEqual([`Credited to: ${upper} (your address)`]);
+    const other = '0x00000000000000000000000000000000000000a1';
+    expect(await credited(other)).toEqual([`Credited to: ${other} (cannot be checked as yours)`]);
+  });
+});
+
+describe('an export from C', () => {
+  it('of another asset than the native one: refused naming assetID, nothing sent', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const r = await h.call('cx_export', { to: devnet.localKey.x, amount: '1', assetID: 'GLD' });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toContain('assetID: the local signer exports only the native asset from C');
+    expect(issued(devnet)).toBe(0);
+  });
+
+  it("under a daily limit, to the key's own X address: previewed, issued, and says xvm_import completes it", async () => {
+    const devnet = await camino();
+    const h = await harness(devnet, { CHAIN_MCP_MAX_SPEND_PER_DAY: String(5n * CAM) });
+    const args = { to: devnet.localKey.x, amount: String(CAM), assetID: 'CAM' };
+    const p = await previewOf(h, 'cx_export', args);
+    expect(p.structured!.preview as string[]).toContain('Not done yet: xvm_import completes it (with txID of this export).');
+    const done = await h.call('cx_export', { ...args, confirm: p.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    const txID = String((done.structured!.result as { txID: string }).txID);
+    expect(done.text.split('\n')[0]).toBe(`Exported from C: issued once, txID ${txID}. Complete it with xvm_import {"to": "${args.to}", "sourceChain": "C", "txID": "${txID}"} once Accepted.`);
+    expect(requestsFor(devnet, 'avax.issueTx')).toBe(1);
+  });
+});
