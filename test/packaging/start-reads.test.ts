@@ -71,6 +71,16 @@ describe('the bin is split: a read-only stdio start reads only what answers init
     for (const f of holders) expect(spending.files).toContain(f);
   }, 60_000);
 
+  it('at the default log level, where nothing is logged before the answer, leaves pino and its streams unread', async () => {
+    const info = await startReads(BIN, { CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9' });
+    expect(JSON.parse(info.answer)).toMatchObject({ id: 1, result: { serverInfo: { name: 'chain-mcp' } } });
+    for (const marker of [/function SonicBoom\(/, /function createLogger\(/]) {
+      const holders = chunksWith(marker);
+      expect(holders.length, String(marker)).toBeGreaterThan(0);
+      for (const f of holders) expect(info.files, `${marker} is in ${f}`).not.toContain(f);
+    }
+  }, 60_000);
+
   it('leaves the simulator, the HTTP server and the catalogue unread', () => {
     for (const marker of [/function startDevnet\(/, /function serveHttp\(/, /defineTool\(\{name:"platform_getCurrentValidators"/]) {
       const holders = chunksWith(marker);
