@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
+import { loadCatalogue } from './catalogue/load.js';
 import { ConfigError, checkHttpConfig, checkToolNames, defaultPasskeyFile, fileWarnings, HELP, keyFilePath, loadConfig, namesToCheck, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
 import type { Config } from './core/config.js';
 import { type LazyLogger, lazyLogger } from './lazy-log.js';
@@ -58,7 +59,6 @@ async function main(): Promise<void> {
   const config = loadConfig(env);
   if (namesToCheck(config)) {
     // Only then is the catalogue loaded before initialize: a start without the lists stays fast.
-    const { loadCatalogue } = await import('./catalogue/load.js');
     checkToolNames(config, (await loadCatalogue()).map((t) => t.name));
   }
   // Under --check the report says everything a log line would, and log lines on the same
