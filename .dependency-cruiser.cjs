@@ -13,7 +13,7 @@ const LAYERS = [
   ['tx-builders', '^src/tx-builders/'],
   ['signer', '^src/signer/'],
   ['state', '^src/state/|^src/confirm\\.ts$'],
-  ['config', '^src/(config|settings)\\.ts$'],
+  ['config', '^src/(config|settings|help)\\.ts$'],
   ['base', '^src/(core|transport|codec)/|^src/(wire|errors|log|lazy-log|redact|version|compile-cache)\\.ts$'],
 ];
 

@@ -8,7 +8,6 @@ import { isHexAddress, parseChainAddress, parseUnits } from './codec/index.js';
 import { nearest } from './core/nearest.js';
 import { openModeTrouble, unreadableTrouble, windowsPathTrouble } from './core/files.js';
 import { DEFAULT_OFF, TOOLSETS, type Toolset } from './core/toolsets.js';
-import { SETTINGS, shortMeaning } from './settings.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
 import type { Config, StateSetting } from './core/config.js';
 
@@ -466,33 +465,6 @@ export const FLAGS: readonly Flag[] = [
   { name: 'help', type: 'boolean', short: 'h', help: 'print this help' },
   { name: 'version', type: 'boolean', short: 'v', help: 'print the version' },
 ];
-
-function helpRow(left: string, help: string): string {
-  const [first, ...more] = help.split('\n');
-  const pad = ' '.repeat(24);
-  // A flag too long for the column gets its text on the next line rather than touching it.
-  const head = left.length < 21 ? [`  ${left.padEnd(22)}${first}`] : [`  ${left}`, `${pad}${first}`];
-  return [...head, ...more.map((line) => `${pad}${line}`)].join('\n');
-}
-
-export const HELP = [
-  'chain-mcp: MCP server for a blockchain node and its indexer',
-  '',
-  'Usage: chain-mcp [--http [--port N]] [--devnet] [options]',
-  '       chain-mcp passkey add [--name TEXT] [--port N]   register the passkey that guards approval links (in a terminal)',
-  '       chain-mcp key new | key import | key show [--network NAME]   make, import or show the local key (in a terminal)',
-  '',
-  helpRow('(no flags)', 'serve MCP on stdio'),
-  ...FLAGS.map((f) => helpRow(`${f.short ? `-${f.short}, ` : ''}--${f.name}${f.arg ? ` ${f.arg}` : ''}`, f.help)),
-  '',
-  'Variables (details and examples: docs/configuration.md in the source repository):',
-  ...SETTINGS.map((s) => helpRow(s.env, `${shortMeaning(s.meaning)}${s.default === 'unset' ? '' : ` (default ${s.default})`}`)),
-  '',
-  'Secrets (tokens, passwords, the admin secret) are never shown; the keystore password and the auth',
-  'token and password, the state key and the state URL can come from a *_FILE instead of the environment.',
-  "The key's passphrase is typed on the unlock page (or read from CHAIN_MCP_KEY_PASSPHRASE_FILE), never",
-  'taken from the environment.',
-].join('\n');
 
 /** The parseArgs options, from the table. */
 export function cliOptions(): Record<string, { type: 'boolean' | 'string'; short?: string }> {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
 import { loadCatalogue } from './catalogue/load.js';
-import { ConfigError, checkHttpConfig, checkToolNames, defaultPasskeyFile, fileWarnings, HELP, keyFilePath, loadConfig, namesToCheck, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
+import { ConfigError, checkHttpConfig, checkToolNames, defaultPasskeyFile, fileWarnings, keyFilePath, loadConfig, namesToCheck, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
 import type { Config } from './core/config.js';
 import { type LazyLogger, lazyLogger } from './lazy-log.js';
 import { buildServer, createServices, loadCallPath } from './server.js';
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   if (process.argv[2] === 'key') return (await import('./signer/cli.js')).keyCommand(process.argv.slice(3), process.env);
   const { cli, env } = parseCli(process.argv.slice(2), process.env);
   if (cli.help) {
-    process.stdout.write(`${HELP}\n`);
+    process.stdout.write(`${(await import('./help.js')).HELP}\n`);
     return;
   }
   if (cli.version) {
