@@ -18,7 +18,12 @@ export interface LazyLoggerOptions {
   now?: () => number;
   /** Told when the logger cannot be loaded (a broken install); default one line on stderr. */
   failed?: (err: Error) => void;
+  /** How long settled() waits for pino's stream at most (a stderr nobody reads never drains). */
+  flushWaitMs?: number;
 }
+
+/** settled()'s bound on the wait for pino's stream: a shutdown is never held by its logs for longer. */
+export const FLUSH_WAIT_MS = 1000;
 
 /**
  * A logger that loads pino with its first line at an enabled level instead of at start: pino and
@@ -75,7 +80,15 @@ export function lazyLogger(level: string, secrets: readonly string[], opts: Lazy
     // stderr is written asynchronously: a process that exits right after a line could lose it.
     settled: async () => {
       await loading;
-      await new Promise<void>((resolve) => (flush ? flush(() => resolve()) : resolve()));
+      const drain = flush;
+      if (!drain) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, opts.flushWaitMs ?? FLUSH_WAIT_MS);
+        drain(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
     },
   };
 }

@@ -115,6 +115,17 @@ describe('lazyLogger', () => {
     expect(lines).toHaveLength(1);
   });
 
+  it('settled does not wait for ever on a stream that never drains (a stderr nobody reads)', async () => {
+    const lines: string[] = [];
+    // flush never calls back: without the bound, settled (and the shutdown awaiting it) would hang
+    // and this test would time out.
+    const destination = { write: (line: string) => void lines.push(line), flush: () => undefined };
+    const log = lazyLogger('info', [], { load: async () => ({ createLogger }), destination, flushWaitMs: 5 });
+    log.info('stuck');
+    await log.settled();
+    expect(lines).toHaveLength(1);
+  });
+
   it('a logger that cannot be loaded says so once and drops its lines; the process goes on', async () => {
     const failures: string[] = [];
     const log = lazyLogger('info', [], {
