@@ -8,7 +8,6 @@ import { isHexAddress, parseChainAddress, parseUnits } from './codec/index.js';
 import { nearest } from './core/nearest.js';
 import { openModeTrouble, unreadableTrouble, windowsPathTrouble } from './core/files.js';
 import { DEFAULT_OFF, TOOLSETS, type Toolset } from './core/toolsets.js';
-import { SETTINGS, shortMeaning } from './settings.js';
 import { parseWireSetting, type WireSetting } from './wire.js';
 import type { Config, StateSetting } from './core/config.js';
 
@@ -139,9 +138,10 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const boolText = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''], { error: 'expected true or false' })
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const boolText = () =>
+  z
+      .enum(['true', 'false', '1', '0', 'yes', 'no', ''], { error: 'expected true or false' })
+    .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const url = (what: string) =>
   z
@@ -157,9 +157,8 @@ const url = (what: string) =>
     }, `expected an http:// or https:// URL of the ${what}`)
     .transform((v) => v.replace(/\/+$/, ''));
 
-const nameList = z
-  .string()
-  .transform((v) =>
+const nameList = () =>
+  z.string().transform((v) =>
     v
       .split(',')
       .map((s) => s.trim())
@@ -174,24 +173,25 @@ const UNIT_NOTE = '1 CAM = 1000000000 nCAM';
  * An amount limit: nCAM digits (`1500000000`), or a display amount with its unit (`1.5 CAM`,
  * `1500000000 nCAM`). The node is not asked at start, so only the native asset's units are known.
  */
-const amountLimit = z
-  .string()
-  .trim()
-  .transform((v, ctx) => {
-    const m = /^(\d+(?:\.\d+)?)\s*(CAM|nCAM)?$/i.exec(v);
-    const unit = m?.[2]?.toLowerCase();
-    if (!m || (unit !== 'cam' && m[1]!.includes('.'))) {
-      ctx.addIssue({ code: 'custom', message: `expected nCAM digits or a display amount such as "1.5 CAM" (${UNIT_NOTE})` });
-      return z.NEVER;
-    }
-    try {
-      return unit === 'cam' ? parseUnits(m[1]!, NATIVE_DECIMALS) : BigInt(m[1]!);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: `expected at most 9 decimals of CAM (${UNIT_NOTE})` });
-      return z.NEVER;
-    }
-  })
-  .refine((v) => v < 2n ** 64n, 'expected a value that fits in 64 bits');
+const amountLimit = () =>
+  z
+    .string()
+    .trim()
+    .transform((v, ctx) => {
+      const m = /^(\d+(?:\.\d+)?)\s*(CAM|nCAM)?$/i.exec(v);
+      const unit = m?.[2]?.toLowerCase();
+      if (!m || (unit !== 'cam' && m[1]!.includes('.'))) {
+        ctx.addIssue({ code: 'custom', message: `expected nCAM digits or a display amount such as "1.5 CAM" (${UNIT_NOTE})` });
+        return z.NEVER;
+      }
+      try {
+        return unit === 'cam' ? parseUnits(m[1]!, NATIVE_DECIMALS) : BigInt(m[1]!);
+      } catch {
+        ctx.addIssue({ code: 'custom', message: `expected at most 9 decimals of CAM (${UNIT_NOTE})` });
+        return z.NEVER;
+      }
+    })
+    .refine((v) => v < 2n ** 64n, 'expected a value that fits in 64 bits');
 
 /** `; did you mean "x"?` when a real name is close to the typo, else nothing. */
 function didYouMean(typo: string, names: Iterable<string>): string {
@@ -202,45 +202,46 @@ function didYouMean(typo: string, names: Iterable<string>): string {
 /** Issues whose message already quotes the bad entry: the whole value is not repeated after it. */
 const NAMED = { named: true } as const;
 
-const toolsetList = nameList.superRefine((names, ctx) => {
-  for (const name of names) {
-    if (name !== 'all' && !(TOOLSETS as readonly string[]).includes(name)) {
-      ctx.addIssue({
-        code: 'custom',
-        params: NAMED,
-        message: `unknown toolset "${name}"${didYouMean(name, TOOLSETS)} (expected "all" or some of: ${TOOLSETS.join(', ')})`,
-      });
+const toolsetList = () =>
+  nameList().superRefine((names, ctx) => {
+    for (const name of names) {
+      if (name !== 'all' && !(TOOLSETS as readonly string[]).includes(name)) {
+        ctx.addIssue({
+          code: 'custom',
+          params: NAMED,
+          message: `unknown toolset "${name}"${didYouMean(name, TOOLSETS)} (expected "all" or some of: ${TOOLSETS.join(', ')})`,
+        });
+      }
     }
-  }
-});
+  });
 
 /**
  * Recipients as the spend guard compares them (spend/guard.ts): a chain address with its
  * X-/P-/C- prefix and a valid bech32 checksum, or a 0x EVM address. An entry in any other
  * form could never match a recipient, so the allow-list would silently refuse everything.
  */
-const recipientList = nameList.superRefine((entries, ctx) => {
-  for (const entry of entries) {
-    if (isHexAddress(entry)) continue;
-    try {
-      parseChainAddress(entry);
-    } catch (err) {
-      const why = /^0x/i.test(entry) ? 'expected 0x and 40 hex digits' : (err as Error).message;
-      ctx.addIssue({ code: 'custom', params: NAMED, message: `"${entry}" is not an address: ${why}` });
-      return;
+const recipientList = () =>
+  nameList().superRefine((entries, ctx) => {
+    for (const entry of entries) {
+      if (isHexAddress(entry)) continue;
+      try {
+        parseChainAddress(entry);
+      } catch (err) {
+        const why = /^0x/i.test(entry) ? 'expected 0x and 40 hex digits' : (err as Error).message;
+        ctx.addIssue({ code: 'custom', params: NAMED, message: `"${entry}" is not an address: ${why}` });
+        return;
+      }
     }
-  }
-});
+  });
 
 /** Environment variables (DESIGN section 1), each validated on its own so errors can name it. */
 /** A result budget in bytes, given as a whole number of at least `min`. */
-const byteBudget = (min: number, fallback: number) =>
+const byteBudget = (min: number) =>
   z
     .string()
     .regex(/^\d+$/, 'expected bytes as a whole number')
     .transform(Number)
-    .refine((n) => n >= min, `expected at least ${min} bytes`)
-    .default(fallback);
+    .refine((n) => n >= min, `expected at least ${min} bytes`);
 
 /**
  * Secrets are masked wherever they could show (src/redact.ts); one shorter than this would
@@ -261,14 +262,13 @@ function proxyEntry(entry: string): boolean {
   return prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
 }
 
-const wholeNumber = (what: string, min: number, max: number, fallback: number) =>
+const wholeNumber = (what: string, min: number, max: number) =>
   z
     .string()
     .trim()
     .regex(/^\d+$/, `expected ${what} as a whole number`)
     .transform(Number)
-    .refine((n) => n >= min && n <= max, `expected ${what} between ${min} and ${max}`)
-    .default(fallback);
+    .refine((n) => n >= min && n <= max, `expected ${what} between ${min} and ${max}`);
 
 /** `60/min` as points per duration in seconds (rate-limiter-flexible's terms). */
 function parseRate(text: string): { points: number; seconds: number; text: string } {
@@ -277,86 +277,121 @@ function parseRate(text: string): { points: number; seconds: number; text: strin
   return { points: Number(count), seconds, text };
 }
 
-const envSchema = z.object({
-  CHAIN_MCP_NODE_URL: url('node').default('http://127.0.0.1:9650'),
-  CHAIN_MCP_INDEXER_URL: url('indexer').optional(),
-  CHAIN_MCP_RUNNER_URL: url('network runner gateway').optional(),
-  CHAIN_MCP_RUNNER_EXEC_PATH: z.string().min(1).optional(),
-  CHAIN_MCP_AUTH_TOKEN: secretText().optional(),
-  CHAIN_MCP_AUTH_PASSWORD: secretText().optional(),
-  CHAIN_MCP_KEYSTORE_USER: z.string().min(1).max(1024, 'expected at most 1024 characters').optional(),
-  CHAIN_MCP_KEYSTORE_PASSWORD: secretText().optional(),
-  CHAIN_MCP_ADMIN_SECRET: secretText().optional(),
+/**
+ * Each variable's schema, built only when the variable is set: a start sets a few of these, and
+ * building and first running all of them cost a start about 8 ms (docs/benchmarks.md, "Cold start").
+ * An unset variable takes its value from ENV_DEFAULTS, or stays undefined.
+ */
+const ENV_FIELDS = {
+  CHAIN_MCP_NODE_URL: () => url('node'),
+  CHAIN_MCP_INDEXER_URL: () => url('indexer'),
+  CHAIN_MCP_RUNNER_URL: () => url('network runner gateway'),
+  CHAIN_MCP_RUNNER_EXEC_PATH: () => z.string().min(1),
+  CHAIN_MCP_AUTH_TOKEN: () => secretText(),
+  CHAIN_MCP_AUTH_PASSWORD: () => secretText(),
+  CHAIN_MCP_KEYSTORE_USER: () => z.string().min(1).max(1024, 'expected at most 1024 characters'),
+  CHAIN_MCP_KEYSTORE_PASSWORD: () => secretText(),
+  CHAIN_MCP_ADMIN_SECRET: () => secretText(),
   // A bearer token guards every MCP call over --http: long enough not to be guessed.
-  CHAIN_MCP_HTTP_TOKEN: secretText(16).optional(),
-  CHAIN_MCP_HTTP_IDLE_MS: wholeNumber('milliseconds', 1000, 86_400_000, 30 * 60 * 1000),
-  CHAIN_MCP_HTTP_MAX_SESSIONS: wholeNumber('a session count', 1, 10_000, 32),
-  CHAIN_MCP_ALLOW_SPEND: boolText.default(false),
-  CHAIN_MCP_ALLOW_ADMIN: boolText.default(false),
-  CHAIN_MCP_DYNAMIC: boolText.default(false),
-  CHAIN_MCP_TOOLSETS: toolsetList.optional(),
-  CHAIN_MCP_TOOLS: nameList.optional(),
-  CHAIN_MCP_EXCLUDE_TOOLS: nameList.optional(),
-  CHAIN_MCP_MAX_SPEND: amountLimit.optional(),
-  CHAIN_MCP_MAX_SPEND_PER_DAY: amountLimit.optional(),
-  CHAIN_MCP_ALLOWED_RECIPIENTS: recipientList.optional(),
-  CHAIN_MCP_EXPECT_NETWORK_ID: z.string().trim().regex(/^\d+$/, 'expected a network ID such as 1000').optional(),
-  CHAIN_MCP_TIMEOUT_MS: z
-    .string()
-    .trim()
-    .regex(/^\d+$/, 'expected milliseconds as a whole number')
-    .transform(Number)
-    .refine((n) => n >= 100 && n <= 600_000, 'expected between 100 and 600000 milliseconds')
-    .default(15_000),
-  CHAIN_MCP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  CHAIN_MCP_MAX_OUTPUT_BYTES: byteBudget(1024, 8192),
-  CHAIN_MCP_MAX_STRUCTURED_BYTES: byteBudget(4096, 65_536),
-  CHAIN_MCP_WIRE_NAMES: z.string().optional(),
-  CHAIN_MCP_APPROVAL: z.enum(['human', 'confirm-id']).default('human'),
-  CHAIN_MCP_APPROVAL_LINK: z.enum(['passkey', 'plain']).default('passkey'),
-  CHAIN_MCP_STATE: z.string().trim().min(1).optional(),
-  CHAIN_MCP_STATE_KEY: z
-    .string()
-    .trim()
-    .regex(/^[0-9a-fA-F]{64}$/, 'expected 32 bytes as 64 hex digits (openssl rand -hex 32)')
-    .optional(),
-  CHAIN_MCP_PASSKEY_FILE: z.string().trim().min(1).optional(),
+  CHAIN_MCP_HTTP_TOKEN: () => secretText(16),
+  CHAIN_MCP_HTTP_IDLE_MS: () => wholeNumber('milliseconds', 1000, 86_400_000),
+  CHAIN_MCP_HTTP_MAX_SESSIONS: () => wholeNumber('a session count', 1, 10_000),
+  CHAIN_MCP_ALLOW_SPEND: () => boolText(),
+  CHAIN_MCP_ALLOW_ADMIN: () => boolText(),
+  CHAIN_MCP_DYNAMIC: () => boolText(),
+  CHAIN_MCP_TOOLSETS: () => toolsetList(),
+  CHAIN_MCP_TOOLS: () => nameList(),
+  CHAIN_MCP_EXCLUDE_TOOLS: () => nameList(),
+  CHAIN_MCP_MAX_SPEND: () => amountLimit(),
+  CHAIN_MCP_MAX_SPEND_PER_DAY: () => amountLimit(),
+  CHAIN_MCP_ALLOWED_RECIPIENTS: () => recipientList(),
+  CHAIN_MCP_EXPECT_NETWORK_ID: () => z.string().trim().regex(/^\d+$/, 'expected a network ID such as 1000'),
+  CHAIN_MCP_TIMEOUT_MS: () =>
+    z
+      .string()
+      .trim()
+      .regex(/^\d+$/, 'expected milliseconds as a whole number')
+      .transform(Number)
+      .refine((n) => n >= 100 && n <= 600_000, 'expected between 100 and 600000 milliseconds'),
+  CHAIN_MCP_LOG_LEVEL: () => z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+  CHAIN_MCP_MAX_OUTPUT_BYTES: () => byteBudget(1024),
+  CHAIN_MCP_MAX_STRUCTURED_BYTES: () => byteBudget(4096),
+  CHAIN_MCP_WIRE_NAMES: () => z.string(),
+  CHAIN_MCP_APPROVAL: () => z.enum(['human', 'confirm-id']),
+  CHAIN_MCP_APPROVAL_LINK: () => z.enum(['passkey', 'plain']),
+  CHAIN_MCP_STATE: () => z.string().trim().min(1),
+  CHAIN_MCP_STATE_KEY: () =>
+    z
+      .string()
+      .trim()
+      .regex(/^[0-9a-fA-F]{64}$/, 'expected 32 bytes as 64 hex digits (openssl rand -hex 32)'),
+  CHAIN_MCP_PASSKEY_FILE: () => z.string().trim().min(1),
   // The issuer is compared exactly with a token's `iss` (Auth0's ends in a slash), so it keeps its form.
-  CHAIN_MCP_OAUTH_ISSUER: z
-    .string()
-    .trim()
-    .refine((v) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(v), 'expected the issuer URL (http:// or https://, no query or fragment), as the identity provider names itself')
-    .optional(),
-  CHAIN_MCP_OAUTH_AUDIENCE: z.string().trim().min(1).optional(),
-  CHAIN_MCP_OAUTH_CLIENT_ID: z.string().trim().min(1).max(256, 'expected at most 256 characters').optional(),
-  CHAIN_MCP_PUBLIC_URL: z
-    .string()
-    .trim()
-    .refine((v) => /^https?:\/\/[^/?#]+\/[^?#]*[^/?#]$/.test(v), 'expected the MCP endpoint as clients reach it, such as https://chain.example.org/mcp (with its path, no query)')
-    .optional(),
-  CHAIN_MCP_RATE_LIMIT: z
-    .string()
-    .trim()
-    .regex(/^\d+\/(s|sec|min|h|hour)$/, 'expected requests per period, such as 60/min, 5/s or 1000/h')
-    .transform(parseRate)
-    .refine((r) => r.points >= 1 && r.points <= 1_000_000, 'expected between 1 and 1000000 requests per period')
-    .default({ points: 60, seconds: 60, text: '60/min' }),
-  CHAIN_MCP_TRUSTED_PROXIES: z
-    .string()
-    .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
-    .refine((list) => list.every(proxyEntry), 'expected IP addresses or networks separated by commas, such as 10.0.0.5,192.168.1.0/24,::1')
-    .optional(),
-  CHAIN_MCP_SIGNER: z.enum(['local', 'keystore']).optional(),
-  CHAIN_MCP_KEY_FILE: z.string().trim().min(1).optional(),
-  CHAIN_MCP_KEY_PASSPHRASE_FILE: z.string().trim().min(1).optional(),
-  CHAIN_MCP_KEY_IDLE_MINUTES: wholeNumber('minutes', 1, 1440, 15),
-  CHAIN_MCP_APPROVAL_WAIT_MS: z
-    .string()
-    .regex(/^\d+$/, 'expected milliseconds as a whole number')
-    .transform(Number)
-    .refine((n) => n <= 300_000, 'expected at most 300000 milliseconds (the approval expires after 5 minutes)')
-    .default(60_000),
-});
+  CHAIN_MCP_OAUTH_ISSUER: () =>
+    z
+      .string()
+      .trim()
+      .refine((v) => /^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(v), 'expected the issuer URL (http:// or https://, no query or fragment), as the identity provider names itself'),
+  CHAIN_MCP_OAUTH_AUDIENCE: () => z.string().trim().min(1),
+  CHAIN_MCP_OAUTH_CLIENT_ID: () => z.string().trim().min(1).max(256, 'expected at most 256 characters'),
+  CHAIN_MCP_PUBLIC_URL: () =>
+    z
+      .string()
+      .trim()
+      .refine((v) => /^https?:\/\/[^/?#]+\/[^?#]*[^/?#]$/.test(v), 'expected the MCP endpoint as clients reach it, such as https://chain.example.org/mcp (with its path, no query)'),
+  CHAIN_MCP_RATE_LIMIT: () =>
+    z
+      .string()
+      .trim()
+      .regex(/^\d+\/(s|sec|min|h|hour)$/, 'expected requests per period, such as 60/min, 5/s or 1000/h')
+      .transform(parseRate)
+      .refine((r) => r.points >= 1 && r.points <= 1_000_000, 'expected between 1 and 1000000 requests per period'),
+  CHAIN_MCP_TRUSTED_PROXIES: () =>
+    z
+      .string()
+      .transform((v) => v.split(',').map((p) => p.trim()).filter(Boolean))
+      .refine((list) => list.every(proxyEntry), 'expected IP addresses or networks separated by commas, such as 10.0.0.5,192.168.1.0/24,::1'),
+  CHAIN_MCP_SIGNER: () => z.enum(['local', 'keystore']),
+  CHAIN_MCP_KEY_FILE: () => z.string().trim().min(1),
+  CHAIN_MCP_KEY_PASSPHRASE_FILE: () => z.string().trim().min(1),
+  CHAIN_MCP_KEY_IDLE_MINUTES: () => wholeNumber('minutes', 1, 1440),
+  CHAIN_MCP_APPROVAL_WAIT_MS: () =>
+    z
+      .string()
+      .regex(/^\d+$/, 'expected milliseconds as a whole number')
+      .transform(Number)
+      .refine((n) => n <= 300_000, 'expected at most 300000 milliseconds (the approval expires after 5 minutes)'),
+};
+
+type EnvFields = typeof ENV_FIELDS;
+type EnvName = keyof EnvFields;
+/** A set variable's parsed value. */
+type EnvValue<K extends EnvName> = z.output<ReturnType<EnvFields[K]>>;
+
+/** What an unset variable means (documented in src/settings.ts). A fresh object each time: callers may keep it. */
+function envDefaults() {
+  return {
+    CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9650',
+    CHAIN_MCP_HTTP_IDLE_MS: 30 * 60 * 1000,
+    CHAIN_MCP_HTTP_MAX_SESSIONS: 32,
+    CHAIN_MCP_ALLOW_SPEND: false,
+    CHAIN_MCP_ALLOW_ADMIN: false,
+    CHAIN_MCP_DYNAMIC: false,
+    CHAIN_MCP_TIMEOUT_MS: 15_000,
+    CHAIN_MCP_LOG_LEVEL: 'info',
+    CHAIN_MCP_MAX_OUTPUT_BYTES: 8192,
+    CHAIN_MCP_MAX_STRUCTURED_BYTES: 65_536,
+    CHAIN_MCP_APPROVAL: 'human',
+    CHAIN_MCP_APPROVAL_LINK: 'passkey',
+    CHAIN_MCP_RATE_LIMIT: { points: 60, seconds: 60, text: '60/min' },
+    CHAIN_MCP_KEY_IDLE_MINUTES: 15,
+    CHAIN_MCP_APPROVAL_WAIT_MS: 60_000,
+  } satisfies { [K in EnvName]?: EnvValue<K> };
+}
+
+type EnvDefaults = ReturnType<typeof envDefaults>;
+/** The environment as loadConfig reads it: a value for every variable with a default, the others when set. */
+type Env = { [K in EnvName]: EnvValue<K> | (K extends keyof EnvDefaults ? never : undefined) };
 
 
 export interface Cli {
@@ -431,33 +466,6 @@ export const FLAGS: readonly Flag[] = [
   { name: 'version', type: 'boolean', short: 'v', help: 'print the version' },
 ];
 
-function helpRow(left: string, help: string): string {
-  const [first, ...more] = help.split('\n');
-  const pad = ' '.repeat(24);
-  // A flag too long for the column gets its text on the next line rather than touching it.
-  const head = left.length < 21 ? [`  ${left.padEnd(22)}${first}`] : [`  ${left}`, `${pad}${first}`];
-  return [...head, ...more.map((line) => `${pad}${line}`)].join('\n');
-}
-
-export const HELP = [
-  'chain-mcp: MCP server for a blockchain node and its indexer',
-  '',
-  'Usage: chain-mcp [--http [--port N]] [--devnet] [options]',
-  '       chain-mcp passkey add [--name TEXT] [--port N]   register the passkey that guards approval links (in a terminal)',
-  '       chain-mcp key new | key import | key show [--network NAME]   make, import or show the local key (in a terminal)',
-  '',
-  helpRow('(no flags)', 'serve MCP on stdio'),
-  ...FLAGS.map((f) => helpRow(`${f.short ? `-${f.short}, ` : ''}--${f.name}${f.arg ? ` ${f.arg}` : ''}`, f.help)),
-  '',
-  'Variables (details and examples: docs/configuration.md in the source repository):',
-  ...SETTINGS.map((s) => helpRow(s.env, `${shortMeaning(s.meaning)}${s.default === 'unset' ? '' : ` (default ${s.default})`}`)),
-  '',
-  'Secrets (tokens, passwords, the admin secret) are never shown; the keystore password and the auth',
-  'token and password, the state key and the state URL can come from a *_FILE instead of the environment.',
-  "The key's passphrase is typed on the unlock page (or read from CHAIN_MCP_KEY_PASSPHRASE_FILE), never",
-  'taken from the environment.',
-].join('\n');
-
 /** The parseArgs options, from the table. */
 export function cliOptions(): Record<string, { type: 'boolean' | 'string'; short?: string }> {
   return Object.fromEntries(FLAGS.map((f) => [f.name, f.short ? { type: f.type, short: f.short } : { type: f.type }]));
@@ -520,12 +528,13 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
   if (nodeUrlPath) throw new ConfigError(nodeUrlPath);
   const { env, fromEnv } = secretsFromFiles(rawEnv, isGiven(rawEnv));
   const given = isGiven(env);
-  const relevant = Object.fromEntries(
-    Object.keys(envSchema.shape)
-      .filter((k) => given(k) && (env[k] !== '' || k === 'CHAIN_MCP_ALLOW_SPEND' || k === 'CHAIN_MCP_ALLOW_ADMIN' || k === 'CHAIN_MCP_DYNAMIC'))
-      .map((k) => [k, env[k]]),
+  const set = (Object.keys(ENV_FIELDS) as EnvName[]).filter(
+    (k) => given(k) && (env[k] !== '' || k === 'CHAIN_MCP_ALLOW_SPEND' || k === 'CHAIN_MCP_ALLOW_ADMIN' || k === 'CHAIN_MCP_DYNAMIC'),
   );
-  const result = envSchema.safeParse(relevant);
+  // Only the set variables' schemas, in ENV_FIELDS' order (the first bad one is named). Parsed
+  // once, so without zod's compiled fast path, which costs more to build than it saves here.
+  const schema = z.object(Object.fromEntries(set.map((k) => [k, ENV_FIELDS[k]()])));
+  const result = schema.safeParse(Object.fromEntries(set.map((k) => [k, env[k]])), { jitless: true });
   if (!result.success) {
     const issue = result.error.issues[0]!;
     const name = String(issue.path[0] ?? 'configuration');
@@ -536,7 +545,7 @@ export function loadConfig(rawEnv: NodeJS.ProcessEnv): Config {
       issue.code === 'invalid_value' && issue.message.startsWith('Invalid') ? `expected one of ${issue.values.join(', ')}` : issue.message;
     throw new ConfigError(`${name}: ${message}${shown}`);
   }
-  const e = result.data;
+  const e = { ...envDefaults(), ...result.data } as Env;
   if ((e.CHAIN_MCP_KEYSTORE_USER === undefined) !== (e.CHAIN_MCP_KEYSTORE_PASSWORD === undefined)) {
     throw new ConfigError('CHAIN_MCP_KEYSTORE_USER and CHAIN_MCP_KEYSTORE_PASSWORD: set both or neither');
   }
@@ -676,9 +685,9 @@ export function checkHttpConfig(config: Config): void {
 }
 
 /**
- * `CHAIN_MCP_*` names that are settings but not in envSchema: the simulator's own, and the ones
+ * `CHAIN_MCP_*` names that are settings but not in ENV_FIELDS: the simulator's own, and the ones
  * other work adds to the schema (listed here so they are known before and after it lands; a
- * name in both places is harmless). Everything else comes from envSchema itself, so a variable
+ * name in both places is harmless). Everything else comes from ENV_FIELDS itself, so a variable
  * added there is known without touching this list.
  */
 const KNOWN_OUTSIDE_SCHEMA = [
@@ -692,7 +701,7 @@ const KNOWN_OUTSIDE_SCHEMA = [
 
 /** Every `CHAIN_MCP_*` name chain-mcp reads. */
 export function knownEnvNames(): ReadonlySet<string> {
-  return new Set([...Object.keys(envSchema.shape), ...KNOWN_OUTSIDE_SCHEMA]);
+  return new Set([...Object.keys(ENV_FIELDS), ...KNOWN_OUTSIDE_SCHEMA]);
 }
 
 /** One line per `CHAIN_MCP_*` name chain-mcp does not read (DESIGN 7: unknown names warn, they do not stop). */

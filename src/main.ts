@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
-import { ConfigError, checkHttpConfig, checkToolNames, defaultPasskeyFile, fileWarnings, HELP, keyFilePath, loadConfig, namesToCheck, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
+import { loadCatalogue } from './catalogue/load.js';
+import { ConfigError, checkHttpConfig, checkToolNames, defaultPasskeyFile, fileWarnings, keyFilePath, loadConfig, namesToCheck, parseCli, tierWarnings, unknownNameWarnings } from './config.js';
 import type { Config } from './core/config.js';
-import { createLogger } from './log.js';
+import { type LazyLogger, lazyLogger } from './lazy-log.js';
 import { buildServer, createServices, loadCallPath } from './server.js';
 import { openStateStore } from './state/open.js';
 import { StdioGuard } from './stdio-guard.js';
@@ -10,13 +11,16 @@ import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/s
 import type { Terminal as TerminalType } from './signer/tty.js';
 import { VERSION } from './version.js';
 
+/** The process's logger once made: a start that fails writes what it logged before its last line. */
+let startLog: LazyLogger | undefined;
+
 /** CLI entry: parse flags and environment, then serve MCP on stdio or Streamable HTTP. */
 async function main(): Promise<void> {
   if (process.argv[2] === 'passkey') return passkeyCommand(process.argv.slice(3));
   if (process.argv[2] === 'key') return (await import('./signer/cli.js')).keyCommand(process.argv.slice(3), process.env);
   const { cli, env } = parseCli(process.argv.slice(2), process.env);
   if (cli.help) {
-    process.stdout.write(`${HELP}\n`);
+    process.stdout.write(`${(await import('./help.js')).HELP}\n`);
     return;
   }
   if (cli.version) {
@@ -55,12 +59,13 @@ async function main(): Promise<void> {
   const config = loadConfig(env);
   if (namesToCheck(config)) {
     // Only then is the catalogue loaded before initialize: a start without the lists stays fast.
-    const { loadCatalogue } = await import('./catalogue/load.js');
     checkToolNames(config, (await loadCatalogue()).map((t) => t.name));
   }
   // Under --check the report says everything a log line would, and log lines on the same
-  // terminal would interleave with it (issue 23), so the logger stays silent.
-  const log = createLogger(cli.check ? 'silent' : config.logLevel, config.secrets);
+  // terminal would interleave with it (issue 23), so the logger stays silent. pino loads with the
+  // first line logged (src/lazy-log.ts).
+  const log = lazyLogger(cli.check ? 'silent' : config.logLevel, config.secrets);
+  startLog = log;
   // The same lines at start (stderr) and in --check (warn lines of the report).
   setupWarnings.push(...tierWarnings(config), ...fileWarnings(config, env));
   if (!cli.check) for (const line of setupWarnings) process.stderr.write(`chain-mcp: ${line}\n`);
@@ -106,6 +111,8 @@ async function main(): Promise<void> {
     await closeMcp?.().catch(() => undefined);
     await services.close().catch(() => undefined);
     await stopDevnet?.().catch(() => undefined);
+    // Lines logged while pino was still loading are written before the process ends.
+    await log.settled();
     process.exit(0);
   };
   process.once('SIGINT', shutdown);
@@ -217,7 +224,8 @@ async function passkeyCommand(args: readonly string[]): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
+main().catch(async (err: unknown) => {
+  await startLog?.settled();
   const message = err instanceof ConfigError ? err.message : `chain-mcp failed to start: ${(err as Error)?.message ?? String(err)}`;
   process.stderr.write(`chain-mcp: ${message}\n`);
   process.exit(2);

@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type BuildOptions, build } from 'esbuild';
+import { type BuildOptions, build, type Metafile, type Plugin } from 'esbuild';
 import { BUNDLE_ENTRY, ICON } from './gen-manifest.js';
 import { megabytes, SIZE_PAGES, writeTarballSizes } from './pack-sizes.js';
 
@@ -66,20 +67,88 @@ export function bundleOptions(entry: string, outdir: string, name: string): Buil
 
 /**
  * Bundles `entry` into `outfile` and a chunks folder beside it (emptied first: chunk names carry
- * a hash, so an old build's chunks would stay behind). Returns the files written, relative to
- * `outfile`'s folder.
+ * a hash, so an old build's chunks would stay behind). `start` is the module whose static imports
+ * are what a start loads (the entry itself, or the module the entry imports once it has run).
+ * Returns the files written, relative to `outfile`'s folder.
  */
-export async function bundle(entry: string, outfile: string): Promise<string[]> {
+export async function bundle(entry: string, outfile: string, start = entry): Promise<string[]> {
   const outdir = dirname(outfile);
   const name = basename(outfile).replace(/\.[cm]?js$/, '');
   rmSync(join(outdir, CHUNK_DIR), { recursive: true, force: true });
-  const result = await build({ ...bundleOptions(entry, outdir, name), metafile: true });
+  const options = bundleOptions(entry, outdir, name);
+  // A first pass writes nothing: it finds the modules the start loads and the lazily loaded ones.
+  const scan = await build({ ...options, write: false, metafile: true, logLevel: 'silent' });
+  const result = await build({ ...options, metafile: true, plugins: [oneStartChunk(startGraph(scan.metafile, start))] });
   const written = join(outdir, `${name}.mjs`);
   if (written !== outfile) renameSync(written, outfile);
   return Object.keys(result.metafile.outputs).map((f) => {
     const file = relative(outdir, resolve(f));
     return file === `${name}.mjs` ? basename(outfile) : file;
   });
+}
+
+/** What {@link oneStartChunk} needs of the module graph, as absolute paths. */
+export interface StartGraph {
+  /** The entry's own static imports: what loads before anything else runs. */
+  entryImports: string[];
+  /** Targets of a dynamic import() that the start does not load statically. */
+  lazyTargets: Set<string>;
+  /** The entry's folder. */
+  dir: string;
+}
+
+/** The start's modules (`entry` and its static imports) and the lazily loaded ones, from a build's metafile (paths relative to the working directory). */
+export function startGraph(meta: Metafile, entry: string): StartGraph {
+  const abs = (p: string) => resolve(p);
+  const key = Object.keys(meta.inputs).find((k) => abs(k) === resolve(entry));
+  if (key === undefined) throw new Error(`bundle: ${entry} is not in the build`);
+  const isStatic = (kind: string) => kind !== 'dynamic-import';
+  const start = new Set<string>([key]);
+  const queue = [key];
+  const lazy = new Set<string>();
+  for (let i = 0; i < queue.length; i++) {
+    for (const imp of meta.inputs[queue[i]!]?.imports ?? []) {
+      if (imp.external) continue;
+      if (!isStatic(imp.kind)) lazy.add(imp.path);
+      else if (!start.has(imp.path)) {
+        start.add(imp.path);
+        queue.push(imp.path);
+      }
+    }
+  }
+  // Dynamic imports made by lazily loaded modules too: every target of one in the whole build.
+  for (const input of Object.values(meta.inputs)) for (const imp of input.imports) if (!imp.external && !isStatic(imp.kind)) lazy.add(imp.path);
+  const entryImports = (meta.inputs[key]?.imports ?? []).filter((imp) => !imp.external && isStatic(imp.kind)).map((imp) => abs(imp.path));
+  return { entryImports, dir: dirname(resolve(entry)), lazyTargets: new Set([...lazy].filter((p) => !start.has(p) && /\.ts$/.test(p) && !p.includes('node_modules/')).map(abs)) };
+}
+
+/** The module {@link oneStartChunk} adds to each lazily loaded one. */
+const START = 'chain-mcp:start';
+
+/**
+ * Puts the modules a start loads into one chunk instead of about twenty. esbuild gives a module
+ * the chunk of the exact set of entries (the entry and each dynamic import's target) that reach
+ * it, so the start's modules were cut by every lazily loaded part that shares a few of them, and
+ * each file costs a start about a millisecond whatever its size (docs/benchmarks.md, "Cold
+ * start"). Here each lazily loaded module of the sources also imports the entry's own static
+ * imports (the module START), so all of them reach the start's modules alike and esbuild writes
+ * those into one chunk. Nothing runs sooner or later than before: a dynamic import runs only
+ * after the entry's static imports have loaded, so the added import finds them loaded already,
+ * and a module the start loads statically is never changed. Only the build changes; the sources
+ * and the tsc output are as written.
+ */
+export function oneStartChunk(graph: StartGraph): Plugin {
+  return {
+    name: 'one-start-chunk',
+    setup(b) {
+      b.onResolve({ filter: /^chain-mcp:start$/ }, () => ({ path: 'start', namespace: START }));
+      b.onLoad({ filter: /.*/, namespace: START }, () => ({ contents: graph.entryImports.map((p) => `import ${JSON.stringify(p)};`).join('\n'), resolveDir: graph.dir, loader: 'ts' }));
+      b.onLoad({ filter: /\.ts$/ }, async (args) => {
+        if (!graph.lazyTargets.has(args.path)) return undefined;
+        return { contents: `${await readFile(args.path, 'utf8')}\nimport ${JSON.stringify(START)};\n`, loader: 'ts' };
+      });
+    },
+  };
 }
 
 /**
@@ -90,7 +159,8 @@ export async function bundle(entry: string, outfile: string): Promise<string[]> 
  * read-only stdio start never reads.
  */
 export async function buildBin(root: string, outfile: string): Promise<string[]> {
-  const files = await bundle(join(root, 'src/main.ts'), outfile);
+  // The entry turns Node's compile cache on, then imports main.ts, whose static imports are the start.
+  const files = await bundle(join(root, 'src/bin.ts'), outfile, join(root, 'src/main.ts'));
   chmodSync(outfile, 0o755);
   return files;
 }

@@ -129,6 +129,8 @@ export async function resolveDisplayAmounts(
 ): Promise<{ args: unknown; given: Map<string, string> }> {
   const given = new Map<string, string>();
   if (!args || typeof args !== 'object') return { args, given };
+  // Most calls hold no display amount: they are looked at, not copied (a copy per call is most of this function's cost).
+  if (!sitesOf(input.shape as Shape, args as Record<string, unknown>).some((s) => isDisplay(s.holder[s.key]))) return { args, given };
   const copy = structuredClone(args) as Record<string, unknown>;
   const sites = sitesOf(input.shape as Shape, copy).filter((s) => isDisplay(s.holder[s.key]));
   if (sites.length === 0) return { args, given };

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FLAGS, HELP, knownEnvNames } from '../../src/config.js';
+import { FLAGS, knownEnvNames } from '../../src/config.js';
+import { HELP } from '../../src/help.js';
 import { SETTINGS } from '../../src/settings.js';
 import { renderExtras, renderFlags, renderSettings, renderSizes, SETTINGS_DOC, SIZES_DOC, TOOLS_DOC, withBlock } from '../../tools/docs-blocks.js';
 import { bundleEnv, serverJsonEnv, serverJsonText, userConfig } from '../../tools/gen-manifest.js';

@@ -142,6 +142,27 @@ describe('stdout purity', () => {
   });
 });
 
+describe('logs on stderr', () => {
+  it('a line logged as the start ends reaches stderr even when the client hangs up at once (pino loads with the first line)', async () => {
+    const child = spawn(process.execPath, [MAIN], {
+      env: { PATH: process.env.PATH ?? '', CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9', CHAIN_MCP_LOG_LEVEL: 'debug' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString('utf8');
+    });
+    // The opening request and the end of input together: the server shuts down right after its
+    // debug line "serving MCP on stdio", before pino would have loaded if nothing waited for it.
+    child.stdin.end(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } } })}\n`);
+    const code = await new Promise((r) => child.once('exit', r));
+    expect(code).toBe(0);
+    const line = stderr.split('\n').find((l) => l.includes('serving MCP on stdio'));
+    expect(line, stderr).toBeDefined();
+    expect(JSON.parse(line!)).toMatchObject({ level: 20, name: 'chain-mcp', msg: 'serving MCP on stdio' });
+  });
+});
+
 describe('configuration errors', () => {
   const run = (env: Record<string, string>, args: string[] = []) =>
     new Promise<{ code: number | null; stderr: string; stdout: string }>((resolve) => {

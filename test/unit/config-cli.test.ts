@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
-import { checkToolNames, cliOptions, FLAGS, HELP, knownEnvNames, loadConfig, namesToCheck, parseCli } from '../../src/config.js';
+import { checkToolNames, cliOptions, FLAGS, knownEnvNames, loadConfig, namesToCheck, parseCli } from '../../src/config.js';
+import { HELP } from '../../src/help.js';
 import { editDistance, nearest } from '../../src/core/nearest.js';
 
 describe('--help and the flag table', () => {

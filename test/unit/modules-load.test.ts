@@ -41,7 +41,7 @@ describe('every module of the mutation scope loads', () => {
     });
   }
   it('the help text and the catalogue are built', async () => {
-    const { HELP } = await import('../../src/config.js');
+    const { HELP } = await import('../../src/help.js');
     const { CATALOGUE } = await import('../../src/catalogue/index.js');
     expect(HELP).toMatch(/^chain-mcp: /);
     expect(CATALOGUE.length).toBeGreaterThan(100);

@@ -74,6 +74,22 @@ describe('resolveDisplayAmounts', () => {
     expect(fake.network).not.toHaveBeenCalled();
   });
 
+  it('copies nothing when no field holds a display amount (the common call), and copies before converting one', async () => {
+    const clone = vi.spyOn(globalThis, 'structuredClone');
+    try {
+      const args = { amount: '1500000000', plain: 'GLD' };
+      expect((await resolved(args)).args).toBe(args);
+      expect(clone).not.toHaveBeenCalled();
+      const display = { amount: '1.5 CAM' };
+      const r = await resolved(display);
+      expect(clone).toHaveBeenCalled();
+      expect(display).toEqual({ amount: '1.5 CAM' });
+      expect(r.args).toEqual({ amount: '1500000000' });
+    } finally {
+      clone.mockRestore();
+    }
+  });
+
   it('leaves arguments that are not an object to the parser', async () => {
     expect((await resolved(null)).args).toBeNull();
     expect((await resolved('1 CAM')).args).toBe('1 CAM');

@@ -592,6 +592,18 @@ async function main(): Promise<void> {
     console.log(out.join('\n'));
     return;
   }
+  // `npm run bench -- calls`: only the per-call overhead and the throughput of one stdio session.
+  if (process.argv.includes('calls')) {
+    const devnet = await startDevnet();
+    try {
+      const [overhead, throughput] = await benchCalls(devnet);
+      out.push('\n### Per-call overhead\n', overhead!, '\n### Throughput (one stdio session, info_getNodeID)\n', throughput!);
+    } finally {
+      await devnet.close();
+    }
+    console.log(out.join('\n'));
+    return;
+  }
   // `npm run bench -- signer`: only the local signer's table.
   if (process.argv.includes('signer')) {
     const devnet = await startDevnet({ dialect: 'camino' });
