@@ -3,7 +3,7 @@
  * developer tooling, the simulator is reached only by main.ts, and arrows point down the layers.
  */
 const LAYERS = [
-  ['entry', '^src/(main|bin)\\.ts$'],
+  ['entry', '^src/main\\.ts$'],
   ['protocol', '^src/(server|http-server|http-bridge|doctor|stdio-guard|input-required)\\.ts$|^src/(assistant|views)/'],
   ['auth', '^src/auth/'],
   ['pipeline', '^src/registry/'],
@@ -14,7 +14,7 @@ const LAYERS = [
   ['signer', '^src/signer/'],
   ['state', '^src/state/|^src/confirm\\.ts$'],
   ['config', '^src/(config|settings|help)\\.ts$'],
-  ['base', '^src/(core|transport|codec)/|^src/(wire|errors|log|lazy-log|redact|version|compile-cache)\\.ts$'],
+  ['base', '^src/(core|transport|codec)/|^src/(wire|errors|log|lazy-log|redact|version)\\.ts$'],
 ];
 
 /** One rule per layer: nothing in it imports a layer above it. */

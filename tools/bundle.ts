@@ -67,18 +67,17 @@ export function bundleOptions(entry: string, outdir: string, name: string): Buil
 
 /**
  * Bundles `entry` into `outfile` and a chunks folder beside it (emptied first: chunk names carry
- * a hash, so an old build's chunks would stay behind). `start` is the module whose static imports
- * are what a start loads (the entry itself, or the module the entry imports once it has run).
- * Returns the files written, relative to `outfile`'s folder.
+ * a hash, so an old build's chunks would stay behind). Returns the files written, relative to
+ * `outfile`'s folder.
  */
-export async function bundle(entry: string, outfile: string, start = entry): Promise<string[]> {
+export async function bundle(entry: string, outfile: string): Promise<string[]> {
   const outdir = dirname(outfile);
   const name = basename(outfile).replace(/\.[cm]?js$/, '');
   rmSync(join(outdir, CHUNK_DIR), { recursive: true, force: true });
   const options = bundleOptions(entry, outdir, name);
   // A first pass writes nothing: it finds the modules the start loads and the lazily loaded ones.
   const scan = await build({ ...options, write: false, metafile: true, logLevel: 'silent' });
-  const result = await build({ ...options, metafile: true, plugins: [oneStartChunk(startGraph(scan.metafile, start))] });
+  const result = await build({ ...options, metafile: true, plugins: [oneStartChunk(startGraph(scan.metafile, entry))] });
   const written = join(outdir, `${name}.mjs`);
   if (written !== outfile) renameSync(written, outfile);
   return Object.keys(result.metafile.outputs).map((f) => {
@@ -97,7 +96,7 @@ export interface StartGraph {
   dir: string;
 }
 
-/** The start's modules (`entry` and its static imports) and the lazily loaded ones, from a build's metafile (paths relative to the working directory). */
+/** The start's modules and the lazily loaded ones, from a build's metafile (paths relative to the working directory). */
 export function startGraph(meta: Metafile, entry: string): StartGraph {
   const abs = (p: string) => resolve(p);
   const key = Object.keys(meta.inputs).find((k) => abs(k) === resolve(entry));
@@ -159,8 +158,7 @@ export function oneStartChunk(graph: StartGraph): Plugin {
  * read-only stdio start never reads.
  */
 export async function buildBin(root: string, outfile: string): Promise<string[]> {
-  // The entry turns Node's compile cache on, then imports main.ts, whose static imports are the start.
-  const files = await bundle(join(root, 'src/bin.ts'), outfile, join(root, 'src/main.ts'));
+  const files = await bundle(join(root, 'src/main.ts'), outfile);
   chmodSync(outfile, 0o755);
   return files;
 }

@@ -31,10 +31,10 @@ describe('the bin is split: a read-only stdio start reads only what answers init
   it('reads few files: what the start needs is not cut into a chunk per combination of later imports', () => {
     // Each file costs a start about a millisecond whatever its size (docs/benchmarks.md, "Cold start"):
     // 39 before the start's own modules were imported statically and the codecs through their index,
-    // 22 after, 5 since the build puts the start's modules in one chunk (tools/bundle.ts, oneStartChunk):
-    // the entry (src/bin.ts, which turns the compile cache on), main.ts, that chunk, esbuild's
-    // helpers and @scure/base, which the lazily loaded key libraries share.
-    expect(reads.files.length).toBeLessThanOrEqual(5);
+    // 22 after, 4 since the build puts the start's modules in one chunk (tools/bundle.ts, oneStartChunk):
+    // the entry, that chunk, esbuild's helpers and @scure/base, which the lazily loaded key
+    // libraries share.
+    expect(reads.files.length).toBeLessThanOrEqual(4);
   });
 
   it('reads less than half of the bytes the bin ships', () => {
