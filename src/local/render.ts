@@ -60,7 +60,10 @@ function chainName(env: LocalEnv, id: string | undefined): string {
 
 function lockText(o: TxView['outputs'][number], nowSeconds: bigint): string {
   const parts: string[] = [];
-  if (o.lock) parts.push(`locked: ${o.lock.depositTxID ? `deposit ${o.lock.depositTxID}` : ''}${o.lock.bondTxID ? ` bond ${o.lock.bondTxID}` : ''}`.trim());
+  if (o.lock) {
+    const ids = [o.lock.depositTxID ? `deposit ${o.lock.depositTxID}` : '', o.lock.bondTxID ? `bond ${o.lock.bondTxID}` : ''];
+    parts.push(`locked: ${ids.filter((id) => id !== '').join(' ')}`);
+  }
   if (o.locktime > nowSeconds) parts.push(`spendable from ${new Date(Number(o.locktime) * 1000).toISOString()}`);
   if (o.threshold !== 1 || o.addresses.length !== 1) parts.push(`${o.threshold} of ${o.addresses.length} owners sign`);
   return parts.length === 0 ? 'unlocked' : parts.join(', ');
@@ -139,7 +142,8 @@ export function renderTx(built: BuiltTx, view: TxView, env: LocalEnv, show: Show
     if (asset !== native && burnt !== 0n) lines.push(`${label} also burns: ${show(asset, burnt)}`);
   }
   lines.push(`${label} approves exactly: sha256 ${bytesToHex(built.hash)} of ${built.bytes.length} unsigned bytes`);
-  if (view.memo !== '0x' && view.memo !== '') {
+  // The view's memo is hex, `0x` for none (a C-Chain atomic tx has no memo field: `0x` too).
+  if (view.memo !== '0x') {
     const text = Buffer.from(view.memo.slice(2), 'hex').toString('utf8');
     lines.push(strangerLine('Memo', 'the requester', text));
   }

@@ -430,4 +430,30 @@ describe("a transaction's detail lines, from its decoded view", () => {
     expect(claim).toContain('Tx claim 1: 8 nCAM, validator rewards of owner owner-id');
     expect(claim).toContain('Tx fee: 1 nCAM (inputs 0 nCAM + claimed 8 nCAM - outputs 7 nCAM)');
   });
+
+  it("the key's own outputs tagged by why they exist: a claim's reward, an unlock's freed and still-locked parts, each lock named", () => {
+    const claim = renderTx(built, view([], [out(7n, [own.p])], { kind: 'claim', chain: 'P', claimables: [{ id: 'd1', type: 3n, amount: 8n }] }), env, show, 'Tx').lines;
+    expect(claim).toContain(`Tx output 1: 7 nCAM to ${own.p} (to your address; unlocked)`);
+    const deposited = { lock: { depositTxID: 'd1', bondTxID: null } };
+    const unlock = view(
+      [input(10n, deposited)],
+      [out(4n, [own.p], deposited), out(3n, [own.p], { lock: { depositTxID: null, bondTxID: 'b1' } }), out(2n, [own.p])],
+      { kind: 'unlockDeposit', chain: 'P' },
+    );
+    const lines = renderTx(built, unlock, env, show, 'Tx').lines;
+    expect(lines).toContain(`Tx output 1: 4 nCAM to ${own.p} (stays locked, your address; locked: deposit d1)`);
+    expect(lines).toContain(`Tx output 2: 3 nCAM to ${own.p} (stays locked, your address; locked: bond b1)`);
+    expect(lines).toContain(`Tx output 3: 2 nCAM to ${own.p} (unlocked, your address; unlocked)`);
+  });
+
+  it("a deposit's rewards owner in full: the key alone is yours; one of two, or two of two, is NOT your address", () => {
+    const depositLine = (threshold: number, addresses: string[]) =>
+      renderTx(built, view([input(10n)], [out(9n, [own.p])], { kind: 'deposit', chain: 'P', deposit: { depositOfferID: 'o1', depositDuration: 86_400, rewardsOwner: { threshold, addresses, locktime: 0n } } } as Partial<TxView>), env, show, 'Tx').lines.find((l) =>
+        l.startsWith('Tx deposit: '),
+      );
+    expect(depositLine(1, [own.p])).toBe(`Tx deposit: offer o1, duration 1 day (86400 s), rewards to ${own.p} (your address)`);
+    expect(depositLine(1, [own.p, 'P-local1bob'])).toBe(`Tx deposit: offer o1, duration 1 day (86400 s), rewards to 1 of ${own.p}, P-local1bob (NOT your address)`);
+    expect(depositLine(0, [own.p])).toBe(`Tx deposit: offer o1, duration 1 day (86400 s), rewards to 0 of ${own.p} (NOT your address)`);
+    expect(depositLine(2, [own.p, 'P-local1bob'])).toBe(`Tx deposit: offer o1, duration 1 day (86400 s), rewards to 2 of ${own.p}, P-local1bob (NOT your address)`);
+  });
 });
