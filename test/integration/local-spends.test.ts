@@ -195,3 +195,57 @@ describe('an export from C', () => {
     expect(requestsFor(devnet, 'avax.issueTx')).toBe(1);
   });
 });
+
+describe('the chain an import comes from', () => {
+  it("may be named by its chain ID; a chain the import cannot come from is refused naming sourceChain, nothing sent", async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const key = devnet.localKey;
+    const exp = await h.call('xvm_export', { to: `C-${key.x.slice(2)}`, amount: String(2n * CAM), assetID: 'CAM' });
+    expect((await h.call('xvm_export', { to: `C-${key.x.slice(2)}`, amount: String(2n * CAM), assetID: 'CAM', confirm: exp.structured!.confirmationId })).isError).toBe(false);
+    const byID = await previewOf(h, 'cx_import', { to: key.c, sourceChain: devnet.state.chains.X });
+    expect(byID.structured!.preview as string[]).toContain('Imports: everything waiting for the key from that chain (every input listed below)');
+    const before = issued(devnet);
+    const fromX = await h.call('xvm_import', { to: key.x, sourceChain: 'X' });
+    expect(fromX.isError).toBe(true);
+    expect(fromX.text.split('\n')[0]).toContain('sourceChain: expected P or C (or its chain ID), got X');
+    expect(issued(devnet)).toBe(before);
+  });
+});
+
+describe('an export from C larger than what the key holds there', () => {
+  it('is refused as insufficient funds on C, the balance read in whole nCAM; nothing sent', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const held = (devnet.state.cBalances.get(devnet.localKey.c) ?? 0n) / CAM; // wei to nCAM
+    const r = await h.call('cx_export', { to: devnet.localKey.x, amount: String(held + 1n), assetID: 'CAM' });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toMatch(/^Cannot build this transaction: insufficient funds on C: /);
+    expect(r.text.split('\n')[0]).toContain(`the address holds ${held}.`);
+    expect(issued(devnet)).toBe(0);
+  });
+});
+
+describe('a transfer on X', () => {
+  it("under a per-spend cap: says what arrives where, and once issued its result is one send step, complete", async () => {
+    const devnet = await camino();
+    const h = await harness(devnet, { CHAIN_MCP_MAX_SPEND: String(5n * CAM) });
+    const to = devnet.state.users.get('alice')!.keys[0]!.x;
+    const p = await previewOf(h, 'transfer', { to, amount: String(CAM) });
+    expect(p.structured!.preview as string[]).toContain(`Arrives: 1 CAM at ${to}`);
+    const done = await h.call('transfer', { to, amount: String(CAM), confirm: p.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    const txID = String((done.structured!.result as { txID: string }).txID);
+    expect(done.structured!.result).toEqual({ route: 'X->X', complete: true, txID, steps: [{ step: 1, action: 'send', chain: 'X', status: 'issued', txID }] });
+  });
+
+  it("across chains to another's address: refused naming to, since the import is the key's to sign; nothing sent", async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const other = `C-${devnet.state.users.get('alice')!.keys[0]!.x.slice(2)}`;
+    const r = await h.call('transfer', { to: other, amount: String(CAM) });
+    expect(r.isError).toBe(true);
+    expect(r.text.split('\n')[0]).toContain(`to: a cross-chain transfer ends with an import the key signs, so it goes to the key's own C-${devnet.localKey.x.slice(2)}`);
+    expect(issued(devnet)).toBe(0);
+  });
+});
