@@ -384,7 +384,8 @@ async function buildTransfer(args: Args, ctx: ToolContext, env: LocalEnv): Promi
       'If the import fails, the exported funds wait on the destination chain and can be imported later with its txID; nothing is retried automatically.',
     ],
     fee: fees[0]! + fees[1]!,
-    own: to.chain === 'C' ? [String(args.to), credited] : [String(args.to)],
+    // Nothing to add: `to` is the key's own (refused above otherwise); a given evmAddress is in the tool's own limits.
+    own: [],
     details: { route: `${from}->${to.chain}`, exportTxID: exportID, arrives: arriving.toString(), fees: fees.map(String), unsignedSha256: steps.map((s) => Buffer.from(s.built!.hash).toString('hex')) },
     done: (ids) => `Transfer complete (${from}->${to.chain}): export ${ids[0]}, import ${ids[1]}, each issued once. Follow them with wait_for_tx or tx_status.`,
     result: (ids, complete) => ({

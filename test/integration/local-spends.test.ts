@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { HttpFault } from '../../src/devnet/rpc.js';
+import { registeredId } from '../../src/devnet/state/index.js';
+import { fund } from '../../src/devnet/state/ledger.js';
+import { formatAmount } from '../../src/codec/index.js';
 import { localKeyFolder } from '../helpers/local-key.js';
 import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
@@ -50,6 +53,7 @@ async function harness(devnet: Devnet, env: Record<string, string> = {}): Promis
   return h;
 }
 
+const show = (v: bigint) => formatAmount(v, { decimals: 9, symbol: 'CAM' });
 const issued = (devnet: Devnet) => ISSUES.reduce((s, m) => s + requestsFor(devnet, m), 0);
 const C_PATHS = (devnet: Devnet) => ['/ext/bc/C/rpc', `/ext/bc/${devnet.state.chains.C}/rpc`];
 
@@ -247,5 +251,48 @@ describe('a transfer on X', () => {
     expect(r.isError).toBe(true);
     expect(r.text.split('\n')[0]).toContain(`to: a cross-chain transfer ends with an import the key signs, so it goes to the key's own C-${devnet.localKey.x.slice(2)}`);
     expect(issued(devnet)).toBe(0);
+  });
+});
+
+describe('a transfer across chains, previewed', () => {
+  /** The n-th "approves exactly" hash and every fee of a two-step preview. */
+  const hashes = (lines: string[]) => lines.flatMap((l) => /^Tx \d of 2 approves exactly: sha256 (?:0x)?([0-9a-f]{64}) /.exec(l)?.[1] ?? []);
+
+  it("X->C under a cap: heads with the network and the route, credits the key's 0x address, sums both fees, and its details name both hashes", async () => {
+    const devnet = await camino();
+    const h = await harness(devnet, { CHAIN_MCP_MAX_SPEND: String(5n * CAM) });
+    const to = `C-${devnet.localKey.x.slice(2)}`;
+    const p = await previewOf(h, 'transfer', { to, amount: String(CAM) });
+    const lines = p.structured!.preview as string[];
+    const details = p.structured!.details as { exportTxID: string; fees: string[]; unsignedSha256: string[] };
+    expect(lines.some((l) => l.startsWith('Network: '))).toBe(true);
+    expect(lines).toContain(`Route: X -> C, two transactions (export ${details.exportTxID}, then its import), both built now and approved together`);
+    expect(lines.filter((l) => l.startsWith('Credited to: ')).map((l) => l.replace(/0x[0-9a-fA-F]{40}/, '0x…'))).toEqual(['Credited to: 0x… (your address)']);
+    const [exportFee, importFee] = details.fees.map(BigInt) as [bigint, bigint];
+    expect(exportFee).toBeGreaterThan(0n);
+    expect(importFee).toBeGreaterThan(0n);
+    expect(lines).toContain(`Fees: ${show(exportFee)} (export) + ${show(importFee)} (import) = ${show(exportFee + importFee)}`);
+    expect(details.unsignedSha256).toEqual(hashes(lines));
+    expect(details.unsignedSha256).toHaveLength(2);
+    // The audit line counts both fees too.
+    expect(h.logs.some((l) => l.includes('"audit":"preview"') && l.includes(`"fee":"${exportFee + importFee}"`))).toBe(true);
+  });
+
+  it("P->X with all while another asset waits too: no credited line, and what arrives counts the native asset only", async () => {
+    const devnet = await camino();
+    const key = devnet.localKey;
+    const stranger = registeredId('stranger-asset');
+    // Another asset already waiting for the key on X, exported from P.
+    const tx = fund(devnet.state, 'X', key.x, [777n], { assetID: stranger });
+    for (const u of devnet.state.utxos.values()) if (u.txID === tx.id) u.sourceChain = 'P';
+    const h = await harness(devnet);
+    const p = await previewOf(h, 'transfer', { to: key.x, amount: String(CAM), sourceChain: 'P', all: true });
+    const lines = p.structured!.preview as string[];
+    expect(lines.some((l) => l.includes('777 units of asset'))).toBe(true);
+    expect(lines.filter((l) => l.startsWith('Credited to: '))).toEqual([]);
+    const fees = lines.findIndex((l) => l.startsWith('Fees: '));
+    expect(lines[fees - 1]).toMatch(/^Tx 2 of 2 approves exactly: /);
+    const importFee = BigInt((p.structured!.details as { fees: string[] }).fees[1]!);
+    expect(lines).toContain(`Arrives: ${show(CAM - importFee)} at ${key.x} (the amount less the import fee, plus everything else waiting)`);
   });
 });
