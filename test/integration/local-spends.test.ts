@@ -296,3 +296,40 @@ describe('a transfer across chains, previewed', () => {
     expect(lines).toContain(`Arrives: ${show(CAM - importFee)} at ${key.x} (the amount less the import fee, plus everything else waiting)`);
   });
 });
+
+describe('an EVM send on C (transfer to a 0x address)', () => {
+  it('reads the node as the spec has it, shows value, fee, and balance after from the bytes, marks only the key\'s own address, and once issued is one complete send step', async () => {
+    const devnet = await camino();
+    const h = await harness(devnet);
+    const key = devnet.localKey.c.toLowerCase();
+    const other = '0x00000000000000000000000000000000000000b2';
+    const WEI = CAM; // wei per nCAM
+    const baseFee = devnet.state.cBaseFee;
+    const tip = devnet.state.cPriorityFee;
+    const balance = devnet.state.cBalances.get(devnet.localKey.c) ?? 0n;
+    const maxFee = 2n * baseFee + tip;
+    const maxFeeWei = 21_000n * maxFee;
+
+    const args = { to: other, amount: String(CAM), sourceChain: 'C' };
+    const p = await previewOf(h, 'transfer', args);
+    const lines = p.structured!.preview as string[];
+    expect(lines).toContain(`Tx to: ${other}`);
+    expect(lines).toContain(`Tx value: 1 CAM (${CAM * WEI} wei)`);
+    expect(lines).toContain(`Tx fee: at most ${show(maxFeeWei / WEI)} (gas limit 21000 x at most ${maxFee} wei per gas, tip ${tip} wei); the unused part is not charged`);
+    expect(lines).toContain(`Balance after: at least ${show((balance - CAM * WEI - maxFeeWei) / WEI)} (now ${show(balance / WEI)})`);
+    // The fee counted against the limits: the most it can cost, in whole nCAM rounded up.
+    expect((p.structured!.details as { fee: string }).fee).toBe(String((maxFeeWei + WEI - 1n) / WEI));
+    const seen = evmRequests(devnet).map((r) => ({ method: r.method, params: JSON.parse(JSON.stringify(r.params ?? null).toLowerCase()) }));
+    for (const method of ['eth_chainId', 'eth_baseFee', 'eth_maxPriorityFeePerGas']) expect(seen).toContainEqual({ method, params: [] });
+    expect(seen).toContainEqual({ method: 'eth_estimateGas', params: [{ from: key, to: other, value: `0x${(CAM * WEI).toString(16)}` }] });
+
+    const mine = await previewOf(h, 'transfer', { ...args, to: key });
+    expect(mine.structured!.preview as string[]).toContain(`Tx to: ${key} (your address)`);
+
+    const done = await h.call('transfer', { ...args, confirm: p.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    const txID = String((done.structured!.result as { txID: string }).txID);
+    expect(txID).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(done.structured!.result).toEqual({ route: 'C->C', complete: true, txID, steps: [{ step: 1, action: 'send', chain: 'C', status: 'issued', txID }] });
+  });
+});
