@@ -276,6 +276,20 @@ describe('a transfer across chains, previewed', () => {
     expect(details.unsignedSha256).toHaveLength(2);
     // The audit line counts both fees too.
     expect(h.logs.some((l) => l.includes('"audit":"preview"') && l.includes(`"fee":"${exportFee + importFee}"`))).toBe(true);
+    // Issued: both steps, complete, the last txID the import's.
+    const done = await h.call('transfer', { to, amount: String(CAM), confirm: p.structured!.confirmationId });
+    expect(done.isError, done.text).toBe(false);
+    const importID = String((done.structured!.result as { txID: string }).txID);
+    expect(done.structured!.result).toEqual({
+      route: 'X->C',
+      complete: true,
+      txID: importID,
+      steps: [
+        { step: 1, action: 'export', chain: 'X', status: 'issued', txID: details.exportTxID },
+        { step: 2, action: 'import', chain: 'C', status: 'issued', txID: importID },
+      ],
+    });
+    expect(done.text.split('\n')[0]).toBe(`Transfer complete (X->C): export ${details.exportTxID}, import ${importID}, each issued once. Follow them with wait_for_tx or tx_status.`);
   });
 
   it("P->X with all while another asset waits too: no credited line, and what arrives counts the native asset only", async () => {
