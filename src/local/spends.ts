@@ -83,9 +83,9 @@ export interface Stop {
 
 /** `result(txIDs, false)` saying of the stopped step what the text says: failed, unknown (with its txID) or not run, and why. */
 export function stoppedResult(result: Record<string, unknown>, stop: Stop): Record<string, unknown> {
-  const steps = Array.isArray(result.steps) ? (result.steps as Array<Record<string, unknown>>) : [];
-  const said = (s: Record<string, unknown>) => ({ ...s, status: stop.status, ...(stop.txID ? { txID: stop.txID } : {}), error: stop.error });
-  return { ...result, steps: steps.map((s) => (s.step === stop.step ? said(s) : s)), next: stop.next };
+  // The stopped step has no txID in `result` (not issued); an unknown outcome's is the one its bytes have.
+  const said = (s: Record<string, unknown>) => ({ ...s, status: stop.status, txID: stop.txID, error: stop.error });
+  return { ...result, steps: (result.steps as Array<Record<string, unknown>>).map((s) => (s.step === stop.step ? said(s) : s)), next: stop.next };
 }
 
 export type Args = Record<string, unknown>;
