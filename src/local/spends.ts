@@ -83,9 +83,9 @@ export interface Stop {
 
 /** `result(txIDs, false)` saying of the stopped step what the text says: failed, unknown (with its txID) or not run, and why. */
 export function stoppedResult(result: Record<string, unknown>, stop: Stop): Record<string, unknown> {
-  const steps = Array.isArray(result.steps) ? (result.steps as Array<Record<string, unknown>>) : [];
-  const said = (s: Record<string, unknown>) => ({ ...s, status: stop.status, ...(stop.txID ? { txID: stop.txID } : {}), error: stop.error });
-  return { ...result, steps: steps.map((s) => (s.step === stop.step ? said(s) : s)), next: stop.next };
+  // The stopped step has no txID in `result` (not issued); an unknown outcome's is the one its bytes have.
+  const said = (s: Record<string, unknown>) => ({ ...s, status: stop.status, txID: stop.txID, error: stop.error });
+  return { ...result, steps: (result.steps as Array<Record<string, unknown>>).map((s) => (s.step === stop.step ? said(s) : s)), next: stop.next };
 }
 
 export type Args = Record<string, unknown>;
@@ -384,16 +384,19 @@ async function buildTransfer(args: Args, ctx: ToolContext, env: LocalEnv): Promi
       'If the import fails, the exported funds wait on the destination chain and can be imported later with its txID; nothing is retried automatically.',
     ],
     fee: fees[0]! + fees[1]!,
-    own: to.chain === 'C' ? [String(args.to), credited] : [String(args.to)],
+    // Nothing to add: `to` is the key's own (refused above otherwise); a given evmAddress is in the tool's own limits.
+    own: [],
     details: { route: `${from}->${to.chain}`, exportTxID: exportID, arrives: arriving.toString(), fees: fees.map(String), unsignedSha256: steps.map((s) => Buffer.from(s.built!.hash).toString('hex')) },
     done: (ids) => `Transfer complete (${from}->${to.chain}): export ${ids[0]}, import ${ids[1]}, each issued once. Follow them with wait_for_tx or tx_status.`,
+    // Asked for once step 1 is issued; a transfer stopped before its import is answered through
+    // stoppedResult, which says what became of step 2 (its txID here then undefined, left out of JSON).
     result: (ids, complete) => ({
       route: `${from}->${to.chain}`,
       complete,
       txID: ids.at(-1) ?? '',
       steps: [
-        { step: 1, action: 'export', chain: from, status: ids[0] ? 'issued' : 'not_run', ...(ids[0] ? { txID: ids[0] } : {}) },
-        { step: 2, action: 'import', chain: to.chain, status: ids[1] ? 'issued' : 'not_run', ...(ids[1] ? { txID: ids[1] } : {}) },
+        { step: 1, action: 'export', chain: from, status: 'issued', txID: ids[0] },
+        { step: 2, action: 'import', chain: to.chain, status: 'issued', txID: ids[1] },
       ],
     }),
   };
@@ -442,6 +445,6 @@ async function evmSend(args: Args, ctx: ToolContext, env: LocalEnv): Promise<Loc
     own: [],
     details: { fee: feeUnits.toString(), chainId: String(back.chainId), nonce: String(back.nonce), maxFeeWei: maxFeeWei.toString() },
     done: (ids) => `Sent on C: issued once, transaction hash ${ids[0]}. Follow it with eth_getTransactionReceipt {"txHash": "${ids[0]}"}.`,
-    result: (ids, complete) => ({ route: 'C->C', complete, txID: ids[0] ?? '', steps: [{ step: 1, action: 'send', chain: 'C', status: ids[0] ? 'issued' : 'not_run', ...(ids[0] ? { txID: ids[0] } : {}) }] }),
+    result: (ids) => ({ route: 'C->C', complete: true, txID: ids[0] ?? '', steps: [{ step: 1, action: 'send', chain: 'C', status: 'issued', txID: ids[0] }] }),
   };
 }
