@@ -19,3 +19,11 @@ export async function localKeyFolder(prefix: string, passphrase: string): Promis
     await keyOf.close();
   }
 }
+
+/** The environment of a server that signs with the key of {@link localKeyFolder}'s folder, approvals by confirmation id. */
+export function localSignerEnv(dir: string): Record<string, string> {
+  return { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase') };
+}
+
+/** Every method by which a signed transaction reaches the simulator's chains. */
+export const ISSUE_METHODS = ['avm.issueTx', 'platform.issueTx', 'avax.issueTx', 'eth_sendRawTransaction'] as const;

@@ -6,7 +6,7 @@ import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { issueTx } from '../../src/devnet/node/issue.js';
 import { type Params, RpcFault } from '../../src/devnet/rpc.js';
 import { registeredId } from '../../src/devnet/state/index.js';
-import { localKeyFolder } from '../helpers/local-key.js';
+import { ISSUE_METHODS, localKeyFolder, localSignerEnv } from '../helpers/local-key.js';
 import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
 /**
@@ -17,7 +17,6 @@ import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '..
  */
 
 const PASSPHRASE = 'correct horse battery staple 40';
-const ISSUES = ['avm.issueTx', 'platform.issueTx', 'avax.issueTx', 'eth_sendRawTransaction'];
 let dir: string;
 let devnet: Devnet;
 const open: Array<{ close(): Promise<void> }> = [];
@@ -25,13 +24,13 @@ const open: Array<{ close(): Promise<void> }> = [];
 async function harness(env: Record<string, string> = {}, more: Omit<NonNullable<Parameters<typeof spendHarness>[1]>, 'env'> = {}): Promise<SpendHarness> {
   const h = await spendHarness(devnet, {
     ...more,
-    env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
+    env: { ...localSignerEnv(dir), ...env },
   });
   open.push(h);
   return h;
 }
 
-const issued = () => ISSUES.reduce((n, m) => n + requestsFor(devnet, m), 0);
+const issued = () => ISSUE_METHODS.reduce((n, m) => n + requestsFor(devnet, m), 0);
 const alice = () => devnet.state.users.get('alice')!.keys[0]!;
 
 async function preview(h: SpendHarness, tool: string, args: Record<string, unknown>): Promise<SpendCall> {

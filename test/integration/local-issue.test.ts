@@ -7,7 +7,7 @@ import { issueTx } from '../../src/devnet/node/issue.js';
 import { HttpFault, type Params, RpcFault } from '../../src/devnet/rpc.js';
 import type { LocalRecord } from '../../src/local/records.js';
 import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
-import { localKeyFolder } from '../helpers/local-key.js';
+import { ISSUE_METHODS, localKeyFolder, localSignerEnv } from '../helpers/local-key.js';
 
 /**
  * The local spend path from preview to issue, where issue 44's hand-written mutants survived: the
@@ -19,7 +19,6 @@ import { localKeyFolder } from '../helpers/local-key.js';
 
 const CAM = 1_000_000_000n;
 const PASSPHRASE = 'correct horse battery staple 44';
-const ISSUES = ['avm.issueTx', 'platform.issueTx', 'avax.issueTx', 'eth_sendRawTransaction'];
 let dir: string;
 let devnet: Devnet;
 const open: Array<{ close(): Promise<void> }> = [];
@@ -27,13 +26,13 @@ const open: Array<{ close(): Promise<void> }> = [];
 async function harness(env: Record<string, string> = {}, more: Omit<NonNullable<Parameters<typeof spendHarness>[1]>, 'env'> = {}): Promise<SpendHarness> {
   const h = await spendHarness(devnet, {
     ...more,
-    env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
+    env: { ...localSignerEnv(dir), ...env },
   });
   open.push(h);
   return h;
 }
 
-const issued = () => ISSUES.reduce((n, m) => n + requestsFor(devnet, m), 0);
+const issued = () => ISSUE_METHODS.reduce((n, m) => n + requestsFor(devnet, m), 0);
 const alice = () => devnet.state.users.get('alice')!.keys[0]!;
 const bob = () => devnet.state.users.get('alice')!.keys[1]!;
 const nonceOf = (p: SpendCall) => String(p.structured!.confirmationId).split('.')[0]!;

@@ -1,5 +1,4 @@
-import { rmSync, } from 'node:fs';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatAmount } from '../../src/codec/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
@@ -9,7 +8,7 @@ import { registeredId } from '../../src/devnet/state/index.js';
 import { MemoryStore } from '../../src/state/memory.js';
 import type { StateStore } from '../../src/state/store.js';
 import { type ElicitAnswer, type ElicitParams, requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
-import { localKeyFolder } from '../helpers/local-key.js';
+import { ISSUE_METHODS, localKeyFolder, localSignerEnv } from '../helpers/local-key.js';
 import { nodeAnswer } from '../helpers/node-answer.js';
 
 /**
@@ -24,7 +23,6 @@ const CAM = 1_000_000_000n;
 const DAY = 86_400;
 const PASSPHRASE = 'correct horse battery staple 32';
 const show = (v: bigint) => formatAmount(v, { decimals: 9, symbol: 'CAM' });
-const ISSUES = ['avm.issueTx', 'platform.issueTx', 'avax.issueTx', 'eth_sendRawTransaction'];
 
 let dir: string;
 const open: Array<{ close(): Promise<void> }> = [];
@@ -46,7 +44,7 @@ async function camino(): Promise<Devnet> {
 
 async function harness(devnet: Devnet, env: Record<string, string> = {}, opts: { state?: StateStore; elicit?: (p: ElicitParams) => ElicitAnswer | Promise<ElicitAnswer> } = {}): Promise<SpendHarness> {
   const h = await spendHarness(devnet, {
-    env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
+    env: { ...localSignerEnv(dir), ...env },
     ...(opts.state ? { state: opts.state } : {}),
     ...(opts.elicit ? { elicit: opts.elicit, capabilities: { elicitation: { form: {} } } } : {}),
   });
@@ -54,7 +52,7 @@ async function harness(devnet: Devnet, env: Record<string, string> = {}, opts: {
   return h;
 }
 
-const issued = (devnet: Devnet) => ISSUES.reduce((s, m) => s + requestsFor(devnet, m), 0);
+const issued = (devnet: Devnet) => ISSUE_METHODS.reduce((s, m) => s + requestsFor(devnet, m), 0);
 
 async function previewOf(h: SpendHarness, tool: string, args: Record<string, unknown>): Promise<SpendCall> {
   const p = await h.call(tool, args);

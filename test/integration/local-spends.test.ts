@@ -1,12 +1,11 @@
 import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import { HttpFault } from '../../src/devnet/rpc.js';
 import { registeredId } from '../../src/devnet/state/index.js';
 import { fund } from '../../src/devnet/state/ledger.js';
 import { formatAmount } from '../../src/codec/index.js';
-import { localKeyFolder } from '../helpers/local-key.js';
+import { ISSUE_METHODS, localKeyFolder, localSignerEnv } from '../helpers/local-key.js';
 import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
 
 /**
@@ -18,7 +17,6 @@ import { requestsFor, type SpendCall, type SpendHarness, spendHarness } from '..
 
 const CAM = 1_000_000_000n;
 const PASSPHRASE = 'correct horse battery staple 45';
-const ISSUES = ['avm.issueTx', 'platform.issueTx', 'avax.issueTx', 'eth_sendRawTransaction'];
 
 let dir: string;
 const open: Array<{ close(): Promise<void> }> = [];
@@ -47,14 +45,14 @@ async function camino(): Promise<Devnet> {
 
 async function harness(devnet: Devnet, env: Record<string, string> = {}): Promise<SpendHarness> {
   const h = await spendHarness(devnet, {
-    env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase'), ...env },
+    env: { ...localSignerEnv(dir), ...env },
   });
   open.push(h);
   return h;
 }
 
 const show = (v: bigint) => formatAmount(v, { decimals: 9, symbol: 'CAM' });
-const issued = (devnet: Devnet) => ISSUES.reduce((s, m) => s + requestsFor(devnet, m), 0);
+const issued = (devnet: Devnet) => ISSUE_METHODS.reduce((s, m) => s + requestsFor(devnet, m), 0);
 const C_PATHS = (devnet: Devnet) => ['/ext/bc/C/rpc', `/ext/bc/${devnet.state.chains.C}/rpc`];
 
 /** The C-Chain EVM requests the node received, method and params, in order. */
