@@ -28,25 +28,37 @@ const PAGE = 1000;
 const MAX_PAGES = 10;
 const WEI_PER_UNIT = 1_000_000_000n;
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' ? (v as Record<string, unknown>) : {});
+/** The indexer cannot say: an answer this cannot read, or a list that does not end within MAX_PAGES. */
+class Untold extends Error {}
+
+const obj = (v: unknown): Record<string, unknown> => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {});
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
+/** A decimal or 0x string, or a JSON number small enough to be exact; a sign, a space, an exponent or a bigger number is not read. */
 function big(v: unknown): bigint {
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return BigInt(v);
-  if (typeof v === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(v)) return BigInt(v);
-  throw new Error(`not an amount: ${String(v).slice(0, 40)}`);
+  const text = Number.isSafeInteger(v) ? String(v) : v;
+  if (typeof text === 'string' && /^(0x[0-9a-fA-F]+|\d+)$/.test(text)) return BigInt(text);
+  throw new Untold();
+}
+
+/** A record's own id (txID, EVM hash): a record without one is not Magellan's, and could not be told from another. */
+function idOf(v: unknown): string {
+  if (typeof v === 'string' && v !== '') return v;
+  throw new Untold();
 }
 
 /** `X-local1abc` -> `local1abc`: how Magellan lists addresses. */
 const bare = (a: string) => a.slice(a.indexOf('-') + 1);
 
+/** A record's time (RFC 3339, as Magellan writes it) in Unix seconds. */
 function unixOf(v: unknown): number {
   const t = typeof v === 'string' ? Date.parse(v) : Number.NaN;
-  return Number.isFinite(t) ? Math.floor(t / 1000) : Number.NaN;
+  if (Number.isNaN(t)) throw new Untold();
+  return Math.floor(t / 1000);
 }
 
-/** Every item of a list, following `next` (bounded); undefined when it does not end within MAX_PAGES. */
-async function all(ctx: ToolContext, path: string, first: Array<[string, string]>, key: string): Promise<unknown[] | undefined> {
+/** Every item of a list, following `next` (bounded); Untold when it does not end within MAX_PAGES. */
+async function all(ctx: ToolContext, path: string, first: Array<[string, string]>, key: string): Promise<unknown[]> {
   const items: unknown[] = [];
   let query: Array<[string, string]> = first;
   for (let n = 0; n < MAX_PAGES; n++) {
@@ -54,10 +66,13 @@ async function all(ctx: ToolContext, path: string, first: Array<[string, string]
     items.push(...arr(raw[key]));
     const next = typeof raw.next === 'string' && raw.next.trim() !== '' ? raw.next : undefined;
     // /v2/ctransactions has no `next` (magellan ListCTransactions): a full page may not be all of it.
-    if (!next) return arr(raw[key]).length >= PAGE ? undefined : items;
+    if (!next) {
+      if (arr(raw[key]).length >= PAGE) throw new Untold();
+      return items;
+    }
     query = [...new URLSearchParams(next.includes('?') ? next.slice(next.indexOf('?') + 1) : next)];
   }
-  return undefined;
+  throw new Untold();
 }
 
 /** The one 0x address of a C-Chain atomic record's input or output (`caddresses`, EIP-55), lower case. */
@@ -71,7 +86,8 @@ function evmOwner(o: Record<string, unknown>): string | undefined {
  * inputs the key held (UTXOs of the key's address; an export from C lists its EVM inputs with the
  * 0x address in `caddresses`) less its outputs the key alone can spend (the key's address, one
  * owner, threshold 1, no locktime beyond the transaction; an import into C lists its 0x credits in
- * `caddresses`, the key's own 0x address being the key's alone).
+ * `caddresses`, the key's own 0x address being the key's alone). An output whose threshold or
+ * locktime is missing or unreadable is not known to be the key's alone: it counts as sent.
  */
 function xpSent(tx: Record<string, unknown>, key: string, evm: string, native: string): bigint {
   let held = 0n;
@@ -89,7 +105,7 @@ function xpSent(tx: Record<string, unknown>, key: string, evm: string, native: s
     const credit = arr(o.caddresses).length > 0;
     const alone = credit
       ? addresses.length === 0 && evmOwner(o) === evm
-      : addresses.length === 1 && addresses[0] === key && Number(o.threshold ?? 1) === 1 && !(Number(o.locktime ?? 0) > at);
+      : addresses.length === 1 && addresses[0] === key && Number(o.threshold) === 1 && Number(o.locktime) <= at;
     if (alone) kept += big(o.amount);
   }
   return held > kept ? held - kept : 0n;
@@ -107,35 +123,35 @@ function evmSent(tx: Record<string, unknown>, evm: string): bigint {
  * when the indexer cannot say (none configured, unreachable, an answer this cannot read, or
  * more transactions than it pages through).
  */
-export async function chainSent(ctx: ToolContext, env: LocalEnv, nowMs: number): Promise<bigint | undefined> {
+export function chainSent(ctx: ToolContext, env: LocalEnv, nowMs: number): Promise<bigint | undefined> {
+  // Untold, an indexer error or an unreachable indexer: the total cannot be told.
+  return counted(ctx, env, nowMs).catch(() => undefined);
+}
+
+async function counted(ctx: ToolContext, env: LocalEnv, nowMs: number): Promise<bigint> {
   const since = String(Math.floor(nowMs / 1000) - DAY_S);
   const key = bare(env.own.x);
   const evm = env.own.evm.toLowerCase();
-  try {
-    const [txs, ctxs] = await Promise.all([
-      all(ctx, '/v2/transactions', [['address', key], ['startTime', since], ['limit', String(PAGE)]], 'transactions'),
-      all(ctx, '/v2/ctransactions', [['fromAddress', evm], ['startTime', since], ['limit', String(PAGE)]], 'Transactions'),
-    ]);
-    if (!txs || !ctxs) return undefined;
-    let sent = 0n;
-    const seen = new Set<string>();
-    for (const raw of txs) {
-      const tx = obj(raw);
-      const id = String(tx.id ?? '');
-      if (seen.has(id)) continue;
-      seen.add(id);
-      sent += xpSent(tx, key, evm, env.network.assetID);
-    }
-    for (const raw of ctxs) {
-      const tx = obj(raw);
-      if (String(tx.fromAddr ?? '').toLowerCase() !== evm) continue;
-      const id = String(tx.hash ?? '');
-      if (seen.has(id)) continue;
-      seen.add(id);
-      sent += evmSent(tx, evm);
-    }
-    return sent;
-  } catch {
-    return undefined;
+  const [txs, ctxs] = await Promise.all([
+    all(ctx, '/v2/transactions', [['address', key], ['startTime', since], ['limit', String(PAGE)]], 'transactions'),
+    all(ctx, '/v2/ctransactions', [['fromAddress', evm], ['startTime', since], ['limit', String(PAGE)]], 'Transactions'),
+  ]);
+  let sent = 0n;
+  const seen = new Set<string>();
+  for (const raw of txs) {
+    const tx = obj(raw);
+    const id = idOf(tx.id);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    sent += xpSent(tx, key, evm, env.network.assetID);
   }
+  for (const raw of ctxs) {
+    const tx = obj(raw);
+    if (String(tx.fromAddr ?? '').toLowerCase() !== evm) continue;
+    const id = idOf(tx.hash);
+    if (seen.has(id)) continue;
+    seen.add(id);
+    sent += evmSent(tx, evm);
+  }
+  return sent;
 }
