@@ -5,19 +5,21 @@
  * output locked or shared, a deposit's rewards to another owner). Every word is read from the
  * decoded bytes (the views and EVM fields), never from the tool's arguments.
  */
-import { humanDuration } from '../codec/index.js';
+import { humanDuration, isHexAddress } from '../codec/index.js';
 import { THIS_TX, type TxView } from '../codec/tx/index.js';
 import type { ToolContext } from '../core/tool.js';
 import type { TxChain } from '../codec/tx/index.js';
 import type { LocalEnv } from './env.js';
-import { decodeSteps, type EvmFields, type Outflow, outflowOf, ownSet, staysWithKey } from './outflow.js';
+import { decodeSteps, type EvmFields, type Outflow, outflowOf, ownSet } from './outflow.js';
 import { type Shower, showerFor } from './render.js';
 
 const WEI_PER_UNIT = 1_000_000_000n;
 
 /** `X-local1nzae…ltwd`, `0x63b7…e9bd`: enough to recognise; the full address is in the outputs below. */
 export function shortAddress(a: string): string {
-  if (/^0x[0-9a-fA-F]{40}$/.test(a)) return `${a.slice(0, 6)}…${a.slice(-4)}`;
+  // As a plain boolean: the type guard would leave `a` typed `never` past it.
+  const evm: boolean = isHexAddress(a);
+  if (evm) return `${a.slice(0, 6)}…${a.slice(-4)}`;
   return a.length > 18 ? `${a.slice(0, 12)}…${a.slice(-4)}` : a;
 }
 
@@ -47,8 +49,9 @@ export function headOf(views: readonly TxView[], evm: readonly EvmFields[], out:
   const warnings: string[] = [];
   const yours = (a: string) => (isOwn(a) ? `${shortAddress(a)}` : `${shortAddress(a)} (NOT your address)`);
 
-  const [first, second] = views;
-  if (first?.kind === 'export' && second?.kind === 'import') {
+  // A second step is only ever a transfer's import, after its export (local/spends.ts).
+  if (views[1]?.kind === 'import') {
+    const [first, second] = views as [TxView, TxView];
     // A transfer across chains: what the export takes across, and what the import credits.
     const moved = sumNative(first.outputs.filter((o) => o.exported), native);
     const arrives = sumNative(second.outputs, native);
@@ -70,7 +73,7 @@ export function headOf(views: readonly TxView[], evm: readonly EvmFields[], out:
 
   for (const v of views) {
     for (const o of v.outputs) {
-      if (staysWithKey(o, v, isOwn, now)) continue;
+      // An output that stays with the key alone (one owner, threshold 1, no time lock) meets none of these.
       const mine = o.addresses.some(isOwn);
       if (o.locktime > now) warnings.push(`Lock: ${show(o.assetID, o.amount)} to ${o.addresses.join(', ')} is spendable only from ${new Date(Number(o.locktime) * 1000).toISOString()}`);
       if (o.threshold !== 1 || o.addresses.length !== 1) warnings.push(`Shared: ${show(o.assetID, o.amount)} needs ${o.threshold} of ${o.addresses.join(', ')} to sign`);

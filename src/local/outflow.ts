@@ -77,7 +77,7 @@ export function outflowOf(views: readonly TxView[], evm: readonly EvmFields[], o
       if (asset === nativeAssetID) out.fees += fee;
       else addTo(out.assets, asset, fee);
     }
-    if (view.burned[nativeAssetID] === undefined && minted !== 0n) out.fees += minted;
+    if (view.burned[nativeAssetID] === undefined) out.fees += minted;
     for (const o of view.outputs) {
       if (staysWithKey(o, view, isOwn, now)) continue;
       if (o.assetID === nativeAssetID) out.native += o.amount;
