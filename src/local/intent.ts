@@ -33,6 +33,11 @@ function sumNative(outputs: TxView['outputs'], native: string): bigint {
   return outputs.filter((o) => o.assetID === native).reduce((s, o) => s + o.amount, 0n);
 }
 
+/** Whom an import or a claim credits: its native output's owner, else its first output's; none when the fee takes all. */
+function creditedTo(outputs: TxView['outputs'], native: string): string | undefined {
+  return (outputs.find((o) => o.assetID === native) ?? outputs[0])?.addresses[0];
+}
+
 export interface Head {
   intents: string[];
   total: string;
@@ -55,7 +60,8 @@ export function headOf(views: readonly TxView[], evm: readonly EvmFields[], out:
     // A transfer across chains: what the export takes across, and what the import credits.
     const moved = sumNative(first.outputs.filter((o) => o.exported), native);
     const arrives = sumNative(second.outputs, native);
-    const to = second.outputs.find((o) => o.assetID === native)?.addresses[0] ?? '';
+    // Where the export sends it when the import's fee takes all of it.
+    const to = creditedTo(second.outputs, native) ?? creditedTo(first.outputs.filter((o) => o.exported), native) ?? '';
     const from = ACCOUNT[first.chain] ?? first.chain;
     const dest = ACCOUNT[second.chain] ?? second.chain;
     intents.push(`Move ${cam(moved)} from your ${from} to your ${dest} (${yours(to)}); ${cam(arrives)} arrives`);
@@ -92,6 +98,8 @@ function intentOf(v: TxView, env: LocalEnv, show: Shower, yours: (a: string) => 
   const native = env.network.assetID;
   const cam = (x: bigint) => show(native, x);
   const isOwn = ownSet(env.own);
+  const into = (to: string | undefined) =>
+    to === undefined ? 'no address: the fee takes all of it' : isOwn(to) ? `your ${ACCOUNT[v.chain] ?? v.chain} (${shortAddress(to)})` : yours(to);
   switch (v.kind) {
     case 'export': {
       const dest = chainLetter(env, v.destinationChain);
@@ -104,8 +112,11 @@ function intentOf(v: TxView, env: LocalEnv, show: Shower, yours: (a: string) => 
     }
     case 'import': {
       const source = chainLetter(env, v.sourceChain);
-      const to = v.outputs.find((o) => o.assetID === native)?.addresses[0] ?? '';
-      return [`Import ${cam(sumNative(v.outputs, native))} from the ${source}-Chain into ${isOwn(to) ? `your ${ACCOUNT[v.chain] ?? v.chain} (${shortAddress(to)})` : yours(to)}`];
+      // What arrives of each asset, the native one first (named even at 0: all of it may go to the fee).
+      const arrives = new Map<string, bigint>([[native, 0n]]);
+      for (const o of v.outputs) arrives.set(o.assetID, (arrives.get(o.assetID) ?? 0n) + o.amount);
+      const what = [...arrives].map(([a, x]) => show(a, x)).join(' and ');
+      return [`Import ${what} from the ${source}-Chain into ${into(creditedTo(v.outputs, native))}`];
     }
     case 'deposit': {
       const locked = sumNative(
@@ -125,8 +136,7 @@ function intentOf(v: TxView, env: LocalEnv, show: Shower, yours: (a: string) => 
     case 'claim': {
       // A ClaimTx always has claimables (the codec refuses one without).
       const claimed = v.claimables!.reduce((s, c) => s + c.amount, 0n);
-      const to = v.outputs.find((o) => o.assetID === native)?.addresses[0] ?? '';
-      return [`Claim ${cam(claimed)} of rewards to ${isOwn(to) ? `your P account (${shortAddress(to)})` : yours(to)}`];
+      return [`Claim ${cam(claimed)} of rewards to ${into(creditedTo(v.outputs, native))}`];
     }
     default: {
       const paid = new Map<string, Map<string, bigint>>();

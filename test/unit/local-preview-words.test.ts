@@ -103,11 +103,24 @@ describe("a local preview's head, as the approver reads it (intent.ts survivors)
       kind: 'import',
       sourceChain: 'x-chain',
     });
-    expect(headFor([imp]).intents).toEqual([`Import 29 nCAM from the X-Chain into your P account (${own.p})`]);
+    expect(headFor([imp]).intents).toEqual([`Import 29 nCAM and 20 of token-asset from the X-Chain into your P account (${own.p})`]);
     const exp = view([input(40n)], [out(30n, [own.p], { exported: true }), out(9n, [own.x])], { kind: 'export', destinationChain: 'p-chain' });
     expect(headFor([exp, imp]).intents).toEqual([`Move 30 nCAM from your X account to your P account (${own.p}); 29 nCAM arrives`]);
     const claim = view([], [out(20n, [BOB], { assetID: TOKEN }), out(7n, [own.p])], { chain: 'P', kind: 'claim', claimables: [{ id: 'd1', type: 3n, amount: 8n }] });
     expect(headFor([claim]).intents).toEqual([`Claim 8 nCAM of rewards to your P account (${own.p})`]);
+  });
+
+  it('an import names everything that arrives and where, also when no CAM is left after its fee, or nothing at all', () => {
+    const imp = (outputs: Out[]) => headFor([view([input(10n, { imported: true }), input(20n, { imported: true, assetID: TOKEN })], outputs, { chain: 'P', kind: 'import', sourceChain: 'x-chain' })]).intents;
+    expect(imp([out(20n, [own.p], { assetID: TOKEN })])).toEqual([`Import 0 nCAM and 20 of token-asset from the X-Chain into your P account (${own.p})`]);
+    expect(imp([out(20n, [BOB], { assetID: TOKEN })])).toEqual([`Import 0 nCAM and 20 of token-asset from the X-Chain into ${BOB} (NOT your address)`]);
+    expect(imp([])).toEqual(['Import 0 nCAM from the X-Chain into no address: the fee takes all of it']);
+    // A move whose import's fee takes all of it names where the export sent it; a claim whose fee takes all of it says so.
+    const exp = view([input(40n)], [out(29n, [own.x]), out(10n, [own.p], { exported: true })], { kind: 'export', destinationChain: 'p-chain' });
+    const empty = view([input(10n, { imported: true })], [], { chain: 'P', kind: 'import', sourceChain: 'x-chain' });
+    expect(headFor([exp, empty]).intents).toEqual([`Move 10 nCAM from your X account to your P account (${own.p}); 0 nCAM arrives`]);
+    const claim = view([], [], { chain: 'P', kind: 'claim', claimables: [{ id: 'd1', type: 3n, amount: 1n }] });
+    expect(headFor([claim]).intents).toEqual(['Claim 1 nCAM of rewards to no address: the fee takes all of it']);
   });
 
   it("an export is a move to yourself only when every exported output is the key's alone", () => {
