@@ -23,6 +23,9 @@ export function shortAddress(a: string): string {
   return a.length > 18 ? `${a.slice(0, 12)}…${a.slice(-4)}` : a;
 }
 
+/** An output with no owner (threshold 0): the node lets anyone spend it. */
+const NOBODY = 'no address (anyone may spend it)';
+
 const ACCOUNT: Record<string, string> = { X: 'X account', P: 'P account', C: 'C account' };
 
 function chainLetter(env: LocalEnv, id: string | undefined): string {
@@ -33,10 +36,17 @@ function sumNative(outputs: TxView['outputs'], native: string): bigint {
   return outputs.filter((o) => o.assetID === native).reduce((s, o) => s + o.amount, 0n);
 }
 
-/** Whom an import or a claim credits: its native output's owner, else its first output's; none when the fee takes all. */
+/**
+ * Whom an import or a claim credits: its native output's owner, else its first output's (`''` for
+ * an output no one owns); none when the fee takes all.
+ */
 function creditedTo(outputs: TxView['outputs'], native: string): string | undefined {
-  return (outputs.find((o) => o.assetID === native) ?? outputs[0])?.addresses[0];
+  const o = outputs.find((x) => x.assetID === native) ?? outputs[0];
+  return o === undefined ? undefined : (o.addresses[0] ?? '');
 }
+
+/** Owned by the key alone, as every one of its addresses (an output no one owns is not). */
+const keyAlone = (o: TxView['outputs'][number], isOwn: (a: string) => boolean) => o.addresses.length > 0 && o.addresses.every(isOwn);
 
 export interface Head {
   intents: string[];
@@ -52,7 +62,7 @@ export function headOf(views: readonly TxView[], evm: readonly EvmFields[], out:
   const now = env.build.now;
   const intents: string[] = [];
   const warnings: string[] = [];
-  const yours = (a: string) => (isOwn(a) ? `${shortAddress(a)}` : `${shortAddress(a)} (NOT your address)`);
+  const yours = (a: string) => (a === '' ? NOBODY : isOwn(a) ? `${shortAddress(a)}` : `${shortAddress(a)} (NOT your address)`);
 
   // A second step is only ever a transfer's import, after its export (local/spends.ts).
   if (views[1]?.kind === 'import') {
@@ -80,6 +90,10 @@ export function headOf(views: readonly TxView[], evm: readonly EvmFields[], out:
   for (const v of views) {
     for (const o of v.outputs) {
       // An output that stays with the key alone (one owner, threshold 1, no time lock) meets none of these.
+      if (o.addresses.length === 0) {
+        warnings.push(`No owner: ${show(o.assetID, o.amount)} goes to no address; anyone may spend it`);
+        continue;
+      }
       const mine = o.addresses.some(isOwn);
       if (o.locktime > now) warnings.push(`Lock: ${show(o.assetID, o.amount)} to ${o.addresses.join(', ')} is spendable only from ${new Date(Number(o.locktime) * 1000).toISOString()}`);
       if (o.threshold !== 1 || o.addresses.length !== 1) warnings.push(`Shared: ${show(o.assetID, o.amount)} needs ${o.threshold} of ${o.addresses.join(', ')} to sign`);
@@ -106,7 +120,7 @@ function intentOf(v: TxView, env: LocalEnv, show: Shower, yours: (a: string) => 
       const exported = v.outputs.filter((o) => o.exported);
       const to = exported[0]?.addresses[0] ?? '';
       const amount = sumNative(exported, native);
-      return exported.every((o) => o.addresses.every(isOwn))
+      return exported.every((o) => keyAlone(o, isOwn))
         ? [`Move ${cam(amount)} from your ${ACCOUNT[v.chain] ?? v.chain} to your ${ACCOUNT[dest] ?? dest} (${shortAddress(to)}); it waits there to be imported`]
         : [`Export ${cam(amount)} from the ${v.chain}-Chain to ${yours(to)} on the ${dest}-Chain`];
     }
@@ -128,7 +142,7 @@ function intentOf(v: TxView, env: LocalEnv, show: Shower, yours: (a: string) => 
     }
     case 'unlockDeposit': {
       const freed = sumNative(
-        v.outputs.filter((o) => !o.lock && o.addresses.every(isOwn)),
+        v.outputs.filter((o) => !o.lock && keyAlone(o, isOwn)),
         native,
       );
       return [`Unlock deposits: ${cam(freed)} becomes spendable on your P account (after the fee)`];
@@ -148,7 +162,8 @@ function intentOf(v: TxView, env: LocalEnv, show: Shower, yours: (a: string) => 
         paid.set(who, per);
       }
       if (paid.size === 0) return [`Send to yourself on the ${v.chain}-Chain (${shortAddress(v.chain === 'P' ? env.own.p : env.own.x)}): only the fee leaves`];
-      return [...paid.entries()].map(([who, per]) => `Send ${[...per.entries()].map(([a, x]) => show(a, x)).join(' and ')} to ${who.includes(', ') ? who : shortAddress(who)}`);
+      const named = (who: string) => (who === '' ? NOBODY : who.includes(', ') ? who : shortAddress(who));
+      return [...paid.entries()].map(([who, per]) => `Send ${[...per.entries()].map(([a, x]) => show(a, x)).join(' and ')} to ${named(who)}`);
     }
   }
 }

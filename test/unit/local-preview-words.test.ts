@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { THIS_TX, type TxView } from '../../src/codec/tx/index.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { NetworkInfo } from '../../src/context/network.js';
 import type { LocalEnv } from '../../src/local/env.js';
 import { headOf, shortAddress } from '../../src/local/intent.js';
-import { type EvmFields, outflowOf } from '../../src/local/outflow.js';
+import { type EvmFields, NO_OWNER, outflowOf } from '../../src/local/outflow.js';
 import { renderTx, type Shower } from '../../src/local/render.js';
+import { checkOutflow } from '../../src/spend/guard.js';
 import type { BuiltTx } from '../../src/tx-builders/index.js';
 
 /**
@@ -138,5 +141,40 @@ describe("a local preview's head, as the approver reads it (intent.ts survivors)
   it("an output of the key's that needs two of its one signature is warned as shared", () => {
     const h = headFor([view([input(10n)], [out(9n, [own.x], { threshold: 2 })])]);
     expect(h.warnings).toEqual([`Shared: 9 nCAM needs 2 of ${own.x} to sign`]);
+  });
+});
+
+describe('an output no one owns, under the limits (outflow.ts)', () => {
+  it('is a stranger named as anyone: it leaves the key, an allow-list refuses it, and where the key was expected it is not yours', () => {
+    const pay = outflowOf([view([input(10n)], [out(9n, [], { threshold: 0 })])], [], own, NATIVE, NOW);
+    expect(pay).toMatchObject({ native: 10n, strangers: [NO_OWNER], notYours: [] });
+    const imp = outflowOf([view([input(10n, { imported: true })], [out(9n, [], { threshold: 0 })], { chain: 'P', kind: 'import', sourceChain: 'x-chain' })], [], own, NATIVE, NOW);
+    expect(imp).toMatchObject({ strangers: [NO_OWNER], notYours: [NO_OWNER] });
+    const config = { ...loadConfig({}), allowedRecipients: ['X-camino1bob'] } as Config;
+    const network = { networkID: '1000', hrp: 'camino', assetSymbol: 'CAM', assetID: '', source: 'configuration' } as NetworkInfo;
+    // The head says so in words: where it goes, and a warning of its own (not "shared", not "goes to" nobody).
+    expect(headFor([view([input(10n)], [out(9n, [], { threshold: 0 })])])).toMatchObject({
+      intents: ['Send 9 nCAM to no address (anyone may spend it)'],
+      warnings: ['No owner: 9 nCAM goes to no address; anyone may spend it'],
+    });
+    expect(headFor([view([input(10n, { imported: true })], [out(9n, [], { threshold: 0 })], { chain: 'P', kind: 'import', sourceChain: 'x-chain' })]).warnings).toEqual([
+      'No owner: 9 nCAM goes to no address; anyone may spend it',
+    ]);
+    // Where the key was expected: an import or a claim credits nobody, an export to nobody is no move, an unlock frees nothing to you.
+    const nobody = out(9n, [], { threshold: 0 });
+    expect(headFor([view([input(10n, { imported: true })], [nobody], { chain: 'P', kind: 'import', sourceChain: 'x-chain' })]).intents).toEqual([
+      'Import 9 nCAM from the X-Chain into no address (anyone may spend it)',
+    ]);
+    expect(headFor([view([], [nobody], { chain: 'P', kind: 'claim', claimables: [{ id: 'd1', type: 3n, amount: 10n }] })]).intents).toEqual([
+      'Claim 10 nCAM of rewards to no address (anyone may spend it)',
+    ]);
+    expect(headFor([view([input(10n)], [{ ...nobody, exported: true }], { kind: 'export', destinationChain: 'p-chain' })]).intents).toEqual([
+      'Export 9 nCAM from the X-Chain to no address (anyone may spend it) on the P-Chain',
+    ]);
+    const locked = { lock: { depositTxID: 'd1', bondTxID: null } };
+    expect(headFor([view([input(10n, locked)], [nobody], { chain: 'P', kind: 'unlockDeposit' })]).intents).toEqual([
+      'Unlock deposits: 0 nCAM becomes spendable on your P account (after the fee)',
+    ]);
+    expect(() => checkOutflow({ total: pay.native, strangers: pay.strangers }, config, network, 0n)).toThrow(`Refused: ${NO_OWNER} is not in CHAIN_MCP_ALLOWED_RECIPIENTS`);
   });
 });
