@@ -96,7 +96,8 @@ export function headOf(views: readonly TxView[], evm: readonly EvmFields[], out:
       }
       const mine = o.addresses.some(isOwn);
       if (o.locktime > now) warnings.push(`Lock: ${show(o.assetID, o.amount)} to ${o.addresses.join(', ')} is spendable only from ${new Date(Number(o.locktime) * 1000).toISOString()}`);
-      if (o.threshold !== 1 || o.addresses.length !== 1) warnings.push(`Shared: ${show(o.assetID, o.amount)} needs ${o.threshold} of ${o.addresses.join(', ')} to sign`);
+      // One owner means threshold 1 (the codec refuses a threshold above the owners, or 0 with owners).
+      if (o.addresses.length !== 1) warnings.push(`Shared: ${show(o.assetID, o.amount)} needs ${o.threshold} of ${o.addresses.join(', ')} to sign`);
       // Where the key's own address was expected (an import, a claim, an export's change or funds moved), another is a warning.
       const expectedOwn = v.kind === 'import' || v.kind === 'claim' || v.kind === 'export';
       if (expectedOwn && !mine) warnings.push(`NOT your address: ${show(o.assetID, o.amount)} goes to ${o.addresses.join(', ')}`);

@@ -66,7 +66,8 @@ function lockText(o: TxView['outputs'][number], nowSeconds: bigint): string {
     parts.push(`locked: ${ids.filter((id) => id !== '').join(' ')}`);
   }
   if (o.locktime > nowSeconds) parts.push(`spendable from ${new Date(Number(o.locktime) * 1000).toISOString()}`);
-  if (o.threshold !== 1 || o.addresses.length !== 1) parts.push(`${o.threshold} of ${o.addresses.length} owners sign`);
+  // One owner means threshold 1: the codec refuses a threshold above the owners, or 0 with owners.
+  if (o.addresses.length !== 1) parts.push(`${o.threshold} of ${o.addresses.length} owners sign`);
   return parts.length === 0 ? 'unlocked' : parts.join(', ');
 }
 
