@@ -91,7 +91,7 @@ export function headOf(views: readonly TxView[], evm: readonly EvmFields[], out:
     for (const o of v.outputs) {
       // An output that stays with the key alone (one owner, threshold 1, no time lock) meets none of these.
       if (o.addresses.length === 0) {
-        warnings.push(`No owner: ${show(o.assetID, o.amount)} goes to no address; anyone may spend it`);
+        warnings.push(`NOT your address: ${show(o.assetID, o.amount)} goes to no address; anyone may spend it`);
         continue;
       }
       const mine = o.addresses.some(isOwn);

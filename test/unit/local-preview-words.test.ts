@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isWarning } from '../../src/approval/head.js';
 import { THIS_TX, type TxView } from '../../src/codec/tx/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { NetworkInfo } from '../../src/context/network.js';
@@ -147,13 +148,15 @@ describe('an output no one owns, under the limits (outflow.ts)', () => {
     expect(imp).toMatchObject({ strangers: [NO_OWNER], notYours: [NO_OWNER] });
     const config = { ...loadConfig({}), allowedRecipients: ['X-camino1bob'] } as Config;
     const network = { networkID: '1000', hrp: 'camino', assetSymbol: 'CAM', assetID: '', source: 'configuration' } as NetworkInfo;
-    // The head says so in words: where it goes, and a warning of its own (not "shared", not "goes to" nobody).
+    // The head says so in words: where it goes, and a warning of its own (not "shared", not "goes to" an empty name), marked as a warning.
     expect(headFor([view([input(10n)], [out(9n, [], { threshold: 0 })])])).toMatchObject({
       intents: ['Send 9 nCAM to no address (anyone may spend it)'],
-      warnings: ['No owner: 9 nCAM goes to no address; anyone may spend it'],
+      warnings: ['NOT your address: 9 nCAM goes to no address; anyone may spend it'],
     });
+    // The approval page, card and elicitation lead with it (a warning prefix they know).
+    expect(isWarning(headFor([view([input(10n)], [out(9n, [], { threshold: 0 })])]).warnings[0]!)).toBe(true);
     expect(headFor([view([input(10n, { imported: true })], [out(9n, [], { threshold: 0 })], { chain: 'P', kind: 'import', sourceChain: 'x-chain' })]).warnings).toEqual([
-      'No owner: 9 nCAM goes to no address; anyone may spend it',
+      'NOT your address: 9 nCAM goes to no address; anyone may spend it',
     ]);
     // Where the key was expected: an import or a claim credits nobody, an export to nobody is no move, an unlock frees nothing to you.
     const nobody = out(9n, [], { threshold: 0 });
