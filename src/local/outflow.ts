@@ -41,6 +41,9 @@ export interface EvmFields {
   data: Uint8Array;
 }
 
+/** How the limits name the recipient of an output no one owns. */
+export const NO_OWNER = '(no owner: anyone may spend it)';
+
 export function ownSet(own: OwnKeyAddresses): (address: string) => boolean {
   const set = new Set([own.x, own.p, own.cAtomic, own.evm.toLowerCase()]);
   return (a) => set.has(a) || set.has(a.toLowerCase());
@@ -77,13 +80,15 @@ export function outflowOf(views: readonly TxView[], evm: readonly EvmFields[], o
       if (asset === nativeAssetID) out.fees += fee;
       else addTo(out.assets, asset, fee);
     }
-    if (view.burned[nativeAssetID] === undefined && minted !== 0n) out.fees += minted;
+    if (view.burned[nativeAssetID] === undefined) out.fees += minted;
     for (const o of view.outputs) {
       if (staysWithKey(o, view, isOwn, now)) continue;
       if (o.assetID === nativeAssetID) out.native += o.amount;
       else addTo(out.assets, o.assetID, o.amount);
-      for (const a of o.addresses) stranger(a);
-      if (view.kind === 'import' || view.kind === 'claim') notYours(o.addresses);
+      // An output with no owner (threshold 0) is anyone's: a stranger the allow-list must name, as a contract creation is.
+      const owners = o.addresses.length > 0 ? o.addresses : [NO_OWNER];
+      for (const a of owners) stranger(a);
+      if (view.kind === 'import' || view.kind === 'claim') notYours(owners);
     }
     const owner = view.deposit?.rewardsOwner;
     if (owner && !(owner.threshold === 1 && owner.addresses.length === 1 && isOwn(owner.addresses[0]!))) {

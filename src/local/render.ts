@@ -42,7 +42,8 @@ const CLAIM_KIND: Record<string, string> = { '0': 'validator rewards of owner', 
 
 /** Why an output of the key's exists, by the kind of tx. */
 function ownTag(kind: TxView['kind'], o: TxView['outputs'][number]): string {
-  if (kind === 'deposit' && o.lock?.depositTxID === THIS_TX) return 'deposited by this tx, your address';
+  // Only a DepositTx's bytes can lock an output by their own deposit.
+  if (o.lock?.depositTxID === THIS_TX) return 'deposited by this tx, your address';
   if (kind === 'unlockDeposit') {
     if (o.lock) return 'stays locked, your address';
     // build/camino.ts feeInputs: the node would count change of the deposit's own owner against what stays deposited.
@@ -65,7 +66,8 @@ function lockText(o: TxView['outputs'][number], nowSeconds: bigint): string {
     parts.push(`locked: ${ids.filter((id) => id !== '').join(' ')}`);
   }
   if (o.locktime > nowSeconds) parts.push(`spendable from ${new Date(Number(o.locktime) * 1000).toISOString()}`);
-  if (o.threshold !== 1 || o.addresses.length !== 1) parts.push(`${o.threshold} of ${o.addresses.length} owners sign`);
+  // One owner means threshold 1: the codec refuses a threshold above the owners, or 0 with owners.
+  if (o.addresses.length !== 1) parts.push(`${o.threshold} of ${o.addresses.length} owners sign`);
   return parts.length === 0 ? 'unlocked' : parts.join(', ');
 }
 
@@ -73,8 +75,6 @@ export interface RenderedTx {
   lines: string[];
   /** inputs − outputs of the native asset, from the decoded bytes. */
   fee: bigint;
-  /** What the outputs pay to addresses that are not the key's, per asset (the amount leaving). */
-  paid: Map<string, bigint>;
 }
 
 /**
@@ -98,7 +98,6 @@ export function renderTx(built: BuiltTx, view: TxView, env: LocalEnv, show: Show
     const what = i.evm ? `from ${i.evm.address} (nonce ${i.evm.nonce})` : `UTXO ${i.utxo}${i.imported ? ' (waiting in shared memory)' : ''}`;
     lines.push(`${label} input ${n + 1}: ${show(i.assetID, i.amount)}, ${what}`);
   });
-  const paid = new Map<string, bigint>();
   const nowSeconds = env.build.now;
   view.outputs.forEach((o, n) => {
     const mine = o.addresses.length > 0 && o.addresses.every(isOwn);
@@ -115,8 +114,9 @@ export function renderTx(built: BuiltTx, view: TxView, env: LocalEnv, show: Show
           : view.kind === 'claim'
             ? 'rewards paid to another address'
             : 'payment';
-    if (!mine) paid.set(o.assetID, (paid.get(o.assetID) ?? 0n) + o.amount);
-    lines.push(`${label} output ${n + 1}: ${show(o.assetID, o.amount)} to ${o.addresses.join(', ')} (${tag}; ${lockText(o, nowSeconds)})`);
+    // No owner at threshold 0 is what the node allows of an ownerless output: anyone may take it.
+    const to = o.addresses.length > 0 ? o.addresses.join(', ') : 'no address (anyone may spend it)';
+    lines.push(`${label} output ${n + 1}: ${show(o.assetID, o.amount)} to ${to} (${tag}; ${lockText(o, nowSeconds)})`);
   });
   const inNative = view.inputs.filter((i) => i.assetID === native).reduce((s, i) => s + i.amount, 0n);
   const outNative = view.outputs.filter((o) => o.assetID === native).reduce((s, o) => s + o.amount, 0n);
@@ -147,5 +147,5 @@ export function renderTx(built: BuiltTx, view: TxView, env: LocalEnv, show: Show
     const text = Buffer.from(view.memo.slice(2), 'hex').toString('utf8');
     lines.push(strangerLine('Memo', 'the requester', text));
   }
-  return { lines, fee, paid };
+  return { lines, fee };
 }

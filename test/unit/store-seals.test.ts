@@ -6,7 +6,8 @@ import { CardSecrets } from '../../src/approval/card.js';
 import { decideFromCard } from '../../src/approval/card-tool.js';
 import { humanDecision } from '../../src/approval/flow.js';
 import type { ApprovalPages } from '../../src/approval/page.js';
-import { LocalRecords, type LocalRecord } from '../../src/local/records.js';
+import { ChainMcpError } from '../../src/errors.js';
+import { LocalRecords, type LocalRecord, MAX_LOCAL_RECORDS } from '../../src/local/records.js';
 import { createLogger } from '../../src/log.js';
 import { MemoryStore } from '../../src/state/memory.js';
 import { Sealer, stateSecret } from '../../src/state/seal.js';
@@ -256,5 +257,32 @@ describe('a kept local preview in the store', () => {
     await put('n1', text);
     expect(await records.get('n1')).not.toBe('tampered');
     expect(await new LocalRecords(store, () => NOW).get('n1')).toBe('tampered');
+  });
+});
+
+describe('a full book of local previews (records.ts, issue 44)', () => {
+  it(`the ${MAX_LOCAL_RECORDS + 1}th open preview is refused as a policy the model can act on, with what to do; nothing is kept`, async () => {
+    const store = new MemoryStore();
+    const records = new LocalRecords(store, () => NOW);
+    const kept: LocalRecord = {
+      tool: 'xvm_send',
+      hashes: ['aa'],
+      total: 1n,
+      lines: [],
+      expiresAt: NOW + 300_000,
+      spend: { steps: [{ chain: 'X', bytes: Uint8Array.from([1]), sigIndices: [[0]] }], done: () => 'done', result: () => ({}) },
+    };
+    for (let n = 0; n < MAX_LOCAL_RECORDS; n++) await records.put(`n${n}`, kept);
+    const err = await records.put('one-more', kept).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ChainMcpError);
+    expect(err).toMatchObject({
+      kind: 'policy',
+      message: `Refused: ${MAX_LOCAL_RECORDS} local previews are kept already; no new preview until some are confirmed or expire (5 minutes). Nothing was sent.`,
+      hint: 'Confirm or let the open previews expire, then preview again. Do not loop on previews.',
+    });
+    expect(await records.get('one-more')).toBeUndefined();
   });
 });
