@@ -90,7 +90,8 @@ export class ApprovalBook {
   /** The live approval of a preview, as stored now; a tampered one is no approval. */
   async get(nonce: string): Promise<Approval | undefined> {
     const a = await this.read(nonce);
-    return a && a !== 'tampered' && this.now() <= a.expiresAt ? a : undefined;
+    // An object is an approval whose seals hold ('tampered' is a string, a missing one undefined).
+    return typeof a === 'object' && this.now() <= a.expiresAt ? a : undefined;
   }
 
   /** The approval behind a page token, or why there is none (a tampered one is never shown). */

@@ -392,6 +392,8 @@ describe('the approval book: what is gone (issue 40)', () => {
     const a = await book.open('gone', { tool: 't', title: 't', lines: [] }, 1_000);
     await book.forget(a);
     expect(await book.read('gone')).toBeUndefined();
+    // The page asks `get` after a refused decision (decided meanwhile, or spent): gone is no approval, not an error.
+    expect(await book.get('gone')).toBeUndefined();
     expect(await book.stateOf(a)).toBe('pending');
     expect(await book.wait(a, 0)).toBe('pending');
     expect(await book.requirePasskey(a)).toStrictEqual(a);
