@@ -296,7 +296,8 @@ describe.each(backends)('the approval card on the $name store', (backend) => {
     const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
     const p = await h.call('xvm_send', args);
     expect(p.isError, p.text).toBe(false);
-    const { secret } = p.meta?.[CARD_META_KEY] as { secret: string };
+    const secret = String((p.meta?.[CARD_META_KEY] as { secret?: string } | undefined)?.secret);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const nonce = String(p.structured!.confirmationId).split('.')[0]!;
     // A secret the store never held (its lookup finds no approval): refused, not an internal error.
     const unknown = await h.call(CARD_TOOL, { secret: 'A'.repeat(32), decision: 'approve' });
