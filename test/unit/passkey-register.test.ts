@@ -73,6 +73,11 @@ describe('the passkey registration page', () => {
     expect(r.text).not.toContain('<img');
     const bad = await send(reg.url, 'POST', { origin }, `code=${CODE.toLowerCase()}&credential=not-json`);
     expect(bad.status).toBe(400);
+    // The reason quotes what was sent (JSON.parse's message): shown, each of & < > " ' as a character reference.
+    const markup = await send(reg.url, 'POST', { origin }, `code=${CODE}&credential=${encodeURIComponent(`<b>"x'&</b>`)}`);
+    expect(markup.status).toBe(400);
+    expect(markup.text).toContain('&#60;b&#62;&#34;x&#39;&#38;&#60;/b&#62;');
+    expect(markup.text).not.toContain('<b>');
     expect(store.list().map((c) => c.id)).toEqual(['already-there']);
   });
 

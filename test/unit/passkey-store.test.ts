@@ -128,8 +128,11 @@ describe('the passkey store (mutation survivors, issue 25)', () => {
     store.touch('key-b', 12);
     expect(store.list()).toEqual([a, { ...b, counter: 12 }]);
     const before = readFileSync(file, 'utf8');
+    const { ino } = statSync(file);
     store.touch('key-c', 40);
     expect(readFileSync(file, 'utf8')).toBe(before);
+    // Not even rewritten with the same text (a write replaces the file: a new inode).
+    expect(statSync(file).ino).toBe(ino);
   });
 });
 
