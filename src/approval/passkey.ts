@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import type { Logger } from '../log.js';
@@ -115,9 +115,9 @@ export class PasskeyStore {
   private write(credentials: StoredPasskey[]): void {
     mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
     const tmp = `${this.file}.${randomBytes(4).toString('hex')}.tmp`;
+    // A new file each time, so the mode applies (umask can only narrow it); the rename keeps it.
     writeFileSync(tmp, `${JSON.stringify({ rpID: RP_ID, credentials }, null, 2)}\n`, { mode: 0o600 });
     renameSync(tmp, this.file);
-    chmodSync(this.file, 0o600);
     this.credentials = credentials;
     // Our own write is not a change from outside.
     this.stamp = stamp(this.file);
