@@ -106,7 +106,7 @@ export class ApprovalPages {
     const site = req.headers['sec-fetch-site'];
     if (site !== undefined && site !== 'same-origin') return false;
     const origin = req.headers.origin;
-    return origin !== undefined && (origin === this.origin || origin === this.origin?.replace('127.0.0.1', 'localhost'));
+    return origin !== undefined && (origin === this.origin || origin === this.localhostOrigin());
   }
 
   /** GET shows the passphrase form, POST (own Origin, one-time form token) unlocks; same Host check as approvals. */
