@@ -3,7 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import { ApprovalBook, MAX_PENDING_PER_OWNER } from '../../src/approval/book.js';
+import { CARD_META_KEY, CARD_TOOL } from '../../src/approval/card.js';
 import { signedTxHex } from '../../src/codec/tx/index.js';
 import { ConfirmationBook } from '../../src/confirm.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
@@ -76,8 +78,9 @@ const issued = () => Object.fromEntries(ISSUES.map((m) => [m, requestsFor(devnet
 const alice = () => devnet.state.users.get('alice')!.keys[0]!;
 const bob = () => devnet.state.users.get('bob')?.keys[0] ?? devnet.state.users.get('alice')!.keys[1]!;
 
-async function harness(state: StateStore, env: Record<string, string> = {}): Promise<SpendHarness> {
+async function harness(state: StateStore, env: Record<string, string> = {}, capabilities?: ClientCapabilities): Promise<SpendHarness> {
   const h = await spendHarness(devnet, {
+    ...(capabilities ? { capabilities } : {}),
     env: {
       CHAIN_MCP_APPROVAL: 'human',
       // The page link without a passkey: the human's channel here is the page (the test plays the human through the book).
@@ -283,6 +286,28 @@ describe.each(backends)('the $name state store, written by someone else', (backe
     expect(await book.get('b-0')).toEqual(theirs);
     expect(await server.liveApprovals(now, 'user-a')).toBe(MAX_PENDING_PER_OWNER);
     expect(await server.liveApprovals(now, 'user-b')).toBe(1);
+  });
+});
+
+describe.each(backends)('the approval card on the $name store', (backend) => {
+  it('a card secret decides once: a replayed or unknown secret is refused as no longer valid, and decides nothing', async () => {
+    const { server } = await backend.pair();
+    const h = await harness(server, {}, { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } as ClientCapabilities);
+    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
+    const p = await h.call('xvm_send', args);
+    expect(p.isError, p.text).toBe(false);
+    const secret = String((p.meta?.[CARD_META_KEY] as { secret?: string } | undefined)?.secret);
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const nonce = String(p.structured!.confirmationId).split('.')[0]!;
+    // A secret the store never held (its lookup finds no approval): refused, not an internal error.
+    const unknown = await h.call(CARD_TOOL, { secret: 'A'.repeat(32), decision: 'approve' });
+    expect([unknown.isError, unknown.text]).toEqual([true, 'This approval card is no longer valid (used, or the server restarted); nothing was decided.']);
+    expect((await server.getApproval(nonce))?.state).toBe('pending');
+    const declined = await h.call(CARD_TOOL, { secret, decision: 'decline' });
+    expect([declined.isError, declined.text]).toEqual([false, 'Declined; nothing will be sent.']);
+    const replay = await h.call(CARD_TOOL, { secret, decision: 'approve' });
+    expect([replay.isError, replay.text]).toEqual([true, 'This approval card is no longer valid (used, or the server restarted); nothing was decided.']);
+    expect((await server.getApproval(nonce))?.state).toBe('declined');
   });
 });
 

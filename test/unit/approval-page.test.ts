@@ -373,6 +373,28 @@ describe('the approval page under a passkey: the order of its answers (issue 40)
   });
 });
 
+describe('the approval page when its passkey check cannot be prepared (issue 40)', () => {
+  it("a passkey file entry the browser API cannot name: the pending page answers 500 'Nothing was approved'; a decided one still says so, needing no passkey", async () => {
+    const store = new PasskeyStore(join(mkdtempSync(join(tmpdir(), 'chain-mcp-page-')), 'passkeys.json'));
+    // The file is the operator's (or was edited); an id that is no base64url cannot go into the WebAuthn options.
+    store.add({ id: 'not base64url!', publicKey: Buffer.from('not a key').toString('base64url'), counter: 0, createdAt: '2026-11-26T00:00:00.000Z' });
+    const book = new ApprovalBook(() => Date.now());
+    const pages = new ApprovalPages(book, silentLogger(), store);
+    const open = () => book.open(`nonce-${Math.random()}`, { tool: 'xvm_send', title: 'Send 1 CAM', lines: ['Amount: 1 CAM'] }, Date.now() + 300_000, 'local', { passkey: true });
+    const pending = await open();
+    const shown = await send(await pages.url(pending), 'GET');
+    expect(shown.status).toBe(500);
+    expect(shown.text).toContain('<p>The passkey check could not be prepared. Nothing was approved.</p>');
+    expect((await book.read(pending.nonce)) as Approval).toMatchObject({ state: 'pending' });
+    const declined = await open();
+    expect(await book.decide(declined, 'declined', 'app')).toBe(true);
+    const late = await send(await pages.url(declined), 'GET');
+    expect(late.status).toBe(200);
+    expect(late.text).toContain('<p>This preview was already declined.</p>');
+    await pages.close();
+  });
+});
+
 describe('the approval page server: closed (issue 40)', () => {
   it('serves nothing once closed; closing one that never started is fine', async () => {
     const book = new ApprovalBook(() => Date.now());
@@ -392,6 +414,8 @@ describe('the approval book: what is gone (issue 40)', () => {
     const a = await book.open('gone', { tool: 't', title: 't', lines: [] }, 1_000);
     await book.forget(a);
     expect(await book.read('gone')).toBeUndefined();
+    // The page asks `get` after a refused decision (decided meanwhile, or spent): gone is no approval, not an error.
+    expect(await book.get('gone')).toBeUndefined();
     expect(await book.stateOf(a)).toBe('pending');
     expect(await book.wait(a, 0)).toBe('pending');
     expect(await book.requirePasskey(a)).toStrictEqual(a);

@@ -1,3 +1,4 @@
+import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectionTo } from '../helpers/raw-http.js';
 import { MAX_WRONG_CODES, registrationCode, servePasskeyRegistration, type Registration } from '../../src/approval/passkey-register.js';
-import { PasskeyStore, WEBAUTHN_SCRIPT_HASH } from '../../src/approval/passkey.js';
+import { PasskeyStore, RP_ID, WEBAUTHN_SCRIPT_HASH } from '../../src/approval/passkey.js';
 
 /** One raw exchange with a chosen Host (fetch cannot set it). */
 function send(url: string, method: string, headers: Record<string, string> = {}, body?: string): Promise<{ status: number; text: string }> {
@@ -23,6 +24,43 @@ function send(url: string, method: string, headers: Record<string, string> = {},
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/**
+ * A software authenticator's registration (attestation format "none"), as a browser's passkey
+ * makes it: a P-256 key, its COSE public key in the authenticator data, CBOR by hand.
+ */
+function attestation(challenge: string, origin: string, userVerified: boolean, opts: { packedSignedByAnotherKey?: boolean } = {}) {
+  const id = randomBytes(16);
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' });
+  const coord = (v: string | undefined) => Buffer.from(v ?? '', 'base64url');
+  // COSE_Key {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}.
+  const cose = Buffer.concat([Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]), coord(jwk.x), Buffer.from([0x22, 0x58, 0x20]), coord(jwk.y)]);
+  // Flags: user present, attested credential data, and user verified when asked.
+  const flags = userVerified ? 0x45 : 0x41;
+  const authData = Buffer.concat([createHash('sha256').update(RP_ID).digest(), Buffer.from([flags, 0, 0, 0, 0]), Buffer.alloc(16), Buffer.from([0, id.length]), id, cose]);
+  const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.create', challenge, origin, crossOrigin: false }));
+  const text = (t: string) => Buffer.concat([Buffer.from([0x60 + t.length]), Buffer.from(t)]);
+  const bytes = (b: Buffer) => Buffer.concat([Buffer.from([0x58, b.length]), b]);
+  // {"fmt": "none", "attStmt": {}}, or a packed self-attestation {"alg": -7 (ES256), "sig": …} signed by a key that is not the credential's.
+  let fmt = Buffer.concat([text('fmt'), text('none'), text('attStmt'), Buffer.from([0xa0])]);
+  if (opts.packedSignedByAnotherKey) {
+    const sig = sign('sha256', Buffer.concat([authData, createHash('sha256').update(clientDataJSON).digest()]), generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey);
+    fmt = Buffer.concat([text('fmt'), text('packed'), text('attStmt'), Buffer.from([0xa2]), text('alg'), Buffer.from([0x26]), text('sig'), bytes(sig)]);
+  }
+  const attestationObject = Buffer.concat([Buffer.from([0xa3]), fmt, text('authData'), bytes(authData)]);
+  const b64 = (b: Buffer) => b.toString('base64url');
+  return {
+    id: b64(id),
+    publicKey: b64(cose),
+    credential: JSON.stringify({
+      id: b64(id),
+      rawId: b64(id),
+      type: 'public-key',
+      clientExtensionResults: {},
+      response: { clientDataJSON: b64(clientDataJSON), attestationObject: b64(attestationObject) },
+    }),
+  };
 }
 
 /**
@@ -73,6 +111,11 @@ describe('the passkey registration page', () => {
     expect(r.text).not.toContain('<img');
     const bad = await send(reg.url, 'POST', { origin }, `code=${CODE.toLowerCase()}&credential=not-json`);
     expect(bad.status).toBe(400);
+    // The reason quotes what was sent (JSON.parse's message): shown, each of & < > " ' as a character reference.
+    const markup = await send(reg.url, 'POST', { origin }, `code=${CODE}&credential=${encodeURIComponent(`<b>"x'&</b>`)}`);
+    expect(markup.status).toBe(400);
+    expect(markup.text).toContain('&#60;b&#62;&#34;x&#39;&#38;&#60;/b&#62;');
+    expect(markup.text).not.toContain('<b>');
     expect(store.list().map((c) => c.id)).toEqual(['already-there']);
   });
 
@@ -200,6 +243,34 @@ describe('the passkey registration page', () => {
     expect((await send(own.url, 'GET')).status).toBe(200);
     await own.close();
     await expect(connectionTo(own.url)).resolves.toBe('ECONNREFUSED');
+  });
+
+  it('registers a passkey made with user verification; one made without, or whose attestation another key signed, is refused and not stored', async () => {
+    const own = await servePasskeyRegistration(store, { code: CODE, name: 'software key' });
+    const from = new URL(own.url).origin;
+    const post = (credential: string) => send(own.url, 'POST', { origin: from }, `code=${CODE}&credential=${encodeURIComponent(credential)}`);
+    try {
+      const challenge = /"challenge":"([A-Za-z0-9_-]+)"/.exec((await send(own.url, 'GET')).text)?.[1] ?? '';
+      expect(challenge).not.toBe('');
+      // A refusal leaves the page's challenge as it was: the next try answers the same one.
+      const unverified = attestation(challenge, from, false);
+      const noUv = await post(unverified.credential);
+      expect(noUv.status).toBe(400);
+      expect(noUv.text).toMatch(/could not be registered \(.*user verification/i);
+      const forged = attestation(challenge, from, true, { packedSignedByAnotherKey: true });
+      const badSig = await post(forged.credential);
+      expect(badSig.status).toBe(400);
+      expect(badSig.text).toContain('could not be registered (not verified)');
+      expect(store.list().map((c) => c.id)).toEqual(['already-there']);
+      const made = attestation(challenge, from, true);
+      const r = await post(made.credential);
+      expect(r.status).toBe(200);
+      expect(r.text).toContain('<strong>Registered.</strong>');
+      expect(await own.done).toBe(made.id);
+      expect(store.list().find((c) => c.id === made.id)).toMatchObject({ name: 'software key', publicKey: made.publicKey, counter: 0 });
+    } finally {
+      await own.close();
+    }
   });
 
   it('makes codes of eight unambiguous characters', () => {

@@ -128,8 +128,11 @@ describe('the passkey store (mutation survivors, issue 25)', () => {
     store.touch('key-b', 12);
     expect(store.list()).toEqual([a, { ...b, counter: 12 }]);
     const before = readFileSync(file, 'utf8');
+    const { ino } = statSync(file);
     store.touch('key-c', 40);
     expect(readFileSync(file, 'utf8')).toBe(before);
+    // Not even rewritten with the same text (a write replaces the file: a new inode).
+    expect(statSync(file).ino).toBe(ino);
   });
 });
 
@@ -201,7 +204,7 @@ describe('checking a passkey assertion', () => {
     expect((await checkAssertion(store, assertion, challenge, ORIGIN)).why).toMatch(/^passkey assertion refused \(.*counter/i);
   });
 
-  it('refuses what is not JSON, a passkey not registered, another challenge or origin, and no user verification', async () => {
+  it('refuses what is not JSON, a passkey not registered, another challenge or origin, no user verification, and another key signing under its id', async () => {
     const store = new PasskeyStore(storeFile());
     const key = authenticator();
     store.add(key.stored);
@@ -211,6 +214,8 @@ describe('checking a passkey assertion', () => {
     expect((await checkAssertion(store, key.assert(b64url(randomBytes(32)), 1), challenge, ORIGIN)).why).toMatch(/^passkey assertion refused \(.*challenge/i);
     expect((await checkAssertion(store, key.assert(challenge, 1, { origin: 'http://localhost:9999' }), challenge, ORIGIN)).why).toMatch(/^passkey assertion refused \(.*origin/i);
     expect((await checkAssertion(store, key.assert(challenge, 1, { userVerified: false }), challenge, ORIGIN)).why).toMatch(/^passkey assertion refused \(.*verif/i);
+    // The registered passkey's id, everything right, but signed by another key (a model's own software key): no passkey.
+    expect(await checkAssertion(store, authenticator(key.stored.id).assert(challenge, 1), challenge, ORIGIN)).toEqual({ why: 'passkey assertion not verified' });
     // None of the refusals moved the counter.
     expect(store.list()[0]?.counter).toBe(0);
   });
