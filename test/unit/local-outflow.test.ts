@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { THIS_TX, type TxView } from '../../src/codec/tx/index.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import type { NetworkInfo } from '../../src/context/network.js';
-import type { ToolContext } from '../../src/core/tool.js';
 import { ChainMcpError } from '../../src/errors.js';
 import type { LocalEnv } from '../../src/local/env.js';
 import { headOf, shortAddress } from '../../src/local/intent.js';
@@ -11,36 +10,15 @@ import { renderTx, type Shower } from '../../src/local/render.js';
 import type { BuiltTx } from '../../src/tx-builders/index.js';
 import { chainSent } from '../../src/local/sent.js';
 import { checkOutflow } from '../../src/spend/guard.js';
+import { indexerCtx, input, NATIVE, NOW, out, own, TOKEN, view } from '../helpers/tx-views.js';
 
 /**
  * What leaves the key, from decoded transactions: which outputs stay the key's alone, every fee
  * counted, the strangers named; the limits applied to it; and what the indexer records the key sent.
  */
 
-const NATIVE = 'native-asset';
-const TOKEN = 'token-asset';
-const own = { x: 'X-local1key', p: 'P-local1key', cAtomic: 'C-local1key', evm: '0xAbCdEf0000000000000000000000000000000001' };
-const NOW = 1_000_000n;
 const CAM = 1_000_000_000n;
 
-type Out = TxView['outputs'][number];
-const out = (amount: bigint, addresses: string[], extra: Partial<Out> = {}): Out => ({ assetID: NATIVE, amount, addresses, locktime: 0n, threshold: 1, exported: false, ...extra });
-const input = (amount: bigint, extra: Partial<TxView['inputs'][number]> = {}): TxView['inputs'][number] => ({
-  utxo: 'u:0',
-  txID: 'u',
-  outputIndex: 0,
-  assetID: NATIVE,
-  amount,
-  sigIndices: [0],
-  imported: false,
-  ...extra,
-});
-function view(inputs: TxView['inputs'], outputs: Out[], extra: Partial<TxView> = {}): TxView {
-  const burned: Record<string, bigint> = {};
-  for (const i of inputs) burned[i.assetID] = (burned[i.assetID] ?? 0n) + i.amount;
-  for (const o of outputs) burned[o.assetID] = (burned[o.assetID] ?? 0n) - o.amount;
-  return { chain: 'X', kind: 'base', networkID: 1, blockchainID: 'b', inputs, outputs, memo: '0x', burned, ...extra };
-}
 const flow = (views: TxView[], evm: EvmFields[] = []) => outflowOf(views, evm, own, NATIVE, NOW);
 
 describe('what leaves the key, from the decoded transactions', () => {
@@ -227,17 +205,7 @@ describe('what the indexer records the key sent', () => {
   const env = { own, network: { assetID: NATIVE }, chainIDs: { X: 'x-chain', P: 'p-chain', C: 'c-chain' } } as unknown as LocalEnv;
   const NOW_MS = 2_000_000_000_000;
   const KEY = 'local1key';
-  type Answer = (path: string, query: Array<[string, string]>) => unknown;
-  function ctxOf(answer: Answer) {
-    const asked: Array<{ path: string; query: Array<[string, string]> }> = [];
-    const ctx = {
-      indexer: async (path: string, query: Array<[string, string]> = []) => {
-        asked.push({ path, query });
-        return answer(path, query);
-      },
-    } as unknown as ToolContext;
-    return { ctx, asked };
-  }
+  const ctxOf = indexerCtx;
   const output = (amount: string, addresses: string[], extra: Record<string, unknown> = {}) => ({ assetID: NATIVE, amount, addresses, threshold: 1, locktime: 0, ...extra });
   /** A cvm_addresses row as Magellan maps it to an output (services/indexes/avax/reader_list_txs.go `mapOutput`). */
   const cvm = (amount: string, address: string) => ({ assetID: NATIVE, amount, addresses: null, caddresses: [address], threshold: 0, locktime: 0, outputType: 4294967281 });

@@ -9,6 +9,7 @@ import { type EvmFields, NO_OWNER, outflowOf } from '../../src/local/outflow.js'
 import { renderTx, type Shower } from '../../src/local/render.js';
 import { checkOutflow } from '../../src/spend/guard.js';
 import type { BuiltTx } from '../../src/tx-builders/index.js';
+import { input, NATIVE, NOW, type Out, out, own, TOKEN, view } from '../helpers/tx-views.js';
 
 /**
  * The words of a local preview as the person approving reads them, from decoded views: what each
@@ -16,30 +17,8 @@ import type { BuiltTx } from '../../src/tx-builders/index.js';
  * sentences (issue 44, the `local` group's survivors of render.ts and intent.ts).
  */
 
-const NATIVE = 'native-asset';
-const TOKEN = 'token-asset';
-const own = { x: 'X-local1key', p: 'P-local1key', cAtomic: 'C-local1key', evm: '0xAbCdEf0000000000000000000000000000000001' };
-const NOW = 1_000_000n;
 const BOB = 'P-local1bob';
 
-type Out = TxView['outputs'][number];
-const out = (amount: bigint, addresses: string[], extra: Partial<Out> = {}): Out => ({ assetID: NATIVE, amount, addresses, locktime: 0n, threshold: 1, exported: false, ...extra });
-const input = (amount: bigint, extra: Partial<TxView['inputs'][number]> = {}): TxView['inputs'][number] => ({
-  utxo: 'u:0',
-  txID: 'u',
-  outputIndex: 0,
-  assetID: NATIVE,
-  amount,
-  sigIndices: [0],
-  imported: false,
-  ...extra,
-});
-function view(inputs: TxView['inputs'], outputs: Out[], extra: Partial<TxView> = {}): TxView {
-  const burned: Record<string, bigint> = {};
-  for (const i of inputs) burned[i.assetID] = (burned[i.assetID] ?? 0n) + i.amount;
-  for (const o of outputs) burned[o.assetID] = (burned[o.assetID] ?? 0n) - o.amount;
-  return { chain: 'X', kind: 'base', networkID: 1, blockchainID: 'b', inputs, outputs, memo: '0x', burned, ...extra };
-}
 const env = { own, network: { assetID: NATIVE }, chainIDs: { X: 'x-chain', P: 'p-chain', C: 'c-chain' }, build: { now: NOW } } as unknown as LocalEnv;
 const show: Shower = (asset, v) => (asset === NATIVE ? `${v} nCAM` : `${v} of ${asset}`);
 const built = { hash: new Uint8Array(32), bytes: new Uint8Array(100) } as unknown as BuiltTx;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolContext } from '../../src/core/tool.js';
 import type { LocalEnv } from '../../src/local/env.js';
 import { chainSent } from '../../src/local/sent.js';
+import { indexerCtx, NATIVE, TOKEN } from '../helpers/tx-views.js';
 
 /**
  * The local signer's daily total as the indexer records it (src/local/sent.ts), read from answers
@@ -10,8 +10,6 @@ import { chainSent } from '../../src/local/sent.js';
  * the pages are followed. test/unit/local-outflow.test.ts has the first cases.
  */
 
-const NATIVE = 'native-asset';
-const TOKEN = 'token-asset';
 const KEY = 'local1key';
 const EVM = '0xAbCdEf0000000000000000000000000000000001';
 const STRANGER_0X = '0x00000000000000000000000000000000000000b0';
@@ -20,17 +18,7 @@ const NOW_MS = 2_000_000_000_000;
 /** 2_000_000_000 in Unix seconds, the time of every record below unless said otherwise. */
 const AT = '2033-05-18T03:33:20Z';
 
-type Answer = (path: string, query: Array<[string, string]>) => unknown;
-function ctxOf(answer: Answer) {
-  const asked: Array<{ path: string; query: Array<[string, string]> }> = [];
-  const ctx = {
-    indexer: async (path: string, query: Array<[string, string]> = []) => {
-      asked.push({ path, query });
-      return answer(path, query);
-    },
-  } as unknown as ToolContext;
-  return { ctx, asked };
-}
+const ctxOf = indexerCtx;
 const output = (amount: unknown, addresses: unknown, extra: Record<string, unknown> = {}) => ({ assetID: NATIVE, amount, addresses, threshold: 1, locktime: 0, ...extra });
 /** A cvm_addresses row as Magellan maps it to an output: the 0x side in `caddresses`, `addresses` null. */
 const credit = (amount: string, caddresses: unknown[], extra: Record<string, unknown> = {}) => ({ assetID: NATIVE, amount, addresses: null, caddresses, threshold: 0, locktime: 0, ...extra });
