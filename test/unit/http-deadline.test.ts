@@ -43,7 +43,10 @@ describe('retry deadline', () => {
       }
       // The second attempt never gets an answer: only its own timer can end it.
     });
-    client = new HttpClient({ timeoutMs: TIMEOUT_MS, now: () => Date.now() + skew });
+    // The client's clock moves only when the fake node says so: how long the first attempt really
+    // took (a loaded machine) cannot change what is left for the retry.
+    const frozen = Date.now();
+    client = new HttpClient({ timeoutMs: TIMEOUT_MS, now: () => frozen + skew });
     const started = Date.now();
     const err = await client.send({ method: 'POST', url, body: '{}', retry: true, service: 'node' }).catch((e: unknown) => e);
     const elapsed = Date.now() - started;
