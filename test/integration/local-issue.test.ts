@@ -548,6 +548,23 @@ describe('the human asked in their client (CHAIN_MCP_APPROVAL=confirm-id with el
   });
 });
 
+describe('the human asked in their client under CHAIN_MCP_APPROVAL=human', () => {
+  it('a decline in the client answers with the preview lines it declined; nothing sent', async () => {
+    const h = await harness({ CHAIN_MCP_APPROVAL: 'human' }, { capabilities: { elicitation: { form: {} } }, elicit: () => ({ action: 'decline' }) });
+    const args = { amount: '1 CAM', assetID: 'CAM', to: alice().x };
+    const p = await preview(h, 'xvm_send', args);
+    const lines = (await kept(h, p)).lines;
+    expect(lines.length).toBeGreaterThan(2);
+    const before = issued();
+    const declined = await h.call('xvm_send', { ...args, confirm: p.structured!.confirmationId });
+    expect(declined.isError, declined.text).toBe(false);
+    expect(declined.text).toBe('Declined by the human; nothing was sent.');
+    expect(declined.structured).toEqual({ status: 'declined', preview: lines });
+    expect(await h.services.localRecords.get(nonceOf(p))).toBeUndefined();
+    expect(issued()).toBe(before);
+  });
+});
+
 describe("the key's own addresses under a limit", () => {
   it("an import to another's X address is refused as not the key's; to the key's own it passes that rule", async () => {
     const h = await harness({ CHAIN_MCP_MAX_SPEND: String(5n * CAM) });

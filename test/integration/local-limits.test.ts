@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../../src/catalogue/index.js';
+import { formatChainAddress, parseChainAddress } from '../../src/codec/index.js';
 import { type Devnet, startDevnet } from '../../src/devnet/index.js';
 import type { DevnetState } from '../../src/devnet/state/index.js';
 import { writeKeyFile } from '../../src/signer/keyfile.js';
@@ -52,6 +53,29 @@ afterEach(async () => {
 afterAll(async () => {
   await devnet.close();
   rmSync(dir, { recursive: true, force: true });
+});
+
+describe("a recipient on another network's prefix", () => {
+  // Without an indexer no asset name is resolved, and an amount in nCAM is no display amount: nothing
+  // before the spend guards reads the network.
+  it('is refused on the first spend call of a process with no indexer, before the network was ever read, nothing built or sent', async () => {
+    const h = await spendHarness({ ...devnet, indexerUrl: undefined } as Devnet, {
+      env: { CHAIN_MCP_APPROVAL: 'confirm-id', CHAIN_MCP_SIGNER: 'local', CHAIN_MCP_KEY_FILE: join(dir, 'key.json'), CHAIN_MCP_KEY_PASSPHRASE_FILE: join(dir, 'passphrase') },
+    });
+    open.push(h);
+    expect(h.services.config.indexerUrl).toBeUndefined();
+    const { hrp, bytes } = parseChainAddress(alice().x);
+    const foreignHrp = hrp === 'columbus' ? 'kopernikus' : 'columbus';
+    const foreign = formatChainAddress('X', foreignHrp, bytes);
+    const reads = () => requestsFor(devnet, 'xvm.getUTXOs') + requestsFor(devnet, 'avm.getUTXOs');
+    const [before, read] = [issued(), reads()];
+    expect(h.services.cachedNetwork()).toBeUndefined();
+    const r = await h.call('xvm_send', { amount: String(CAM / 10n), assetID: 'CAM', to: foreign });
+    expect(r.isError, r.text).toBe(true);
+    expect(r.text.split('\n')[0]).toBe(`Refused: ${foreign} belongs to network prefix "${foreignHrp}", but the node is on "${hrp}".`);
+    expect(reads()).toBe(read);
+    expect(issued()).toBe(before);
+  });
 });
 
 describe('the per-spend cap counts every fee the bytes burn', () => {
