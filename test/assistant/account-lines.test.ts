@@ -85,6 +85,20 @@ describe('account_overview: lock lines and unlock hints (camino node, both clock
     expect(hints(lines)).toEqual([`  - to unlock: platform_unlockDeposit {"depositTxIDs": ${JSON.stringify([dep1])}}`]);
   });
 
+  it('a deposit and bond whose deposit unlocks after the staking period ends: until the later of the two', async () => {
+    const state = devnet.state;
+    const d0 = state.users.get('devnet')!.keys[0]!;
+    const [dep1, bond1] = [registeredId('deposit:1'), registeredId('validator-1:tx')];
+    const v1 = [...state.validators, ...state.pendingValidators].find((v) => v.txID === bond1)!;
+    const d = state.deposits.get(dep1)!;
+    // The deposit now ends ten days after the validator.
+    d.duration = Number(v1.endTime) + 10 * 86_400 - d.start;
+    const { s } = await overview([d0.p]);
+    const l1 = (s.accounts[0].locks as Rec[]).find((l) => l.depositTxID === dep1 && l.bondTxID === bond1)!;
+    expect(BigInt(l1.depositUnlockTime.unix)).toBeGreaterThan(BigInt(l1.bondEnd.unix));
+    expect(l1.until.unix).toBe(l1.depositUnlockTime.unix);
+  });
+
   it('its structuredContent is what its output schema declares, field by field (tools/list lists it shallow)', async () => {
     const state = devnet.state;
     const [d0, d1] = state.users.get('devnet')!.keys;
