@@ -9,7 +9,7 @@ import { buildServer } from '../../src/server.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { RpcFault } from '../../src/devnet/rpc.js';
 import { ADDRESS_BYTES, addTx, fund, holdDeposit, realKey, registeredId } from '../../src/devnet/state/index.js';
-import { type SpendHarness, spendHarness } from '../helpers/spend-harness.js';
+import { heldCamino } from '../helpers/held-camino.js';
 import { devnetEnv, inMemoryStack, type Stack } from '../helpers/stack.js';
 import { nodeAnswer } from '../helpers/node-answer.js';
 
@@ -24,28 +24,14 @@ import { nodeAnswer } from '../helpers/node-answer.js';
 type Rec = Record<string, any>;
 
 describe('account_overview: lock lines and unlock hints (camino node, both clocks held)', () => {
-  let devnet: Devnet;
-  let h: SpendHarness;
-  let now: number;
-  beforeEach(async () => {
-    devnet = await startDevnet({ dialect: 'camino', keystoreApi: true });
-    now = devnet.state.now();
-    devnet.state.now = () => now;
-    h = await spendHarness(devnet);
-    // The server words dates against its own clock: the node's second, held.
-    h.clock.now = now * 1000;
-  });
-  afterEach(async () => {
-    await h.close();
-    await devnet.close();
-  });
+  const camino = heldCamino({ serverClock: true });
   const overview = async (addresses: string[]) => {
-    const r = await h.call('account_overview', { addresses });
+    const r = await camino.h.call('account_overview', { addresses });
     expect(r.isError, r.text).toBe(false);
     return { s: r.structured as Rec, lines: r.text.split('\n') };
   };
   const day = (t: Rec) => t.iso.slice(0, 10);
-  const at = (t: Rec) => `${day(t)} (${relativeTime(BigInt(t.unix), BigInt(now))})`;
+  const at = (t: Rec) => `${day(t)} (${relativeTime(BigInt(t.unix), BigInt(camino.now))})`;
   const lineOf = (lines: string[], ids: string) => lines.find((l) => l.endsWith(`(${ids})`));
   const hints = (lines: string[]) => lines.filter((l) => l.includes('platform_unlockDeposit'));
   /** The lines of one address's part of the answer. */
@@ -56,7 +42,7 @@ describe('account_overview: lock lines and unlock hints (camino node, both clock
   };
 
   it('each lock says why and until when (a deposit and bond: both ends), a gradual unlock still to come; only a deposit with something to unlock gets a hint', async () => {
-    const state = devnet.state;
+    const state = camino.devnet.state;
     const d0 = state.users.get('devnet')!.keys[0]!;
     const [dep0, dep1, bond0, bond1] = [registeredId('deposit:0'), registeredId('deposit:1'), registeredId('validator-0:tx'), registeredId('validator-1:tx')];
     const { s, lines } = await overview([d0.p]);
@@ -66,7 +52,7 @@ describe('account_overview: lock lines and unlock hints (camino node, both clock
     // deposit:0 is before its unlock period: nothing to unlock yet, and the day it starts.
     const l0 = lock(dep0, undefined);
     expect(l0.unlockableNow.value).toBe('0');
-    expect(Number(l0.unlockPeriodStart.unix)).toBeGreaterThan(now);
+    expect(Number(l0.unlockPeriodStart.unix)).toBeGreaterThan(camino.now);
     expect(lineOf(lines, `deposit ${dep0}`)).toBe(
       `  - ${l0.amount.display} deposited until ${at(l0.until)}, unlocking gradually from ${day(l0.unlockPeriodStart)}, deposit reward ${l0.depositReward.display} claimable now (deposit ${dep0})`,
     );
@@ -74,7 +60,7 @@ describe('account_overview: lock lines and unlock hints (camino node, both clock
     const l1 = lock(dep1, bond1);
     expect(l1.reason).toBe('deposit and bond');
     expect(BigInt(l1.unlockableNow.value)).toBeGreaterThan(0n);
-    expect(Number(l1.bondStart.unix)).toBeLessThan(now);
+    expect(Number(l1.bondStart.unix)).toBeLessThan(camino.now);
     expect(lineOf(lines, `deposit ${dep1}, bond ${bond1}`)).toBe(
       `  - ${l1.amount.display} deposited and bonded to ${l1.nodeID} until ${at(l1.until)}: the deposit unlocks ${day(l1.depositUnlockTime)}, the staking period ends ${day(l1.bondEnd)}, ${l1.unlockableNow.display} unlockable now, deposit reward ${l1.depositReward.display} claimable now (deposit ${dep1}, bond ${bond1})`,
     );
@@ -86,12 +72,12 @@ describe('account_overview: lock lines and unlock hints (camino node, both clock
   });
 
   it('a deposit and bond whose deposit unlocks after the staking period ends: until the later of the two', async () => {
-    const state = devnet.state;
+    const state = camino.devnet.state;
     const d0 = state.users.get('devnet')!.keys[0]!;
     const [dep1, bond1] = [registeredId('deposit:1'), registeredId('validator-1:tx')];
     const v1 = [...state.validators, ...state.pendingValidators].find((v) => v.txID === bond1)!;
     const d = state.deposits.get(dep1)!;
-    // The deposit now ends ten days after the validator.
+    // The deposit camino.now ends ten days after the validator.
     d.duration = Number(v1.endTime) + 10 * 86_400 - d.start;
     const { s } = await overview([d0.p]);
     const l1 = (s.accounts[0].locks as Rec[]).find((l) => l.depositTxID === dep1 && l.bondTxID === bond1)!;
@@ -100,9 +86,9 @@ describe('account_overview: lock lines and unlock hints (camino node, both clock
   });
 
   it('its structuredContent is what its output schema declares, field by field (tools/list lists it shallow)', async () => {
-    const state = devnet.state;
+    const state = camino.devnet.state;
     const [d0, d1] = state.users.get('devnet')!.keys;
-    const { s } = await overview([d0!.x, d0!.c, d1!.x, devnet.localKey.p]);
+    const { s } = await overview([d0!.x, d0!.c, d1!.x, camino.devnet.localKey.p]);
     // Locks, a claim, and funds waiting on X from P and from C and on C from X: every nested shape.
     expect((s.accounts as Rec[]).flatMap((a) => a.waiting.map((w: Rec) => `${w.from}->${w.on}`)).sort()).toEqual(['C->X', 'P->X', 'X->C', 'X->C']);
     expect(s.accounts[0].locks.length).toBeGreaterThan(0);
@@ -111,33 +97,33 @@ describe('account_overview: lock lines and unlock hints (camino node, both clock
   });
 
   it('a time that is this second has come: a validator starting now is staking, an unlock period starting now is not announced, a deposit ending now is unlocked with the ended ones', async () => {
-    const state = devnet.state;
+    const state = camino.devnet.state;
     const d0 = state.users.get('devnet')!.keys[0]!;
     const a1 = state.users.get('alice')!.keys[1]!;
-    const key = devnet.localKey;
+    const key = camino.devnet.localKey;
     const pending = state.pendingValidators[0]!;
-    pending.startTime = now;
+    pending.startTime = camino.now;
     fund(state, 'P', a1.p, [40_000_000_000n], { lock: 'bonded', bondTxID: pending.txID });
     const dep0 = registeredId('deposit:0');
     const d = state.deposits.get(dep0)!;
     const offer = state.depositOffers.find((o) => o.id === d.offerID)!;
-    d.start = now + offer.unlockPeriodDuration - d.duration;
+    d.start = camino.now + offer.unlockPeriodDuration - d.duration;
     const [running, ended] = [registeredId('local-signer:deposit'), registeredId('local-signer:expired-deposit')];
     const r = state.deposits.get(running)!;
-    r.start = now - r.duration;
+    r.start = camino.now - r.duration;
 
     const { s, lines } = await overview([a1.p, d0.p, key.p]);
     const [alice, devnetKey, local] = s.accounts as [Rec, Rec, Rec];
     // The stake on a validator starting this second.
     const bond = alice.locks[0];
-    expect(bond.bondStart.unix).toBe(String(now));
+    expect(bond.bondStart.unix).toBe(String(camino.now));
     expect(lineOf(lines, `bond ${pending.txID}`)).toBe(`  - 40 CAM bonded to ${pending.nodeID} until ${at(bond.until)} (bond ${pending.txID})`);
     // Nothing to claim for alice's key: no claim line in its part.
     expect(alice.claimable.total.value).toBe('0');
     expect(partOf(lines, a1.bech32).filter((l) => l.includes('claimable now'))).toEqual([]);
     // deposit:0's unlock period starts this second.
     const l0 = (devnetKey.locks as Rec[]).find((l) => l.depositTxID === dep0)!;
-    expect(l0.unlockPeriodStart.unix).toBe(String(now));
+    expect(l0.unlockPeriodStart.unix).toBe(String(camino.now));
     expect(lineOf(lines, `deposit ${dep0}`)).not.toContain('unlocking gradually');
     // The local key's deposit ending this second is ended: one unlock with the one that ended before
     // (the node counts a deposit as expired from its end second and refuses the two kinds mixed).
@@ -147,19 +133,19 @@ describe('account_overview: lock lines and unlock hints (camino node, both clock
   });
 
   it("what a released node leaves out (no unlockable amount, offers unreadable) and a bond whose validator is gone: the lines say what is known, no hint", async () => {
-    const state = devnet.state;
+    const state = camino.devnet.state;
     const a1 = state.users.get('alice')!.keys[1]!;
     const id = holdDeposit(state, a1.p, 'account-lines:deposit', 20_000_000_000n)!;
     const gone = registeredId('account-lines:validator-gone');
     fund(state, 'P', a1.p, [5_000_000_000n], { lock: 'bonded', bondTxID: gone });
     // caminogo's released branch answers without `unlockableAmount` (its dev branch adds it).
-    const answer = await nodeAnswer<Rec>(devnet.nodeUrl, '/ext/P', 'platform.getDeposits', { depositTxIDs: [id] });
+    const answer = await nodeAnswer<Rec>(camino.devnet.nodeUrl, '/ext/P', 'platform.getDeposits', { depositTxIDs: [id] });
     const released = { ...answer, deposits: (answer.deposits as Rec[]).map(({ unlockableAmount: _dev, ...rest }) => rest) };
-    devnet.router.on('/ext/P', 'platform.getDeposits', (p) => {
+    camino.devnet.router.on('/ext/P', 'platform.getDeposits', (p) => {
       expect(p.depositTxIDs).toEqual([id]);
       return released;
     });
-    devnet.router.on('/ext/P', 'platform.getAllDepositOffers', () => {
+    camino.devnet.router.on('/ext/P', 'platform.getAllDepositOffers', () => {
       throw new RpcFault('offers index offline');
     });
     const { s, lines } = await overview([a1.p]);
