@@ -4,7 +4,7 @@
  */
 const LAYERS = [
   ['entry', '^src/main\\.ts$'],
-  ['protocol', '^src/(server|http-server|http-bridge|doctor|stdio-guard|input-required)\\.ts$|^src/(assistant|views)/'],
+  ['protocol', '^src/(server|http-server|http-session|http-bridge|doctor|stdio-guard|input-required)\\.ts$|^src/(assistant|views)/'],
   ['auth', '^src/auth/'],
   ['pipeline', '^src/registry/'],
   ['services', '^src/services(-core)?\\.ts$'],

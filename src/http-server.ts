@@ -1,7 +1,7 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AuthInfo, classifyInboundRequest, createMcpHandler, isInitializeRequest, PROTOCOL_VERSION_META_KEY, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
+import { type AuthInfo, classifyInboundRequest, createMcpHandler, isInitializeRequest, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { checkHttpConfig, type Config, ConfigError } from './config.js';
 import type { Logger } from './log.js';
 import type { Services } from './services.js';
@@ -10,6 +10,7 @@ import { buildServer } from './server.js';
 import type { ResourceServer } from './auth/resource.js';
 import type { LoginApprovalPages } from './auth/approval-login.js';
 import { hangUpSignal, webRequest, writeResponse } from './http-bridge.js';
+import { SessionTransport } from './http-session.js';
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const MAX_BODY = 4 * 1024 * 1024;
@@ -59,29 +60,10 @@ function bearerCheck(token: string): (req: IncomingMessage) => boolean {
 }
 
 interface Session {
-  transport: WebStandardStreamableHTTPServerTransport;
+  transport: SessionTransport;
   lastUsed: number;
   /** Calls being answered now: a session busy with a long call (a spend waiting for approval) is not idle. */
   busy: number;
-}
-
-/**
- * A client that hangs up before its answer is written gets no answer, so its calls are cancelled
- * the way MCP cancels them (notifications/cancelled): the node request is aborted at once instead
- * of running on to its timeout. Over stdio the same happens when the pipe closes.
- */
-function abortOnHangUp(transport: WebStandardStreamableHTTPServerTransport, req: IncomingMessage, res: ServerResponse, body: unknown): void {
-  if (req.method !== 'POST') return;
-  const ids = (Array.isArray(body) ? body : [body])
-    .filter((m): m is { id: string | number; method: string } => typeof m === 'object' && m !== null && 'method' in m && 'id' in m)
-    .map((m) => m.id);
-  if (ids.length === 0) return;
-  res.once('close', () => {
-    if (res.writableFinished) return;
-    for (const requestId of ids) {
-      transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: 'the HTTP client disconnected' } });
-    }
-  });
 }
 
 /** What a load balancer probes: the process is up and serving; says nothing about the node (that is --check's job). */
@@ -304,21 +286,23 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
           });
         }
         opening++;
-        const created = new WebStandardStreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id) => {
-            opening--;
-            sessions.set(id, { transport: created, lastUsed: now(), busy: 0 });
-          },
+        let opened = false;
+        const created = new SessionTransport(randomUUID(), (id) => {
+          opened = true;
+          opening--;
+          sessions.set(id, { transport: created, lastUsed: now(), busy: 0 });
         });
         created.onclose = () => {
-          if (created.sessionId) sessions.delete(created.sessionId);
+          sessions.delete(created.sessionId);
         };
         const { mcp } = buildServer({ config: opts.config, log: opts.log, services: opts.services });
         await mcp.connect(created);
         transport = created;
         res.once('close', () => {
-          if (!created.sessionId) opening--;
+          if (opened) return;
+          // The initialize was refused (a header, the body): nothing of it stays, its timer neither.
+          opening--;
+          void created.close();
         });
       }
       if (session) {
@@ -333,11 +317,7 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
           });
         }
       }
-      abortOnHangUp(transport, req, res, body);
-      const hangUp = hangUpSignal(res);
-      const response = await transport.handleRequest(webRequest(req, hangUp.signal), body === undefined ? undefined : { parsedBody: body });
-      await writeResponse(res, response, hangUp.signal);
-      hangUp.done();
+      transport.handle(req, res, body);
     } catch (err) {
       opts.log.error({ err: (err as Error).message }, 'HTTP request failed');
       if (!res.headersSent) jsonError(res, 500, -32603, 'Internal error.');
