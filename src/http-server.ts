@@ -15,13 +15,22 @@ import { SessionTransport } from './http-session.js';
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 const MAX_BODY = 4 * 1024 * 1024;
 
+const hostNames = new Map<string, string | undefined>();
+
+/** The host name in a Host or Origin header; each distinct value parsed once (a client sends the same one on every request). */
 function hostName(value: string | undefined): string | undefined {
   if (!value) return undefined;
+  if (hostNames.has(value)) return hostNames.get(value);
+  let name: string | undefined;
   try {
-    return new URL(value.includes('://') ? value : `http://${value}`).hostname;
+    name = new URL(value.includes('://') ? value : `http://${value}`).hostname;
   } catch {
-    return undefined;
+    name = undefined;
   }
+  // Bounded: headers are chosen by clients, the cache must not grow with them.
+  if (hostNames.size >= 256) hostNames.clear();
+  hostNames.set(value, name);
+  return name;
 }
 
 /** DNS-rebinding protection: only loopback Host headers, and loopback Origins when present. */
@@ -32,20 +41,47 @@ function loopbackOnly(req: IncomingMessage): boolean {
   return origin === undefined || LOOPBACK_HOSTS.has(hostName(origin) ?? '');
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw new Error('body too large');
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  return text ? JSON.parse(text) : undefined;
+/** The body parsed as JSON (undefined when empty); rejects when it is not JSON or over MAX_BODY. */
+function readJson(req: IncomingMessage): Promise<unknown> {
+  // Listeners rather than `for await`: the async iterator costs more than the parse of a small body.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new Error('body too large'));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => {
+      if (size > MAX_BODY) return;
+      try {
+        const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+        resolve(text ? JSON.parse(text) : undefined);
+      } catch (err) {
+        reject(err);
+      }
+    });
+    req.once('error', reject);
+  });
 }
 
 function jsonError(res: ServerResponse, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}
+
+/** The request target's path: origin-form taken as sent (no URL object per request), any other form parsed (throws when it cannot be). */
+function pathOf(target: string | undefined): string {
+  if (!target) return '/';
+  if (target.startsWith('/') && !target.startsWith('//')) {
+    const query = target.indexOf('?');
+    return query === -1 ? target : target.slice(0, query);
+  }
+  return new URL(target, 'http://127.0.0.1').pathname;
 }
 
 const digest = (text: string) => createHash('sha256').update(text).digest();
@@ -72,12 +108,14 @@ function healthz(res: ServerResponse): void {
 }
 
 /** Hosts a request may name: loopback, and under OAuth the public URL's host (a proxy passes it on). */
-function allowedHost(req: IncomingMessage, publicUrl: string): boolean {
-  const host = hostName(req.headers.host);
-  const publicHost = new URL(publicUrl).hostname;
-  if (!host || (host !== publicHost && !LOOPBACK_HOSTS.has(host))) return false;
-  const origin = req.headers.origin;
-  return origin === undefined || origin === new URL(publicUrl).origin || LOOPBACK_HOSTS.has(hostName(origin) ?? '');
+function hostCheck(publicUrl: string): (req: IncomingMessage) => boolean {
+  const { hostname: publicHost, origin: publicOrigin } = new URL(publicUrl);
+  return (req) => {
+    const host = hostName(req.headers.host);
+    if (!host || (host !== publicHost && !LOOPBACK_HOSTS.has(host))) return false;
+    const origin = req.headers.origin;
+    return origin === undefined || origin === publicOrigin || LOOPBACK_HOSTS.has(hostName(origin) ?? '');
+  };
 }
 
 const byNames = new WeakMap<Services, Promise<(name: string) => ToolDef | undefined>>();
@@ -110,16 +148,27 @@ function requestId(body: unknown): string | number | null {
  * body was read and parsed once already (to route it); it is handed over parsed (http-bridge.ts).
  */
 function perRequest(opts: { config: Config; log: Logger; services: Services }, legacy: 'stateless' | 'reject'): NodeHandler {
-  const handler = createMcpHandler(() => buildServer({ config: opts.config, log: opts.log, services: opts.services, stateless: true }).mcp, {
-    legacy,
-    onerror: (err) => opts.log.debug({ err: err.message }, 'MCP request refused'),
-    maxRequestBodySize: MAX_BODY,
-  });
+  // The method each web Request carries, for the factory (it is handed the Request, not the body).
+  const methods = new WeakMap<Request, unknown>();
+  const handler = createMcpHandler(
+    (ctx) => {
+      const method = ctx.requestInfo && methods.get(ctx.requestInfo);
+      const toolsOnly = method === 'tools/call' || method === 'tools/list';
+      return buildServer({ config: opts.config, log: opts.log, services: opts.services, stateless: true, toolsOnly }).mcp;
+    },
+    {
+      legacy,
+      onerror: (err) => opts.log.debug({ err: err.message }, 'MCP request refused'),
+      maxRequestBodySize: MAX_BODY,
+    },
+  );
   return async (req, res, body, authInfo) => {
     const hangUp = hangUpSignal(res);
+    const request = webRequest(req, hangUp.signal);
+    if (typeof body === 'object' && body !== null && !Array.isArray(body)) methods.set(request, (body as { method?: unknown }).method);
     let response: Response;
     try {
-      response = await handler.fetch(webRequest(req, hangUp.signal), { ...(authInfo !== undefined && { authInfo }), ...(body !== undefined && { parsedBody: body }) });
+      response = await handler.fetch(request, { ...(authInfo !== undefined && { authInfo }), ...(body !== undefined && { parsedBody: body }) });
     } catch (err) {
       opts.log.error({ err: (err as Error).message }, 'HTTP request failed');
       response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: requestId(body) }, { status: 500 });
@@ -230,6 +279,7 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
     }
   }
   const now = opts.now ?? Date.now;
+  const onAllowedHost = resourceServer ? hostCheck(resourceServer.oauth.publicUrl) : loopbackOnly;
   // 2026-07-28 requests (and, under OAuth, 2025-11-25 ones too) on the SDK's per-request entry.
   const modern = perRequest(opts, resourceServer ? 'stateless' : 'reject');
   const { httpToken, httpIdleMs, httpMaxSessions } = opts.config;
@@ -250,17 +300,17 @@ export async function serveHttp(opts: { config: Config; log: Logger; services: S
   sweeper.unref();
   const http = createServer(async (req, res) => {
     try {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      if (url.pathname === '/healthz') return healthz(res);
+      const pathname = pathOf(req.url);
+      if (pathname === '/healthz') return healthz(res);
       if (resourceServer) {
-        if (!allowedHost(req, resourceServer.oauth.publicUrl)) return jsonError(res, 403, -32000, 'Forbidden: this host or origin is not the public URL of this server.');
-        if (resourceServer.serveMetadata(req, res, url.pathname)) return;
-        if (loginPages && (await loginPages.handle(req, res, url.pathname))) return;
-        if (url.pathname !== resourceServer.mcpPath) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${resourceServer.mcpPath}.`);
+        if (!onAllowedHost(req)) return jsonError(res, 403, -32000, 'Forbidden: this host or origin is not the public URL of this server.');
+        if (resourceServer.serveMetadata(req, res, pathname)) return;
+        if (loginPages && (await loginPages.handle(req, res, pathname))) return;
+        if (pathname !== resourceServer.mcpPath) return jsonError(res, 404, -32000, `Not found: the MCP endpoint is ${resourceServer.mcpPath}.`);
         return await serveStateless(modern, opts, resourceServer, req, res);
       }
-      if (!loopbackOnly(req)) return jsonError(res, 403, -32000, 'Forbidden: only loopback hosts and origins are served.');
-      if (url.pathname !== '/mcp') return jsonError(res, 404, -32000, 'Not found: the MCP endpoint is /mcp.');
+      if (!onAllowedHost(req)) return jsonError(res, 403, -32000, 'Forbidden: only loopback hosts and origins are served.');
+      if (pathname !== '/mcp') return jsonError(res, 404, -32000, 'Not found: the MCP endpoint is /mcp.');
       if (bearerMatches && !bearerMatches(req)) {
         return jsonError(res, 401, -32001, 'Unauthorized: send Authorization: Bearer <CHAIN_MCP_HTTP_TOKEN>.', {
           'www-authenticate': 'Bearer realm="chain-mcp", error="invalid_token"',

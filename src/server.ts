@@ -27,6 +27,12 @@ export interface BuildOptions {
   catalogue?: readonly ToolDef[];
   /** One server per HTTP request (createMcpHandler): nothing it holds outlives the request. */
   stateless?: boolean;
+  /**
+   * A stateless server built for one tools/list or tools/call request: only the tool handlers are
+   * registered (the views, resources and prompts are half of what a server costs to build, and that
+   * request reaches none of them).
+   */
+  toolsOnly?: boolean;
 }
 
 export interface BuiltServer {
@@ -231,6 +237,8 @@ export function buildServer(opts: BuildOptions): BuiltServer {
     return callTool(services, tool, args, hooks);
   });
 
+  const tools = async () => (await selection()).tools;
+  if (opts.toolsOnly) return { mcp, services, tools };
   for (const view of VIEWS) {
     // A view that offers to copy (a whole node ID) asks for clipboard-write; the host may refuse, and the view then shows the text to select.
     const meta = { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true, ...(view.copies ? { permissions: { clipboardWrite: {} } } : {}) } };
@@ -241,7 +249,6 @@ export function buildServer(opts: BuildOptions): BuiltServer {
   if (cards) {
     mcp.registerResource('approval-card', CARD_URI, { title: 'Spend approval card', description: CARD_DESCRIPTION, mimeType: RESOURCE_MIME_TYPE }, async () => ({ contents: [await cardResource()] }));
   }
-  const tools = async () => (await selection()).tools;
   registerAssistantExtras(mcp, services, tools);
   return { mcp, services, tools };
 }

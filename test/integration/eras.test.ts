@@ -55,6 +55,12 @@ describe('both protocol eras', () => {
       expect(await nodeIdVia(modern)).toContain('NodeID-');
       const names = async (c: Client) => (await c.listTools()).tools.map((t) => t.name).sort();
       expect(await names(modern)).toEqual(await names(legacy));
+      // A per-request server built for a tools request registers the tools only; the other requests get everything.
+      expect(modern.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: {} });
+      expect((await modern.listPrompts()).prompts.map((p) => p.name)).toContain('portfolio_report');
+      const views = (await modern.listResources()).resources.map((r) => r.uri);
+      expect(views).toEqual((await legacy.listResources()).resources.map((r) => r.uri));
+      expect(views.length).toBeGreaterThan(3);
       // The 2026-07-28 calls opened no session.
       expect(server.sessionCount()).toBe(1);
       await legacy.close();
