@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { startDevnet } from '../../src/devnet/index.js';
 import { drive, MAIN, median, percentile } from '../load.js';
@@ -44,9 +45,12 @@ function answerOf(text: string, contentType: string, id: number): unknown {
   throw new Error(`no answer with id ${id} in the event stream`);
 }
 
+/** The SDK alone with one tool of the same name (tools/bench/bare-server.ts), the reference rows. */
+const BARE = fileURLToPath(new URL('./bare-server.js', import.meta.url));
+
 /** A stdio server driven by hand: one JSON line per request, answers matched by id. */
-function rawStdio(env: Record<string, string>) {
-  const child = spawn(process.execPath, [MAIN], { env: { PATH: process.env.PATH ?? '', CHAIN_MCP_LOG_LEVEL: 'silent', ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
+function rawStdio(env: Record<string, string>, main = MAIN) {
+  const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH ?? '', CHAIN_MCP_LOG_LEVEL: 'silent', ...env }, stdio: ['pipe', 'pipe', 'ignore'] });
   const waiting = new Map<number, (message: unknown) => void>();
   let buffer = '';
   let next = 0;
@@ -136,8 +140,9 @@ interface Row {
  * concurrent clients calling `info_getNodeID` against the simulator on loopback, over stdio (one
  * session: one pipe), `--http` with a bearer token (a 2025-11-25 session per client), the same
  * endpoint to 2026-07-28 clients (stateless: a server per request), and `--http` under OAuth
- * (stateless for both eras, every request's JWT verified), 2025-11-25 and 2026-07-28 clients. The
- * five run interleaved in blocks, all servers up at once, so that each sees the same machine load.
+ * (stateless for both eras, every request's JWT verified), 2025-11-25 and 2026-07-28 clients, then
+ * the SDK alone with one tool of the same name over stdio and on its per-request entry. The
+ * seven run interleaved in blocks, all servers up at once, so that each sees the same machine load.
  *
  * The clients are hand-built JSON-RPC (a line on the pipe, a POST with the headers each era
  * sends), each answer parsed and checked: an SDK client spends about 2 ms of CPU per HTTP call
@@ -152,17 +157,20 @@ export async function benchTransports(opts: { clients?: number; calls?: number; 
   const started: Replica[] = [];
   const base = { CHAIN_MCP_NODE_URL: devnet.nodeUrl, CHAIN_MCP_LOG_LEVEL: 'info', CHAIN_MCP_STATE: 'memory' };
   const stdio = rawStdio({ CHAIN_MCP_NODE_URL: devnet.nodeUrl });
+  const bareStdio = rawStdio({}, BARE);
   const https: Array<ReturnType<typeof rawHttp>> = [];
   const rows: Row[] = [];
   try {
-    await stdio.open();
+    await Promise.all([stdio.open(), bareStdio.open()]);
     const token = randomBytes(16).toString('hex');
     const local = await launchReplica(MAIN, 'bearer', { ...base, CHAIN_MCP_HTTP_TOKEN: token });
     started.push(local);
     const oauth = await launchReplica(MAIN, 'oauth', { ...base, CHAIN_MCP_OAUTH_ISSUER: issuer.issuer, CHAIN_MCP_PUBLIC_URL: PUBLIC_URL, CHAIN_MCP_RATE_LIMIT: '1000000/min' });
     started.push(oauth);
-    const [bearerHttp, modernHttp, oauthHttp] = [rawHttp(local.port, clients), rawHttp(local.port, clients), rawHttp(oauth.port, clients)];
-    https.push(bearerHttp, modernHttp, oauthHttp);
+    const bare = await launchReplica(BARE, 'bare', {});
+    started.push(bare);
+    const [bearerHttp, modernHttp, oauthHttp, bareHttp] = [rawHttp(local.port, clients), rawHttp(local.port, clients), rawHttp(oauth.port, clients), rawHttp(bare.port, clients)];
+    https.push(bearerHttp, modernHttp, oauthHttp, bareHttp);
     const auth = { authorization: `Bearer ${token}` };
     const users = await Promise.all(
       Array.from({ length: clients }, async (_, i) => ({ authorization: `Bearer ${await issuer.mint({ sub: `bench-${i}`, scope: 'chain:read', aud: PUBLIC_URL, expiresIn: 3600 })}` })),
@@ -174,6 +182,8 @@ export async function benchTransports(opts: { clients?: number; calls?: number; 
       [`--http, bearer token: stateless, a server per request (${MODERN})`, local.child.pid!, () => modernHttp.modernCall(auth)],
       [`--http under OAuth: stateless (${LEGACY})`, oauth.child.pid!, (i) => oauthHttp.legacyCall(users[i % clients]!)],
       [`--http under OAuth: stateless (${MODERN})`, oauth.child.pid!, (i) => oauthHttp.modernCall(users[i % clients]!)],
+      [`the SDK alone, a fixed answer, no node: stdio (${LEGACY})`, bareStdio.child.pid!, () => bareStdio.call()],
+      [`the SDK alone: its per-request entry, a server per request (${MODERN})`, bare.child.pid!, () => bareHttp.modernCall({})],
     ];
     for (const [transport, , one] of runs) {
       await drive(clients * 20, clients, one);
@@ -192,14 +202,16 @@ export async function benchTransports(opts: { clients?: number; calls?: number; 
     }
   } finally {
     await Promise.all(https.map((h) => h.close()));
-    await stdio.close();
+    await Promise.all([stdio.close(), bareStdio.close()]);
     for (const r of started) await stopReplica(r);
     await Promise.all([issuer.close(), devnet.close()]);
   }
   const perSecond = (r: Row) => (r.latencies.length / r.elapsedMs) * 1000;
   const stdioRate = perSecond(rows[0]!);
+  const cpuPerCall = (r: Row) => r.cpuMs / Math.max(1, r.latencies.length);
+  const entryCost = cpuPerCall(rows[6]!) - cpuPerCall(rows[5]!);
   return [
-    `${clients} concurrent clients per transport, ${blocks} blocks of ${perBlock} calls of info_getNodeID each, the five interleaved; one chain-mcp process per transport (the two bearer-token rows share one), simulator node on loopback; hand-built JSON-RPC clients, every answer checked.`,
+    `${clients} concurrent clients per transport, ${blocks} blocks of ${perBlock} calls of info_getNodeID each, the seven interleaved; one chain-mcp process per transport (the two bearer-token rows share one), simulator node on loopback; hand-built JSON-RPC clients, every answer checked.`,
     '',
     table(
       ['transport', 'calls/s', 'median latency', 'p99 latency', 'vs stdio', 'server CPU per call', 'errors'],
@@ -213,5 +225,7 @@ export async function benchTransports(opts: { clients?: number; calls?: number; 
         r.errors,
       ]),
     ),
+    '',
+    `The SDK's per-request entry alone (the last two rows) costs ${entryCost.toFixed(2)} ms of server CPU per call more than the same SDK server over stdio; chain-mcp over stdio costs ${cpuPerCall(rows[0]!).toFixed(2)} ms per call in all.`,
   ].join('\n');
 }
