@@ -208,9 +208,11 @@ export function buildServer(opts: BuildOptions): BuiltServer {
       }
       return withHumanRounds(services, call, () => callTool(services, tool, args, hooks));
     }
+    // Each question goes out as part of this call (relatedRequestId): over HTTP on the call's own
+    // event stream, so a client that opened no standing GET stream still gets it.
     if (caps?.elicitation?.url) {
       hooks.elicitUrl = async (message, url, elicitationId) => {
-        const answer = await server.elicitInput({ mode: 'url', message, url, elicitationId }, { signal: ctx.mcpReq.signal }).catch(() => ({ action: 'cancel' as const }));
+        const answer = await server.elicitInput({ mode: 'url', message, url, elicitationId }, { signal: ctx.mcpReq.signal, relatedRequestId: ctx.mcpReq.id }).catch(() => ({ action: 'cancel' as const }));
         return answer.action;
       };
     }
@@ -226,7 +228,7 @@ export function buildServer(opts: BuildOptions): BuiltServer {
                 required: ['approve'],
               },
             },
-            { signal: ctx.mcpReq.signal },
+            { signal: ctx.mcpReq.signal, relatedRequestId: ctx.mcpReq.id },
           )
           // A client that claims elicitation but fails to ask counts as no approval.
           .catch(() => ({ action: 'cancel' as const, content: undefined }));
