@@ -112,7 +112,8 @@ describe('an HTTP session sends the client what it did not ask for, each on its 
       const session = await open({ elicitation: { form: {} } });
       const args = { amount: '1000000000', assetID: 'CAM', to: devnet.state.users.get('alice')!.keys[1]!.x };
       const preview = await call(session, 'xvm_send', args).next((m) => m.result !== undefined);
-      const confirmationId = (preview.result?.structuredContent as { confirmationId: string }).confirmationId;
+      const confirmationId = (preview.result?.structuredContent as { confirmationId?: string } | undefined)?.confirmationId;
+      expect(confirmationId).toBeTypeOf('string');
       const before = requestsFor(devnet, 'xvm.send');
 
       const confirm = call(session, 'xvm_send', { ...args, confirm: confirmationId });
@@ -129,7 +130,7 @@ describe('an HTTP session sends the client what it did not ask for, each on its 
 
       const messages = await confirm.end();
       expect(messages.map((m) => m.method ?? 'result')).toEqual(['elicitation/create', 'result']);
-      expect((messages[1]!.result?.structuredContent as { status: string }).status).toBe('issued');
+      expect(messages[1]?.result?.structuredContent).toMatchObject({ status: 'issued' });
       expect(requestsFor(devnet, 'xvm.send')).toBe(before + 1);
     } finally {
       await server.close();
