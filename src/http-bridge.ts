@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /**
- * Node's `(req, res)` to the SDK's web-standard faces and back, for a body this server has already
- * read and parsed (http-server.ts reads every POST once, to route it). Used instead of the SDK's
- * `toNodeHandler` and the session transport's own listener because those, per request, serialise
- * the parsed body again into a streamed web body nobody reads (the SDK is handed the parsed body),
- * and write a JSON answer as chunks ending in a separate write (the conversion alone was 6 % of the
- * server's CPU under stateless load, docs/benchmarks.md).
+ * Node's `(req, res)` to the SDK's web-standard per-request entry and back, for a body this server
+ * has already read and parsed (http-server.ts reads every POST once, to route it; 2025-11-25
+ * sessions do not come here, http-session.ts serves them on Node's own request). Used instead of
+ * the SDK's `toNodeHandler` because it, per request, serialises the parsed body again into a
+ * streamed web body nobody reads (the SDK is handed the parsed body), and writes a JSON answer as
+ * chunks ending in a separate write (the conversion alone was 6 % of the server's CPU under
+ * stateless load, docs/benchmarks.md).
  */
 
 /** Headers that describe the bytes on the wire; the web request built here carries none. */
