@@ -133,6 +133,8 @@ interface Row {
   errors: number;
   /** The server process's CPU time over the measured calls. */
   cpuMs: number;
+  /** This process's CPU time over them: the clients and the simulator node. */
+  benchCpuMs: number;
 }
 
 /**
@@ -147,7 +149,8 @@ interface Row {
  * The clients are hand-built JSON-RPC (a line on the pipe, a POST with the headers each era
  * sends), each answer parsed and checked: an SDK client spends about 2 ms of CPU per HTTP call
  * (fetch, SSE parsing, schema checks), more than the server, and on two shared cores that
- * measured the client. The server's own CPU time per call is read from /proc for each process.
+ * measured the client. The server's own CPU time per call is read from /proc for each process, and
+ * this process's (the clients and the simulator node, on the same two cores) beside it.
  */
 export async function benchTransports(opts: { clients?: number; calls?: number; blocks?: number } = {}): Promise<string> {
   const clients = opts.clients ?? 12;
@@ -187,14 +190,17 @@ export async function benchTransports(opts: { clients?: number; calls?: number; 
     ];
     for (const [transport, , one] of runs) {
       await drive(clients * 20, clients, one);
-      rows.push({ transport, latencies: [], elapsedMs: 0, errors: 0, cpuMs: 0 });
+      rows.push({ transport, latencies: [], elapsedMs: 0, errors: 0, cpuMs: 0, benchCpuMs: 0 });
     }
     for (let block = 0; block < blocks; block++) {
       for (const [n, [, pid, one]] of runs.entries()) {
         const cpu = cpuMs(pid);
+        const own = process.cpuUsage();
         const run = await drive(perBlock, clients, one);
+        const spent = process.cpuUsage(own);
         const row = rows[n]!;
         row.cpuMs += cpuMs(pid) - cpu;
+        row.benchCpuMs += (spent.user + spent.system) / 1000;
         row.latencies.push(...run.latencies);
         row.elapsedMs += run.elapsedMs;
         row.errors += run.errors.length;
@@ -214,7 +220,7 @@ export async function benchTransports(opts: { clients?: number; calls?: number; 
     `${clients} concurrent clients per transport, ${blocks} blocks of ${perBlock} calls of info_getNodeID each, the seven interleaved; one chain-mcp process per transport (the two bearer-token rows share one), simulator node on loopback; hand-built JSON-RPC clients, every answer checked.`,
     '',
     table(
-      ['transport', 'calls/s', 'median latency', 'p99 latency', 'vs stdio', 'server CPU per call', 'errors'],
+      ['transport', 'calls/s', 'median latency', 'p99 latency', 'vs stdio', 'server CPU per call', 'clients and node CPU per call', 'errors'],
       rows.map((r) => [
         r.transport,
         perSecond(r).toFixed(0),
@@ -222,6 +228,7 @@ export async function benchTransports(opts: { clients?: number; calls?: number; 
         `${percentile(r.latencies, 99).toFixed(1)} ms`,
         `${(perSecond(r) / stdioRate).toFixed(2)}×`,
         `${(r.cpuMs / Math.max(1, r.latencies.length)).toFixed(2)} ms`,
+        `${(r.benchCpuMs / Math.max(1, r.latencies.length)).toFixed(2)} ms`,
         r.errors,
       ]),
     ),
