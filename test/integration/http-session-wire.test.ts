@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { serveHttp } from '../../src/http-server.js';
 import { silentLogger } from '../../src/log.js';
@@ -133,5 +133,33 @@ describe('an HTTP session on the wire', () => {
       { code: -32001, message: 'Session not found (expired after being idle, or closed); initialize again.' },
     ]);
     expect(server.sessionCount()).toBe(0);
+  });
+});
+
+describe("an HTTP session's keep-alive", () => {
+  it('writes a comment on the standing stream every 15 s, and its timer ends with the session', async () => {
+    // Only the intervals are faked: sockets and the rest of the event loop run for real.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const config = loadConfig({ CHAIN_MCP_NODE_URL: 'http://127.0.0.1:9', CHAIN_MCP_HTTP_TOKEN: TOKEN });
+    const server = await serveHttp({ config, log: silentLogger(), services: createServices(config, silentLogger()), port: 0 });
+    try {
+      const url = `http://127.0.0.1:${server.port}/mcp`;
+      const auth = { authorization: `Bearer ${TOKEN}` };
+      const opened = await fetch(url, { method: 'POST', headers: { ...JSON_AND_SSE, ...auth }, body: JSON.stringify(INIT) });
+      const session = { 'mcp-session-id': opened.headers.get('mcp-session-id')!, 'mcp-protocol-version': LEGACY };
+      await opened.text();
+      const timers = vi.getTimerCount();
+      const standing = await fetch(url, { headers: { accept: 'text/event-stream', ...auth, ...session } });
+      const reader = standing.body!.getReader();
+      vi.advanceTimersByTime(15_000);
+      const { value } = await reader.read();
+      expect(new TextDecoder().decode(value)).toBe(': keepalive\n\n');
+      await reader.cancel();
+      await (await fetch(url, { method: 'DELETE', headers: { ...auth, ...session } })).text();
+      expect(vi.getTimerCount()).toBe(timers - 1);
+    } finally {
+      await server.close();
+      vi.useRealTimers();
+    }
   });
 });
