@@ -38,16 +38,39 @@ function refusal(err: unknown): OAuthError {
 }
 
 /**
+ * How long a token that verified is taken again without verifying its signature: a client sends the
+ * same token on every request, and stateless HTTP checks each one. Never past the token's expiry.
+ * It widens nothing: the issuer's key set is itself kept 10 minutes (issuer.ts), so a key the
+ * issuer withdraws keeps verifying that long anyway.
+ */
+const VERIFIED_FOR_MS = 60_000;
+/** Distinct tokens remembered at most; past it the memory starts over. */
+const VERIFIED_MAX = 10_000;
+
+/**
  * Bearer JWTs checked against the issuer's JWKS: signature (asymmetric), issuer, audience,
  * expiry and a subject. The SDK's verifyBearerToken calls it; its challenge response is the 401.
  */
 export class JwtVerifier implements OAuthTokenVerifier {
+  private readonly verified = new Map<string, { auth: AuthInfo; until: number }>();
+
   constructor(
     private readonly issuer: Issuer,
     private readonly audience: string,
+    private readonly now: () => number = Date.now,
   ) {}
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
+    const known = this.verified.get(token);
+    if (known && this.now() < known.until) return { ...known.auth };
+    if (known) this.verified.delete(token);
+    const auth = await this.verify(token);
+    if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
+    this.verified.set(token, { auth, until: Math.min(this.now() + VERIFIED_FOR_MS, (auth.expiresAt ?? 0) * 1000) });
+    return auth;
+  }
+
+  private async verify(token: string): Promise<AuthInfo> {
     let found: Awaited<ReturnType<Issuer['discover']>>;
     try {
       found = await this.issuer.discover();

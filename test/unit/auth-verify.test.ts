@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { OAuthError } from '@modelcontextprotocol/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Issuer } from '../../src/auth/issuer.js';
 import { JwtVerifier } from '../../src/auth/verify.js';
 import { startIssuer, type TestIssuer } from '../../tools/test-issuer.js';
@@ -124,5 +124,36 @@ describe('the bearer token verifier', () => {
     } finally {
       await own.close();
     }
+  });
+
+  it('takes a token that verified again without checking it for 60 s, never past its expiry; a refused one is checked every time', async () => {
+    const own = new Issuer(issuer.issuer);
+    const checks = vi.spyOn(own, 'discover');
+    let clock = Date.now();
+    const v = new JwtVerifier(own, AUD, () => clock);
+    const token = await mint({ scope: 'chain:read' }, { expiresIn: 600 });
+    const first = await v.verifyAccessToken(token);
+    expect(await v.verifyAccessToken(token)).toEqual(first);
+    clock += 59_999;
+    expect((await v.verifyAccessToken(token)).scopes).toEqual(['chain:read']);
+    expect(checks).toHaveBeenCalledTimes(1);
+    clock += 1;
+    await v.verifyAccessToken(token);
+    expect(checks).toHaveBeenCalledTimes(2);
+
+    // A token with 10 s left is remembered for those 10 s only.
+    const short = await mint({ scope: 'chain:read' }, { expiresIn: 10 });
+    clock = Date.now();
+    await v.verifyAccessToken(short);
+    clock += 9_000;
+    await v.verifyAccessToken(short);
+    expect(checks).toHaveBeenCalledTimes(3);
+    clock += 1_500;
+    await v.verifyAccessToken(short);
+    expect(checks).toHaveBeenCalledTimes(4);
+
+    const foreign = await mint({ scope: 'chain:read' }, { aud: 'https://elsewhere.example.test/mcp' });
+    for (let i = 0; i < 2; i++) expect((await v.verifyAccessToken(foreign).catch((e: unknown) => e as OAuthError)) instanceof OAuthError).toBe(true);
+    expect(checks).toHaveBeenCalledTimes(6);
   });
 });
