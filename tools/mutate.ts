@@ -37,7 +37,7 @@ export const GROUPS: Readonly<Record<string, readonly string[]>> = {
   signer: ['src/signer/keys.ts', 'src/signer/keyfile.ts', 'src/signer/types.ts'],
   stranger: ['src/summarize/stranger.ts'],
   config: ['src/config.ts'],
-  server: ['src/server.ts', 'src/http-server.ts'],
+  server: ['src/server.ts', 'src/http-server.ts', 'src/http-session.ts'],
   context: ['src/context/**/*.ts'],
   catalogue: ['src/catalogue/*.spend.ts', 'src/catalogue/keystore.admin.ts', 'src/catalogue/wallet.ts', 'src/catalogue/auth.ts'],
   // Issue 44: the state store (daily limits, kept previews, decisions across replicas) and the confirm that waits on it.
