@@ -58,14 +58,15 @@ export class JwtVerifier implements OAuthTokenVerifier {
     private readonly issuer: Issuer,
     private readonly audience: string,
     private readonly now: () => number = Date.now,
+    private readonly remembered = VERIFIED_MAX,
   ) {}
 
   async verifyAccessToken(token: string): Promise<AuthInfo> {
     const known = this.verified.get(token);
     if (known && this.now() < known.until) return { ...known.auth };
-    if (known) this.verified.delete(token);
     const auth = await this.verify(token);
-    if (this.verified.size >= VERIFIED_MAX) this.verified.clear();
+    // A lapsed entry is replaced here; one whose token now fails stays lapsed until the memory starts over.
+    if (this.verified.size >= this.remembered) this.verified.clear();
     this.verified.set(token, { auth, until: Math.min(this.now() + VERIFIED_FOR_MS, (auth.expiresAt ?? 0) * 1000) });
     return auth;
   }

@@ -156,4 +156,20 @@ describe('the bearer token verifier', () => {
     for (let i = 0; i < 2; i++) expect((await v.verifyAccessToken(foreign).catch((e: unknown) => e as OAuthError)) instanceof OAuthError).toBe(true);
     expect(checks).toHaveBeenCalledTimes(6);
   });
+
+  it('remembers a bounded number of tokens: past the bound the memory starts over', async () => {
+    const own = new Issuer(issuer.issuer);
+    const checks = vi.spyOn(own, 'discover');
+    const v = new JwtVerifier(own, AUD, Date.now, 2);
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((sub) => mint({ scope: 'chain:read' }, { sub })));
+    await v.verifyAccessToken(a!);
+    await v.verifyAccessToken(b!);
+    await v.verifyAccessToken(a!);
+    expect(checks).toHaveBeenCalledTimes(2);
+    await v.verifyAccessToken(c!);
+    await v.verifyAccessToken(c!);
+    expect(checks).toHaveBeenCalledTimes(3);
+    await v.verifyAccessToken(b!);
+    expect(checks).toHaveBeenCalledTimes(4);
+  });
 });
