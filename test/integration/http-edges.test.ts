@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { serveHttp } from '../../src/http-server.js';
@@ -71,6 +72,26 @@ describe('the MCP HTTP server refuses what is not a call', () => {
     const unknown = await send(ping, { 'mcp-session-id': 'no-such-session' });
     expect(unknown.status).toBe(404);
     expect(unknown.json?.error).toEqual({ code: -32001, message: 'Session not found (expired after being idle, or closed); initialize again.' });
+    expect(server.sessionCount()).toBe(0);
+  });
+
+  it('routes on the path as sent: a query is not part of it, an absolute target is read for its path, nothing is normalised', async () => {
+    const ping = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' });
+    const at = (path: string) =>
+      new Promise<{ status: number; message?: string }>((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port: server.port, path, method: 'POST', headers: { ...ACCEPT, authorization: `Bearer ${TOKEN}` } }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, message: (JSON.parse(body) as { error?: { message: string } }).error?.message }));
+        });
+        req.on('error', reject);
+        req.end(ping);
+      });
+    const noSession = { status: 400, message: 'Bad request: no session; send initialize first.' };
+    const notFound = { status: 404, message: 'Not found: the MCP endpoint is /mcp.' };
+    expect(await at('/mcp?x=1')).toEqual(noSession);
+    expect(await at(`http://127.0.0.1:${server.port}/mcp`)).toEqual(noSession);
+    for (const path of ['//mcp', '/mcp/', '/a/../mcp', '/MCP', '/mcp2']) expect(await at(path), path).toEqual(notFound);
     expect(server.sessionCount()).toBe(0);
   });
 
