@@ -114,7 +114,8 @@ export class SessionTransport implements Transport {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.keepAlive);
-    for (const call of new Set(this.calls.values())) if (!call.res.writableEnded) call.res.end();
+    // A call still listed is unanswered: its stream is open (or its client gone, where end() is a no-op).
+    for (const call of new Set(this.calls.values())) call.res.end();
     this.calls.clear();
     if (this.standing && !this.standing.writableEnded) this.standing.end();
     this.standing = undefined;
@@ -187,8 +188,9 @@ export class SessionTransport implements Transport {
       return;
     }
     this.standing = res;
+    // Only one stands at a time, and the next is taken only once this one is gone.
     res.once('close', () => {
-      if (this.standing === res) this.standing = undefined;
+      this.standing = undefined;
     });
     // The client waits for these headers to count the stream as open.
     res.writeHead(200, { ...SSE_HEADERS, 'mcp-session-id': this.sessionId });
@@ -207,7 +209,7 @@ export class SessionTransport implements Transport {
 
   private ping(): void {
     const open = new Set(this.calls.values());
-    for (const call of open) if (!call.gone && !call.res.writableEnded) call.res.write(': keepalive\n\n');
+    for (const call of open) if (!call.gone) call.res.write(': keepalive\n\n');
     if (this.standing && !this.standing.writableEnded) this.standing.write(': keepalive\n\n');
   }
 

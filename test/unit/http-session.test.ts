@@ -68,19 +68,21 @@ async function serve(opts: { initialized?: boolean } = {}) {
   /** An exchange left open: its status once the headers come, the text so far, and a way to hang up. */
   const open = (method: string, body?: unknown, headers: Record<string, string> = POST_HEADERS) => {
     let text = '';
+    let ended = false;
     let req: ReturnType<typeof request> | undefined;
     // 0 when the exchange fails before its headers (this side hung up first).
     const status = new Promise<number>((resolve) => {
       req = request(url, { method, headers }, (res) => {
         res.setEncoding('utf8');
         res.on('data', (c: string) => (text += c));
+        res.on('end', () => (ended = true));
         res.on('error', () => undefined);
         resolve(res.statusCode ?? 0);
       });
       req.on('error', () => resolve(0));
       req.end(body === undefined ? undefined : JSON.stringify(body));
     });
-    return { status, text: () => text, hangUp: () => req?.destroy() };
+    return { status, text: () => text, ended: () => ended, hangUp: () => req?.destroy() };
   };
   if (opts.initialized !== false) {
     const init = send('POST', INIT, { ...POST_HEADERS, 'mcp-session-id': '' });
@@ -98,7 +100,14 @@ async function until(done: () => boolean): Promise<void> {
   expect(done()).toBe(true);
 }
 
-const errorOf = (x: Exchange) => [x.status, (JSON.parse(x.text) as { error: { message: string } }).error.message];
+/** An refusal's status and message; its JSON-RPC code is checked against the status here. */
+const errorOf = (x: Exchange) => {
+  const { error } = JSON.parse(x.text) as { error: { code: number; message: string } };
+  // The SDK transport's codes: -32001 for an unknown session, -32700 for what is not JSON(-RPC), -32600 for a bad batch, else -32000.
+  const code = error.message.endsWith('Session not found') ? -32001 : /^Parse error/.test(error.message) ? -32700 : /^Invalid Request/.test(error.message) ? -32600 : -32000;
+  expect(error.code, error.message).toBe(code);
+  return [x.status, error.message];
+};
 
 describe('the session transport', () => {
   it('starts once, and names the session it was made for once initialize is taken', async () => {
@@ -148,7 +157,7 @@ describe('the session transport', () => {
     expect((await send('POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, { ...POST_HEADERS, 'x-user': 'u1' })).status).toBe(202);
     expect(seen[0]).toEqual({ message: { jsonrpc: '2.0', method: 'notifications/initialized' }, extra: { authInfo: { token: 't', clientId: 'u1', scopes: [] } } });
     expect((await send('POST', { jsonrpc: '2.0', id: 5, result: {} })).status).toBe(202);
-    expect(seen[1]).toEqual({ message: { jsonrpc: '2.0', id: 5, result: {} }, extra: {} });
+    expect(seen[1]).toStrictEqual({ message: { jsonrpc: '2.0', id: 5, result: {} }, extra: {} });
   });
 
   it("ends a POST's stream once every request it carried is answered; a question to the client keeps it open", async () => {
@@ -243,7 +252,11 @@ describe('the session transport', () => {
     await until(() => seen.length === 3);
     vi.advanceTimersByTime(15_000);
     await until(() => call.text().includes('keepalive') && standing.text().includes('keepalive'));
-    expect(call.text()).toBe(': keepalive\n\n');
+    // With the standing stream gone too, a tick writes to the pending call only.
+    standing.hangUp();
+    await new Promise((r) => setTimeout(r, 20));
+    vi.advanceTimersByTime(15_000);
+    await until(() => call.text() === ': keepalive\n\n: keepalive\n\n');
     expect(standing.text()).toBe(': keepalive\n\n');
     await transport.close();
   });
@@ -258,11 +271,40 @@ describe('the session transport', () => {
     await transport.close();
     expect(closed()).toBe(1);
     expect(await call.status).toBe(200);
+    await until(() => call.ended() && standing.ended());
+    // Ended by the server: nothing was cancelled on the client's behalf.
+    expect(seen.map((s) => (s.message as { method?: string }).method)).toEqual(['ping']);
     expect(errorOf(await send('POST', ping(2)))).toEqual([404, 'Session not found']);
 
     const other = await serve();
     expect((await other.send('DELETE', undefined, { 'mcp-session-id': ID })).status).toBe(200);
     expect(other.closed()).toBe(1);
     expect(errorOf(await other.send('GET', undefined, { accept: 'text/event-stream', 'mcp-session-id': ID }))).toEqual([404, 'Session not found']);
+  });
+
+  it('works with no handlers set: refuses, takes messages and closes without an error of its own', async () => {
+    const bare = new SessionTransport(ID, () => undefined);
+    await bare.start();
+    const http = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => bare.handle(req, res, chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined));
+    });
+    servers.push(http);
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+    const post = (body: unknown, signal?: AbortSignal) => fetch(url, { method: 'POST', headers: POST_HEADERS, body: JSON.stringify(body), signal });
+    expect((await post(ping(1))).status).toBe(400);
+    // initialize is taken (its answer never comes: no server behind); then its client leaves.
+    const leave = new AbortController();
+    const init = post(INIT, leave.signal).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 20));
+    leave.abort();
+    await init;
+    await new Promise((r) => setTimeout(r, 20));
+    expect((await post({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
+    await bare.send({ jsonrpc: '2.0', id: 0, result: {} } as JSONRPCMessage);
+    await bare.close();
+    expect(bare.sessionId).toBe(ID);
   });
 });
